@@ -1,0 +1,1 @@
+//! The Hadoop Record I/O compiler (`rcc`) as a library.

@@ -1,0 +1,159 @@
+//! Java's orderings, which Hadoop's `compareTo` and `TreeMap` use and Rust's do not match.
+
+use std::cmp::Ordering;
+
+/// Java's `String.compareTo` order: by UTF-16 code units.
+///
+/// It differs from `str`'s order (code points, equal to UTF-8 byte order) only where a
+/// supplementary character (a surrogate pair in UTF-16) meets one in U+E000..=U+FFFF:
+/// Java sorts U+1F600 before U+FF5E.
+///
+/// ```
+/// use std::cmp::Ordering;
+/// use hadoop_record::compare::utf16_cmp;
+/// assert_eq!(utf16_cmp("\u{1F600}", "\u{FF5E}"), Ordering::Less);
+/// assert_eq!("\u{1F600}".cmp("\u{FF5E}"), Ordering::Greater);
+/// ```
+pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
+    let (ab, bb) = (a.as_bytes(), b.as_bytes());
+    let common = ab.iter().zip(bb).take_while(|(x, y)| x == y).count();
+    if common == ab.len() || common == bb.len() {
+        return ab.len().cmp(&bb.len());
+    }
+    // Back up to the start of the characters that differ.
+    let mut start = common;
+    while !a.is_char_boundary(start) {
+        start -= 1;
+    }
+    let ca = a[start..].chars().next().unwrap_or_default();
+    let cb = b[start..].chars().next().unwrap_or_default();
+    first_utf16_unit(ca)
+        .cmp(&first_utf16_unit(cb))
+        .then_with(|| ca.cmp(&cb))
+}
+
+#[inline]
+fn first_utf16_unit(c: char) -> u32 {
+    let c = c as u32;
+    if c >= 0x1_0000 {
+        0xD800 + ((c - 0x1_0000) >> 10)
+    } else {
+        c
+    }
+}
+
+/// Whether a UTF-8 string may sort differently under [`utf16_cmp`] than under `str::cmp`:
+/// only strings with a supplementary character can.
+#[inline]
+pub fn has_supplementary(s: &str) -> bool {
+    s.bytes().any(|b| b >= 0xF0)
+}
+
+/// Hadoop's generated `compareTo` for numbers: `(a == b) ? 0 : ((a < b) ? -1 : 1)`.
+///
+/// So −0.0 equals 0.0, and NaN compares greater than everything, itself included, in both
+/// directions.
+#[inline]
+pub fn hadoop_cmp<T: PartialOrd>(a: &T, b: &T) -> Ordering {
+    if a == b {
+        Ordering::Equal
+    } else if a < b {
+        Ordering::Less
+    } else {
+        Ordering::Greater
+    }
+}
+
+/// Java's `Float.compare`, the order of `float` keys in a `TreeMap`: −0.0 < 0.0, and NaN
+/// equals itself and is greater than +∞.
+#[inline]
+pub fn java_f32_total_cmp(a: f32, b: f32) -> Ordering {
+    let bits = |x: f32| {
+        if x.is_nan() {
+            0x7fc0_0000
+        } else {
+            x.to_bits() as i32
+        }
+    };
+    a.partial_cmp(&b)
+        .filter(|o| o.is_ne())
+        .unwrap_or_else(|| bits(a).cmp(&bits(b)))
+}
+
+/// Java's `Double.compare`, the order of `double` keys in a `TreeMap`.
+#[inline]
+pub fn java_f64_total_cmp(a: f64, b: f64) -> Ordering {
+    let bits = |x: f64| {
+        if x.is_nan() {
+            0x7ff8_0000_0000_0000
+        } else {
+            x.to_bits() as i64
+        }
+    };
+    a.partial_cmp(&b)
+        .filter(|o| o.is_ne())
+        .unwrap_or_else(|| bits(a).cmp(&bits(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Ordering::*;
+
+    #[test]
+    fn utf16_order_differs_only_for_supplementary_against_high_bmp() {
+        assert_eq!(utf16_cmp("abc", "abd"), Less);
+        assert_eq!(utf16_cmp("ab", "abc"), Less);
+        assert_eq!(utf16_cmp("", ""), Equal);
+        assert_eq!(utf16_cmp("é", "e"), Greater);
+        assert_eq!(utf16_cmp("x\u{1F600}", "x\u{E000}"), Less);
+        assert_eq!(utf16_cmp("\u{1F600}", "\u{1F601}"), Less);
+        assert_eq!(utf16_cmp("\u{10000}", "\u{D7FF}"), Greater);
+        // Different lead bytes, same first UTF-16 unit class.
+        assert_eq!(utf16_cmp("\u{20000}", "\u{1F600}"), Greater);
+    }
+
+    #[test]
+    fn utf16_cmp_agrees_with_encode_utf16() {
+        let samples = [
+            "",
+            "a",
+            "\u{7f}",
+            "\u{80}",
+            "\u{7ff}",
+            "\u{800}",
+            "\u{D7FF}",
+            "\u{E000}",
+            "\u{FF5E}",
+            "\u{FFFD}",
+            "\u{10000}",
+            "\u{1F600}",
+            "\u{10FFFF}",
+            "a\u{1F600}b",
+            "a\u{FF5E}",
+        ];
+        for a in samples {
+            for b in samples {
+                let want = a.encode_utf16().cmp(b.encode_utf16());
+                assert_eq!(utf16_cmp(a, b), want, "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn hadoop_number_order() {
+        assert_eq!(hadoop_cmp(&-0.0f64, &0.0), Equal);
+        assert_eq!(hadoop_cmp(&f64::NAN, &f64::NAN), Greater);
+        assert_eq!(hadoop_cmp(&1.0f64, &f64::NAN), Greater);
+        assert_eq!(hadoop_cmp(&-1i8, &1i8), Less);
+    }
+
+    #[test]
+    fn java_total_order_for_map_keys() {
+        assert_eq!(java_f32_total_cmp(-0.0, 0.0), Less);
+        assert_eq!(java_f32_total_cmp(f32::NAN, f32::INFINITY), Greater);
+        assert_eq!(java_f32_total_cmp(f32::NAN, -f32::NAN), Equal);
+        assert_eq!(java_f64_total_cmp(-1.0, 2.0), Less);
+        assert_eq!(java_f64_total_cmp(0.0, -0.0), Greater);
+    }
+}

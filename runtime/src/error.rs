@@ -1,0 +1,318 @@
+//! The one error type of the runtime: what went wrong, where in the input, and in which field.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What kind of failure an [`Error`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The underlying reader or writer failed.
+    Io,
+    /// The input ended inside a record, a value or a frame.
+    UnexpectedEof,
+    /// The input does not have the expected structure (a wrong byte, token or tag).
+    Syntax,
+    /// A number does not fit the type it is read into.
+    Overflow,
+    /// Invalid text: bad UTF-8, an illegal code point, a bad escape.
+    Encoding,
+    /// A length, count, size or nesting depth exceeds a limit or what the input holds.
+    Limit,
+    /// A checksum does not match.
+    Checksum,
+    /// Well-formed input this implementation refuses (an unknown version, a reserved type).
+    Unsupported,
+    /// A value does not match the schema it is used with.
+    Schema,
+}
+
+impl ErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
+            ErrorKind::Io => "I/O error",
+            ErrorKind::UnexpectedEof => "unexpected end of input",
+            ErrorKind::Syntax => "syntax error",
+            ErrorKind::Overflow => "number out of range",
+            ErrorKind::Encoding => "invalid text",
+            ErrorKind::Limit => "limit exceeded",
+            ErrorKind::Checksum => "checksum mismatch",
+            ErrorKind::Unsupported => "unsupported input",
+            ErrorKind::Schema => "schema mismatch",
+        }
+    }
+}
+
+/// Where in the input an error was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Position {
+    /// A byte offset from the start of the input (binary data, framings).
+    Byte(u64),
+    /// A 1-based line and column (text formats; the column counts bytes).
+    LineCol {
+        /// 1-based line number.
+        line: u64,
+        /// 1-based column, in bytes.
+        col: u64,
+    },
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Position::Byte(offset) => write!(f, "byte {offset}"),
+            Position::LineCol { line, col } => write!(f, "line {line}:{col}"),
+        }
+    }
+}
+
+/// One step of a field path such as `Outer.c.vrec[3].tag`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Field(Cow<'static, str>),
+    Index(u64),
+}
+
+/// An error from reading or writing records or frames.
+///
+/// It carries the [`ErrorKind`], a message, the [`Position`] in the input (when known),
+/// the field path (`Outer.c.vrec[3].tag`) and the number of the record within its stream.
+/// The path is built as the error travels up through nested fields, so the success path
+/// pays nothing for it.
+///
+/// ```
+/// use hadoop_record::{Error, ErrorKind, Position};
+/// let e = Error::new(ErrorKind::UnexpectedEof, "input ends inside a string")
+///     .at(Position::Byte(17))
+///     .in_field("tag")
+///     .in_index(3)
+///     .in_field("vrec")
+///     .in_field("Outer");
+/// assert_eq!(e.path(), "Outer.vrec[3].tag");
+/// assert_eq!(e.to_string(), "byte 17, in Outer.vrec[3].tag: input ends inside a string");
+/// ```
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    message: Cow<'static, str>,
+    position: Option<Position>,
+    /// Innermost segment first; reversed when displayed.
+    path: Vec<Segment>,
+    record: Option<u64>,
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+impl Error {
+    /// A new error of `kind` with a message.
+    #[cold]
+    pub fn new(kind: ErrorKind, message: impl Into<Cow<'static, str>>) -> Self {
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                message: message.into(),
+                position: None,
+                path: Vec::new(),
+                record: None,
+                source: None,
+            }),
+        }
+    }
+
+    /// An [`ErrorKind::UnexpectedEof`] error.
+    #[cold]
+    pub fn eof(message: impl Into<Cow<'static, str>>) -> Self {
+        Error::new(ErrorKind::UnexpectedEof, message)
+    }
+
+    /// An [`ErrorKind::Syntax`] error.
+    #[cold]
+    pub fn syntax(message: impl Into<Cow<'static, str>>) -> Self {
+        Error::new(ErrorKind::Syntax, message)
+    }
+
+    /// Sets the position unless one is already set (the innermost position wins).
+    #[must_use]
+    pub fn at(mut self, position: Position) -> Self {
+        self.inner.position.get_or_insert(position);
+        self
+    }
+
+    /// Prepends a field name to the path.
+    #[must_use]
+    pub fn in_field(mut self, name: &str) -> Self {
+        self.inner
+            .path
+            .push(Segment::Field(Cow::Owned(name.to_owned())));
+        self
+    }
+
+    /// Prepends an element index (`[3]`) to the path.
+    #[must_use]
+    pub fn in_index(mut self, index: u64) -> Self {
+        self.inner.path.push(Segment::Index(index));
+        self
+    }
+
+    /// Sets the 0-based number of the record within its stream, unless already set.
+    #[must_use]
+    pub fn in_record(mut self, number: u64) -> Self {
+        self.inner.record.get_or_insert(number);
+        self
+    }
+
+    /// Attaches the underlying cause.
+    #[must_use]
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.inner.source = Some(Box::new(source));
+        self
+    }
+
+    /// The kind of failure.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The message, without position or path.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// Where in the input the error was found, when known.
+    pub fn position(&self) -> Option<Position> {
+        self.inner.position
+    }
+
+    /// The 0-based number of the record within its stream, when known.
+    pub fn record(&self) -> Option<u64> {
+        self.inner.record
+    }
+
+    /// The field path, outermost first: `Outer.c.vrec[3].tag`; empty when unknown.
+    pub fn path(&self) -> String {
+        let mut out = String::new();
+        for segment in self.inner.path.iter().rev() {
+            match segment {
+                Segment::Field(name) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(name);
+                }
+                Segment::Index(i) => {
+                    use fmt::Write;
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        out
+    }
+}
+
+impl From<std::io::Error> for Error {
+    #[cold]
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            return Error::eof("unexpected end of input").with_source(e);
+        }
+        Error::new(ErrorKind::Io, e.to_string()).with_source(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut wrote = false;
+        let mut sep = |f: &mut fmt::Formatter<'_>| {
+            if std::mem::replace(&mut wrote, true) {
+                f.write_str(", ")
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(record) = self.inner.record {
+            sep(f)?;
+            write!(f, "record {record}")?;
+        }
+        if let Some(position) = self.inner.position {
+            sep(f)?;
+            write!(f, "{position}")?;
+        }
+        let path = self.path();
+        if !path.is_empty() {
+            sep(f)?;
+            write!(f, "in {path}")?;
+        }
+        if wrote {
+            f.write_str(": ")?;
+        }
+        if self.inner.message.is_empty() {
+            f.write_str(self.inner.kind.describe())
+        } else {
+            f.write_str(&self.inner.message)
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("message", &self.inner.message)
+            .field("position", &self.inner.position)
+            .field("path", &self.path())
+            .field("record", &self.inner.record)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner
+            .source
+            .as_deref()
+            .map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_without_context_is_the_message() {
+        assert_eq!(Error::syntax("expected `}`").to_string(), "expected `}`");
+        assert_eq!(
+            Error::new(ErrorKind::Checksum, "").to_string(),
+            "checksum mismatch"
+        );
+    }
+
+    #[test]
+    fn innermost_position_wins_and_path_reads_outermost_first() {
+        let e = Error::eof("cut")
+            .at(Position::LineCol { line: 2, col: 5 })
+            .at(Position::Byte(99))
+            .in_field("v")
+            .in_index(0)
+            .in_field("items")
+            .in_record(4);
+        assert_eq!(e.position(), Some(Position::LineCol { line: 2, col: 5 }));
+        assert_eq!(e.to_string(), "record 4, line 2:5, in items[0].v: cut");
+        assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn io_eof_maps_to_unexpected_eof() {
+        let io = std::io::Error::from(std::io::ErrorKind::UnexpectedEof);
+        assert_eq!(Error::from(io).kind(), ErrorKind::UnexpectedEof);
+        let io = std::io::Error::other("disk on fire");
+        let e = Error::from(io);
+        assert_eq!(e.kind(), ErrorKind::Io);
+        assert!(std::error::Error::source(&e).is_some());
+    }
+}

@@ -1,0 +1,252 @@
+//! `map<K, V>` as `BTreeMap`/`HashMap`, always written in Java's `TreeMap` key order.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hash};
+
+use super::Field;
+use crate::archive::binary::RawInput;
+use crate::archive::{RecordInput, RecordOutput};
+use crate::error::Result;
+use crate::schema::{FieldType, SchemaBuilder};
+
+/// A map key ordered as Java's `TreeMap` orders it ([`Field::key_cmp`]), for key types that
+/// have no (or a different) Rust `Ord`: `BTreeMap<MapKey<f64>, String>` holds a DDL
+/// `map<double, ustring>`.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use hadoop_record::field::MapKey;
+/// let mut m = BTreeMap::new();
+/// m.insert(MapKey(0.5f64), "half");
+/// m.insert(MapKey(-0.0f64), "minus zero");
+/// assert_eq!(m.keys().next(), Some(&MapKey(-0.0)));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MapKey<T>(pub T);
+
+impl<T: Field> PartialEq for MapKey<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.key_cmp(&other.0).is_eq()
+    }
+}
+
+impl<T: Field> Eq for MapKey<T> {}
+
+impl<T: Field> PartialOrd for MapKey<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: Field> Ord for MapKey<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.key_cmp(&other.0)
+    }
+}
+
+impl<T: Field> Field for MapKey<T> {
+    #[inline]
+    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+        self.0.write(out, tag)
+    }
+    #[inline]
+    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+        T::read(input, tag).map(MapKey)
+    }
+    fn field_type(schema: &mut SchemaBuilder) -> FieldType {
+        T::field_type(schema)
+    }
+    fn compare_hadoop(&self, other: &Self) -> Ordering {
+        self.0.compare_hadoop(&other.0)
+    }
+    fn key_cmp(&self, other: &Self) -> Ordering {
+        self.0.key_cmp(&other.0)
+    }
+    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        T::compare_raw(a, b)
+    }
+    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+        T::skip_raw(input)
+    }
+}
+
+/// Entries in Java's key order: the map's own iteration order when that already agrees
+/// (checked in one pass, no allocation), otherwise sorted references.
+fn java_ordered<'a, K: Field + 'a, V: 'a>(
+    entries: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+) -> impl Iterator<Item = (&'a K, &'a V)> {
+    let mut previous: Option<&K> = None;
+    let in_order = entries.clone().all(|(k, _)| {
+        let ok = previous.is_none_or(|p| p.key_cmp(k).is_lt());
+        previous = Some(k);
+        ok
+    });
+    let sorted = (!in_order).then(|| {
+        let mut v: Vec<_> = entries.clone().collect();
+        v.sort_by(|a, b| a.0.key_cmp(b.0));
+        v.into_iter()
+    });
+    let direct = in_order.then_some(entries);
+    direct
+        .into_iter()
+        .flatten()
+        .chain(sorted.into_iter().flatten())
+}
+
+fn write_map<'a, K: Field + 'a, V: Field + 'a, O: RecordOutput + ?Sized>(
+    len: usize,
+    entries: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+    out: &mut O,
+    tag: &str,
+) -> Result<()> {
+    out.start_map(len, tag)?;
+    for (i, (k, v)) in java_ordered(entries).enumerate() {
+        k.write(out, tag)
+            .and_then(|()| v.write(out, tag))
+            .map_err(|e| e.in_index(i as u64))?;
+    }
+    out.end_map(tag)
+}
+
+fn read_map<K: Field, V: Field, I: RecordInput + ?Sized>(
+    input: &mut I,
+    tag: &str,
+    mut insert: impl FnMut(K, V),
+) -> Result<()> {
+    let mut index = input.start_map(tag)?;
+    let mut i = 0u64;
+    while input.next_element(&mut index)? {
+        let k = K::read(input, tag).map_err(|e| e.in_index(i))?;
+        let v = V::read(input, tag).map_err(|e| e.in_index(i))?;
+        // Java's TreeMap.put: a repeated key replaces the earlier value.
+        insert(k, v);
+        i += 1;
+    }
+    input.end_map(tag)
+}
+
+/// Hadoop's map `compareTo`: the keys only, both in ascending order, then the sizes.
+fn compare_maps<'a, K: Field + 'a, V: 'a>(
+    a: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+    b: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+    len_a: usize,
+    len_b: usize,
+) -> Ordering {
+    java_ordered(a)
+        .zip(java_ordered(b))
+        .map(|((x, _), (y, _))| x.compare_hadoop(y))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| len_a.cmp(&len_b))
+}
+
+fn compare_raw_maps<K: Field, V: Field>(
+    a: &mut RawInput<'_>,
+    b: &mut RawInput<'_>,
+) -> Result<Ordering> {
+    let na = a.read_len()?;
+    let nb = b.read_len()?;
+    for _ in 0..na.min(nb) {
+        let o = K::compare_raw(a, b)?;
+        if o.is_ne() {
+            return Ok(o);
+        }
+        V::skip_raw(a)?;
+        V::skip_raw(b)?;
+    }
+    Ok(na.cmp(&nb))
+}
+
+fn skip_raw_map<K: Field, V: Field>(input: &mut RawInput<'_>) -> Result<()> {
+    let n = input.read_len()?;
+    for _ in 0..n {
+        K::skip_raw(input)?;
+        V::skip_raw(input)?;
+    }
+    Ok(())
+}
+
+impl<K: Field + Ord, V: Field> Field for BTreeMap<K, V> {
+    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+        write_map(self.len(), self.iter(), out, tag)
+    }
+    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+        let mut map = BTreeMap::new();
+        read_map(input, tag, |k, v| {
+            map.insert(k, v);
+        })?;
+        Ok(map)
+    }
+    fn field_type(schema: &mut SchemaBuilder) -> FieldType {
+        FieldType::Map(
+            Box::new(K::field_type(schema)),
+            Box::new(V::field_type(schema)),
+        )
+    }
+    fn compare_hadoop(&self, other: &Self) -> Ordering {
+        compare_maps(self.iter(), other.iter(), self.len(), other.len())
+    }
+    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        compare_raw_maps::<K, V>(a, b)
+    }
+    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+        skip_raw_map::<K, V>(input)
+    }
+}
+
+impl<K: Field + Eq + Hash, V: Field, S: BuildHasher + Default> Field for HashMap<K, V, S> {
+    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+        write_map(self.len(), self.iter(), out, tag)
+    }
+    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+        let mut map = HashMap::with_hasher(S::default());
+        read_map(input, tag, |k, v| {
+            map.insert(k, v);
+        })?;
+        Ok(map)
+    }
+    fn field_type(schema: &mut SchemaBuilder) -> FieldType {
+        FieldType::Map(
+            Box::new(K::field_type(schema)),
+            Box::new(V::field_type(schema)),
+        )
+    }
+    fn compare_hadoop(&self, other: &Self) -> Ordering {
+        compare_maps(self.iter(), other.iter(), self.len(), other.len())
+    }
+    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        compare_raw_maps::<K, V>(a, b)
+    }
+    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+        skip_raw_map::<K, V>(input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_keys_follow_utf16_order() {
+        let mut m = BTreeMap::new();
+        m.insert("\u{FF5E}".to_string(), 1);
+        m.insert("\u{1F600}".to_string(), 2);
+        m.insert("a".to_string(), 3);
+        let keys: Vec<_> = java_ordered(m.iter()).map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["a", "\u{1F600}", "\u{FF5E}"]);
+    }
+
+    #[test]
+    fn map_compare_ignores_values() {
+        let a = BTreeMap::from([(1, "x".to_string())]);
+        let b = BTreeMap::from([(1, "y".to_string())]);
+        assert_eq!(a.compare_hadoop(&b), Ordering::Equal);
+        let c = BTreeMap::from([(1, "x".to_string()), (2, "x".to_string())]);
+        assert_eq!(a.compare_hadoop(&c), Ordering::Less);
+        let h: HashMap<i32, String> = HashMap::from([(2, String::new()), (1, String::new())]);
+        assert_eq!(
+            h.compare_hadoop(&HashMap::from([(1, String::new())])),
+            Ordering::Greater
+        );
+    }
+}

@@ -1,0 +1,60 @@
+//! The mapping from Rust types to DDL field types.
+//!
+//! [`Field`] says how one Rust type is written, read, described, compared and skipped.
+//! `#[derive(Record)]` emits nothing but calls to it, field by field, so hand-written and
+//! generated types share one mapping: i8 → `byte`, bool → `boolean`, i32 → `int`,
+//! i64 → `long`, f32 → `float`, f64 → `double`, String → `ustring`, `Vec<u8>` → `buffer`,
+//! `Vec<T>` → `vector<T>`, `BTreeMap`/`HashMap` → `map<K, V>`, `Box<T>` → `T`, records →
+//! nested records.
+
+mod boxed;
+mod buffer;
+mod map;
+mod scalar;
+mod text;
+mod vector;
+
+pub use map::MapKey;
+pub use text::check_utf8;
+pub(crate) use text::raw_str;
+
+use std::cmp::Ordering;
+
+use crate::archive::binary::RawInput;
+use crate::archive::{RecordInput, RecordOutput};
+use crate::error::Result;
+use crate::schema::{FieldType, SchemaBuilder};
+
+/// A Rust type that can be a field of a Hadoop record.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Hadoop record field type",
+    label = "unsupported field type",
+    note = "supported: i8 (byte), bool (boolean), i32 (int), i64 (long), f32 (float), f64 (double), String (ustring), Vec<u8> (buffer), Vec<T> (vector), BTreeMap<K, V> or HashMap<K, V> (map), Box<T>, and types that derive `Record`"
+)]
+pub trait Field: Sized {
+    /// Writes the value under `tag`.
+    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()>;
+
+    /// Reads a value written under `tag`.
+    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self>;
+
+    /// The DDL type, registering any record types it refers to.
+    fn field_type(schema: &mut SchemaBuilder) -> FieldType;
+
+    /// Hadoop's generated `compareTo` for this type (spec §6).
+    fn compare_hadoop(&self, other: &Self) -> Ordering;
+
+    /// The order of this type as a `TreeMap` key in Java (the boxed type's `compareTo`):
+    /// the order in which map entries are written. Equal to [`Field::compare_hadoop`] except
+    /// for `float`/`double`, where Java's `Float.compare` is a total order.
+    fn key_cmp(&self, other: &Self) -> Ordering {
+        self.compare_hadoop(other)
+    }
+
+    /// Compares two binary encodings of this type, consuming exactly one value from each
+    /// when they compare equal. Agrees with [`Field::compare_hadoop`] on the decoded values.
+    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering>;
+
+    /// Skips one binary-encoded value, checking it as the binary reader would.
+    fn skip_raw(input: &mut RawInput<'_>) -> Result<()>;
+}

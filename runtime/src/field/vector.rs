@@ -1,0 +1,71 @@
+//! `vector<T>` as `Vec<T>`.
+
+use std::cmp::Ordering;
+
+use super::Field;
+use crate::archive::binary::RawInput;
+use crate::archive::{RecordInput, RecordOutput};
+use crate::error::Result;
+use crate::schema::{FieldType, SchemaBuilder};
+
+/// Element-wise over the common prefix, then the shorter first (Hadoop's vector compare).
+pub(crate) fn lexicographic<T>(a: &[T], b: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Ordering {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| cmp(x, y))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| a.len().cmp(&b.len()))
+}
+
+impl<T: Field> Field for Vec<T> {
+    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+        out.start_vector(self.len(), tag)?;
+        for (i, element) in self.iter().enumerate() {
+            element.write(out, tag).map_err(|e| e.in_index(i as u64))?;
+        }
+        out.end_vector(tag)
+    }
+
+    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+        let mut index = input.start_vector(tag)?;
+        let mut out = Vec::with_capacity(index.size_hint());
+        while input.next_element(&mut index)? {
+            let element = T::read(input, tag).map_err(|e| e.in_index(out.len() as u64))?;
+            out.push(element);
+        }
+        input.end_vector(tag)?;
+        Ok(out)
+    }
+
+    fn field_type(schema: &mut SchemaBuilder) -> FieldType {
+        FieldType::Vector(Box::new(T::field_type(schema)))
+    }
+
+    fn compare_hadoop(&self, other: &Self) -> Ordering {
+        lexicographic(self, other, T::compare_hadoop)
+    }
+
+    fn key_cmp(&self, other: &Self) -> Ordering {
+        lexicographic(self, other, T::key_cmp)
+    }
+
+    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        let na = a.read_len()?;
+        let nb = b.read_len()?;
+        for _ in 0..na.min(nb) {
+            let o = T::compare_raw(a, b)?;
+            if o.is_ne() {
+                return Ok(o);
+            }
+        }
+        Ok(na.cmp(&nb))
+    }
+
+    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+        let n = input.read_len()?;
+        for _ in 0..n {
+            T::skip_raw(input)?;
+        }
+        Ok(())
+    }
+}
