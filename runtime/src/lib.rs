@@ -11,6 +11,7 @@ pub mod archive;
 pub mod compare;
 pub mod error;
 pub mod field;
+pub mod framing;
 mod record;
 pub mod schema;
 pub mod value;
