@@ -42,7 +42,7 @@ pub fn raw(record: &Record) -> TokenStream {
         let compare = field_fn(record, field, "compare_raw");
         let tag = &field.name;
         quote! {
-            let __o = #compare(__a, __b).map_err(|e| e.in_field(#tag))?;
+            let __o = #compare(__a, __b).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
             if #krate::__private::Ordering::is_ne(__o) {
                 break '__compare __o;
             }

@@ -17,7 +17,7 @@ pub fn expand(record: &Record) -> TokenStream {
         let skip = field_fn(record, field, "skip_raw");
         let tag = &field.name;
         quote! {
-            #skip(__input).map_err(|e| e.in_field(#tag))?;
+            #skip(__input).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
         }
     });
     let raw_input = quote!(#krate::archive::binary::RawInput<'_>);

@@ -29,7 +29,7 @@ pub fn expand(record: &Record) -> TokenStream {
         let member = field.member;
         let tag = &field.name;
         quote! {
-            #write(&self.#member, __out, #tag).map_err(|e| e.in_field(#tag))?;
+            #write(&self.#member, __out, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
         }
     });
 
@@ -40,7 +40,7 @@ pub fn expand(record: &Record) -> TokenStream {
         let read = field_fn(record, field, "read");
         let tag = &field.name;
         quote! {
-            let #local = #read(__input, #tag).map_err(|e| e.in_field(#tag))?;
+            let #local = #read(__input, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
         }
     });
     let members = record.fields.iter().map(|f| f.member);

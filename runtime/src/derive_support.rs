@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use crate::archive::binary::RawInput;
 use crate::archive::RecordInput;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::field::Field;
 use crate::record::Record;
 
@@ -22,6 +22,14 @@ pub fn enter(input: &mut RawInput<'_>) -> Result<()> {
 pub fn leave(input: &mut RawInput<'_>) {
     // Cannot fail on a raw cursor: it only lowers the depth count.
     let _ = input.end_record("");
+}
+
+/// Prepends a field name to an error's path: out of line and cold, so that a field's error
+/// handling costs its caller nothing but a branch.
+#[cold]
+#[inline(never)]
+pub fn in_field(error: Error, name: &'static str) -> Error {
+    error.in_field(name)
 }
 
 /// `Record::compare_raw` of a derived record: compares field by field on the bytes and

@@ -17,6 +17,11 @@ struct Ordering;
 type Result = ();
 #[allow(dead_code)]
 mod std {}
+// A unit struct named like a binding would turn that binding into a pattern.
+#[allow(dead_code, non_camel_case_types)]
+struct e;
+#[allow(dead_code, non_camel_case_types)]
+struct out;
 #[allow(dead_code)]
 mod hadoop_record_shadow {}
 
