@@ -342,7 +342,7 @@ impl<R: Read> VarReader<R> {
                 "input ends inside the chunk at byte {offset} ({got} of {} payload bytes)",
                 header.stored_size
             ))
-            .at(Position::Byte(offset + (HEADER_LEN + got) as u64))
+            .at(Position::Byte(offset))
             .into());
         }
         let crc = crc32fast::hash(stored);
