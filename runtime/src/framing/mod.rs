@@ -19,3 +19,4 @@ pub trait FrameWrite {
 }
 
 pub mod plasma;
+pub mod v1;
