@@ -231,6 +231,19 @@ impl Decoder {
                         return Ok(Some(Event::Header));
                     }
                 }
+                State::SegType if self.seg_type.is_empty() => {
+                    if let Some(head) = whole_segment_header(&input[*i..]) {
+                        self.seg_start = self.offset + *i as u64;
+                        self.seg_type
+                            .extend_from_slice(&input[*i..*i + head.type_len]);
+                        self.seg_len = head.len;
+                        self.seg_digits = 1;
+                        *i += head.consumed;
+                        self.start_body(head.last)?;
+                        continue;
+                    }
+                    self.seg_type_byte(input[*i], *i)?
+                }
                 State::SegType => self.seg_type_byte(input[*i], *i)?,
                 State::SegLen => self.seg_len_byte(input[*i], *i)?,
                 State::Body { remaining, last } => {
@@ -455,4 +468,49 @@ impl Decoder {
         };
         Ok(())
     }
+}
+
+/// A segment header parsed in one go.
+struct SegmentHeader {
+    type_len: usize,
+    len: u64,
+    last: bool,
+    consumed: usize,
+}
+
+/// The fast path: a well-formed segment header wholly at the start of `input`. `None` when
+/// it is incomplete or malformed; the byte-by-byte path then takes over (and reports).
+#[inline]
+fn whole_segment_header(input: &[u8]) -> Option<SegmentHeader> {
+    let first = usize::from(input.first() == Some(&b'.'));
+    let limit = input.len().min(first + MAX_TYPE_LEN);
+    let mut t = first;
+    while t < limit && input[t].is_ascii_alphanumeric() {
+        t += 1;
+    }
+    if t == first || input.get(t) != Some(&b':') {
+        return None;
+    }
+    let digits = t + 1;
+    let mut j = digits;
+    let mut len = 0u64;
+    while j < input.len() && j - digits < 10 && input[j].is_ascii_digit() {
+        len = len * 10 + u64::from(input[j] - b'0');
+        j += 1;
+    }
+    let n = j - digits;
+    if n == 0 || (n > 1 && input[digits] == b'0') || len > MAX_SEGMENT_LEN {
+        return None;
+    }
+    let last = match input.get(j) {
+        Some(b':') => true,
+        Some(b'+') => false,
+        _ => return None,
+    };
+    Some(SegmentHeader {
+        type_len: t,
+        len,
+        last,
+        consumed: j + 1,
+    })
 }

@@ -45,14 +45,13 @@ pub(crate) fn write_segments(
         } else {
             max_segment as usize
         };
-        // type ':' len (':' | '+'), built in one buffer: one write call per segment.
-        let mut head = [0u8; MAX_TYPE_LEN + 22];
-        let t = record_type.len();
-        head[..t].copy_from_slice(record_type.as_bytes());
-        head[t] = b':';
-        let mut end = t + 1 + write_decimal(n as u64, &mut head[t + 1..]);
+        // ':' len (':' | '+') after the type: at most 22 bytes.
+        let mut head = [0u8; 22];
+        head[0] = b':';
+        let mut end = 1 + write_decimal(n as u64, &mut head[1..]);
         head[end] = if last { b':' } else { b'+' };
         end += 1;
+        w.write_all(record_type.as_bytes())?;
         w.write_all(&head[..end])?;
         w.write_all(&payload[..n])?;
         w.write_all(b"\n")?;

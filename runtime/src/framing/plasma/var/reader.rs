@@ -433,6 +433,7 @@ impl<R: Read> VarReader<R> {
     }
 
     /// Record bytes up to `to` in this chunk must not run over the chunk's first record.
+    #[inline]
     fn check_overlap(&self, to: usize, start: u64) -> Step<()> {
         match self.cur {
             Some(ChunkHeader {
