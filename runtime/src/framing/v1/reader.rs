@@ -43,8 +43,9 @@ impl<R: Read> V1Reader<R> {
         };
         match reader.next_event()? {
             Some(Event::Header) => Ok(reader),
-            // `finish` fails before the header is complete, and no record comes before it.
-            _ => unreachable!("a header precedes every record"),
+            // Not reached: `finish` fails before the header is complete, and no record
+            // comes before it.
+            _ => Err(Error::syntax("no RecordIO v1 header").at(Position::Byte(0))),
         }
     }
 

@@ -41,7 +41,7 @@ pub struct Skip {
     pub reason: String,
 }
 
-/// What a reader saw of one chunk slot (collected for [`super::info`]).
+/// What a reader saw of one chunk slot (collected for [`crate::framing::plasma::var_info`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkSummary {
     /// File offset of the chunk.
