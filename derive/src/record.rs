@@ -61,6 +61,7 @@ pub fn expand(record: &Record) -> TokenStream {
                 #type_name
             }
 
+            #[inline]
             fn serialize<__O: #krate::RecordOutput + ?Sized>(
                 &self,
                 __out: &mut __O,
@@ -71,6 +72,7 @@ pub fn expand(record: &Record) -> TokenStream {
                 #krate::RecordOutput::end_record(__out, __tag)
             }
 
+            #[inline]
             fn deserialize<__I: #krate::RecordInput + ?Sized>(
                 __input: &mut __I,
                 __tag: &str,
