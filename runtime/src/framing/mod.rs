@@ -19,3 +19,4 @@ pub trait FrameWrite {
 }
 
 pub mod mesos;
+pub mod paddle;
