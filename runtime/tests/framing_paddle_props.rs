@@ -129,6 +129,17 @@ proptest! {
                 }
             }
             prop_assert!(reader.next().is_none());
+            // The borrowing API sees exactly what the iterator sees.
+            let mut by_ref = PaddleReader::with_options(&bytes[..], read);
+            let mut borrowed = Vec::new();
+            while let Some(r) = by_ref.next_ref() {
+                match r {
+                    Ok(r) => borrowed.push(r.to_vec()),
+                    Err(_) => break,
+                }
+            }
+            prop_assert!(by_ref.next_ref().is_none());
+            prop_assert_eq!(&borrowed, &good);
             // CRC-32 guards every chunk: what comes out was written, in order.
             prop_assert!(is_subsequence(&good, &records));
             let summary = info(&bytes[..], &read).unwrap();

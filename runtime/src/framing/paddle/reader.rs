@@ -94,17 +94,28 @@ impl<R: Read> PaddleReader<R> {
     }
 }
 
-impl<R: Read> Iterator for PaddleReader<R> {
-    type Item = Result<Vec<u8>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let chunk = &self.scanner.chunk;
-            if let Some(span) = chunk.spans.get(self.next) {
-                self.next += 1;
-                self.records += 1;
-                return Some(Ok(chunk.raw()[span.clone()].to_vec()));
-            }
+impl<R: Read> PaddleReader<R> {
+    /// The next record, borrowed from the reader's chunk buffer: the same sequence as the
+    /// iterator (records, then at most one error, then `None`) without allocating per
+    /// record. Handy for converting or scanning files.
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::{PaddleReader, PaddleWriter};
+    /// use hadoop_record::framing::FrameWrite;
+    /// let mut w = PaddleWriter::new(Vec::new());
+    /// w.write_payload(b"abc")?;
+    /// w.finish()?;
+    /// let file = w.into_inner();
+    /// let mut reader = PaddleReader::new(&file[..]);
+    /// let mut total = 0;
+    /// while let Some(record) = reader.next_ref() {
+    ///     total += record?.len();
+    /// }
+    /// assert_eq!(total, 3);
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn next_ref(&mut self) -> Option<Result<&[u8]>> {
+        while self.next >= self.scanner.chunk.spans.len() {
             if self.done {
                 return None;
             }
@@ -121,5 +132,18 @@ impl<R: Read> Iterator for PaddleReader<R> {
                 }
             }
         }
+        let chunk = &self.scanner.chunk;
+        let span = chunk.spans[self.next].clone();
+        self.next += 1;
+        self.records += 1;
+        Some(Ok(&chunk.raw()[span]))
+    }
+}
+
+impl<R: Read> Iterator for PaddleReader<R> {
+    type Item = Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_ref().map(|r| r.map(<[u8]>::to_vec))
     }
 }
