@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use hadoop_record::framing::mesos::{
-    encode_frame, MesosDecoder, MesosOptions, MesosReader, MesosWriter,
+    encode_frame, info, MesosDecoder, MesosOptions, MesosReader, MesosWriter,
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
@@ -151,6 +151,12 @@ fn error_offsets_of_the_damaged_fixtures() {
     assert_eq!(err.position(), Some(Position::Byte(frame_start as u64)));
     assert_eq!(err.record(), Some(2));
     assert!(err.to_string().contains("3 of 10 bytes"), "{err}");
+    let summary = info(&case.bytes[..], MesosOptions::default()).unwrap();
+    assert_eq!((summary.records, summary.bytes), (2, frame_start as u64));
+    assert_eq!(summary.payload_bytes, 11);
+    let damage = summary.damage.unwrap();
+    assert_eq!(damage.kind(), ErrorKind::UnexpectedEof);
+    assert_eq!(damage.position(), Some(Position::Byte(frame_start as u64)));
 
     // "\n5\nhello": the empty length line is at byte 0.
     let case = by_name("invalid_empty_line.recordio");
@@ -225,6 +231,26 @@ fn truncation_at_every_offset_gives_complete_records_then_an_error() {
                     Some(Position::Byte(starts[complete] as u64))
                 );
                 assert_eq!(err.record(), Some(complete as u64));
+            }
+        }
+    }
+}
+
+#[test]
+fn truncating_the_damaged_fixtures_never_panics_nor_invents_records() {
+    for case in cases().into_iter().filter(|c| c.error.is_some()) {
+        for cut in 0..=case.bytes.len() {
+            let (records, err) = read_all(MesosReader::new(&case.bytes[..cut]));
+            assert!(
+                case.records.starts_with(&records),
+                "{} cut at {cut}",
+                case.file
+            );
+            if let Some(err) = err {
+                let Some(Position::Byte(at)) = err.position() else {
+                    panic!("{} cut at {cut}: no offset in {err}", case.file);
+                };
+                assert!(at <= cut as u64);
             }
         }
     }

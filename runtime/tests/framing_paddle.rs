@@ -395,6 +395,30 @@ fn truncation_at_every_offset_of_every_fixture() {
 }
 
 #[test]
+fn truncating_the_damaged_fixtures_never_panics_nor_invents_records() {
+    for case in cases().into_iter().filter(|c| c.expect_error) {
+        for cut in 0..=case.bytes.len() {
+            for recover in [false, true] {
+                let options = PaddleReadOptions::default().recover(recover);
+                let (records, err) = read_all(&case.bytes[..cut], options);
+                assert!(
+                    case.expected.starts_with(&records),
+                    "{} cut at {cut}",
+                    case.file
+                );
+                if let Some(err) = err {
+                    assert!(!recover);
+                    let Some(Position::Byte(at)) = err.position() else {
+                        panic!("{} cut at {cut}: no offset in {err}", case.file);
+                    };
+                    assert!(at < cut as u64);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn trailing_partial_header_is_an_error_not_a_phantom_chunk() {
     let case = cases()
         .into_iter()

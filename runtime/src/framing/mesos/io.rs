@@ -174,3 +174,58 @@ impl<W: Write> FrameWrite for MesosWriter<W> {
         Ok(())
     }
 }
+
+/// What [`info`] found in a Mesos RecordIO stream.
+#[derive(Debug)]
+pub struct MesosInfo {
+    /// Complete records.
+    pub records: u64,
+    /// Bytes of the complete frames (length lines included).
+    pub bytes: u64,
+    /// Sum of the complete records' lengths.
+    pub payload_bytes: u64,
+    /// Length of the largest complete record.
+    pub largest_record: u64,
+    /// The error that ended the stream early (truncation, bad length line, limit), with
+    /// its byte offset; `None` for a sound stream.
+    pub damage: Option<Error>,
+}
+
+/// Reads a whole Mesos RecordIO stream and summarises it. Damage is reported in
+/// [`MesosInfo::damage`] (Mesos RecordIO has no way to resynchronise after it); only I/O
+/// errors fail.
+///
+/// ```
+/// use hadoop_record::framing::mesos::{info, MesosOptions};
+/// let summary = info(&b"5\nhello3\nab"[..], MesosOptions::default())?;
+/// assert_eq!((summary.records, summary.bytes, summary.largest_record), (1, 7, 5));
+/// assert!(summary.damage.is_some());
+/// # Ok::<(), hadoop_record::Error>(())
+/// ```
+pub fn info<R: Read>(reader: R, options: MesosOptions) -> Result<MesosInfo> {
+    let mut reader = MesosReader::with_options(reader, options);
+    let mut out = MesosInfo {
+        records: 0,
+        bytes: 0,
+        payload_bytes: 0,
+        largest_record: 0,
+        damage: None,
+    };
+    loop {
+        match reader.next_record() {
+            Ok(Some(record)) => {
+                out.records += 1;
+                out.payload_bytes += record.len() as u64;
+                out.largest_record = out.largest_record.max(record.len() as u64);
+            }
+            Ok(None) => break,
+            Err(e) if e.kind() == crate::ErrorKind::Io => return Err(e),
+            Err(e) => {
+                out.damage = Some(e);
+                break;
+            }
+        }
+        out.bytes = reader.decoder.offset();
+    }
+    Ok(out)
+}

@@ -22,4 +22,4 @@ mod io;
 #[cfg(feature = "tokio")]
 pub use codec::MesosCodec;
 pub use decoder::{encode_frame, Feed, MesosDecoder, MesosOptions};
-pub use io::{MesosReader, MesosWriter};
+pub use io::{info, MesosInfo, MesosReader, MesosWriter};
