@@ -114,6 +114,14 @@ fn a_record_count_the_payload_cannot_hold() {
     let (records, err, _) = read_all(&chunk(header, &raw), PaddleReadOptions::default());
     assert!(records.is_empty(), "no record of a bad chunk is handed out");
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
+    // Not after the error either (found by fuzzing: the record table was half parsed).
+    let everything: Vec<_> = PaddleReader::new(&chunk(header, &raw)[..]).collect();
+    assert_eq!(everything.len(), 1);
+    assert!(everything[0].is_err());
+    let options = PaddleReadOptions::default().recover(true);
+    let everything: Vec<_> =
+        PaddleReader::with_options(&chunk(header, &raw)[..], options).collect();
+    assert!(everything.is_empty());
     // An unknown compressor.
     let header = ChunkHeader {
         compressor: 7,

@@ -115,10 +115,11 @@ impl<R: Read> PaddleReader<R> {
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
     pub fn next_ref(&mut self) -> Option<Result<&[u8]>> {
+        // `done` is set only once the current chunk is used up.
+        if self.done {
+            return None;
+        }
         while self.next >= self.scanner.chunk.spans.len() {
-            if self.done {
-                return None;
-            }
             self.scanner.chunk.spans.clear();
             match self.advance() {
                 Ok(true) => {}

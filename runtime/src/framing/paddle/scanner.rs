@@ -191,6 +191,8 @@ impl<R: Read> ChunkScanner<R> {
         let limit = self.options.max_chunk_bytes;
         let layout = self.options.layout;
         self.chunk.stored.clear();
+        // A failed attempt must leave no record spans behind.
+        self.chunk.spans.clear();
         let buf = self.src.fill(HEADER_LEN)?;
         let mut raw_header = [0u8; HEADER_LEN];
         let header_len = buf.len().min(HEADER_LEN);
@@ -245,7 +247,10 @@ impl<R: Read> ChunkScanner<R> {
                 chunk.raw_len = chunk.raw().len() as u64;
                 Ok(Attempt::Ok)
             }
-            Err(damage) => Ok(bad(damage, Some(header))),
+            Err(damage) => {
+                chunk.spans.clear();
+                Ok(bad(damage, Some(header)))
+            }
         }
     }
 }
