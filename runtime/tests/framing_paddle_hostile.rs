@@ -233,6 +233,19 @@ fn recovery_skips_a_bad_middle_chunk_and_carries_on() {
         assert_eq!(skipped[0].bytes, offsets[2] - offsets[1]);
         assert!(matches!(skipped[0].reason, Damage::Checksum { .. }));
         assert_eq!(skipped[0].header.unwrap().num_records, 2);
+
+        // Random access: strict indexing lists the bad chunk (headers only) and fails on
+        // it; recovering indexing leaves it out.
+        let mut file = PaddleFile::open(Cursor::new(&bytes), Default::default()).unwrap();
+        assert_eq!(file.num_records(), 6);
+        assert_eq!(file.get(2).unwrap_err().kind(), ErrorKind::Checksum);
+        assert_eq!(file.get(4).unwrap(), b"c1");
+        let options = PaddleReadOptions::default().recover(true);
+        let mut file = PaddleFile::open(Cursor::new(&bytes), options).unwrap();
+        assert_eq!(file.num_records(), 4);
+        assert_eq!(file.index().chunks()[1].offset, offsets[2]);
+        let all: Vec<_> = file.range(0, 10).map(Result::unwrap).collect();
+        assert_eq!(all, records);
     }
 }
 

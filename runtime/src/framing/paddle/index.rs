@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use super::chunk::{check_header, open_chunk};
 use super::header::{HEADER_LEN, MAGIC_BYTES};
+use super::info::{info, PaddleInfo};
 use super::recovery::Damage;
 use super::{ChunkHeader, PaddleReadOptions};
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -36,7 +37,8 @@ pub struct PaddleIndex {
 impl PaddleIndex {
     /// Builds the index of the whole stream (from offset 0), checking each header's magic,
     /// compressor, sizes (against `options.max_chunk_bytes` and the file length) and record
-    /// count; payloads are not read.
+    /// count; payloads are not read. Damage is an error here whatever `options.recover`
+    /// says (a header chain cannot be followed past it); see [`PaddleIndex::from_info`].
     pub fn load<R: Read + Seek>(reader: &mut R, options: &PaddleReadOptions) -> Result<Self> {
         let len = reader.seek(SeekFrom::End(0))?;
         reader.seek(SeekFrom::Start(0))?;
@@ -79,6 +81,24 @@ impl PaddleIndex {
             offset = end;
         }
         Ok(index)
+    }
+
+    /// The index of the sound chunks of a summary made by [`info`](super::info): what a
+    /// recovering reader reads, skipping the damage the summary lists.
+    pub fn from_info(info: &PaddleInfo) -> Self {
+        PaddleIndex {
+            chunks: info
+                .chunks
+                .iter()
+                .map(|c| ChunkEntry {
+                    offset: c.offset,
+                    header: c.header,
+                    first_record: c.first_record,
+                })
+                .collect(),
+            num_records: info.records,
+            len: info.bytes,
+        }
     }
 
     /// The chunks, in file order.
@@ -152,9 +172,16 @@ pub struct PaddleFile<R> {
 }
 
 impl<R: Read + Seek> PaddleFile<R> {
-    /// Indexes `inner` (see [`PaddleIndex::load`]).
+    /// Indexes `inner`: by hopping headers ([`PaddleIndex::load`]), or, when
+    /// `options.recover` is set, by reading the whole file once and indexing its sound
+    /// chunks only ([`PaddleIndex::from_info`]), so damaged chunks are left out.
     pub fn open(mut inner: R, options: PaddleReadOptions) -> Result<Self> {
-        let index = PaddleIndex::load(&mut inner, &options)?;
+        let index = if options.recover {
+            inner.seek(SeekFrom::Start(0))?;
+            PaddleIndex::from_info(&info(&mut inner, &options)?)
+        } else {
+            PaddleIndex::load(&mut inner, &options)?
+        };
         Ok(PaddleFile {
             inner,
             index,
