@@ -154,6 +154,15 @@ fn error_offsets_of_the_damaged_fixtures() {
     let summary = info(&case.bytes[..], MesosOptions::default()).unwrap();
     assert_eq!((summary.records, summary.bytes), (2, frame_start as u64));
     assert_eq!(summary.payload_bytes, 11);
+    let text = summary.to_string();
+    assert!(
+        text.starts_with("mesos recordio: 2 records, 15 bytes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("damaged: record 2, byte 15: input ends inside record 2: 3 of 10"),
+        "{text}"
+    );
     let damage = summary.damage.unwrap();
     assert_eq!(damage.kind(), ErrorKind::UnexpectedEof);
     assert_eq!(damage.position(), Some(Position::Byte(frame_start as u64)));

@@ -229,3 +229,18 @@ pub fn info<R: Read>(reader: R, options: MesosOptions) -> Result<MesosInfo> {
     }
     Ok(out)
 }
+
+impl std::fmt::Display for MesosInfo {
+    /// A one-line (two with damage) human-readable report.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "mesos recordio: {} records, {} bytes of frames, {} payload bytes, largest record {} bytes",
+            self.records, self.bytes, self.payload_bytes, self.largest_record
+        )?;
+        if let Some(damage) = &self.damage {
+            writeln!(f, "damaged: {damage}")?;
+        }
+        Ok(())
+    }
+}
