@@ -384,6 +384,13 @@ fn parser_rounds_long_texts_correctly() {
         Ok(0.0)
     );
     assert_eq!(parse_float(b"1e60000"), Ok(f32::INFINITY));
+    // Around the exact-arithmetic fast path: 2^53 + 1 and 2^24 + 1 tie to even.
+    assert_eq!(parse_double(b"9007199254740993"), Ok(9007199254740992.0));
+    assert_eq!(parse_double(b"9007199254740995"), Ok(9007199254740996.0));
+    assert_eq!(parse_float(b"16777217"), Ok(16777216.0));
+    assert_eq!(parse_double(b"1e22"), Ok(1e22));
+    assert_eq!(parse_double(b"1e23"), Ok(1e23));
+    assert_eq!(parse_double(b"-0.000"), Ok(-0.0));
     assert_eq!(parse_float(b"-1e-60000"), Ok(-0.0));
 }
 

@@ -107,13 +107,41 @@ trait Target: Sized + std::str::FromStr {
     const HEX: hex::Format;
     /// The value with IEEE bits `magnitude` (no sign) and the given sign.
     fn from_parts(negative: bool, magnitude: u64) -> Self;
+    /// `v`, negated when `negative`.
+    fn with_sign(v: Self, negative: bool) -> Self;
+    /// `mantissa · 10^exp10` when both factors are exact in the type, so that one
+    /// correctly rounded multiplication or division gives the answer (Clinger's fast path,
+    /// which covers the texts Java writes for short decimals).
+    fn exact(mantissa: u64, exp10: i64) -> Option<Self>;
 }
+
+/// Powers of ten exact in `f64` (and, up to 10¹⁰, in `f32`).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 
 impl Target for f64 {
     const NAN: Self = f64::NAN;
     const HEX: hex::Format = hex::Format::DOUBLE;
     fn from_parts(negative: bool, magnitude: u64) -> Self {
         f64::from_bits(magnitude | u64::from(negative) << 63)
+    }
+    fn with_sign(v: Self, negative: bool) -> Self {
+        if negative {
+            -v
+        } else {
+            v
+        }
+    }
+    #[inline]
+    fn exact(mantissa: u64, exp10: i64) -> Option<Self> {
+        if mantissa > 1 << 53 || !(-22..=22).contains(&exp10) {
+            return None;
+        }
+        let m = mantissa as f64;
+        let p = POW10[exp10.unsigned_abs() as usize];
+        Some(if exp10 < 0 { m / p } else { m * p })
     }
 }
 
@@ -122,6 +150,22 @@ impl Target for f32 {
     const HEX: hex::Format = hex::Format::FLOAT;
     fn from_parts(negative: bool, magnitude: u64) -> Self {
         f32::from_bits(magnitude as u32 | u32::from(negative) << 31)
+    }
+    fn with_sign(v: Self, negative: bool) -> Self {
+        if negative {
+            -v
+        } else {
+            v
+        }
+    }
+    #[inline]
+    fn exact(mantissa: u64, exp10: i64) -> Option<Self> {
+        if mantissa > 1 << 24 || !(-10..=10).contains(&exp10) {
+            return None;
+        }
+        let m = mantissa as f32;
+        let p = POW10[exp10.unsigned_abs() as usize] as f32;
+        Some(if exp10 < 0 { m / p } else { m * p })
     }
 }
 
@@ -171,8 +215,20 @@ fn parse<T: Target>(text: &[u8]) -> Result<T, FloatTextError> {
         Some(_) => {}
     }
 
+    // The first 19 significant digits, for the fast path.
+    let mut mantissa = 0u64;
+    let mut significant = 0usize;
+    let mut digit = |b: u8| {
+        if mantissa != 0 || b != b'0' {
+            significant += 1;
+            if significant <= 19 {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+            }
+        }
+    };
     let digits_start = i;
     while i < t.len() && t[i].is_ascii_digit() {
+        digit(t[i]);
         i += 1;
     }
     let int_digits = i - digits_start;
@@ -181,6 +237,7 @@ fn parse<T: Target>(text: &[u8]) -> Result<T, FloatTextError> {
         i += 1;
         let frac_start = i;
         while i < t.len() && t[i].is_ascii_digit() {
+            digit(t[i]);
             i += 1;
         }
         frac_digits = i - frac_start;
@@ -213,6 +270,11 @@ fn parse<T: Target>(text: &[u8]) -> Result<T, FloatTextError> {
         return Err(err(i, "unexpected character"));
     }
 
+    if significant <= 19 {
+        if let Some(v) = T::exact(mantissa, exponent - frac_digits as i64) {
+            return Ok(T::with_sign(v, negative));
+        }
+    }
     if exponent.abs() >= LARGE_EXPONENT {
         return Ok(large_exponent::<T>(
             negative,

@@ -149,43 +149,97 @@ pub fn float_to_string(v: f32) -> String {
 }
 
 /// Writes `Double.toString(v)` into `buf`, returning its length.
+#[inline]
 fn format_double(v: f64, buf: &mut [u8; MAX_LEN]) -> usize {
-    if let Some(n) = special(
-        v.is_nan(),
-        v.is_infinite(),
-        v == 0.0,
-        v.is_sign_negative(),
-        buf,
-    ) {
+    let negative = v.is_sign_negative();
+    if let Some(n) = special(v.is_nan(), v.is_infinite(), v == 0.0, negative, buf) {
         return n;
     }
-    let mut shortest = zmij::Buffer::new();
-    let mut d = Decimal::from_shortest(shortest.format_finite(v.abs()).as_bytes());
     let bits = v.to_bits();
-    if d.len == 1 && (bits >> 52) & 0x7ff == 0 {
-        d = two_digits::closest(bits & ((1 << 52) - 1), 1074, d);
-    }
-    layout(v.is_sign_negative(), &d, buf)
+    let subnormal = ((bits >> 52) & 0x7ff == 0).then_some((bits & ((1 << 52) - 1), 1074));
+    let mut shortest = zmij::Buffer::new();
+    let text = shortest.format_finite(v).as_bytes();
+    java_text(
+        text,
+        negative,
+        (1e-3..1e7).contains(&v.abs()),
+        subnormal,
+        buf,
+    )
 }
 
 /// Writes `Float.toString(v)` into `buf`, returning its length.
+#[inline]
 fn format_float(v: f32, buf: &mut [u8; MAX_LEN]) -> usize {
-    if let Some(n) = special(
-        v.is_nan(),
-        v.is_infinite(),
-        v == 0.0,
-        v.is_sign_negative(),
-        buf,
-    ) {
+    let negative = v.is_sign_negative();
+    if let Some(n) = special(v.is_nan(), v.is_infinite(), v == 0.0, negative, buf) {
         return n;
     }
-    let mut shortest = zmij::Buffer::new();
-    let mut d = Decimal::from_shortest(shortest.format_finite(v.abs()).as_bytes());
     let bits = v.to_bits();
-    if d.len == 1 && (bits >> 23) & 0xff == 0 {
-        d = two_digits::closest(u64::from(bits & ((1 << 23) - 1)), 149, d);
+    let subnormal = ((bits >> 23) & 0xff == 0).then_some((u64::from(bits & ((1 << 23) - 1)), 149));
+    let mut shortest = zmij::Buffer::new();
+    let text = shortest.format_finite(v).as_bytes();
+    java_text(
+        text,
+        negative,
+        (1e-3..1e7).contains(&v.abs()),
+        subnormal,
+        buf,
+    )
+}
+
+/// Turns zmij's text of a finite non-zero value into Java's. `java_plain` says whether the
+/// value is in Java's plain range; `subnormal` gives the significand and scale (`n · 2^-bin`)
+/// of a subnormal value, which may need the two-digit rule.
+///
+/// zmij writes the same digits in one of two shapes: plain (`-12.5`, `0.00012`, `1234000.0`,
+/// for decimal exponents −5..=15, −6..=12 for `f32`) or `1.2345e-7` / `1e+16`. Within Java's
+/// plain range (exponents −3..=6) its plain text is Java's text, byte for byte; its scientific
+/// text needs only `E`, no `+`, and `.0` after a lone digit. Anything else (zmij's plain text
+/// outside Java's plain range, or the two-digit rule) goes through [`Decimal`].
+#[inline]
+fn java_text(
+    text: &[u8],
+    negative: bool,
+    java_plain: bool,
+    subnormal: Option<(u64, u32)>,
+    buf: &mut [u8; MAX_LEN],
+) -> usize {
+    let sign = usize::from(negative);
+    let len = text.len();
+    // In scientific form the exponent is short: `e-7` to `e+308`.
+    let e = (len.saturating_sub(5)..len.saturating_sub(2))
+        .rev()
+        .find(|&i| text[i] == b'e');
+    match e {
+        None if java_plain && len <= MAX_LEN => {
+            buf[..len].copy_from_slice(text);
+            return len;
+        }
+        Some(e) if !(java_plain || (subnormal.is_some() && e == sign + 1)) => {
+            let mut i = e;
+            buf[..i].copy_from_slice(&text[..i]);
+            if e == sign + 1 {
+                buf[i..i + 2].copy_from_slice(b".0");
+                i += 2;
+            }
+            buf[i] = b'E';
+            i += 1;
+            if text[e + 1] == b'-' {
+                buf[i] = b'-';
+                i += 1;
+            }
+            let exp = &text[e + 2..];
+            buf[i..i + exp.len()].copy_from_slice(exp);
+            return i + exp.len();
+        }
+        _ => {}
     }
-    layout(v.is_sign_negative(), &d, buf)
+    let mut d = Decimal::from_shortest(&text[sign..]);
+    if let (1, Some((n, bin))) = (d.len, subnormal) {
+        d = two_digits::closest(n, bin, d);
+    }
+    layout(negative, &d, buf)
 }
 
 /// `NaN`, `Infinity`, `-Infinity`, `0.0`, `-0.0`.
