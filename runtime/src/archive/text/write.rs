@@ -103,7 +103,9 @@ impl Decimal {
 pub fn push_double(out: &mut Vec<u8>, v: f64) {
     let mut buf = [0u8; MAX_LEN];
     let n = format_double(v, &mut buf);
-    out.extend_from_slice(&buf[..n]);
+    // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
+    out.extend_from_slice(&buf);
+    out.truncate(out.len() - (MAX_LEN - n));
 }
 
 /// Appends `Float.toString(v)` (JDK 19+) to `out`: the same rules as [`push_double`], with the
@@ -122,7 +124,9 @@ pub fn push_double(out: &mut Vec<u8>, v: f64) {
 pub fn push_float(out: &mut Vec<u8>, v: f32) {
     let mut buf = [0u8; MAX_LEN];
     let n = format_float(v, &mut buf);
-    out.extend_from_slice(&buf[..n]);
+    // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
+    out.extend_from_slice(&buf);
+    out.truncate(out.len() - (MAX_LEN - n));
 }
 
 /// `Double.toString(v)` (JDK 19+) as a `String`; see [`push_double`].
@@ -217,21 +221,28 @@ fn java_text(
             return len;
         }
         Some(e) if !(java_plain || (subnormal.is_some() && e == sign + 1)) => {
+            // One copy of the whole text, then the exponent rewritten in place (short,
+            // fixed-size moves rather than more memcpy calls).
+            buf[..len].copy_from_slice(text);
+            let exp_negative = text[e + 1] == b'-';
+            let mut exp = [b'0'; 3];
+            let exp_len = len - e - 2;
+            for (k, slot) in exp.iter_mut().enumerate() {
+                if k < exp_len {
+                    *slot = text[e + 2 + k];
+                }
+            }
             let mut i = e;
-            buf[..i].copy_from_slice(&text[..i]);
             if e == sign + 1 {
-                buf[i..i + 2].copy_from_slice(b".0");
+                buf[i] = b'.';
+                buf[i + 1] = b'0';
                 i += 2;
             }
             buf[i] = b'E';
-            i += 1;
-            if text[e + 1] == b'-' {
-                buf[i] = b'-';
-                i += 1;
-            }
-            let exp = &text[e + 2..];
-            buf[i..i + exp.len()].copy_from_slice(exp);
-            return i + exp.len();
+            buf[i + 1] = b'-';
+            i += 1 + usize::from(exp_negative);
+            buf[i..i + 3].copy_from_slice(&exp);
+            return i + exp_len;
         }
         _ => {}
     }
