@@ -215,31 +215,29 @@ fn parse<T: Target>(text: &[u8]) -> Result<T, FloatTextError> {
         Some(_) => {}
     }
 
-    // The first 19 significant digits, for the fast path.
-    let mut mantissa = 0u64;
-    let mut significant = 0usize;
-    let mut digit = |b: u8| {
-        if mantissa != 0 || b != b'0' {
-            significant += 1;
-            if significant <= 19 {
-                mantissa = mantissa * 10 + u64::from(b - b'0');
-            }
-        }
-    };
+    // Digits, with the significant ones (from the first non-zero) gathered into `mantissa`:
+    // exact while there are at most 19 of them.
     let digits_start = i;
-    while i < t.len() && t[i].is_ascii_digit() {
-        digit(t[i]);
+    while t.get(i) == Some(&b'0') {
         i += 1;
     }
+    let significant_start = i;
+    let mut mantissa = 0u64;
+    i = gather_digits(t, i, &mut mantissa);
     let int_digits = i - digits_start;
+    let mut significant = i - significant_start;
     let mut frac_digits = 0;
     if t.get(i) == Some(&b'.') {
         i += 1;
         let frac_start = i;
-        while i < t.len() && t[i].is_ascii_digit() {
-            digit(t[i]);
-            i += 1;
+        if significant == 0 {
+            while t.get(i) == Some(&b'0') {
+                i += 1;
+            }
         }
+        let start = i;
+        i = gather_digits(t, i, &mut mantissa);
+        significant += i - start;
         frac_digits = i - frac_start;
     }
     if int_digits + frac_digits == 0 {
@@ -288,6 +286,46 @@ fn parse<T: Target>(text: &[u8]) -> Result<T, FloatTextError> {
     number
         .parse::<T>()
         .map_err(|_| err(0, "not a decimal number"))
+}
+
+/// Reads ASCII digits from `t[i..]` into `mantissa` (wrapping past 19 digits; the caller
+/// counts them), returning the index after the last digit. Eight digits at a time while it
+/// can: the standard library does the same, and this scan runs before it on every text.
+#[inline]
+fn gather_digits(t: &[u8], mut i: usize, mantissa: &mut u64) -> usize {
+    while let Some(chunk) = t.get(i..i + 8) {
+        let Some(value) = eight_digits(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])))
+        else {
+            break;
+        };
+        *mantissa = mantissa.wrapping_mul(100_000_000).wrapping_add(value);
+        i += 8;
+    }
+    while let Some(&b) = t.get(i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        *mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    i
+}
+
+/// The value of eight ASCII digits loaded little-endian (first digit in the low byte), or
+/// `None` if any byte is not a digit.
+#[inline]
+fn eight_digits(chunk: u64) -> Option<u64> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let values = chunk.wrapping_sub(0x30 * ONES);
+    // A byte below '0' borrows into its high bit; one above '9' carries into it.
+    if (values | chunk.wrapping_add(0x46 * ONES)) & (0x80 * ONES) != 0 {
+        return None;
+    }
+    // Pairs, then quads, then all eight: each step merges neighbours as (high·10^k + low).
+    let pairs = (values * 10 + (values >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let quads = (pairs * 100 + (pairs >> 16)) & 0x0000_ffff_0000_ffff;
+    Some((quads * 10_000 + (quads >> 32)) & 0xffff_ffff)
 }
 
 /// A decimal with a huge explicit exponent (`1[700000 zeros]e-700000` is 1.0): rewritten as
@@ -351,4 +389,46 @@ fn large_exponent<T: Target>(negative: bool, mantissa: &[u8], int_digits: usize,
         .ok()
         .and_then(|s| s.parse::<T>().ok())
         .unwrap_or_else(|| T::from_parts(negative, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(text: &[u8; 8]) -> u64 {
+        u64::from_le_bytes(*text)
+    }
+
+    #[test]
+    fn eight_digits_at_once() {
+        assert_eq!(eight_digits(chunk(b"12345678")), Some(12_345_678));
+        assert_eq!(eight_digits(chunk(b"00000000")), Some(0));
+        assert_eq!(eight_digits(chunk(b"99999999")), Some(99_999_999));
+        assert_eq!(eight_digits(chunk(b"09080706")), Some(9_080_706));
+        for bad in [b'/', b':', b'.', b'e', b' ', 0, 0x80, 0xb9, 0xff] {
+            for at in 0..8 {
+                let mut text = *b"12345678";
+                text[at] = bad;
+                assert_eq!(eight_digits(chunk(&text)), None, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn gathers_digits_in_chunks_and_singly() {
+        for text in [
+            "1",
+            "12345678",
+            "123456789",
+            "1234567890123456789",
+            "98765432109",
+        ] {
+            let mut m = 0;
+            let end = gather_digits(format!("{text}e5").as_bytes(), 0, &mut m);
+            assert_eq!((end, m), (text.len(), text.parse().unwrap()), "{text}");
+        }
+        let mut m = 7;
+        assert_eq!(gather_digits(b"x", 0, &mut m), 0);
+        assert_eq!(m, 7);
+    }
 }
