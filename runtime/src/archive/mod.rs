@@ -9,7 +9,10 @@
 //! feed. Elements of vectors and maps are passed the tag of their container.
 
 pub mod binary;
+mod sink;
 pub mod text;
+
+pub use sink::Sink;
 
 use crate::error::{Position, Result};
 
