@@ -10,6 +10,7 @@
 
 pub mod binary;
 mod sink;
+mod source;
 
 pub use sink::Sink;
 
