@@ -28,7 +28,7 @@
 //! let mut reader = RecordReader::new(&bytes[..6], Format::Binary);
 //! reader.read_value(&schema, point).unwrap();
 //! let e = reader.read_value(&schema, point).unwrap_err();
-//! assert_eq!(e.to_string(), "record 1, byte 6, in Point.x: input ends inside an int");
+//! assert_eq!(e.to_string(), "record 1, byte 4, in Point.x: input ends inside an int");
 //! ```
 //!
 //! Adding a format is an enum arm in [`Input`]/[`Output`], one line in each of the

@@ -115,10 +115,15 @@ impl<R: Read> BinaryInput<R> {
 
     #[inline(never)]
     fn vlong_slow(&mut self, what: &str) -> Result<i64> {
+        let start = self.src.offset();
         let marker = self.byte(what)?;
         let n = vint::payload_len(marker);
         if !self.src.request(n)? {
-            return Err(self.eof(what));
+            return Err(self.error_at(
+                start,
+                ErrorKind::UnexpectedEof,
+                format!("input ends inside {what}"),
+            ));
         }
         let v = vint::decode(marker, &self.src.available()[..n]);
         self.src.consume(n);
