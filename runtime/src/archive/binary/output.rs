@@ -60,8 +60,7 @@ impl<W: Write> BinaryOutput<W> {
         if (-112..=127).contains(&v) {
             buf.push(v as u8);
         } else {
-            let mut bytes = [0u8; vint::MAX_LEN];
-            let n = vint::encode(v, &mut bytes);
+            let (bytes, n) = encode9(v);
             // A fixed-size copy and a shorter length: cheaper than a variable-length copy.
             let len = buf.len();
             buf.extend_from_slice(&bytes);
@@ -82,6 +81,23 @@ impl<W: Write> BinaryOutput<W> {
     }
 }
 
+/// Java's vlong of a value outside −112..=127, as nine bytes of which the first `n` count
+/// (the same bytes as [`vint::encode`], without a variable-length copy).
+#[inline(always)]
+fn encode9(v: i64) -> ([u8; vint::MAX_LEN], usize) {
+    let (u, base) = if v < 0 {
+        (!v as u64, -120i32)
+    } else {
+        (v as u64, -112i32)
+    };
+    // Significant bytes of u, 1..=8 (u is non-zero here).
+    let n = 8 - (u | 1).leading_zeros() / 8;
+    let mut out = [0u8; vint::MAX_LEN];
+    out[0] = (base - n as i32) as u8;
+    out[1..].copy_from_slice(&(u << (64 - 8 * n)).to_be_bytes());
+    (out, n as usize + 1)
+}
+
 #[cold]
 fn too_long(what: &'static str, n: usize) -> Error {
     Error::new(
@@ -94,7 +110,10 @@ fn too_long(what: &'static str, n: usize) -> Error {
 /// (`Illegal Unicode Codepoint fffe in string`).
 #[inline]
 pub(crate) fn find_nonchar(s: &[u8]) -> Option<(usize, u32)> {
-    // Both start with 0xEF, which ASCII text never contains.
+    // Both start with 0xEF: ASCII text (checked a word at a time) has neither.
+    if s.is_ascii() {
+        return None;
+    }
     let mut from = 0;
     while let Some(i) = memchr::memchr(0xef, &s[from..]) {
         let at = from + i;
@@ -230,6 +249,26 @@ mod tests {
             .map(|h| u8::from_str_radix(h, 16).unwrap())
             .collect();
         assert_eq!(out.into_inner().unwrap(), want);
+    }
+
+    #[test]
+    fn encode9_agrees_with_vint_encode() {
+        for shift in 0..64 {
+            for delta in [-1i64, 0, 1] {
+                for v in [
+                    (1i64 << shift).wrapping_add(delta),
+                    !(1i64 << shift).wrapping_add(delta),
+                ] {
+                    if (-112..=127).contains(&v) {
+                        continue;
+                    }
+                    let mut want = [0u8; vint::MAX_LEN];
+                    let n = vint::encode(v, &mut want);
+                    let (got, m) = encode9(v);
+                    assert_eq!(&got[..m], &want[..n], "{v}");
+                }
+            }
+        }
     }
 
     #[test]
