@@ -160,21 +160,23 @@ impl<R: Read> BinaryInput<R> {
         Ok(n as usize)
     }
 
-    /// `n` payload bytes appended to `out`, which grows only as they arrive.
+    /// `n` payload bytes. When they are not all buffered, the vector grows only as they
+    /// arrive.
     #[inline(always)]
-    fn payload(&mut self, n: usize, out: &mut Vec<u8>, what: &str) -> Result<()> {
+    fn payload(&mut self, n: usize, what: &str) -> Result<Vec<u8>> {
         if let Some(bytes) = self.src.available().get(..n) {
-            out.extend_from_slice(bytes);
+            let out = bytes.to_vec();
             self.src.consume(n);
-            return Ok(());
+            return Ok(out);
         }
-        self.payload_slow(n, out, what)
+        self.payload_slow(n, what)
     }
 
     #[inline(never)]
-    fn payload_slow(&mut self, n: usize, out: &mut Vec<u8>, what: &str) -> Result<()> {
+    fn payload_slow(&mut self, n: usize, what: &str) -> Result<Vec<u8>> {
         let start = self.src.offset();
-        let got = self.src.read_into(n, out)?;
+        let mut out = Vec::new();
+        let got = self.src.read_into(n, &mut out)?;
         if got < n {
             return Err(self.error_at(
                 start + got as u64,
@@ -182,7 +184,7 @@ impl<R: Read> BinaryInput<R> {
                 format!("input ends inside {what}: {got} of its {n} bytes are there"),
             ));
         }
-        Ok(())
+        Ok(out)
     }
 
     fn enter(&mut self) -> Result<()> {
@@ -287,17 +289,14 @@ impl<R: Read> RecordInput for BinaryInput<R> {
     fn read_string(&mut self, _tag: &str) -> Result<String> {
         let n = self.len("a string length")?;
         let start = self.src.offset();
-        let mut bytes = Vec::new();
-        self.payload(n, &mut bytes, "a string")?;
+        let bytes = self.payload(n, "a string")?;
         check_text(bytes, start)
     }
 
     #[inline]
     fn read_buffer(&mut self, _tag: &str) -> Result<Vec<u8>> {
         let n = self.len("a buffer length")?;
-        let mut bytes = Vec::new();
-        self.payload(n, &mut bytes, "a buffer")?;
-        Ok(bytes)
+        self.payload(n, "a buffer")
     }
 
     #[inline]
