@@ -17,3 +17,8 @@ pub trait FrameWrite {
     /// payloads afterwards is allowed and starts afresh where the framing permits it.
     fn finish(&mut self) -> Result<()>;
 }
+
+pub mod mesos;
+pub mod paddle;
+pub mod plasma;
+pub mod v1;
