@@ -8,6 +8,9 @@ use crate::archive::source::Source;
 use crate::archive::{Index, RecordInput, MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
 
+/// Most elements a vector or map is preallocated for.
+const PREALLOCATE_MAX: usize = 4096;
+
 /// Reads records in Hadoop's binary encoding from a reader, buffered.
 ///
 /// Strict about structure, lenient where Java is: non-minimal integers and any non-zero
@@ -207,8 +210,11 @@ impl<R: Read> BinaryInput<R> {
         self.enter()?;
         let n = self.len(what)?;
         // Every element takes at least one byte: never preallocate for more elements than
-        // are buffered.
-        Ok(Index::counted(n as u64, self.src.available().len()))
+        // are buffered, nor for more than a few thousand (an element may be a large struct
+        // that the input describes in a few bytes); vectors grow from there as elements
+        // actually decode.
+        let hint = self.src.available().len().min(PREALLOCATE_MAX);
+        Ok(Index::counted(n as u64, hint))
     }
 }
 
