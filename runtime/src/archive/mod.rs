@@ -11,6 +11,7 @@
 pub mod binary;
 mod sink;
 mod source;
+pub mod text;
 
 pub use sink::Sink;
 
