@@ -9,6 +9,7 @@
 //! feed. Elements of vectors and maps are passed the tag of their container.
 
 pub mod binary;
+pub mod csv;
 mod sink;
 mod source;
 pub mod text;

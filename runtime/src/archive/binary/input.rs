@@ -15,7 +15,8 @@ const PREALLOCATE_MAX: usize = 4096;
 ///
 /// Strict about structure, lenient where Java is: non-minimal integers and any non-zero
 /// boolean byte are accepted; an `int` that does not fit 32 bits, a negative length, invalid
-/// UTF-8 (or U+FFFE/U+FFFF, which Java refuses) are errors. Lengths are never trusted: a
+/// UTF-8 (or U+FFFE/U+FFFF, which Java refuses) are errors. Overlong UTF-8 forms such as
+/// `c0 80`, which Java's reader decodes and Java's writer never produces, are errors too. Lengths are never trusted: a
 /// string or buffer grows only as its bytes arrive, and vectors preallocate no more elements
 /// than there are bytes buffered. Errors carry the byte offset.
 ///
