@@ -243,15 +243,22 @@ fn decode9(bytes: &[u8; vint::MAX_LEN]) -> (i64, usize) {
 /// Validates a decoded string as Hadoop's reader does; `start` is its stream offset.
 #[inline]
 fn check_text(bytes: Vec<u8>, start: u64) -> Result<String> {
-    // U+FFFE/U+FFFF start with 0xEF: ASCII text (the common case) cannot hold them.
-    if !bytes.is_ascii() {
-        if let Some((at, c)) = find_nonchar(&bytes) {
-            return Err(Error::new(
-                ErrorKind::Encoding,
-                format!("illegal code point U+{c:X} in string (Hadoop refuses U+FFFE and U+FFFF)"),
-            )
-            .at(Position::Byte(start + at as u64)));
-        }
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is valid UTF-8. (The word-at-a-time ASCII check costs about a seventh
+        // of a full UTF-8 validation, which showed in profiles of string-heavy records.)
+        return Ok(unsafe { String::from_utf8_unchecked(bytes) });
+    }
+    check_text_slow(bytes, start)
+}
+
+#[inline(never)]
+fn check_text_slow(bytes: Vec<u8>, start: u64) -> Result<String> {
+    if let Some((at, c)) = find_nonchar(&bytes) {
+        return Err(Error::new(
+            ErrorKind::Encoding,
+            format!("illegal code point U+{c:X} in string (Hadoop refuses U+FFFE and U+FFFF)"),
+        )
+        .at(Position::Byte(start + at as u64)));
     }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
