@@ -70,9 +70,12 @@ fn found(text: &str, pos: usize) -> (String, Span) {
         };
         return (shown, Span::new(pos, pos + len));
     }
+    if matches!(c, '\n' | '\r') {
+        // Underline the end of the line, not the break, which would span two lines.
+        return ("end of line".into(), Span::new(pos, pos));
+    }
     let span = Span::new(pos, pos + c.len_utf8());
     let shown = match c {
-        '\n' | '\r' => "end of line".to_owned(),
         '`' => "a backtick".to_owned(),
         c if c.is_ascii_graphic() => format!("`{c}`"),
         c if c.is_control() || c.is_whitespace() || c == '\u{FEFF}' => {
@@ -110,6 +113,9 @@ fn hint(text: &str, pos: usize, expected: &[Rule]) -> Option<String> {
             Some("only spaces, tabs and line breaks count as whitespace in DDL".into())
         }
         '}' if expects(Rule::semicolon) => Some("every field ends with `;`".into()),
+        c if c.is_alphabetic() && !c.is_ascii() => {
+            Some("names are made of ASCII letters, digits and `_`".into())
+        }
         _ => None,
     }
 }

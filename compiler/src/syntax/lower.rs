@@ -21,13 +21,19 @@ fn trimmed_span(pair: &Pair<'_, Rule>) -> Span {
     let end = pair
         .clone()
         .into_inner()
+        .filter(|p| !is_comment(p.as_rule()))
         .map(|p| p.as_span().end())
         .max()
         .unwrap_or_else(|| pair.as_span().end());
     Span::new(start, end)
 }
 
-/// The children of `pair` that carry meaning: keywords and punctuation dropped.
+/// Comments are atomic rules (for speed), so pest reports them as pairs.
+fn is_comment(rule: Rule) -> bool {
+    matches!(rule, Rule::block_comment | Rule::line_comment)
+}
+
+/// The children of `pair` that carry meaning: keywords, punctuation and comments dropped.
 fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
     pair.into_inner().filter(|p| {
         !matches!(
@@ -46,6 +52,8 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::dot
                 | Rule::quote
                 | Rule::EOI
+                | Rule::block_comment
+                | Rule::line_comment
         )
     })
 }
@@ -102,7 +110,7 @@ fn field(pair: Pair<'_, Rule>) -> Field {
 }
 
 fn field_type(pair: Pair<'_, Rule>) -> TypeExpr {
-    let inner = pair.into_inner().next().expect("a type");
+    let inner = parts(pair).next().expect("a type");
     let span = trimmed_span(&inner);
     match inner.as_rule() {
         Rule::primitive => TypeExpr::Primitive {
