@@ -140,6 +140,23 @@ impl Schema {
         }
     }
 
+    /// The DDL spelling of a type, e.g. `map<ustring, vector<m.Point>>`, for messages.
+    pub fn type_name(&self, ty: &FieldType) -> String {
+        match ty {
+            FieldType::Byte => "byte".into(),
+            FieldType::Bool => "boolean".into(),
+            FieldType::Int => "int".into(),
+            FieldType::Long => "long".into(),
+            FieldType::Float => "float".into(),
+            FieldType::Double => "double".into(),
+            FieldType::String => "ustring".into(),
+            FieldType::Buffer => "buffer".into(),
+            FieldType::Vector(t) => format!("vector<{}>", self.type_name(t)),
+            FieldType::Map(k, v) => format!("map<{}, {}>", self.type_name(k), self.type_name(v)),
+            FieldType::Record(id) => self.record(*id).full_name(),
+        }
+    }
+
     /// Hadoop's type signature of record `id`, e.g. `LOuter(LInner(sl)z)`.
     ///
     /// Nested records are inlined, as in Hadoop. A record that refers back to one of its

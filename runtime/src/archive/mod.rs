@@ -9,6 +9,9 @@
 //! feed. Elements of vectors and maps are passed the tag of their container.
 
 pub mod binary;
+mod sink;
+
+pub use sink::Sink;
 
 use crate::error::{Position, Result};
 

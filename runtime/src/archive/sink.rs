@@ -1,0 +1,112 @@
+//! The buffered byte sink every archive output writes through.
+
+use std::io::Write;
+
+use crate::error::Result;
+
+/// Bytes are gathered in memory and handed to the writer in large pieces, so that encoding
+/// a field is a push onto a `Vec` rather than a call into the writer.
+#[derive(Debug)]
+pub struct Sink<W: Write> {
+    buf: Vec<u8>,
+    inner: W,
+    written: u64,
+}
+
+/// Buffered bytes above which [`Sink::end_of_record`] hands them to the writer.
+const FLUSH_AT: usize = 32 * 1024;
+/// Payloads at least this long bypass the buffer (one copy instead of two).
+const DIRECT_AT: usize = 2 * 1024;
+
+impl<W: Write> Sink<W> {
+    /// A sink writing to `inner`.
+    pub fn new(inner: W) -> Self {
+        Sink {
+            buf: Vec::with_capacity(FLUSH_AT + DIRECT_AT),
+            inner,
+            written: 0,
+        }
+    }
+
+    /// The buffer to append encoded bytes to.
+    #[inline]
+    pub fn buf(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// Appends `data`, bypassing the buffer for large payloads.
+    #[inline]
+    pub fn write_bytes(&mut self, data: &[u8]) -> Result<()> {
+        if data.len() >= DIRECT_AT {
+            self.drain()?;
+            self.inner.write_all(data)?;
+            self.written += data.len() as u64;
+        } else {
+            self.buf.extend_from_slice(data);
+        }
+        Ok(())
+    }
+
+    /// Called after each top-level record: hands the buffer over once it is large.
+    #[inline]
+    pub fn end_of_record(&mut self) -> Result<()> {
+        if self.buf.len() >= FLUSH_AT {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
+    /// Bytes written so far, buffered or not.
+    pub fn position(&self) -> u64 {
+        self.written + self.buf.len() as u64
+    }
+
+    fn drain(&mut self) -> Result<()> {
+        if !self.buf.is_empty() {
+            self.inner.write_all(&self.buf)?;
+            self.written += self.buf.len() as u64;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes everything buffered and flushes the writer.
+    pub fn flush(&mut self) -> Result<()> {
+        self.drain()?;
+        self.inner.flush()?;
+        Ok(())
+    }
+
+    /// The writer.
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+
+    /// Flushes and returns the writer.
+    pub fn into_inner(mut self) -> Result<W> {
+        self.flush()?;
+        let Sink { inner, .. } = self;
+        Ok(inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_writes_are_buffered_and_large_ones_keep_their_order() {
+        let mut sink = Sink::new(Vec::new());
+        sink.buf().extend_from_slice(b"ab");
+        sink.end_of_record().unwrap();
+        assert!(sink.get_ref().is_empty());
+        let big = vec![7u8; DIRECT_AT];
+        sink.write_bytes(&big).unwrap();
+        sink.write_bytes(b"z").unwrap();
+        assert_eq!(sink.position(), 3 + DIRECT_AT as u64);
+        let out = sink.into_inner().unwrap();
+        assert_eq!(&out[..2], b"ab");
+        assert_eq!(&out[2..2 + DIRECT_AT], &big[..]);
+        assert_eq!(out.last(), Some(&b'z'));
+    }
+}

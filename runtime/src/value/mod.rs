@@ -1,0 +1,94 @@
+//! [`Value`]: a record or field value held without a Rust type, read and written through a
+//! [`crate::schema::Schema`] — the schema-driven codec.
+//!
+//! ```
+//! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+//! use hadoop_record::value::{read_record, write_record};
+//! use hadoop_record::archive::binary::RawInput;
+//! use hadoop_record::Value;
+//!
+//! let mut schema = Schema::new();
+//! let point = schema.add(RecordType {
+//!     module: "geo".into(),
+//!     name: "Point".into(),
+//!     fields: vec![FieldDef::new("x", FieldType::Int), FieldDef::new("y", FieldType::Int)],
+//! });
+//! // 1024 and -1 in Hadoop's binary encoding.
+//! let bytes = [0x8e, 0x04, 0x00, 0xff];
+//! let value = read_record(&mut RawInput::new(&bytes), &schema, point, "").unwrap();
+//! assert_eq!(value, Value::Record(vec![Value::Int(1024), Value::Int(-1)]));
+//! ```
+
+mod codec;
+mod compare;
+#[cfg(feature = "json")]
+pub mod json;
+
+pub use codec::{read_record, read_value, write_record, write_value};
+pub use compare::{compare_hadoop, key_cmp};
+
+/// A value of any DDL type. Which variant is valid where is decided by the schema.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `byte`
+    Byte(i8),
+    /// `boolean`
+    Bool(bool),
+    /// `int`
+    Int(i32),
+    /// `long`
+    Long(i64),
+    /// `float`
+    Float(f32),
+    /// `double`
+    Double(f64),
+    /// `ustring`
+    String(String),
+    /// `buffer`
+    Buffer(Vec<u8>),
+    /// `vector<T>`
+    Vector(Vec<Value>),
+    /// `map<K, V>`: entries in the order they were read or given; always written in Java's
+    /// key order.
+    Map(Vec<(Value, Value)>),
+    /// A record: field values in declaration order.
+    Record(Vec<Value>),
+}
+
+impl Value {
+    /// The name of the variant's DDL type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Byte(_) => "byte",
+            Value::Bool(_) => "boolean",
+            Value::Int(_) => "int",
+            Value::Long(_) => "long",
+            Value::Float(_) => "float",
+            Value::Double(_) => "double",
+            Value::String(_) => "ustring",
+            Value::Buffer(_) => "buffer",
+            Value::Vector(_) => "vector",
+            Value::Map(_) => "map",
+            Value::Record(_) => "record",
+        }
+    }
+
+    /// Equality with floats compared by bits (NaN equals NaN, −0.0 differs from 0.0): what
+    /// "the same value" means for round-trip checks.
+    pub fn bitwise_eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::Double(a), Value::Double(b)) => a.to_bits() == b.to_bits(),
+            (Value::Vector(a), Value::Vector(b)) | (Value::Record(a), Value::Record(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.bitwise_eq(y))
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| ka.bitwise_eq(kb) && va.bitwise_eq(vb))
+            }
+            _ => self == other,
+        }
+    }
+}
