@@ -1,10 +1,10 @@
 //! The Hadoop Record I/O compiler (`rcc`) as a library: the DDL front end that back ends,
 //! build scripts and the `rcc` subcommands share.
 //!
-//! The data flow follows the module tree: [`syntax`] (grammar and syntax tree) →
-//! [`load`](load_with) (files and includes) → `check` (names, types, containment) →
-//! [`Model`] (the checked model) → back ends. Problems come back as [`Diagnostics`], which
-//! render exactly as `rcc` prints them.
+//! The data flow follows the module tree: [`syntax`] (grammar and syntax tree) → `load`
+//! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →
+//! [`model`] (the checked [`Model`]) → back ends. Problems come back as [`Diagnostics`],
+//! which render exactly as `rcc` prints them.
 //!
 //! ```no_run
 //! // build.rs

@@ -59,7 +59,12 @@ fn check_prints_what_the_library_renders() {
 
 #[test]
 fn check_reports_every_file() {
-    let out = rcc(&["check", "tests/ddl/bad/missing_semicolon.jr", "tests/ddl/bad/empty_class.jr", GOOD]);
+    let out = rcc(&[
+        "check",
+        "tests/ddl/bad/missing_semicolon.jr",
+        "tests/ddl/bad/empty_class.jr",
+        GOOD,
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("missing_semicolon.jr:4:5"), "{err}");
@@ -81,8 +86,11 @@ fn missing_file_is_an_error() {
 fn include_dirs_are_searched() {
     let dir = tempfile::tempdir().unwrap();
     let main = dir.path().join("main.jr");
-    std::fs::write(&main, "include \"inclrec.jr\"\nmodule app { class A { inclrec.RI ri; } }\n")
-        .unwrap();
+    std::fs::write(
+        &main,
+        "include \"inclrec.jr\"\nmodule app { class A { inclrec.RI ri; } }\n",
+    )
+    .unwrap();
     let main = main.to_str().unwrap();
 
     let without = rcc(&["check", main]);
@@ -90,7 +98,14 @@ fn include_dirs_are_searched() {
     assert!(stderr(&without).contains("cannot find included file `inclrec.jr`"));
     assert!(stderr(&without).contains("help: add a directory to search with `-I DIR`"));
 
-    let with = rcc(&["check", "-I", "tests/ddl/hadoop", "-I", "tests/ddl/docs", main]);
+    let with = rcc(&[
+        "check",
+        "-I",
+        "tests/ddl/hadoop",
+        "-I",
+        "tests/ddl/docs",
+        main,
+    ]);
     assert_eq!(with.status.code(), Some(0), "{}", stderr(&with));
     let long = rcc(&["check", "--include-dir", "tests/ddl/docs", main]);
     assert_eq!(long.status.code(), Some(0), "{}", stderr(&long));
@@ -112,7 +127,9 @@ fn hadoop_invocation_checks_then_says_the_back_end_is_missing() {
             stderr(&out),
             format!("error: the {name} back end is not built yet; `rcc check` checks DDL files without generating code\n"),
         );
-        assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("target/rcc-out").exists());
+        assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("target/rcc-out")
+            .exists());
     }
     // Without -l: Rust.
     let out = rcc(&[GOOD]);
@@ -131,7 +148,10 @@ fn unknown_language_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("invalid value 'cobol'"), "{err}");
-    assert!(err.contains("rust") && err.contains("c++") && err.contains("java"), "{err}");
+    assert!(
+        err.contains("rust") && err.contains("c++") && err.contains("java"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -61,17 +61,19 @@ pub(crate) struct GenerateArgs {
 
 /// Checks the files, then generates code; true on success.
 pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
-    let options = LoadOptions {
-        include_dirs: args.include_dirs,
-    };
-    if let Err(diagnostics) = load(&args.files, &options) {
+    let GenerateArgs {
+        language,
+        destdir: _destdir, // where the back ends will write, once they exist
+        include_dirs,
+        files,
+    } = args;
+    if let Err(diagnostics) = load(&files, &LoadOptions { include_dirs }) {
         context.report(&diagnostics);
         return false;
     }
-    let _ = &args.destdir;
     context.error(&format!(
         "the {} back end is not built yet; `rcc check` checks DDL files without generating code",
-        args.language.name()
+        language.name()
     ));
     false
 }

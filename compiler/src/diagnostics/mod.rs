@@ -205,8 +205,7 @@ impl Diagnostics {
             .collect()
     }
 
-    /// One diagnostic (of these or another load of the same files) rendered as the CLI
-    /// prints it, followed by a blank line.
+    /// One diagnostic, rendered as the CLI prints it, followed by a blank line.
     pub fn render_one(&self, diagnostic: &Diagnostic, options: &RenderOptions) -> String {
         let mut text = render::render(&self.files, diagnostic, options);
         let trimmed = text.trim_end_matches('\n').len();

@@ -199,3 +199,42 @@ pub(super) fn syntax_error(text: &str, error: &Error<Rule>) -> SyntaxError {
         help: hint(text, pos, &expected),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_read_naturally() {
+        assert_eq!(one_of(&["`;`"]), "`;`");
+        assert_eq!(one_of(&["`,`", "`>`"]), "`,` or `>`");
+        assert_eq!(one_of(&["a", "b", "c"]), "a, b or c");
+    }
+
+    #[test]
+    fn found_tokens_are_quoted_words_characters_or_code_points() {
+        assert_eq!(found("x Class y", 2), ("`Class`".into(), Span::new(2, 7)));
+        assert_eq!(found("a}", 1), ("`}`".into(), Span::new(1, 2)));
+        assert_eq!(found("a", 1), ("end of file".into(), Span::new(1, 1)));
+        assert_eq!(found("a\nb", 1), ("end of line".into(), Span::new(1, 1)));
+        assert_eq!(found("\u{0}", 0).0, "character U+0000");
+        assert_eq!(found("é", 0), ("`é` (U+00E9)".into(), Span::new(0, 2)));
+        let long = "a".repeat(100);
+        assert_eq!(found(&long, 0).0, format!("`{}…`", "a".repeat(40)));
+        assert_eq!(found(&long, 0).1, Span::new(0, 100));
+    }
+
+    #[test]
+    fn the_optional_semicolon_is_listed_only_alone() {
+        assert_eq!(tidy(vec![Rule::semicolon]), [Rule::semicolon]);
+        assert_eq!(
+            tidy(vec![
+                Rule::semicolon,
+                Rule::EOI,
+                Rule::module,
+                Rule::include
+            ]),
+            [Rule::include, Rule::module, Rule::EOI]
+        );
+    }
+}
