@@ -8,7 +8,7 @@ use super::suggest;
 use crate::diagnostics::Diagnostic;
 use crate::model::{Field, Record, RecordIndex, Type};
 use crate::source::{FileId, SourceFile};
-use crate::syntax::ast::{Primitive, QualifiedName, TypeExpr};
+use crate::syntax::ast::{is_keyword, Primitive, QualifiedName, TypeExpr};
 
 /// The records of `decls` with resolved field types; unresolved fields are left out and,
 /// when the set of files is `complete`, reported.
@@ -114,6 +114,9 @@ impl Resolver<'_, '_> {
             name.span,
             "not a primitive type or a declared record",
         );
+        if is_keyword(text) {
+            return d.help(format!("`{text}` is a keyword of the DDL, not a type"));
+        }
         if let Some(ddl) = suggest::ddl_name_for(text) {
             return d.help(format!("the DDL spells this type `{ddl}`"));
         }

@@ -28,7 +28,6 @@ fn describe(rule: Rule) -> &'static str {
         Rule::class_name => "a class name",
         Rule::field_name => "a field name",
         Rule::name_segment | Rule::identifier | Rule::name_char => "a name",
-        Rule::keyword => "a keyword",
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",
         Rule::langle => "`<`",
