@@ -18,42 +18,33 @@ pub(super) fn resolve(
     complete: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Record> {
-    decls
-        .records
-        .iter()
-        .map(|decl| {
-            let source = &files[decl.file.index()];
-            let fields = decl
-                .class
-                .fields
-                .iter()
-                .filter_map(|field| {
-                    let ty = Resolver { decls, decl }
-                        .ty(&field.ty)
-                        .map_err(|d| {
-                            if complete {
-                                diagnostics.push(d);
-                            }
-                        })
-                        .ok()?;
-                    Some(Field {
-                        name: field.name.text.clone(),
-                        ty,
-                        location: source.location(field.name.span),
-                        type_location: source.location(field.ty.span()),
-                    })
-                })
-                .collect();
-            Record {
-                name: decl.class.name.text.clone(),
-                module: decl.module.clone(),
-                qualified_name: decl.qualified.clone(),
-                fields,
-                location: source.location(decl.class.name.span),
-                in_root_file: source.is_root(),
+    let mut records = Vec::with_capacity(decls.records.len());
+    for decl in &decls.records {
+        let source = &files[decl.file.index()];
+        let resolver = Resolver { decls, decl };
+        let mut fields = Vec::with_capacity(decl.class.fields.len());
+        for field in &decl.class.fields {
+            match resolver.ty(&field.ty) {
+                Ok(ty) => fields.push(Field {
+                    name: field.name.text.clone(),
+                    ty,
+                    location: source.location(field.name.span),
+                    type_location: source.location(field.ty.span()),
+                }),
+                Err(d) if complete => diagnostics.push(d),
+                Err(_) => {}
             }
-        })
-        .collect()
+        }
+        records.push(Record {
+            name: decl.class.name.text.clone(),
+            module: decl.module.clone(),
+            qualified_name: decl.qualified.clone(),
+            fields,
+            location: source.location(decl.class.name.span),
+            in_root_file: source.is_root(),
+        });
+    }
+    records
 }
 
 struct Resolver<'d, 'a> {
