@@ -165,8 +165,9 @@ impl Module {
 
 /// A checked set of DDL files. Build one with [`crate::load`].
 ///
-/// Files are ordered so that a file comes after the files it includes; modules and records
-/// follow that order, then declaration order.
+/// Records come in include order — those of an included file before those of the file
+/// that includes it — then in declaration order; modules come in the order of their first
+/// record. [`Model::files`] lists files in the order they were first reached.
 #[derive(Debug, Clone)]
 pub struct Model {
     pub(crate) files: Vec<SourceFile>,

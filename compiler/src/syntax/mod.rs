@@ -1,4 +1,4 @@
-//! From text to syntax tree: a depth pre-scan ([`depth`]), the pest grammar
+//! From text to syntax tree: a depth pre-scan (see [`MAX_TYPE_DEPTH`]), the pest grammar
 //! (`grammar/jr.pest`), and lowering of pest's pairs into the typed [`ast`].
 //!
 //! ```
