@@ -175,8 +175,9 @@ fn view_for<'a>(
         + line_range.start;
     let end = end.min(content_end).min(start + MAX_SPAN);
     let from = floor_boundary(text, start.saturating_sub(CONTEXT).max(line_range.start));
-    let to = ceil_boundary(text, (end + CONTEXT).min(content_end));
     let end = ceil_boundary(text, end.max(start));
+    // The window always reaches the span, even one past the line's content.
+    let to = ceil_boundary(text, (end + CONTEXT).min(content_end)).max(end);
     let lead = if from > line_range.start {
         ELLIPSIS.len()
     } else {
@@ -249,5 +250,51 @@ pub(super) fn render(
             "error: {}\n(could not show the source: {e})\n",
             diagnostic.message
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{FileId, Span};
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile::new(
+            FileId::new(0),
+            "f.jr".into(),
+            "f.jr".into(),
+            text.into(),
+            true,
+        )
+    }
+
+    fn render_at(text: &str, span: Span) -> String {
+        let files = [file(text)];
+        let d = Diagnostic::error("boom").primary(FileId::new(0), span, "here");
+        render(&files, &d, &RenderOptions::default())
+    }
+
+    #[test]
+    fn long_lines_are_windowed_with_the_real_position() {
+        let text = format!("{}@{}\n", "a".repeat(1000), "b".repeat(1000));
+        let out = render_at(&text, Span::new(1000, 1001));
+        assert!(out.contains("--> f.jr:1:1001"), "{out}");
+        assert!(out.contains("...aaaa"), "{out}");
+        assert!(out.contains("bbbb..."), "{out}");
+        assert!(out.len() < 600, "{out}");
+    }
+
+    #[test]
+    fn spans_at_or_past_the_end_of_a_long_line_render() {
+        let text = format!("{}\r\nx", "a".repeat(1000));
+        for at in [999, 1000, 1001, 1002, 1003] {
+            let out = render_at(&text, Span::new(at, at));
+            assert!(out.starts_with("error: boom"), "{at}: {out}");
+        }
+        let text = "é".repeat(600);
+        for at in [0, 2, 600, 1198, 1200] {
+            let out = render_at(&text, Span::new(at, at + 2));
+            assert!(out.starts_with("error: boom"), "{at}: {out}");
+        }
     }
 }
