@@ -3,8 +3,10 @@
 //! `::hadoop_record::__private`; not a public API.
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use crate::archive::binary::RawInput;
+use crate::archive::csv::CsvOutput;
 use crate::archive::RecordInput;
 use crate::error::{Error, Result};
 use crate::field::Field;
@@ -57,6 +59,16 @@ fn validate<T: Field>(bytes: &[u8]) -> Result<()> {
     let mut input = RawInput::new(bytes);
     T::skip_raw(&mut input)?;
     input.finish()
+}
+
+/// `Display` of a derived record: its CSV form, final line feed included, as Java's
+/// `Record.toString()` prints it. Width, fill and precision apply as for a string.
+pub fn display_csv<T: Record>(record: &T, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut out = CsvOutput::new(Vec::new());
+    // Writing CSV to memory fails only for an error of the record's own `serialize`.
+    record.serialize(&mut out, "").map_err(|_| fmt::Error)?;
+    let bytes = out.into_inner().map_err(|_| fmt::Error)?;
+    f.pad(std::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
 }
 
 #[cfg(test)]
