@@ -91,10 +91,10 @@ impl<R: Read> XmlInput<R> {
                         .lex
                         .err(ErrorKind::Syntax, "<struct/> is empty but a field follows"));
                 }
-                if self.lex.open(Elem::Member, None)? {
+                if self.lex.open(Elem::Member)? {
                     return Err(self.lex.err(ErrorKind::Syntax, "<member/> holds no value"));
                 }
-                if !self.lex.open(Elem::Name, None)? {
+                if !self.lex.open(Elem::Name)? {
                     let name = self.lex.text(Elem::Name)?;
                     if let Err(e) = std::str::from_utf8(self.lex.text_bytes(name)) {
                         return Err(self.lex.text_err(
@@ -107,7 +107,7 @@ impl<R: Read> XmlInput<R> {
                 }
             }
         }
-        if self.lex.open(Elem::Value, None)? {
+        if self.lex.open(Elem::Value)? {
             return Err(self.lex.err(ErrorKind::Syntax, "<value/> holds no value"));
         }
         Ok(())
@@ -133,11 +133,11 @@ impl<R: Read> XmlInput<R> {
         decode: impl FnOnce(&[u8]) -> Result<T, (usize, ErrorKind, String)>,
     ) -> Result<T> {
         self.open_value()?;
-        let empty = self.lex.open(elem, alt)?;
+        let (opened, empty) = self.lex.open_either(elem, alt)?;
         let text = if empty {
             None
         } else {
-            Some(self.lex.text(elem)?)
+            Some(self.lex.text(opened)?)
         };
         let bytes = text.map_or(&[][..], |t| self.lex.text_bytes(t));
         let value = match decode(bytes) {
@@ -161,7 +161,7 @@ impl<R: Read> XmlInput<R> {
             ));
         }
         self.open_value()?;
-        let empty = self.lex.open(elem, None)?;
+        let empty = self.lex.open(elem)?;
         self.stack.push(Frame { kind, empty });
         Ok(())
     }

@@ -487,21 +487,28 @@ impl<R: Read> Lexer<R> {
         })
     }
 
-    /// Consumes the start tag of `want` (or of `alt`); returns whether it was an empty-element
-    /// tag (`<want/>`).
+    /// Consumes the start tag of `want`; returns whether it was an empty-element tag
+    /// (`<want/>`).
     #[inline]
-    pub fn open(&mut self, want: Elem, alt: Option<Elem>) -> Result<bool> {
+    pub fn open(&mut self, want: Elem) -> Result<bool> {
+        self.open_either(want, None).map(|(_, empty)| empty)
+    }
+
+    /// Consumes the start tag of `want` or of `alt`; returns which, and whether it was an
+    /// empty-element tag.
+    #[inline]
+    pub fn open_either(&mut self, want: Elem, alt: Option<Elem>) -> Result<(Elem, bool)> {
         self.skip_misc()?;
         let tag = want.open_tag();
         if self.avail().starts_with(tag) {
             self.pos += tag.len();
-            return Ok(false);
+            return Ok((want, false));
         }
         self.open_slow(want, alt)
     }
 
     #[cold]
-    fn open_slow(&mut self, want: Elem, alt: Option<Elem>) -> Result<bool> {
+    fn open_slow(&mut self, want: Elem, alt: Option<Elem>) -> Result<(Elem, bool)> {
         if self.pos == self.end {
             return Err(self.eof_error(&format!("where <{}> was expected", want.name())));
         }
@@ -510,7 +517,7 @@ impl<R: Read> Lexer<R> {
         match tag.kind {
             TagKind::Open | TagKind::Empty if found => {
                 self.pos += tag.len;
-                Ok(tag.kind == TagKind::Empty)
+                Ok((tag.elem, tag.kind == TagKind::Empty))
             }
             _ => Err(self.err(
                 ErrorKind::Syntax,
