@@ -164,7 +164,7 @@ fn unknown_and_misplaced_elements_are_errors_at_their_position() {
         "expected <value>, found <struct>",
     );
     // A fourth field where the record has one.
-    let two = format!("{}", int_rec("<i4>1</i4>")).replace(
+    let two = int_rec("<i4>1</i4>").replace(
         "</struct>",
         "  <member>\n    <name>w</name>\n    <value><i4>2</i4></value>\n  </member>\n</struct>",
     );
