@@ -1,0 +1,76 @@
+//! Hadoop XML reader (`XmlInput`) through the schema-driven codec: arbitrary bytes, read
+//! as a stream of records of a schema that uses every DDL type, nested records, vectors of
+//! vectors and maps, arriving in chunks of a size picked by the first byte. It must end
+//! cleanly or with an error that has a position, never panic or hang.
+#![no_main]
+
+use std::io::Read;
+
+use hadoop_record::archive::xml::XmlInput;
+use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::value::read_record;
+use hadoop_record::RecordInput;
+use libfuzzer_sys::fuzz_target;
+
+struct Chunked<'a> {
+    data: &'a [u8],
+    size: usize,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.size.min(buf.len()).min(self.data.len());
+        buf[..k].copy_from_slice(&self.data[..k]);
+        self.data = &self.data[k..];
+        Ok(k)
+    }
+}
+
+fn schema() -> (Schema, hadoop_record::schema::RecordId) {
+    use FieldType::*;
+    let mut s = Schema::new();
+    let inner = s.add(RecordType {
+        module: "f".into(),
+        name: "Inner".into(),
+        fields: vec![FieldDef::new("tag", String), FieldDef::new("n", Long)],
+    });
+    let outer = s.add(RecordType {
+        module: "f".into(),
+        name: "Outer".into(),
+        fields: vec![
+            FieldDef::new("b", Byte),
+            FieldDef::new("z", Bool),
+            FieldDef::new("i", Int),
+            FieldDef::new("f", Float),
+            FieldDef::new("d", Double),
+            FieldDef::new("buf", Buffer),
+            FieldDef::new("vvi", Vector(Box::new(Vector(Box::new(Int))))),
+            FieldDef::new("mrec", Map(Box::new(String), Box::new(Record(inner)))),
+            FieldDef::new("inner", Record(inner)),
+        ],
+    });
+    (s, outer)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let (schema, id) = schema();
+    let size = usize::from(first % 64) + 1;
+    let mut input = XmlInput::new(Chunked { data: rest, size });
+    for _ in 0..1000 {
+        match input.at_end() {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(e) => {
+                assert!(e.position().is_some(), "{e}");
+                return;
+            }
+        }
+        if let Err(e) = read_record(&mut input, &schema, id, "") {
+            assert!(e.position().is_some(), "{e}");
+            return;
+        }
+    }
+});
