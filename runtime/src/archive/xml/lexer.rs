@@ -344,6 +344,9 @@ impl<R: Read> Lexer<R> {
                 }
                 return Ok(());
             }
+            if self.pos + 1 < self.end && !matches!(self.buf[self.pos + 1], b'?' | b'!') {
+                return Ok(());
+            }
             self.ensure(9)?;
             let rest = self.avail();
             if rest.starts_with(b"<?") {
@@ -612,6 +615,15 @@ impl<R: Read> Lexer<R> {
                     self.scratch
                         .extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
                     i = at + len;
+                }
+                _ if close && rest.starts_with(elem.close_tag()) => {
+                    let text = Text {
+                        start: self.pos,
+                        len: at,
+                        resolved,
+                    };
+                    self.pos += at + elem.close_tag().len();
+                    return Ok(text);
                 }
                 _ if close => {
                     let tag = self.tag_at(at)?;

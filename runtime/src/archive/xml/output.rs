@@ -14,8 +14,32 @@ enum Kind {
     Array,
 }
 
-/// Two spaces per level; deeper levels write several slices.
-const SPACES: &[u8; 64] = &[b' '; 64];
+/// The fixed text around a struct member at one indentation level, so that opening and
+/// closing a member is three appends instead of a dozen.
+#[derive(Debug)]
+struct Envelope {
+    /// indent(L) `<member>` LF indent(L+1) `<name>`
+    head: Vec<u8>,
+    /// `</name>` LF indent(L+1) `<value>`
+    mid: Vec<u8>,
+    /// `</value>` LF indent(L) `</member>` LF
+    tail: Vec<u8>,
+    /// indent(L+1): where `</struct>` or `</array>` of a value at this level goes.
+    indent: Vec<u8>,
+}
+
+impl Envelope {
+    fn new(level: usize) -> Self {
+        let outer = "  ".repeat(level);
+        let inner = "  ".repeat(level + 1);
+        Envelope {
+            head: format!("{outer}<member>\n{inner}<name>").into_bytes(),
+            mid: format!("</name>\n{inner}<value>").into_bytes(),
+            tail: format!("</value>\n{outer}</member>\n").into_bytes(),
+            indent: inner.into_bytes(),
+        }
+    }
+}
 
 /// Writes records in Hadoop's XML encoding, exactly as Java's `XmlRecordOutput` does.
 ///
@@ -43,7 +67,10 @@ const SPACES: &[u8; 64] = &[b' '; 64];
 pub struct XmlOutput<W: Write> {
     sink: Sink<W>,
     stack: Vec<Kind>,
+    /// Java's indentation level.
     indent: usize,
+    /// [`Envelope`]s by level, built as deeper levels are reached.
+    envelopes: Vec<Envelope>,
 }
 
 impl<W: Write> XmlOutput<W> {
@@ -54,6 +81,7 @@ impl<W: Write> XmlOutput<W> {
             sink: Sink::new(writer),
             stack: Vec::new(),
             indent: 0,
+            envelopes: Vec::new(),
         }
     }
 
@@ -72,48 +100,50 @@ impl<W: Write> XmlOutput<W> {
         self.sink.get_ref()
     }
 
+    /// The envelope of level `level`.
     #[inline]
-    fn push_indent(buf: &mut Vec<u8>, level: usize) {
-        let mut n = 2 * level;
-        while n > SPACES.len() {
-            buf.extend_from_slice(SPACES);
-            n -= SPACES.len();
+    fn envelope(envelopes: &mut Vec<Envelope>, level: usize) -> &Envelope {
+        while envelopes.len() <= level {
+            envelopes.push(Envelope::new(envelopes.len()));
         }
-        buf.extend_from_slice(&SPACES[..n]);
+        &envelopes[level]
     }
 
-    /// Java's `printBeginEnvelope`.
+    /// Java's `printBeginEnvelope`: inside a struct, indent(L) `<member>` LF, L+1,
+    /// indent(L) `<name>tag</name>` LF indent(L) `<value>`; elsewhere just `<value>`.
     #[inline]
     fn begin(&mut self, tag: &str) {
-        let buf = self.sink.buf();
         if self.stack.last() == Some(&Kind::Struct) {
-            Self::push_indent(buf, self.indent);
-            buf.extend_from_slice(b"<member>\n");
-            self.indent += 1;
-            Self::push_indent(buf, self.indent);
-            buf.extend_from_slice(b"<name>");
+            let e = Self::envelope(&mut self.envelopes, self.indent);
+            let buf = self.sink.buf();
+            buf.extend_from_slice(&e.head);
             // Java writes the field name unescaped; DDL names are identifiers.
             buf.extend_from_slice(tag.as_bytes());
-            buf.extend_from_slice(b"</name>\n");
-            Self::push_indent(buf, self.indent);
+            buf.extend_from_slice(&e.mid);
+            self.indent += 1;
+        } else {
+            self.sink.buf().extend_from_slice(b"<value>");
         }
-        buf.extend_from_slice(b"<value>");
     }
 
     /// Java's `printEndEnvelope`; hands the buffer on after a top-level value.
     #[inline]
     fn end(&mut self) -> Result<()> {
-        let buf = self.sink.buf();
-        buf.extend_from_slice(b"</value>\n");
         match self.stack.last() {
             Some(Kind::Struct) => {
                 self.indent -= 1;
-                Self::push_indent(buf, self.indent);
-                buf.extend_from_slice(b"</member>\n");
+                let e = Self::envelope(&mut self.envelopes, self.indent);
+                self.sink.buf().extend_from_slice(&e.tail);
                 Ok(())
             }
-            Some(Kind::Array) => Ok(()),
-            None => self.sink.end_of_record(),
+            Some(Kind::Array) => {
+                self.sink.buf().extend_from_slice(b"</value>\n");
+                Ok(())
+            }
+            None => {
+                self.sink.buf().extend_from_slice(b"</value>\n");
+                self.sink.end_of_record()
+            }
         }
     }
 
@@ -153,9 +183,11 @@ impl<W: Write> XmlOutput<W> {
             ));
         }
         self.indent -= 1;
-        let buf = self.sink.buf();
-        Self::push_indent(buf, self.indent);
-        buf.extend_from_slice(close);
+        if self.indent > 0 {
+            let e = Self::envelope(&mut self.envelopes, self.indent - 1);
+            self.sink.buf().extend_from_slice(&e.indent);
+        }
+        self.sink.buf().extend_from_slice(close);
         self.stack.pop();
         self.end()
     }
