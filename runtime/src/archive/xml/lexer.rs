@@ -325,9 +325,8 @@ impl<R: Read> Lexer<R> {
     /// included): what may come between elements. Stops at anything else or the end.
     pub fn skip_misc(&mut self) -> Result<()> {
         loop {
-            while self.pos < self.end && is_ws(self.buf[self.pos]) {
-                self.pos += 1;
-            }
+            let rest = &self.buf[self.pos..self.end];
+            self.pos += rest.iter().position(|&b| !is_ws(b)).unwrap_or(rest.len());
             if self.pos == self.end {
                 if self.fill()? {
                     continue;
@@ -578,8 +577,7 @@ impl<R: Read> Lexer<R> {
         let mut copied = 0;
         let mut resolved = false;
         loop {
-            let Some(k) = memchr::memchr3(b'<', b'&', b'\r', &self.buf[self.pos + i..self.end])
-            else {
+            let Some(k) = find_markup(&self.buf[self.pos + i..self.end]) else {
                 i = self.end - self.pos;
                 if !self.fill()? {
                     return Err(self.eof_error(&format!("inside <{}>", elem.name())));
@@ -748,6 +746,21 @@ impl<R: Read> Lexer<R> {
         })?;
         Ok((c, semi + 1))
     }
+}
+
+/// Position of the first `<`, `&` or CR: a plain loop over the first bytes (element text
+/// is usually a short number), then memchr.
+#[inline]
+fn find_markup(hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 24;
+    let head = &hay[..hay.len().min(SHORT)];
+    if let Some(i) = head.iter().position(|&b| matches!(b, b'<' | b'&' | b'\r')) {
+        return Some(i);
+    }
+    if hay.len() <= SHORT {
+        return None;
+    }
+    memchr::memchr3(b'<', b'&', b'\r', &hay[SHORT..]).map(|i| i + SHORT)
 }
 
 /// A character reference's digits to the character, if it is one XML allows
