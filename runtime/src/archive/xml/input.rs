@@ -56,6 +56,7 @@ struct Frame {
 /// input.end_record("").unwrap();
 /// assert!(input.at_end().unwrap());
 /// ```
+#[derive(Debug)]
 pub struct XmlInput<R> {
     lex: Lexer<R>,
     stack: Vec<Frame>,

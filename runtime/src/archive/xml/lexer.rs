@@ -195,6 +195,32 @@ pub struct Lexer<R> {
     scratch: Vec<u8>,
 }
 
+impl<R> std::fmt::Debug for Lexer<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lexer")
+            .field("position", &self.position_at(self.pos))
+            .field("buffered", &(self.end - self.pos))
+            .field("eof", &self.eof)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R> Lexer<R> {
+    /// Line and column of buffer index `idx`.
+    pub fn position_at(&self, idx: usize) -> Position {
+        let before = &self.buf[..idx.min(self.end)];
+        let lines = memchr::memchr_iter(b'\n', before).count() as u64;
+        let line_start = match memchr::memrchr(b'\n', before) {
+            Some(i) => self.base_offset + i as u64 + 1,
+            None => self.base_line_start,
+        };
+        Position::LineCol {
+            line: self.base_line + lines,
+            col: self.base_offset + idx as u64 - line_start + 1,
+        }
+    }
+}
+
 impl<R: Read> Lexer<R> {
     pub fn new(reader: R) -> Self {
         Lexer {
@@ -267,20 +293,6 @@ impl<R: Read> Lexer<R> {
             }
         }
         Ok(true)
-    }
-
-    /// Line and column of buffer index `idx`.
-    pub fn position_at(&self, idx: usize) -> Position {
-        let before = &self.buf[..idx.min(self.end)];
-        let lines = memchr::memchr_iter(b'\n', before).count() as u64;
-        let line_start = match memchr::memrchr(b'\n', before) {
-            Some(i) => self.base_offset + i as u64 + 1,
-            None => self.base_line_start,
-        };
-        Position::LineCol {
-            line: self.base_line + lines,
-            col: self.base_offset + idx as u64 - line_start + 1,
-        }
     }
 
     /// The position of the next unconsumed byte.
