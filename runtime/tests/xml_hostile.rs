@@ -559,3 +559,40 @@ fn errors_name_the_field_path() {
         "{e}"
     );
 }
+
+#[test]
+fn error_positions_do_not_depend_on_how_the_input_arrives() {
+    // An error deep in a large document, past several buffer refills.
+    let case = hadoop_java()
+        .cases
+        .iter()
+        .find(|c| c.name == "stream_outer_x2.xml")
+        .unwrap();
+    let text = String::from_utf8(case.bytes()).unwrap();
+    let mut doc = text.repeat(200);
+    let at = doc.rfind("<string>").unwrap() + "<string>".len();
+    doc.insert_str(at, "&bogus;");
+    let want = read(&doc, &case.record_type).unwrap_err();
+    assert!(matches!(want.position(), Some(Position::LineCol { line, .. }) if line > 10_000));
+    for n in [1, 3, 4096, 70_000] {
+        let mut input = XmlInput::new(Trickle {
+            data: doc.as_bytes(),
+            n,
+        });
+        let e = read_all(&mut input, &case.record_type).unwrap_err();
+        assert_eq!(e.position(), want.position(), "chunks of {n}: {e}");
+        assert_eq!(e.record(), want.record());
+        assert_eq!(e.to_string(), want.to_string());
+    }
+    // The line:col agrees with counting by hand.
+    let line = doc[..at].matches('\n').count() as u64 + 1;
+    let col = (at - doc[..at].rfind('\n').map_or(0, |i| i + 1)) as u64 + 1;
+    let Some(Position::LineCol { line: l, col: c }) = want.position() else {
+        unreachable!()
+    };
+    assert_eq!((l, c), (line, col));
+    assert!(
+        want.to_string().contains("unknown entity &bogus;"),
+        "{want}"
+    );
+}

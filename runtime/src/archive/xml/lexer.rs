@@ -419,6 +419,7 @@ impl<R: Read> Lexer<R> {
     fn tag_at(&mut self, off: usize) -> Result<Tag> {
         if self.avail().get(off) != Some(&b'<') {
             // Text where markup was expected.
+            self.ensure(off + 40)?;
             let mut n = off;
             while self.pos + n < self.end && n - off < 40 && self.buf[self.pos + n] != b'<' {
                 n += 1;
