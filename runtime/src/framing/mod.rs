@@ -17,3 +17,6 @@ pub trait FrameWrite {
     /// payloads afterwards is allowed and starts afresh where the framing permits it.
     fn finish(&mut self) -> Result<()>;
 }
+
+pub mod plasma;
+pub mod v1;

@@ -1,0 +1,204 @@
+//! `Mapred_io.fixed_size_format`: records of exactly `n` bytes each, with `n` known from
+//! outside the file. Record `i` starts at byte `i * n`, so any byte range splits exactly.
+
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+
+use crate::error::{Error, ErrorKind, Position, Result};
+use crate::framing::FrameWrite;
+
+use super::READ_BUFFER;
+
+fn check_size(size: usize) -> Result<()> {
+    if size == 0 {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            "plasma-fixed record size must be at least 1 byte",
+        ));
+    }
+    Ok(())
+}
+
+/// Reads records of exactly `size` bytes; a trailing partial record is an error.
+///
+/// ```
+/// use hadoop_record::framing::plasma::FixedReader;
+/// let mut r = FixedReader::new(&b"abcdefg"[..], 3).unwrap();
+/// assert_eq!(r.next().unwrap().unwrap(), b"abc");
+/// assert_eq!(r.next().unwrap().unwrap(), b"def");
+/// let err = r.next().unwrap().unwrap_err();
+/// assert_eq!(err.to_string(), "byte 6: input ends inside a record (1 of 3 bytes)");
+/// assert!(r.next().is_none());
+/// ```
+pub struct FixedReader<R> {
+    inner: R,
+    size: usize,
+    /// Bytes read and not yet delivered (at most one buffer of whole records plus a tail).
+    buf: Vec<u8>,
+    pos: usize,
+    /// Input offset of `buf[pos]`.
+    offset: u64,
+    /// Offset where the split ends (records starting there or later are not read).
+    end: u64,
+    eof: bool,
+    done: bool,
+}
+
+impl<R: Read> FixedReader<R> {
+    /// A reader of a whole file of `size`-byte records.
+    pub fn new(inner: R, size: usize) -> Result<Self> {
+        check_size(size)?;
+        Ok(Self::at(inner, size, 0, u64::MAX))
+    }
+
+    fn at(inner: R, size: usize, offset: u64, end: u64) -> Self {
+        FixedReader {
+            inner,
+            size,
+            buf: Vec::new(),
+            pos: 0,
+            offset,
+            end,
+            eof: false,
+            done: false,
+        }
+    }
+
+    /// The record size.
+    pub fn record_size(&self) -> usize {
+        self.size
+    }
+
+    /// Offset in the input where the next record starts.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Makes sure `buf[pos..]` holds a whole record, unless the input ends first.
+    fn fill(&mut self) -> Result<()> {
+        if self.buf.len() - self.pos >= self.size || self.eof {
+            return Ok(());
+        }
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+        // Small records are read in batches of about READ_BUFFER bytes; a record larger than
+        // that grows the buffer only as its bytes arrive, so a huge `size` allocates nothing
+        // before the data exists.
+        let batch = (READ_BUFFER / self.size).max(1) * self.size;
+        while self.buf.len() < self.size && !self.eof {
+            let have = self.buf.len();
+            let step = if self.size <= READ_BUFFER {
+                batch - have
+            } else {
+                (self.size - have).min(READ_BUFFER)
+            };
+            self.buf.resize(have + step, 0);
+            let result = self.inner.read(&mut self.buf[have..]);
+            let n = *result.as_ref().unwrap_or(&0);
+            self.buf.truncate(have + n);
+            match result {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::from(e).at(Position::Byte(self.offset + have as u64))),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read + Seek> FixedReader<R> {
+    /// A reader of the split `[start, end)`: the records whose first byte lies in it (the
+    /// record containing `start` belongs to the split before, unless it starts at `start`).
+    pub fn split(mut inner: R, size: usize, start: u64, end: u64) -> Result<Self> {
+        check_size(size)?;
+        let first = start.div_ceil(size as u64) * size as u64;
+        inner.seek(SeekFrom::Start(first))?;
+        Ok(Self::at(inner, size, first, end))
+    }
+}
+
+impl<R: Read> Iterator for FixedReader<R> {
+    type Item = Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done || self.offset >= self.end {
+            self.done = true;
+            return None;
+        }
+        if let Err(e) = self.fill() {
+            self.done = true;
+            return Some(Err(e));
+        }
+        let have = self.buf.len() - self.pos;
+        if have >= self.size {
+            let record = self.buf[self.pos..self.pos + self.size].to_vec();
+            self.pos += self.size;
+            self.offset += self.size as u64;
+            return Some(Ok(record));
+        }
+        self.done = true;
+        if have == 0 {
+            return None;
+        }
+        Some(Err(Error::eof(format!(
+            "input ends inside a record ({have} of {} bytes)",
+            self.size
+        ))
+        .at(Position::Byte(self.offset))))
+    }
+}
+
+/// Writes records of exactly `size` bytes; a payload of another length is refused.
+pub struct FixedWriter<W: Write> {
+    inner: BufWriter<W>,
+    size: usize,
+    records: u64,
+}
+
+impl<W: Write> FixedWriter<W> {
+    /// A writer of `size`-byte records into `inner`.
+    pub fn new(inner: W, size: usize) -> Result<Self> {
+        check_size(size)?;
+        Ok(FixedWriter {
+            inner: BufWriter::with_capacity(READ_BUFFER, inner),
+            size,
+            records: 0,
+        })
+    }
+
+    /// Records written so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Flushes and returns the underlying writer.
+    pub fn into_inner(self) -> Result<W> {
+        self.inner
+            .into_inner()
+            .map_err(|e| Error::from(e.into_error()))
+    }
+}
+
+impl<W: Write> FrameWrite for FixedWriter<W> {
+    fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
+        if payload.len() != self.size {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "payload of {} bytes in a plasma-fixed:{} file",
+                    payload.len(),
+                    self.size
+                ),
+            )
+            .in_record(self.records));
+        }
+        self.inner.write_all(payload)?;
+        self.records += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.inner.flush()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,168 @@
+//! The RecordIO v1 reader over `std::io::Read`.
+
+use std::io::{BufRead, BufReader, Read};
+
+use super::decoder::{Decoder, Event};
+use super::header::FileHeader;
+use super::{TypedRecord, V1ReadOptions};
+use crate::error::{Error, Position, Result};
+
+/// Reads a RecordIO v1 file: the header at construction, then typed records.
+///
+/// Partial segments are joined into one record, reserved (`.`-typed) records are skipped,
+/// and after an error (with its byte offset, or line:col in the header) nothing more is
+/// yielded. [`V1Reader::payloads`] turns it into a plain payload iterator.
+///
+/// ```
+/// use hadoop_record::framing::v1::V1Reader;
+/// let file = b"RecordIO v1.0\nApplication: demo\n\nLog:3+abc\nLog:2:de\n.idx:1:0\n";
+/// let mut reader = V1Reader::new(&file[..]).unwrap();
+/// assert_eq!(reader.header().get("Application"), Some("demo"));
+/// let record = reader.next().unwrap().unwrap();
+/// assert_eq!((record.record_type.as_str(), &record.payload[..]), ("Log", &b"abcde"[..]));
+/// assert!(reader.next().is_none());
+/// ```
+pub struct V1Reader<R> {
+    inner: BufReader<R>,
+    decoder: Decoder,
+    done: bool,
+}
+
+impl<R: Read> V1Reader<R> {
+    /// Reads the header with default options.
+    pub fn new(inner: R) -> Result<Self> {
+        Self::with_options(inner, V1ReadOptions::default())
+    }
+
+    /// Reads the header; an input that does not start with a valid header is an error.
+    pub fn with_options(inner: R, options: V1ReadOptions) -> Result<Self> {
+        let mut reader = V1Reader {
+            inner: BufReader::with_capacity(crate::framing::plasma::READ_BUFFER, inner),
+            decoder: Decoder::new(options),
+            done: false,
+        };
+        match reader.next_event()? {
+            Some(Event::Header) => Ok(reader),
+            // Not reached: `finish` fails before the header is complete, and no record
+            // comes before it.
+            _ => Err(Error::syntax("no RecordIO v1 header").at(Position::Byte(0))),
+        }
+    }
+
+    /// The file header.
+    pub fn header(&self) -> &FileHeader {
+        self.decoder.header()
+    }
+
+    /// Input offset of the next byte to read.
+    pub fn offset(&self) -> u64 {
+        self.decoder.offset()
+    }
+
+    /// Records delivered so far.
+    pub fn records(&self) -> u64 {
+        self.decoder.records()
+    }
+
+    /// Segments read so far (reserved ones included).
+    pub fn segments(&self) -> u64 {
+        self.decoder.segments()
+    }
+
+    /// Reserved records skipped so far.
+    pub fn reserved(&self) -> u64 {
+        self.decoder.reserved()
+    }
+
+    /// The payloads alone, for the generic framing interface.
+    pub fn payloads(self) -> Payloads<R> {
+        Payloads(self)
+    }
+
+    fn next_event(&mut self) -> Result<Option<Event>> {
+        loop {
+            if self.decoder.body_remaining() >= super::DIRECT_READ && self.inner.buffer().is_empty()
+            {
+                self.read_body_directly()?;
+                continue;
+            }
+            let offset = self.decoder.offset();
+            let buf = self
+                .inner
+                .fill_buf()
+                .map_err(|e| Error::from(e).at(Position::Byte(offset)))?;
+            if buf.is_empty() {
+                self.decoder.finish()?;
+                return Ok(None);
+            }
+            let (n, event) = self.decoder.decode(buf)?;
+            self.inner.consume(n);
+            if event.is_some() {
+                return Ok(event);
+            }
+        }
+    }
+
+    /// Reads the rest of a large body straight from the source, bypassing the buffer.
+    fn read_body_directly(&mut self) -> Result<()> {
+        let offset = self.decoder.offset();
+        let n = self
+            .decoder
+            .read_body(self.inner.get_mut())
+            .map_err(|e| Error::from(e).at(Position::Byte(offset)))?;
+        if n == 0 {
+            self.decoder.finish()?;
+        }
+        Ok(())
+    }
+
+    fn next_record(&mut self) -> Option<Result<()>> {
+        if self.done {
+            return None;
+        }
+        match self.next_event() {
+            Ok(Some(_)) => Some(Ok(())),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+impl<R: Read> Iterator for V1Reader<R> {
+    type Item = Result<TypedRecord>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.next_record()?.map(|()| TypedRecord {
+            record_type: self.decoder.record_type().to_string(),
+            payload: self.decoder.take_payload(),
+        }))
+    }
+}
+
+/// The payloads of a [`V1Reader`], whatever their record type.
+pub struct Payloads<R>(V1Reader<R>);
+
+impl<R> Payloads<R> {
+    /// The underlying typed reader.
+    pub fn get_ref(&self) -> &V1Reader<R> {
+        &self.0
+    }
+}
+
+impl<R: Read> Iterator for Payloads<R> {
+    type Item = Result<Vec<u8>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(
+            self.0
+                .next_record()?
+                .map(|()| self.0.decoder.take_payload()),
+        )
+    }
+}
