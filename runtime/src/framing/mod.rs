@@ -18,5 +18,7 @@ pub trait FrameWrite {
     fn finish(&mut self) -> Result<()>;
 }
 
+pub mod mesos;
+pub mod paddle;
 pub mod plasma;
 pub mod v1;

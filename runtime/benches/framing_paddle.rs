@@ -1,0 +1,181 @@
+//! PaddlePaddle RecordIO write and read throughput, 100-byte and 64 KiB payloads, without
+//! compression and with snappy and gzip, next to the compression crates on their own
+//! (the same bytes through snap's frame encoder/decoder and flate2's gzip).
+//! `cargo bench -p hadoop-record --bench framing_paddle`
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hadoop_record::framing::paddle::{
+    Compressor, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+};
+use hadoop_record::framing::FrameWrite;
+
+const WORDS: [&str; 8] = [
+    "{\"type\":",
+    "\"HEARTBEAT\"",
+    "offers",
+    "agent_id",
+    "12220-3440",
+    "value",
+    "}",
+    " ",
+];
+
+/// About 8 MiB of payloads of `size` bytes, text-like so that compression has work to do.
+fn payloads(size: usize) -> Vec<Vec<u8>> {
+    let count = (8 << 20) / size;
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    (0..count)
+        .map(|_| {
+            let mut r = Vec::with_capacity(size + 16);
+            while r.len() < size {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                r.extend_from_slice(WORDS[(state % 8) as usize].as_bytes());
+            }
+            r.truncate(size);
+            r
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("paddle");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for size in [100usize, 64 << 10] {
+        let records = payloads(size);
+        let bytes: u64 = records.iter().map(|r| r.len() as u64).sum();
+        group.throughput(Throughput::Bytes(bytes));
+        // The chunk payloads as the writer builds them, for the crate-alone baselines.
+        let mut raw = Vec::new();
+        for r in &records {
+            raw.extend_from_slice(&(r.len() as u32).to_le_bytes());
+            raw.extend_from_slice(r);
+        }
+        for compressor in [Compressor::None, Compressor::Snappy, Compressor::Gzip] {
+            let name = format!("{compressor:?}").to_lowercase();
+            // 1 MiB chunks: several per run, as a real file has.
+            let options = PaddleWriteOptions::default()
+                .compressor(compressor)
+                .max_chunk_size(1 << 20);
+            let mut out = Vec::with_capacity(bytes as usize * 2);
+            group.bench_function(BenchmarkId::new(format!("write/{name}"), size), |b| {
+                b.iter(|| {
+                    out.clear();
+                    let mut w = PaddleWriter::with_options(&mut out, options);
+                    for r in &records {
+                        w.write_payload(r).unwrap();
+                    }
+                    w.finish().unwrap();
+                    black_box(w.chunks());
+                })
+            });
+            // Built here too: a filtered run may skip the write benchmark.
+            let file = {
+                let mut w = PaddleWriter::with_options(Vec::new(), options);
+                for r in &records {
+                    w.write_payload(r).unwrap();
+                }
+                w.finish().unwrap();
+                w.into_inner()
+            };
+            group.bench_function(BenchmarkId::new(format!("read/{name}"), size), |b| {
+                b.iter(|| {
+                    let mut n = 0usize;
+                    for r in PaddleReader::with_options(&file[..], PaddleReadOptions::default()) {
+                        n += r.unwrap().len();
+                    }
+                    assert_eq!(n as u64, bytes);
+                })
+            });
+            group.bench_function(BenchmarkId::new(format!("read-ref/{name}"), size), |b| {
+                b.iter(|| {
+                    let mut n = 0usize;
+                    let mut reader =
+                        PaddleReader::with_options(&file[..], PaddleReadOptions::default());
+                    while let Some(r) = reader.next_ref() {
+                        n += r.unwrap().len();
+                    }
+                    assert_eq!(n as u64, bytes);
+                })
+            });
+        }
+        // The compression crates alone, on the same payload bytes in the same 1 MiB pieces.
+        let pieces: Vec<&[u8]> = raw.chunks(1 << 20).collect();
+        let mut compressed = Vec::with_capacity(raw.len());
+        group.bench_function(BenchmarkId::new("crate/snap-compress", size), |b| {
+            b.iter(|| {
+                compressed.clear();
+                for p in &pieces {
+                    let mut enc = snap::write::FrameEncoder::new(&mut compressed);
+                    enc.write_all(p).unwrap();
+                    enc.flush().unwrap();
+                }
+            })
+        });
+        let snapped: Vec<Vec<u8>> = pieces
+            .iter()
+            .map(|p| {
+                let mut v = Vec::new();
+                let mut enc = snap::write::FrameEncoder::new(&mut v);
+                enc.write_all(p).unwrap();
+                enc.flush().unwrap();
+                drop(enc);
+                v
+            })
+            .collect();
+        let mut plain = Vec::with_capacity(1 << 21);
+        group.bench_function(BenchmarkId::new("crate/snap-decompress", size), |b| {
+            b.iter(|| {
+                for s in &snapped {
+                    plain.clear();
+                    snap::read::FrameDecoder::new(&s[..])
+                        .read_to_end(&mut plain)
+                        .unwrap();
+                }
+            })
+        });
+        group.bench_function(BenchmarkId::new("crate/gzip-compress", size), |b| {
+            b.iter(|| {
+                compressed.clear();
+                for p in &pieces {
+                    let mut enc = flate2::write::GzEncoder::new(
+                        &mut compressed,
+                        flate2::Compression::default(),
+                    );
+                    enc.write_all(p).unwrap();
+                    enc.finish().unwrap();
+                }
+            })
+        });
+        let gzipped: Vec<Vec<u8>> = pieces
+            .iter()
+            .map(|p| {
+                let mut enc =
+                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                enc.write_all(p).unwrap();
+                enc.finish().unwrap()
+            })
+            .collect();
+        group.bench_function(BenchmarkId::new("crate/gzip-decompress", size), |b| {
+            b.iter(|| {
+                for g in &gzipped {
+                    plain.clear();
+                    flate2::read::GzDecoder::new(&g[..])
+                        .read_to_end(&mut plain)
+                        .unwrap();
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

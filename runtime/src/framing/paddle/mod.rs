@@ -1,0 +1,224 @@
+//! PaddlePaddle chunked RecordIO: a file is a sequence of chunks, each a 20-byte header
+//! (magic `0x01020304`, CRC-32 of the stored payload, compressor, stored size, record
+//! count; little-endian `u32`s) and a payload holding `num_records × (u32 LE length,
+//! bytes)`, compressed as a whole with none, snappy (framed stream) or gzip.
+//!
+//! - [`PaddleWriter`]: writes chunks as PaddlePaddle's Go writer does
+//!   ([`FrameWrite`](super::FrameWrite)).
+//! - [`PaddleReader`]: reads records in order from any `Read`, strict or recovering.
+//! - [`PaddleIndex`] / [`PaddleFile`]: an index built by hopping headers, and random access
+//!   by record number and by range on a `Read + Seek`.
+//! - [`info`]: a summary of a file (chunks, header fields, checksums, what recovery skips).
+//!
+//! [`Layout::Go`] (the default) is the field order of the Go implementations, which the
+//! reference files use; [`Layout::Cpp`] is the order of Paddle's C++ port (magic,
+//! num_records, checksum, compressor, compress_size). Nothing in a file says which one it
+//! is, so the variant is always chosen explicitly.
+//!
+//! # Limits
+//!
+//! A reader never allocates from a header's claims: payloads are read and decompressed
+//! into buffers that grow with the bytes actually present. [`PaddleReadOptions::max_chunk_bytes`]
+//! (default 64 MiB, twice Go's default chunk size) caps both the stored and the
+//! decompressed size of a chunk, so a snappy or gzip bomb stops there with an
+//! [`ErrorKind::Limit`](crate::ErrorKind::Limit) error; a chunk must also be able to hold
+//! the 4-byte length of each record its header claims. Raise the cap for files written
+//! with larger chunks or records.
+
+mod chunk;
+mod compress;
+mod header;
+mod index;
+mod info;
+mod reader;
+mod recovery;
+mod scanner;
+mod source;
+mod writer;
+
+pub use header::{ChunkHeader, HEADER_LEN, MAGIC, MAGIC_BYTES};
+pub use index::{ChunkEntry, PaddleFile, PaddleIndex, RecordRange};
+pub use info::{info, ChunkSummary, PaddleInfo};
+pub use reader::PaddleReader;
+pub use recovery::{Damage, Skipped};
+pub use writer::PaddleWriter;
+
+/// Which header field order a file uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Layout {
+    /// PaddlePaddle/recordio and wangkuiyi/recordio (Go): magic, checksum, compressor,
+    /// compressed_size, num_records.
+    #[default]
+    Go,
+    /// Paddle's C++ port (`paddle/fluid/recordio`): magic, num_records, checksum,
+    /// compressor, compress_size. Derived from the C++ source; no file written by it was
+    /// available.
+    Cpp,
+}
+
+/// How a chunk's payload is compressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Compressor {
+    /// Stored as is (id 0).
+    #[default]
+    None,
+    /// The snappy framing format (stream identifier `ff 06 00 00 sNaPpY`, CRC-32C per
+    /// frame), not raw snappy (id 1). Written byte-identical to golang/snappy's buffered
+    /// writer.
+    Snappy,
+    /// A gzip stream (id 2). Written with Go's gzip header fields at the default level;
+    /// the deflate bytes are flate2's, which differ from Go's `compress/flate`.
+    Gzip,
+}
+
+impl Compressor {
+    /// The id stored in chunk headers.
+    pub const fn id(self) -> u32 {
+        match self {
+            Compressor::None => 0,
+            Compressor::Snappy => 1,
+            Compressor::Gzip => 2,
+        }
+    }
+
+    /// The compressor with this id, if known.
+    pub const fn from_id(id: u32) -> Option<Compressor> {
+        match id {
+            0 => Some(Compressor::None),
+            1 => Some(Compressor::Snappy),
+            2 => Some(Compressor::Gzip),
+            _ => None,
+        }
+    }
+}
+
+/// Settings for [`PaddleWriter`].
+///
+/// ```
+/// use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions};
+/// let o = PaddleWriteOptions::default().compressor(Compressor::Snappy).max_chunk_size(1 << 20);
+/// assert_eq!(o.max_chunk_size, 1 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PaddleWriteOptions {
+    /// Header field order (default Go).
+    pub layout: Layout,
+    /// Payload compression (default none; Go's own default is snappy).
+    pub compressor: Compressor,
+    /// Maximum sum of record lengths per chunk, prefixes not counted (default 32 MiB, as
+    /// Go's writer when given a negative size). A larger record gets a chunk of its own.
+    pub max_chunk_size: u64,
+    /// Also close a chunk once it has this many records (the C++ writer's rule; it uses
+    /// 1000). `None` (the default): no count limit.
+    pub max_chunk_records: Option<u32>,
+}
+
+impl PaddleWriteOptions {
+    /// The default maximum chunk size: 32 MiB of record bytes.
+    pub const DEFAULT_MAX_CHUNK_SIZE: u64 = 32 << 20;
+
+    /// Sets the header layout.
+    #[must_use]
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// Sets the compressor.
+    #[must_use]
+    pub fn compressor(mut self, compressor: Compressor) -> Self {
+        self.compressor = compressor;
+        self
+    }
+
+    /// Sets the maximum record bytes per chunk.
+    #[must_use]
+    pub fn max_chunk_size(mut self, bytes: u64) -> Self {
+        self.max_chunk_size = bytes;
+        self
+    }
+
+    /// Sets (or clears) the maximum record count per chunk (at least 1).
+    #[must_use]
+    pub fn max_chunk_records(mut self, records: Option<u32>) -> Self {
+        self.max_chunk_records = records.map(|n| n.max(1));
+        self
+    }
+
+    /// The C++ writer's settings: C++ layout, 1000 records per chunk, no compression
+    /// (the C++ snappy stream format was not verified).
+    pub fn cpp() -> Self {
+        PaddleWriteOptions {
+            layout: Layout::Cpp,
+            max_chunk_records: Some(1000),
+            ..Self::default()
+        }
+    }
+}
+
+impl Default for PaddleWriteOptions {
+    fn default() -> Self {
+        PaddleWriteOptions {
+            layout: Layout::Go,
+            compressor: Compressor::None,
+            max_chunk_size: Self::DEFAULT_MAX_CHUNK_SIZE,
+            max_chunk_records: None,
+        }
+    }
+}
+
+/// Settings for reading: [`PaddleReader`], [`PaddleIndex`], [`PaddleFile`], [`info`].
+///
+/// ```
+/// use hadoop_record::framing::paddle::{Layout, PaddleReadOptions};
+/// let o = PaddleReadOptions::default().layout(Layout::Cpp).recover(true);
+/// assert!(o.recover);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PaddleReadOptions {
+    /// Header field order (default Go).
+    pub layout: Layout,
+    /// Skip damaged chunks and resynchronise on the next valid header instead of stopping
+    /// (default false).
+    pub recover: bool,
+    /// Largest stored or decompressed chunk payload accepted (default 64 MiB).
+    pub max_chunk_bytes: u64,
+}
+
+impl PaddleReadOptions {
+    /// The default cap on a chunk's stored and decompressed size: 64 MiB.
+    pub const DEFAULT_MAX_CHUNK_BYTES: u64 = 64 << 20;
+
+    /// Sets the header layout.
+    #[must_use]
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// Turns recovery on or off.
+    #[must_use]
+    pub fn recover(mut self, recover: bool) -> Self {
+        self.recover = recover;
+        self
+    }
+
+    /// Sets the cap on a chunk's stored and decompressed size.
+    #[must_use]
+    pub fn max_chunk_bytes(mut self, bytes: u64) -> Self {
+        self.max_chunk_bytes = bytes;
+        self
+    }
+}
+
+impl Default for PaddleReadOptions {
+    fn default() -> Self {
+        PaddleReadOptions {
+            layout: Layout::Go,
+            recover: false,
+            max_chunk_bytes: Self::DEFAULT_MAX_CHUNK_BYTES,
+        }
+    }
+}

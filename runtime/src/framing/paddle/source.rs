@@ -1,0 +1,110 @@
+//! A buffered byte source that tracks its offset and can take bytes back, which is what
+//! resynchronising after damage needs on a plain `Read`.
+
+use std::io::{ErrorKind, Read};
+
+use crate::error::{Error, Position, Result};
+
+const BLOCK: usize = 64 * 1024;
+
+#[derive(Debug)]
+pub(crate) struct Source<R> {
+    inner: R,
+    buf: Vec<u8>,
+    pos: usize,
+    /// Stream offset of `buf[pos]`.
+    offset: u64,
+    eof: bool,
+}
+
+impl<R: Read> Source<R> {
+    pub(crate) fn new(inner: R) -> Self {
+        Source {
+            inner,
+            buf: Vec::new(),
+            pos: 0,
+            offset: 0,
+            eof: false,
+        }
+    }
+
+    pub(crate) fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Stream offset of the next byte.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    fn io_error(&self, e: std::io::Error) -> Error {
+        Error::from(e).at(Position::Byte(self.offset))
+    }
+
+    /// Makes at least `want` bytes available unless the input ends first; returns them.
+    pub(crate) fn fill(&mut self, want: usize) -> Result<&[u8]> {
+        while self.buf.len() - self.pos < want && !self.eof {
+            if self.pos > 0 {
+                self.buf.drain(..self.pos);
+                self.pos = 0;
+            }
+            let len = self.buf.len();
+            self.buf.resize(len + BLOCK.max(want - len), 0);
+            let n = loop {
+                match self.inner.read(&mut self.buf[len..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        self.buf.truncate(len);
+                        return Err(self.io_error(e));
+                    }
+                }
+            };
+            self.buf.truncate(len + n);
+            self.eof = n == 0;
+        }
+        Ok(&self.buf[self.pos..])
+    }
+
+    pub(crate) fn consume(&mut self, n: usize) {
+        debug_assert!(n <= self.buf.len() - self.pos);
+        self.pos += n;
+        self.offset += n as u64;
+    }
+
+    /// Appends up to `n` bytes to `out`, fewer only at end of input; returns how many.
+    /// `out` grows only with bytes actually read.
+    pub(crate) fn read_into(&mut self, n: u64, out: &mut Vec<u8>) -> Result<u64> {
+        let buffered = (self.buf.len() - self.pos).min(n.min(usize::MAX as u64) as usize);
+        out.extend_from_slice(&self.buf[self.pos..self.pos + buffered]);
+        self.consume(buffered);
+        let mut got = buffered as u64;
+        if got < n && !self.eof {
+            let direct = (&mut self.inner)
+                .take(n - got)
+                .read_to_end(out)
+                .map_err(|e| self.io_error(e))?;
+            got += direct as u64;
+            self.offset += direct as u64;
+            if got < n {
+                self.eof = true;
+            }
+        }
+        Ok(got)
+    }
+
+    /// Puts `bytes` back in front of the next byte (they must be the bytes just consumed).
+    pub(crate) fn unread(&mut self, bytes: &[u8]) {
+        if bytes.len() <= self.pos {
+            self.pos -= bytes.len();
+            self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        } else {
+            let mut buf = Vec::with_capacity(bytes.len() + self.buf.len() - self.pos);
+            buf.extend_from_slice(bytes);
+            buf.extend_from_slice(&self.buf[self.pos..]);
+            self.buf = buf;
+            self.pos = 0;
+        }
+        self.offset -= bytes.len() as u64;
+    }
+}

@@ -1,0 +1,447 @@
+//! PaddlePaddle chunked RecordIO against the reference fixtures: reading, byte-identical
+//! writing, the index, random access, info, and truncation at every offset.
+
+use std::io::Cursor;
+
+use hadoop_record::framing::paddle::{
+    info, ChunkHeader, Compressor, Damage, Layout, PaddleFile, PaddleIndex, PaddleReadOptions,
+    PaddleReader, PaddleWriteOptions, PaddleWriter, HEADER_LEN,
+};
+use hadoop_record::framing::FrameWrite;
+use hadoop_record::{Error, ErrorKind, Position};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/paddle");
+
+/// (offset, checksum, compressor, compressed_size, num_records)
+type ChunkRow = (u64, u32, u32, u32, u32);
+
+#[derive(Debug)]
+struct Case {
+    file: String,
+    bytes: Vec<u8>,
+    layout: Layout,
+    written: Vec<Vec<u8>>,
+    expected: Vec<Vec<u8>>,
+    expect_error: bool,
+    /// (max_chunk_size, compressor) for PaddlePaddle's Go writer; `None` for other writers.
+    go_writer: Option<(i64, u32)>,
+    chunks: Option<Vec<ChunkRow>>,
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn hex_list(v: &serde_json::Value) -> Vec<Vec<u8>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|h| hex(h.as_str().unwrap()))
+        .collect()
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(format!("{FIXTURES}/manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cases: Vec<Case> = manifest["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let file = c["file"].as_str().unwrap().to_owned();
+            let producer = c["producer"].as_str().unwrap();
+            let go_writer = producer
+                .starts_with("real implementation: github.com/PaddlePaddle/recordio")
+                .then(|| {
+                    (
+                        c["writer_max_chunk_size"].as_i64().unwrap(),
+                        c["writer_compressor"].as_u64().unwrap() as u32,
+                    )
+                });
+            let chunks = c["chunks"].as_array().map(|a| {
+                a.iter()
+                    .map(|ch| {
+                        let f = |k: &str| ch[k].as_u64().unwrap();
+                        (
+                            f("offset"),
+                            f("checksum_crc32_ieee") as u32,
+                            f("compressor") as u32,
+                            f("compressed_size") as u32,
+                            f("num_records") as u32,
+                        )
+                    })
+                    .collect()
+            });
+            Case {
+                bytes: std::fs::read(format!("{FIXTURES}/{file}")).unwrap(),
+                layout: if file.starts_with("cpp_") {
+                    Layout::Cpp
+                } else {
+                    Layout::Go
+                },
+                written: hex_list(&c["records_hex"]),
+                expected: hex_list(&c["expected_records_hex"]),
+                expect_error: c["expect_error_after_records"].as_bool().unwrap(),
+                go_writer,
+                chunks,
+                file,
+            }
+        })
+        .collect();
+    assert_eq!(cases.len(), 11, "every fixture in the manifest");
+    cases
+}
+
+fn read_all(bytes: &[u8], options: PaddleReadOptions) -> (Vec<Vec<u8>>, Option<Error>) {
+    let mut reader = PaddleReader::with_options(bytes, options);
+    let mut out = Vec::new();
+    let mut err = None;
+    for r in reader.by_ref() {
+        match r {
+            Ok(r) => out.push(r),
+            Err(e) => {
+                err = Some(e);
+                break;
+            }
+        }
+    }
+    assert!(reader.next().is_none(), "nothing after the end or an error");
+    (out, err)
+}
+
+fn go_options(max_chunk_size: i64, compressor: u32) -> PaddleWriteOptions {
+    let mut o = PaddleWriteOptions::default().compressor(Compressor::from_id(compressor).unwrap());
+    if max_chunk_size >= 0 {
+        o = o.max_chunk_size(max_chunk_size as u64);
+    }
+    o
+}
+
+fn write_all(records: &[Vec<u8>], options: PaddleWriteOptions) -> Vec<u8> {
+    let mut w = PaddleWriter::with_options(Vec::new(), options);
+    for r in records {
+        w.write_payload(r).unwrap();
+    }
+    w.finish().unwrap();
+    w.into_inner()
+}
+
+#[test]
+fn fixtures_read_as_the_manifest_says() {
+    for case in cases() {
+        let options = PaddleReadOptions::default().layout(case.layout);
+        let (records, err) = read_all(&case.bytes, options);
+        assert_eq!(records, case.expected, "{}", case.file);
+        assert_eq!(err.is_some(), case.expect_error, "{}: {err:?}", case.file);
+    }
+    // The cut and the flipped byte are reported where the damaged chunk starts.
+    let by_name = |n: &str| cases().into_iter().find(|c| c.file == n).unwrap();
+    let (_, err) = read_all(
+        &by_name("truncated_last_chunk.recordio").bytes,
+        Default::default(),
+    );
+    let err = err.unwrap();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
+    assert_eq!(err.position(), Some(Position::Byte(64)));
+    assert!(err.to_string().contains("9 of 12 bytes"), "{err}");
+    let (_, err) = read_all(
+        &by_name("corrupt_checksum.recordio").bytes,
+        Default::default(),
+    );
+    let err = err.unwrap();
+    assert_eq!(err.kind(), ErrorKind::Checksum);
+    assert_eq!(err.position(), Some(Position::Byte(32)));
+    assert!(err.to_string().contains("0xbdc8753c"), "{err}");
+}
+
+#[test]
+fn the_go_layout_misreads_the_cpp_fixture() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.layout == Layout::Cpp)
+        .unwrap();
+    let (records, err) = read_all(&case.bytes, PaddleReadOptions::default());
+    assert!(records.is_empty());
+    assert!(err.is_some());
+}
+
+#[test]
+fn writer_is_byte_identical_to_the_go_writer() {
+    let mut identical = 0;
+    for case in cases() {
+        let Some((max, comp)) = case.go_writer else {
+            continue;
+        };
+        let ours = write_all(&case.written, go_options(max, comp));
+        match case.file.as_str() {
+            // Written by Go, then cut short by 3 bytes.
+            "truncated_last_chunk.recordio" => {
+                assert_eq!(ours.len(), case.bytes.len() + 3);
+                assert_eq!(ours[..case.bytes.len()], case.bytes[..]);
+            }
+            // Written by Go, then one payload byte of chunk 2 flipped.
+            "corrupt_checksum.recordio" => {
+                let diff: Vec<usize> = (0..ours.len())
+                    .filter(|&i| ours[i] != case.bytes[i])
+                    .collect();
+                assert_eq!(ours.len(), case.bytes.len());
+                assert_eq!(diff.len(), 1, "{diff:?}");
+                assert!(diff[0] >= 32 + HEADER_LEN);
+            }
+            // Go's compress/flate and flate2 are different deflate encoders: same header
+            // fields, same decompressed bytes, different deflate data.
+            "gzip_single_chunk.recordio" => {
+                assert_eq!(
+                    ours[HEADER_LEN..HEADER_LEN + 10],
+                    case.bytes[HEADER_LEN..HEADER_LEN + 10]
+                );
+                assert_eq!(ours[..4], case.bytes[..4]);
+                let (records, err) = read_all(&ours, PaddleReadOptions::default());
+                assert!(err.is_none());
+                assert_eq!(records, case.written);
+            }
+            _ => {
+                assert_eq!(ours, case.bytes, "{}", case.file);
+                identical += 1;
+            }
+        }
+    }
+    // single_chunk_nocomp, many_chunks_nocomp, snappy_single_chunk, empty_records,
+    // one_record_per_chunk, empty_file.
+    assert_eq!(identical, 6);
+}
+
+#[test]
+fn cpp_layout_writer_matches_the_cpp_fixture() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.layout == Layout::Cpp)
+        .unwrap();
+    let options = PaddleWriteOptions::cpp().max_chunk_records(Some(2));
+    assert_eq!(write_all(&case.written, options), case.bytes);
+    let first =
+        ChunkHeader::parse(case.bytes[..HEADER_LEN].try_into().unwrap(), Layout::Cpp).unwrap();
+    assert_eq!(first.num_records, 2);
+    assert_eq!(first.compressor(), Some(Compressor::None));
+}
+
+#[test]
+fn index_and_info_match_the_manifest_chunks() {
+    for case in cases() {
+        let options = PaddleReadOptions::default().layout(case.layout);
+        let summary = info(&case.bytes[..], &options).unwrap();
+        assert_eq!(summary.is_sound(), !case.expect_error, "{}", case.file);
+        assert_eq!(summary.records, case.expected.len() as u64, "{}", case.file);
+        assert_eq!(summary.bytes, case.bytes.len() as u64);
+        let Some(chunks) = &case.chunks else {
+            continue;
+        };
+        let good: Vec<_> = summary
+            .chunks
+            .iter()
+            .map(|c| {
+                let h = c.header;
+                (
+                    c.offset,
+                    h.checksum,
+                    h.compressor,
+                    h.compressed_size,
+                    h.num_records,
+                )
+            })
+            .collect();
+        // Sound chunks are all the manifest's chunks but the damaged last one.
+        let sound = if case.expect_error {
+            chunks.len() - 1
+        } else {
+            chunks.len()
+        };
+        assert_eq!(good, chunks[..sound], "{}", case.file);
+        if case.expect_error {
+            let s = &summary.skipped[0];
+            assert_eq!(s.offset, chunks[sound].0);
+            assert_eq!(s.offset + s.bytes, case.bytes.len() as u64);
+        }
+        let text = summary.to_string();
+        assert!(
+            text.contains(&format!("{} records", summary.records)),
+            "{text}"
+        );
+
+        let index = PaddleIndex::load(&mut Cursor::new(&case.bytes), &options);
+        if case.file == "truncated_last_chunk.recordio" {
+            let err = index.unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
+            assert_eq!(err.position(), Some(Position::Byte(64)));
+            continue;
+        }
+        // The index reads headers only: the corrupt chunk is still listed.
+        let index = index.unwrap();
+        let listed: Vec<_> = index
+            .chunks()
+            .iter()
+            .map(|c| {
+                let h = c.header;
+                (
+                    c.offset,
+                    h.checksum,
+                    h.compressor,
+                    h.compressed_size,
+                    h.num_records,
+                )
+            })
+            .collect();
+        assert_eq!(&listed, chunks, "{}", case.file);
+    }
+}
+
+#[test]
+fn random_access_by_number_and_range() {
+    for case in cases().into_iter().filter(|c| !c.expect_error) {
+        let options = PaddleReadOptions::default().layout(case.layout);
+        let mut file = PaddleFile::open(Cursor::new(&case.bytes), options).unwrap();
+        let n = case.expected.len() as u64;
+        assert_eq!(file.num_records(), n);
+        // Backwards, to defeat the one-chunk cache.
+        for i in (0..n).rev() {
+            assert_eq!(
+                file.get(i).unwrap(),
+                case.expected[i as usize],
+                "{} #{i}",
+                case.file
+            );
+        }
+        assert_eq!(file.get(n).unwrap_err().kind(), ErrorKind::Limit);
+        for start in 0..=n {
+            for len in 0..=n + 1 {
+                let got: Vec<_> = file.range(start, len).map(Result::unwrap).collect();
+                let end = (start + len).min(n) as usize;
+                assert_eq!(got, case.expected[start as usize..end], "{}", case.file);
+            }
+        }
+    }
+    // A damaged chunk fails only the records in it.
+    let case = cases()
+        .into_iter()
+        .find(|c| c.file == "corrupt_checksum.recordio")
+        .unwrap();
+    let mut file = PaddleFile::open(Cursor::new(&case.bytes), Default::default()).unwrap();
+    assert_eq!(file.get(1).unwrap_err().kind(), ErrorKind::Checksum);
+    assert_eq!(file.get(0).unwrap(), case.expected[0]);
+    let range: Vec<_> = file.range(0, 5).collect();
+    assert_eq!(range.len(), 2);
+    assert!(range[1].is_err());
+}
+
+/// Chunk boundaries of a sound file, from its manifest-free index.
+fn chunk_ends(bytes: &[u8], layout: Layout) -> Vec<(u64, u64, usize)> {
+    let options = PaddleReadOptions::default().layout(layout);
+    let index = PaddleIndex::load(&mut Cursor::new(bytes), &options).unwrap();
+    let mut records = 0;
+    index
+        .chunks()
+        .iter()
+        .map(|c| {
+            records += c.header.num_records as usize;
+            let end = c.offset + HEADER_LEN as u64 + u64::from(c.header.compressed_size);
+            (c.offset, end, records)
+        })
+        .collect()
+}
+
+#[test]
+fn truncation_at_every_offset_of_every_fixture() {
+    for case in cases().into_iter().filter(|c| !c.expect_error) {
+        let chunks = chunk_ends(&case.bytes, case.layout);
+        for cut in 0..=case.bytes.len() {
+            let cut64 = cut as u64;
+            let complete = chunks.iter().rfind(|c| c.1 <= cut64);
+            let records = complete.map_or(0, |c| c.2);
+            let boundary = cut == 0 || complete.is_some_and(|c| c.1 == cut64);
+            let damaged_at = complete.map_or(0, |c| c.1);
+            for recover in [false, true] {
+                let options = PaddleReadOptions::default()
+                    .layout(case.layout)
+                    .recover(recover);
+                let mut reader = PaddleReader::with_options(&case.bytes[..cut], options);
+                let got: Vec<_> = reader.by_ref().collect();
+                let ok: Vec<_> = got
+                    .iter()
+                    .filter_map(|r| r.as_ref().ok())
+                    .cloned()
+                    .collect();
+                assert_eq!(ok, case.expected[..records], "{} cut at {cut}", case.file);
+                let errors: Vec<_> = got.iter().filter_map(|r| r.as_ref().err()).collect();
+                if boundary {
+                    assert!(errors.is_empty() && reader.skipped().is_empty());
+                } else if recover {
+                    assert!(errors.is_empty(), "{} cut at {cut}: {errors:?}", case.file);
+                    let skipped = reader.skipped();
+                    assert_eq!(skipped.len(), 1, "{} cut at {cut}", case.file);
+                    assert_eq!(skipped[0].offset, damaged_at);
+                    assert_eq!(skipped[0].offset + skipped[0].bytes, cut64);
+                } else {
+                    assert_eq!(errors.len(), 1, "{} cut at {cut}", case.file);
+                    assert!(got.last().unwrap().is_err(), "the error comes last");
+                    assert_eq!(errors[0].kind(), ErrorKind::UnexpectedEof);
+                    assert_eq!(errors[0].position(), Some(Position::Byte(damaged_at)));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn truncating_the_damaged_fixtures_never_panics_nor_invents_records() {
+    for case in cases().into_iter().filter(|c| c.expect_error) {
+        for cut in 0..=case.bytes.len() {
+            for recover in [false, true] {
+                let options = PaddleReadOptions::default().recover(recover);
+                let (records, err) = read_all(&case.bytes[..cut], options);
+                assert!(
+                    case.expected.starts_with(&records),
+                    "{} cut at {cut}",
+                    case.file
+                );
+                if let Some(err) = err {
+                    assert!(!recover);
+                    let Some(Position::Byte(at)) = err.position() else {
+                        panic!("{} cut at {cut}: no offset in {err}", case.file);
+                    };
+                    assert!(at < cut as u64);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn trailing_partial_header_is_an_error_not_a_phantom_chunk() {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.file == "single_chunk_nocomp.recordio")
+        .unwrap();
+    // The Go readers see the magic plus zeros as an empty chunk and report nothing.
+    let mut bytes = case.bytes.clone();
+    bytes.extend_from_slice(&[4, 3, 2, 1, 0, 0, 0]);
+    let (records, err) = read_all(&bytes, Default::default());
+    assert_eq!(records, case.expected);
+    let err = err.unwrap();
+    assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
+    assert_eq!(
+        err.position(),
+        Some(Position::Byte(case.bytes.len() as u64))
+    );
+
+    let mut reader =
+        PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().recover(true));
+    assert_eq!(reader.by_ref().count(), case.expected.len());
+    assert_eq!(reader.skipped().len(), 1);
+    assert_eq!(
+        reader.skipped()[0].reason,
+        Damage::TruncatedHeader { have: 7 }
+    );
+}
