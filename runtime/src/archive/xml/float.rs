@@ -2,29 +2,26 @@
 //! and Java's parsers for reading them back.
 //!
 //! TEMPORARY: a stand-in until the shared Java float text module lands; each function here
-//! becomes a one-line call into it. Shortest round-trip digits from Rust's formatter laid
-//! out as Java does; it misses the JDK's at-least-two-digits rule (`4.9E-324`).
+//! becomes a one-line call into it. Shortest round-trip digits from Rust's formatter (two
+//! digits, correctly rounded, where one would do: JDK 19+ prints `4.9E-324`, not `5.0E-324`)
+//! laid out as Java does.
 
 /// Appends `Float.toString(v)`.
 pub fn push_float(out: &mut Vec<u8>, v: f32) {
-    push_java(
-        out,
-        v.is_nan(),
-        v.is_infinite(),
-        v.is_sign_negative(),
-        &format!("{v:e}"),
-    )
+    let mut sci = format!("{v:e}");
+    if !sci.contains('.') {
+        sci = format!("{v:.1e}");
+    }
+    push_java(out, v.is_nan(), v.is_infinite(), v.is_sign_negative(), &sci)
 }
 
 /// Appends `Double.toString(v)`.
 pub fn push_double(out: &mut Vec<u8>, v: f64) {
-    push_java(
-        out,
-        v.is_nan(),
-        v.is_infinite(),
-        v.is_sign_negative(),
-        &format!("{v:e}"),
-    )
+    let mut sci = format!("{v:e}");
+    if !sci.contains('.') {
+        sci = format!("{v:.1e}");
+    }
+    push_java(out, v.is_nan(), v.is_infinite(), v.is_sign_negative(), &sci)
 }
 
 fn push_java(out: &mut Vec<u8>, nan: bool, inf: bool, neg: bool, sci: &str) {
@@ -41,12 +38,8 @@ fn push_java(out: &mut Vec<u8>, nan: bool, inf: bool, neg: bool, sci: &str) {
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let digits = if digits == "0" {
-        "0".to_owned()
-    } else {
-        digits
-    };
-    if digits == "0" {
+    let digits = digits.trim_end_matches('0');
+    if digits.is_empty() {
         return out.extend_from_slice(b"0.0");
     }
     if (-3..7).contains(&exp) {
