@@ -10,6 +10,7 @@
 
 pub mod binary;
 mod sink;
+pub mod text;
 pub mod xml;
 
 pub use sink::Sink;

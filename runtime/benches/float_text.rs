@@ -1,0 +1,174 @@
+//! Java float/double text: formatting and parsing throughput.
+//!
+//! `cargo bench -p hadoop-record --bench float_text`
+//!
+//! Each iteration handles a batch of 1,024 values, so the figures are per batch; criterion's
+//! throughput line gives values per second. "short" values look like record data (`12.5`,
+//! `0.25`), "random" ones are uniform bit patterns (16–17 digits, large exponents).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hadoop_record::archive::text::{parse_double, parse_float, push_double, push_float};
+
+const BATCH: usize = 1024;
+
+/// SplitMix64, so the inputs are the same on every run.
+fn bit_patterns(seed: u64) -> impl Iterator<Item = u64> {
+    let mut state = seed;
+    std::iter::repeat_with(move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    })
+}
+
+fn short_doubles() -> Vec<f64> {
+    (0..BATCH).map(|i| i as f64 * 0.25 - 100.0).collect()
+}
+
+fn random_doubles() -> Vec<f64> {
+    bit_patterns(1)
+        .map(f64::from_bits)
+        .filter(|v| v.is_finite())
+        .take(BATCH)
+        .collect()
+}
+
+fn short_floats() -> Vec<f32> {
+    (0..BATCH).map(|i| i as f32 * 0.25 - 100.0).collect()
+}
+
+fn random_floats() -> Vec<f32> {
+    bit_patterns(2)
+        .map(|b| f32::from_bits((b >> 32) as u32))
+        .filter(|v| v.is_finite())
+        .take(BATCH)
+        .collect()
+}
+
+fn format(c: &mut Criterion) {
+    let mut group = c.benchmark_group("float_text/format");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let mut out = Vec::with_capacity(BATCH * 32);
+    for (name, values) in [("short", short_doubles()), ("random", random_doubles())] {
+        group.bench_with_input(
+            BenchmarkId::new("push_double", name),
+            &values,
+            |b, values| {
+                b.iter(|| {
+                    out.clear();
+                    for &v in values {
+                        push_double(&mut out, black_box(v));
+                    }
+                    black_box(out.len())
+                })
+            },
+        );
+        // The shortest-digits core alone, for the cost of Java's layout on top.
+        group.bench_with_input(BenchmarkId::new("zmij_only", name), &values, |b, values| {
+            let mut buf = zmij::Buffer::new();
+            b.iter(|| {
+                out.clear();
+                for &v in values {
+                    out.extend_from_slice(buf.format_finite(black_box(v)).as_bytes());
+                }
+                black_box(out.len())
+            })
+        });
+    }
+    for (name, values) in [("short", short_floats()), ("random", random_floats())] {
+        group.bench_with_input(
+            BenchmarkId::new("push_float", name),
+            &values,
+            |b, values| {
+                b.iter(|| {
+                    out.clear();
+                    for &v in values {
+                        push_float(&mut out, black_box(v));
+                    }
+                    black_box(out.len())
+                })
+            },
+        );
+        // What the CSV writer does with a float.
+        group.bench_with_input(
+            BenchmarkId::new("push_double_widened", name),
+            &values,
+            |b, values| {
+                b.iter(|| {
+                    out.clear();
+                    for &v in values {
+                        push_double(&mut out, f64::from(black_box(v)));
+                    }
+                    black_box(out.len())
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+fn texts<T>(values: &[T], write: fn(&mut Vec<u8>, T)) -> Vec<Vec<u8>>
+where
+    T: Copy,
+{
+    values
+        .iter()
+        .map(|&v| {
+            let mut text = Vec::new();
+            write(&mut text, v);
+            text
+        })
+        .collect()
+}
+
+fn parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("float_text/parse");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    for (name, values) in [("short", short_doubles()), ("random", random_doubles())] {
+        let texts = texts(&values, push_double);
+        group.bench_with_input(
+            BenchmarkId::new("parse_double", name),
+            &texts,
+            |b, texts| {
+                b.iter(|| {
+                    let mut sum = 0.0;
+                    for text in texts {
+                        sum += parse_double(black_box(text)).unwrap_or(0.0);
+                    }
+                    black_box(sum)
+                })
+            },
+        );
+        // The standard library's parser alone, for the cost of checking Java's grammar.
+        group.bench_with_input(BenchmarkId::new("std_only", name), &texts, |b, texts| {
+            b.iter(|| {
+                let mut sum = 0.0;
+                for text in texts {
+                    let text = std::str::from_utf8(black_box(text)).unwrap_or("");
+                    sum += text.parse::<f64>().unwrap_or(0.0);
+                }
+                black_box(sum)
+            })
+        });
+    }
+    for (name, values) in [("short", short_floats()), ("random", random_floats())] {
+        let texts = texts(&values, push_float);
+        group.bench_with_input(BenchmarkId::new("parse_float", name), &texts, |b, texts| {
+            b.iter(|| {
+                let mut sum = 0.0;
+                for text in texts {
+                    sum += parse_float(black_box(text)).unwrap_or(0.0);
+                }
+                black_box(sum)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, format, parse);
+criterion_main!(benches);
