@@ -412,9 +412,23 @@ fn numbers_are_read_as_java_parses_them() {
     assert_err(
         double_rec("1,5"),
         ErrorKind::Syntax,
-        (1, 53),
+        (1, 54),
         "not a valid double",
     );
+    // Java's Double.parseDouble: trims, takes a d suffix, hex floats, JDK 17's long digits.
+    for (text, want) in [
+        (" 1.5\t", 1.5),
+        ("1e3d", 1000.0),
+        ("0x1.8p1", 3.0),
+        ("-Infinity", f64::NEG_INFINITY),
+        ("2.82879384806159008E17", 2.82879384806159e17),
+    ] {
+        assert_eq!(
+            double_rec(text).unwrap(),
+            [Value::Record(vec![Value::Double(want)])],
+            "{text:?}"
+        );
+    }
     assert_err(
         double_rec("inf"),
         ErrorKind::Syntax,

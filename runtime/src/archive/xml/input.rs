@@ -3,8 +3,8 @@
 use std::io::Read;
 
 use super::escape::{unescape_into, unhex_into, TextError};
-use super::float;
 use super::lexer::{Elem, Lexer};
+use crate::archive::text::{parse_double, parse_float, FloatTextError};
 use crate::archive::{Index, RecordInput, MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -241,6 +241,19 @@ fn parse_integer(text: &[u8], min: i64, max: i64, what: &str) -> Result<i64, Dec
     }
 }
 
+/// Java's `Float.parseFloat` / `Double.parseDouble` refused `text`.
+fn float_error(text: &[u8], e: FloatTextError, what: &str) -> DecodeError {
+    syntax(
+        e.offset(),
+        format!(
+            "not a valid {what}: {:?} ({} at byte {})",
+            String::from_utf8_lossy(text),
+            e.reason(),
+            e.offset()
+        ),
+    )
+}
+
 fn as_str<'a>(text: &'a [u8], what: &str) -> Result<&'a str, DecodeError> {
     std::str::from_utf8(text).map_err(|e| {
         (
@@ -283,15 +296,13 @@ impl<R: Read> RecordInput for XmlInput<R> {
 
     fn read_float(&mut self, _tag: &str) -> Result<f32> {
         self.primitive(Elem::Float, None, |t| {
-            let s = as_str(t, "float")?;
-            float::parse_float(s).ok_or_else(|| syntax(0, format!("not a valid float: {s:?}")))
+            parse_float(t).map_err(|e| float_error(t, e, "float"))
         })
     }
 
     fn read_double(&mut self, _tag: &str) -> Result<f64> {
         self.primitive(Elem::Double, None, |t| {
-            let s = as_str(t, "double")?;
-            float::parse_double(s).ok_or_else(|| syntax(0, format!("not a valid double: {s:?}")))
+            parse_double(t).map_err(|e| float_error(t, e, "double"))
         })
     }
 

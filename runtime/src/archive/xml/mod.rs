@@ -25,7 +25,6 @@
 //! ```
 
 mod escape;
-mod float;
 mod input;
 mod lexer;
 mod output;

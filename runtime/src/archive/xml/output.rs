@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::escape::{push_escaped, push_hex};
-use super::float;
+use crate::archive::text;
 use crate::archive::{RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -220,12 +220,12 @@ impl<W: Write> RecordOutput for XmlOutput<W> {
 
     fn write_float(&mut self, v: f32, tag: &str) -> Result<()> {
         self.primitive(tag, b"<ex:float>", b"</ex:float>", |b| {
-            float::push_float(b, v)
+            text::push_float(b, v)
         })
     }
 
     fn write_double(&mut self, v: f64, tag: &str) -> Result<()> {
-        self.primitive(tag, b"<double>", b"</double>", |b| float::push_double(b, v))
+        self.primitive(tag, b"<double>", b"</double>", |b| text::push_double(b, v))
     }
 
     fn write_string(&mut self, v: &str, tag: &str) -> Result<()> {
