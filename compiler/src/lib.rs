@@ -1,1 +1,52 @@
-//! The Hadoop Record I/O compiler (`rcc`) as a library.
+//! The Hadoop Record I/O compiler (`rcc`) as a library: the DDL front end that back ends,
+//! build scripts and the `rcc` subcommands share.
+//!
+//! The data flow follows the module tree: [`syntax`] (grammar and syntax tree) → `load`
+//! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →
+//! [`model`] (the checked [`Model`]) → back ends. Problems come back as [`Diagnostics`],
+//! which render exactly as `rcc` prints them.
+//!
+//! ```no_run
+//! // build.rs
+//! use hadoop_record_compiler::{load, LoadOptions};
+//!
+//! let model = match load(&["schema/links.jr"], &LoadOptions::default()) {
+//!     Ok(model) => model,
+//!     Err(diagnostics) => panic!("{diagnostics}"),
+//! };
+//! for path in model.files_read() {
+//!     println!("cargo:rerun-if-changed={}", path.display());
+//! }
+//! ```
+
+mod check;
+pub mod diagnostics;
+mod load;
+pub mod model;
+pub mod source;
+pub mod syntax;
+
+use std::path::Path;
+
+pub use diagnostics::{Diagnostic, Diagnostics, RenderOptions, Severity};
+pub use load::{FileSystem, LoadOptions, MemoryFileSystem, RealFileSystem, MAX_FILE_SIZE};
+pub use model::{Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type};
+pub use source::{FileId, Location, SourceFile, Span};
+
+/// Reads the DDL files `paths` and everything they include from disk, and checks them.
+///
+/// Includes are looked up next to the including file, then in each of
+/// `options.include_dirs`. On failure, every problem found is in the [`Diagnostics`].
+pub fn load<P: AsRef<Path>>(paths: &[P], options: &LoadOptions) -> Result<Model, Diagnostics> {
+    load_with(&RealFileSystem, paths, options)
+}
+
+/// [`load`] from any [`FileSystem`], e.g. a [`MemoryFileSystem`].
+pub fn load_with<P: AsRef<Path>>(
+    fs: &dyn FileSystem,
+    paths: &[P],
+    options: &LoadOptions,
+) -> Result<Model, Diagnostics> {
+    let roots: Vec<&Path> = paths.iter().map(AsRef::as_ref).collect();
+    check::check(load::load_files(fs, &roots, options))
+}

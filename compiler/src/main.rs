@@ -1,1 +1,7 @@
-fn main() {}
+//! `rcc`, the Hadoop Record I/O compiler.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -157,7 +157,7 @@ fn float_text(json: &Json) -> Option<String> {
 fn hex(text: &str) -> Result<Vec<u8>> {
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(schema_error(
             "a buffer needs an even number of hex digits".into(),
         ));

@@ -53,7 +53,7 @@ pub(super) fn closest(n: u64, bin: u32, shortest: Decimal) -> Decimal {
         } else {
             d.digits[0] = b'0' + (c / 10) as u8;
             d.digits[1] = b'0' + (c % 10) as u8;
-            d.len = if c % 10 == 0 { 1 } else { 2 };
+            d.len = if c.is_multiple_of(10) { 1 } else { 2 };
             d.exp = 1 - p;
         }
         return d;

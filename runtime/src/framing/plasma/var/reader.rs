@@ -310,7 +310,7 @@ impl<R: Read> VarReader<R> {
             }
             _ => self.chunk_size = Some(header.chunk_size),
         }
-        if offset % header.chunk_size as u64 != 0 {
+        if !offset.is_multiple_of(header.chunk_size as u64) {
             return Err(Error::syntax(format!(
                 "chunk header at byte {offset}, not a multiple of the chunk size {}",
                 header.chunk_size

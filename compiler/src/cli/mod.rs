@@ -1,0 +1,109 @@
+//! The `rcc` command line. One file per subcommand; the bare invocation
+//! `rcc [-l LANG] [-d DIR] FILE…` is Hadoop's and generates code ([`generate`]).
+//!
+//! A new subcommand is a new file with an `Args` struct and a `run` function, plus one
+//! variant in [`Command`].
+
+mod check;
+mod generate;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use hadoop_record_compiler::{Diagnostics, RenderOptions};
+
+const EXAMPLES: &str = "\
+Examples:
+  rcc check links.jr                 Check a DDL file and every file it includes
+  rcc check -I ddl/common a.jr b.jr  Also look for includes in ddl/common
+  rcc -l rust -d src/gen links.jr    Generate code (Hadoop's invocation)";
+
+/// rcc: the Hadoop Record I/O compiler. Reads DDL (.jr) files, checks them and generates
+/// code for them.
+#[derive(Debug, Parser)]
+#[command(
+    name = "rcc",
+    version,
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    generate: generate::GenerateArgs,
+
+    /// When to colour diagnostics (auto: on a terminal, unless NO_COLOR is set)
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    color: ColorWhen,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse and check DDL files and the files they include, reporting every problem
+    Check(check::CheckArgs),
+}
+
+/// The `--color` choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+/// What every subcommand needs from the top level.
+pub(crate) struct Context {
+    color: bool,
+}
+
+impl Context {
+    /// Prints `diagnostics` to stderr, then a count.
+    pub(crate) fn report(&self, diagnostics: &Diagnostics) {
+        let options = RenderOptions { color: self.color };
+        eprint!("{}", diagnostics.render(&options));
+        let n = diagnostics.error_count();
+        self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
+    }
+
+    /// Prints `error: message` to stderr.
+    pub(crate) fn error(&self, message: &str) {
+        if self.color {
+            eprintln!("\x1b[1;31merror\x1b[0m\x1b[1m: {message}\x1b[0m");
+        } else {
+            eprintln!("error: {message}");
+        }
+    }
+}
+
+fn color_enabled(when: ColorWhen) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    }
+}
+
+/// Parses the command line and runs it.
+pub(crate) fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let context = Context {
+        color: color_enabled(cli.color),
+    };
+    let ok = match cli.command {
+        Some(Command::Check(args)) => check::run(&context, args),
+        None => generate::run(&context, cli.generate),
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,339 @@
+//! The checked model: what every back end, the derive's tests and the schema-driven codec
+//! start from. Modules hold records, records hold fields with resolved types; every
+//! record and field keeps its DDL spelling and source [`Location`].
+//!
+//! ```
+//! use hadoop_record_compiler::{load_with, LoadOptions, MemoryFileSystem, Primitive, Type};
+//!
+//! let mut fs = MemoryFileSystem::new();
+//! fs.insert("links.jr", "module links { class Link { ustring URL; vector<Link> more; } }");
+//! let model = load_with(&fs, &["links.jr"], &LoadOptions::default()).unwrap();
+//! let link = model.get("links.Link").unwrap();
+//! assert_eq!(link.fields()[0].ty(), &Type::Primitive(Primitive::UString));
+//! assert_eq!(model.type_to_string(link.fields()[1].ty()), "vector<links.Link>");
+//! assert_eq!(link.location().to_string(), "links.jr:1:22");
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
+use hadoop_record::Signature;
+
+use crate::source::{FileId, Location, SourceFile};
+pub use crate::syntax::ast::Primitive;
+
+/// A record's position in [`Model::records`]. [`Model::to_schema`] gives records the same
+/// positions in the runtime [`Schema`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RecordIndex(u32);
+
+impl RecordIndex {
+    pub(crate) fn new(index: usize) -> Self {
+        RecordIndex(u32::try_from(index).expect("fewer than 2^32 records"))
+    }
+
+    /// Position in [`Model::records`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A resolved field type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `byte`, `boolean`, `int`, `long`, `float`, `double`, `ustring` or `buffer`.
+    Primitive(Primitive),
+    /// `vector<T>`
+    Vector(Box<Type>),
+    /// `map<K, V>`
+    Map(Box<Type>, Box<Type>),
+    /// A record of the same model.
+    Record(RecordIndex),
+}
+
+/// A field of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub(crate) name: String,
+    pub(crate) ty: Type,
+    pub(crate) location: Location,
+    pub(crate) type_location: Location,
+}
+
+impl Field {
+    /// The name as spelled in the DDL.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The resolved type.
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+
+    /// Where the field's name is.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// Where the field's type is written.
+    pub fn type_location(&self) -> &Location {
+        &self.type_location
+    }
+}
+
+/// A record type (a DDL `class`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub(crate) name: String,
+    pub(crate) module: String,
+    pub(crate) qualified_name: String,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) location: Location,
+    pub(crate) in_root_file: bool,
+}
+
+impl Record {
+    /// The class name as spelled in the DDL, e.g. `Link`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The dotted module name, e.g. `org.apache.hadoop.record`.
+    pub fn module(&self) -> &str {
+        &self.module
+    }
+
+    /// `module.Name`.
+    pub fn qualified_name(&self) -> &str {
+        &self.qualified_name
+    }
+
+    /// Fields in declaration order.
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// Where the class name is.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// The file that declares the record.
+    pub fn file(&self) -> FileId {
+        self.location.file
+    }
+
+    /// Whether the declaring file was named by the caller rather than only included.
+    /// Hadoop's `rcc` generates code for these records only.
+    pub fn in_root_file(&self) -> bool {
+        self.in_root_file
+    }
+}
+
+/// A module: its records from every file that declares it, in load order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    pub(crate) name: String,
+    pub(crate) records: Vec<RecordIndex>,
+    pub(crate) location: Location,
+}
+
+impl Module {
+    /// The dotted name as spelled in the DDL.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The name's segments: `a.b.c` gives `a`, `b`, `c`.
+    pub fn segments(&self) -> impl Iterator<Item = &str> {
+        self.name.split('.')
+    }
+
+    /// Its records, in declaration order.
+    pub fn records(&self) -> &[RecordIndex] {
+        &self.records
+    }
+
+    /// Where the module's name is first declared.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+}
+
+/// A checked set of DDL files. Build one with [`crate::load`].
+///
+/// Records come in include order — those of an included file before those of the file
+/// that includes it — then in declaration order; modules come in the order of their first
+/// record. [`Model::files`] lists files in the order they were first reached.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub(crate) files: Vec<SourceFile>,
+    pub(crate) modules: Vec<Module>,
+    pub(crate) records: Vec<Record>,
+    pub(crate) by_name: HashMap<String, RecordIndex>,
+}
+
+impl Model {
+    /// Every file read, root and included.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    /// The file `id`.
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.index()]
+    }
+
+    /// Paths of every file read, e.g. for a build script's `cargo:rerun-if-changed`.
+    pub fn files_read(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(SourceFile::path)
+    }
+
+    /// All modules.
+    pub fn modules(&self) -> &[Module] {
+        &self.modules
+    }
+
+    /// The module named `name` (dotted).
+    pub fn module(&self, name: &str) -> Option<&Module> {
+        self.modules.iter().find(|m| m.name == name)
+    }
+
+    /// All records.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The record at `index`.
+    pub fn record(&self, index: RecordIndex) -> &Record {
+        &self.records[index.index()]
+    }
+
+    /// The index of the record named `module.Name`.
+    pub fn find(&self, qualified_name: &str) -> Option<RecordIndex> {
+        self.by_name.get(qualified_name).copied()
+    }
+
+    /// The record named `module.Name`.
+    pub fn get(&self, qualified_name: &str) -> Option<&Record> {
+        self.find(qualified_name).map(|i| self.record(i))
+    }
+
+    /// `ty` as canonical DDL, records fully qualified: `map<ustring, links.Link>`.
+    pub fn type_to_string(&self, ty: &Type) -> String {
+        TypeDisplay { model: self, ty }.to_string()
+    }
+
+    /// The runtime [`Schema`] of every record, with ids in [`Model::records`] order.
+    pub fn to_schema(&self) -> ModelSchema {
+        let mut schema = Schema::new();
+        let ids: Vec<RecordId> = self
+            .records
+            .iter()
+            .map(|r| {
+                schema.add(RecordType {
+                    module: r.module.clone(),
+                    name: r.name.clone(),
+                    fields: Vec::new(),
+                })
+            })
+            .collect();
+        for (record, &id) in self.records.iter().zip(&ids) {
+            schema.record_mut(id).fields = record
+                .fields
+                .iter()
+                .map(|f| FieldDef::new(f.name.clone(), field_type(&f.ty, &ids)))
+                .collect();
+        }
+        let by_name = self
+            .by_name
+            .iter()
+            .map(|(name, index)| (name.clone(), ids[index.index()]))
+            .collect();
+        ModelSchema {
+            schema,
+            ids,
+            by_name,
+        }
+    }
+}
+
+fn field_type(ty: &Type, ids: &[RecordId]) -> FieldType {
+    match ty {
+        Type::Primitive(p) => match p {
+            Primitive::Byte => FieldType::Byte,
+            Primitive::Boolean => FieldType::Bool,
+            Primitive::Int => FieldType::Int,
+            Primitive::Long => FieldType::Long,
+            Primitive::Float => FieldType::Float,
+            Primitive::Double => FieldType::Double,
+            Primitive::UString => FieldType::String,
+            Primitive::Buffer => FieldType::Buffer,
+        },
+        Type::Vector(t) => FieldType::Vector(Box::new(field_type(t, ids))),
+        Type::Map(k, v) => {
+            FieldType::Map(Box::new(field_type(k, ids)), Box::new(field_type(v, ids)))
+        }
+        Type::Record(r) => FieldType::Record(ids[r.index()]),
+    }
+}
+
+/// A [`Model`] as a runtime [`Schema`], with the way back from model records and names to
+/// schema ids.
+#[derive(Debug, Clone)]
+pub struct ModelSchema {
+    schema: Schema,
+    ids: Vec<RecordId>,
+    by_name: HashMap<String, RecordId>,
+}
+
+impl ModelSchema {
+    /// The schema.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The schema, owned.
+    pub fn into_schema(self) -> Schema {
+        self.schema
+    }
+
+    /// The schema id of the model's record `index`.
+    pub fn id(&self, index: RecordIndex) -> RecordId {
+        self.ids[index.index()]
+    }
+
+    /// The schema id of the record named `module.Name`.
+    pub fn find(&self, qualified_name: &str) -> Option<RecordId> {
+        self.by_name.get(qualified_name).copied()
+    }
+
+    /// Hadoop's type signature of the record named `module.Name`.
+    pub fn signature(&self, qualified_name: &str) -> Option<Signature> {
+        self.find(qualified_name)
+            .map(|id| self.schema.signature(id))
+    }
+}
+
+struct TypeDisplay<'a> {
+    model: &'a Model,
+    ty: &'a Type,
+}
+
+impl fmt::Display for TypeDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let nested = |ty| TypeDisplay {
+            model: self.model,
+            ty,
+        };
+        match self.ty {
+            Type::Primitive(p) => f.write_str(p.keyword()),
+            Type::Vector(t) => write!(f, "vector<{}>", nested(t)),
+            Type::Map(k, v) => write!(f, "map<{}, {}>", nested(k), nested(v)),
+            Type::Record(r) => f.write_str(self.model.record(*r).qualified_name()),
+        }
+    }
+}

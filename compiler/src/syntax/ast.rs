@@ -1,0 +1,353 @@
+//! The syntax tree of one DDL file, with a [`Span`] on every node. [`Display`] prints it as
+//! canonical DDL (what Hadoop's `rcc` accepts: no `};`, comments dropped), so that
+//! parse → print → parse gives the same tree.
+//!
+//! [`Display`]: std::fmt::Display
+
+use std::fmt;
+
+use crate::source::Span;
+
+/// One DDL file: its includes and modules in source order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    /// Includes and modules in source order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// `include "path"`
+    Include(Include),
+    /// `module name { … }`
+    Module(Module),
+}
+
+/// `include "path"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// The path between the quotes.
+    pub path: String,
+    /// The quoted path.
+    pub path_span: Span,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `module a.b { classes }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    /// The dotted module name.
+    pub name: QualifiedName,
+    /// The classes in source order.
+    pub classes: Vec<Class>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `class Name { fields }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Class {
+    /// The class name.
+    pub name: Ident,
+    /// The fields in source order.
+    pub fields: Vec<Field>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `type name;`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// The field's type.
+    pub ty: TypeExpr,
+    /// The field's name.
+    pub name: Ident,
+    /// The whole declaration, up to and including the `;`.
+    pub span: Span,
+}
+
+/// A name as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    /// The name's text.
+    pub text: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A dotted name such as `org.apache.hadoop.record` or `links.Link`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QualifiedName {
+    /// The segments, at least one.
+    pub segments: Vec<Ident>,
+    /// From the first segment to the last.
+    pub span: Span,
+}
+
+impl QualifiedName {
+    /// Whether the name has more than one segment (and is then taken as fully qualified).
+    pub fn is_qualified(&self) -> bool {
+        self.segments.len() > 1
+    }
+
+    /// The last segment.
+    pub fn last(&self) -> &Ident {
+        self.segments
+            .last()
+            .expect("a name has at least one segment")
+    }
+}
+
+/// A primitive type of the DDL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    /// `byte`
+    Byte,
+    /// `boolean`
+    Boolean,
+    /// `int`
+    Int,
+    /// `long`
+    Long,
+    /// `float`
+    Float,
+    /// `double`
+    Double,
+    /// `ustring`
+    UString,
+    /// `buffer`
+    Buffer,
+}
+
+impl Primitive {
+    /// All primitives, in the order the DDL documentation lists them.
+    pub const ALL: [Primitive; 8] = [
+        Primitive::Byte,
+        Primitive::Boolean,
+        Primitive::Int,
+        Primitive::Long,
+        Primitive::Float,
+        Primitive::Double,
+        Primitive::UString,
+        Primitive::Buffer,
+    ];
+
+    /// The keyword, e.g. `ustring`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Primitive::Byte => "byte",
+            Primitive::Boolean => "boolean",
+            Primitive::Int => "int",
+            Primitive::Long => "long",
+            Primitive::Float => "float",
+            Primitive::Double => "double",
+            Primitive::UString => "ustring",
+            Primitive::Buffer => "buffer",
+        }
+    }
+
+    /// The primitive spelled `keyword`, if any.
+    pub fn from_keyword(keyword: &str) -> Option<Primitive> {
+        Primitive::ALL.into_iter().find(|p| p.keyword() == keyword)
+    }
+}
+
+/// A type as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeExpr {
+    /// `int`, `ustring`, …
+    Primitive {
+        /// Which one.
+        kind: Primitive,
+        /// The keyword.
+        span: Span,
+    },
+    /// `vector<T>`
+    Vector {
+        /// The element type.
+        element: Box<TypeExpr>,
+        /// From `vector` to `>`.
+        span: Span,
+    },
+    /// `map<K, V>`
+    Map {
+        /// The key type.
+        key: Box<TypeExpr>,
+        /// The value type.
+        value: Box<TypeExpr>,
+        /// From `map` to `>`.
+        span: Span,
+    },
+    /// A record, by simple or qualified name.
+    Record(QualifiedName),
+}
+
+impl TypeExpr {
+    /// Where the type is written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Primitive { span, .. }
+            | TypeExpr::Vector { span, .. }
+            | TypeExpr::Map { span, .. } => *span,
+            TypeExpr::Record(name) => name.span,
+        }
+    }
+}
+
+/// The DDL keywords; none of them may name a module, class or field.
+pub const KEYWORDS: [&str; 13] = [
+    "include", "module", "class", "vector", "map", "byte", "boolean", "int", "long", "float",
+    "double", "ustring", "buffer",
+];
+
+/// Whether `name` is a DDL keyword.
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
+// ---------------------------------------------------------------------------------------
+// Spans erased, for comparing trees by shape
+
+impl File {
+    /// The same tree with every span set to `0..0`, to compare trees by content only.
+    pub fn without_spans(mut self) -> File {
+        for item in &mut self.items {
+            match item {
+                Item::Include(i) => {
+                    i.span = Span::default();
+                    i.path_span = Span::default();
+                }
+                Item::Module(m) => {
+                    m.span = Span::default();
+                    erase_name(&mut m.name);
+                    for class in &mut m.classes {
+                        class.span = Span::default();
+                        class.name.span = Span::default();
+                        for field in &mut class.fields {
+                            field.span = Span::default();
+                            field.name.span = Span::default();
+                            erase_type(&mut field.ty);
+                        }
+                    }
+                }
+            }
+        }
+        self
+    }
+}
+
+fn erase_name(name: &mut QualifiedName) {
+    name.span = Span::default();
+    for s in &mut name.segments {
+        s.span = Span::default();
+    }
+}
+
+fn erase_type(ty: &mut TypeExpr) {
+    match ty {
+        TypeExpr::Primitive { span, .. } => *span = Span::default(),
+        TypeExpr::Vector { element, span } => {
+            *span = Span::default();
+            erase_type(element);
+        }
+        TypeExpr::Map { key, value, span } => {
+            *span = Span::default();
+            erase_type(key);
+            erase_type(value);
+        }
+        TypeExpr::Record(name) => erase_name(name),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Canonical DDL
+
+impl fmt::Display for File {
+    /// Canonical DDL: one declaration per line, four-space indents, a blank line between
+    /// top-level items.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            match item {
+                Item::Include(include) => writeln!(f, "{include}")?,
+                Item::Module(module) => write!(f, "{module}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Include {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "include \"{}\"", self.path)
+    }
+}
+
+impl fmt::Display for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "module {} {{", self.name)?;
+        for class in &self.classes {
+            writeln!(f, "    class {} {{", class.name)?;
+            for field in &class.fields {
+                writeln!(f, "        {field}")?;
+            }
+            writeln!(f, "    }}")?;
+        }
+        writeln!(f, "}}")
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "class {} {{", self.name)?;
+        for field in &self.fields {
+            writeln!(f, "    {field}")?;
+        }
+        write!(f, "}}")
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {};", self.ty, self.name)
+    }
+}
+
+impl fmt::Display for Ident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl fmt::Display for QualifiedName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, segment) in self.segments.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(&segment.text)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Primitive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.keyword())
+    }
+}
+
+impl fmt::Display for TypeExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeExpr::Primitive { kind, .. } => write!(f, "{kind}"),
+            TypeExpr::Vector { element, .. } => write!(f, "vector<{element}>"),
+            TypeExpr::Map { key, value, .. } => write!(f, "map<{key}, {value}>"),
+            TypeExpr::Record(name) => write!(f, "{name}"),
+        }
+    }
+}
