@@ -198,7 +198,7 @@ pub fn unescape_into(text: &str, out: &mut String) -> Result<(), TextError> {
 
 /// Decodes hex buffer text (digits of either case, two per byte) into `out`.
 pub fn unhex_into(text: &[u8], out: &mut Vec<u8>) -> Result<(), TextError> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err(text_error(
             text.len() - 1,
             "buffer has an odd number of hex digits",
