@@ -100,6 +100,17 @@ impl<W: Write> XmlOutput<W> {
         self.sink.get_ref()
     }
 
+    /// The sink the output writes through.
+    pub(crate) fn sink_mut(&mut self) -> &mut Sink<W> {
+        &mut self.sink
+    }
+
+    /// Forgets a record abandoned midway, so that the next one starts at the top level.
+    pub(crate) fn reset(&mut self) {
+        self.stack.clear();
+        self.indent = 0;
+    }
+
     /// The envelope of level `level`.
     #[inline]
     fn envelope(envelopes: &mut Vec<Envelope>, level: usize) -> &Envelope {
