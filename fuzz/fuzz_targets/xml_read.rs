@@ -1,8 +1,14 @@
-//! Hadoop XML reader (`XmlInput`) through the schema-driven codec: arbitrary bytes, read
-//! as a stream of records of a schema that uses every DDL type, nested records, vectors of
-//! vectors and maps, arriving in chunks of a size picked by the first byte. It must end
-//! cleanly or with an error that has a position, never panic or hang.
+//! Hadoop XML reader over arbitrary bytes: `RecordReader` typed and schema-driven (the
+//! checks shared with `binary_read`/`csv_read`: errors located, whatever decodes re-encodes
+//! and reads back the same), then `XmlInput` directly with input arriving in chunks of 1–64
+//! bytes (picked by the first byte), to reach every refill path. It must end cleanly or with
+//! an error that has a position, never panic or hang.
 #![no_main]
+
+#[path = "../../runtime/tests/fixture_records/mod.rs"]
+mod fixture_records;
+#[path = "archive_common.rs"]
+mod archive_common;
 
 use std::io::Read;
 
@@ -53,6 +59,7 @@ fn schema() -> (Schema, hadoop_record::schema::RecordId) {
 }
 
 fuzz_target!(|data: &[u8]| {
+    archive_common::run(data, hadoop_record::Format::Xml);
     let Some((&first, rest)) = data.split_first() else {
         return;
     };

@@ -1,5 +1,6 @@
 //! XML archive throughput: 1,000,000 records of the small shape {int, long, boolean,
-//! double} written to and read from memory, through a typed record.
+//! double} written to and read from memory, through a typed record and the public stream
+//! API (`RecordWriter` / `RecordReader` with `Format::Xml`).
 //!
 //! `cargo bench -p hadoop-record --bench xml`
 
@@ -7,10 +8,11 @@ use std::cmp::Ordering;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hadoop_record::archive::xml::{XmlInput, XmlOutput};
 use hadoop_record::field::Field;
 use hadoop_record::schema::{FieldDef, RecordId, SchemaBuilder};
-use hadoop_record::{Record, RecordInput, RecordOutput, Result};
+use hadoop_record::{
+    Format, Record, RecordInput, RecordOutput, RecordReader, RecordWriter, Result,
+};
 
 const RECORDS: usize = 1_000_000;
 
@@ -78,11 +80,11 @@ fn records() -> Vec<Small> {
 /// Writes every record into `out` (cleared first, so that its pages are already mapped).
 fn write_all(records: &[Small], out: &mut Vec<u8>) {
     out.clear();
-    let mut xml = XmlOutput::new(out);
+    let mut writer = RecordWriter::new(out, Format::Xml);
     for r in records {
-        r.serialize(&mut xml, "").unwrap();
+        writer.write(r).unwrap();
     }
-    xml.flush().unwrap();
+    writer.flush().unwrap();
 }
 
 fn bench(c: &mut Criterion) {
@@ -98,10 +100,10 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("read", |b| {
         b.iter(|| {
-            let mut input = XmlInput::new(black_box(&xml[..]));
+            let mut reader = RecordReader::new(black_box(&xml[..]), Format::Xml);
             let mut n = 0usize;
-            while !input.at_end().unwrap() {
-                black_box(Small::deserialize(&mut input, "").unwrap());
+            while let Some(r) = reader.read::<Small>().unwrap() {
+                black_box(r);
                 n += 1;
             }
             assert_eq!(n, RECORDS);
