@@ -2,8 +2,9 @@
 
 use std::io::Read;
 
+use super::elem::Elem;
 use super::escape::{unescape_into, unhex_into, TextError};
-use super::lexer::{Elem, Lexer};
+use super::lexer::Lexer;
 use crate::archive::text::{parse_double, parse_float, FloatTextError};
 use crate::archive::{Index, RecordInput, MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};

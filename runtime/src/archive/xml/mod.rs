@@ -24,6 +24,7 @@
 //! assert!(input.at_end().unwrap());
 //! ```
 
+mod elem;
 mod escape;
 mod input;
 mod lexer;
