@@ -31,7 +31,7 @@
 //! assert_eq!(e.to_string(), "record 1, byte 4, in Point.x: input ends inside an int");
 //! ```
 //!
-//! Adding a format (XML) takes six lines here: a variant of `Input` and of `Output`, an arm in
+//! Adding a format takes six lines here: a variant of `Input` and of `Output`, an arm in
 //! each of the `with_input!`/`with_output!` macros, and an arm in each constructor. Its input
 //! implements [`RecordInput`] (`at_end` at a clean end of input, `position` for errors) and its
 //! output implements [`RecordOutput`] plus the crate's `StreamOutput` (its [`Sink`], `reset`
