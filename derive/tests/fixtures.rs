@@ -96,6 +96,11 @@ fn csv_fixtures() {
     assert_eq!(check_encoding(Encoding::Csv), 155);
 }
 
+#[test]
+fn xml_fixtures() {
+    assert_eq!(check_encoding(Encoding::Xml), 155);
+}
+
 fn check_display<T: Record + std::fmt::Display>(case: &Case) {
     let records = expected_records::<T>(case);
     let text: String = records.iter().map(|r| r.to_string()).collect();

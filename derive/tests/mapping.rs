@@ -7,8 +7,7 @@ use hadoop_record::schema::FieldType;
 use hadoop_record::value::read_record;
 use hadoop_record::{ErrorKind, Format, Record, RecordReader, RecordWriter, Value};
 
-/// The formats the runtime implements so far.
-const FORMATS: [Format; 2] = [Format::Binary, Format::Csv];
+const FORMATS: [Format; 3] = [Format::Binary, Format::Csv, Format::Xml];
 
 fn encode<T: Record>(record: &T, format: Format) -> Vec<u8> {
     let mut writer = RecordWriter::new(Vec::new(), format);
@@ -89,6 +88,14 @@ fn raw_identifiers_and_renamed_fields_are_ddl_names() {
         r#match: "m".into(),
         is_relative: true,
     };
+    let xml = String::from_utf8(encode(&record, Format::Xml)).unwrap();
+    for tag in [
+        "<name>type</name>",
+        "<name>match</name>",
+        "<name>isRelative</name>",
+    ] {
+        assert!(xml.contains(tag), "{tag} in\n{xml}");
+    }
     for format in FORMATS {
         assert_eq!(
             decode::<Keywords>(&encode(&record, format), format).unwrap(),

@@ -200,7 +200,7 @@ proptest! {
     #[test]
     fn every_format_round_trips(a in outer()) {
         let binary = encode(&a, Format::Binary);
-        for format in [Format::Binary, Format::Csv] {
+        for format in [Format::Binary, Format::Csv, Format::Xml] {
             let bytes = encode(&a, format);
             let back = decode::<Outer>(&bytes, format).unwrap();
             prop_assert_eq!(back.len(), 1);
