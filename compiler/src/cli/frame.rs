@@ -124,18 +124,20 @@ pub(crate) fn open_input(path: Option<&Path>) -> Result<Box<dyn Read>, String> {
     }
 }
 
-/// Creates `path` for writing (`None` or `-`: standard output), buffered.
-pub(crate) fn create_output(path: Option<&Path>) -> Result<BufWriter<Box<dyn Write>>, String> {
-    let w: Box<dyn Write> = match path {
-        None => Box::new(io::stdout().lock()),
-        Some(p) if p == Path::new("-") => Box::new(io::stdout().lock()),
+/// Creates `path` for writing (`None` or `-`: standard output), unbuffered.
+pub(crate) fn create_output(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
+    match path {
+        None => Ok(Box::new(io::stdout().lock())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdout().lock())),
         Some(p) => match File::create(p) {
-            Ok(f) => Box::new(f),
-            Err(e) => return Err(format!("cannot write {}: {e}", p.display())),
+            Ok(f) => Ok(Box::new(f)),
+            Err(e) => Err(format!("cannot write {}: {e}", p.display())),
         },
-    };
-    Ok(BufWriter::with_capacity(64 << 10, w))
+    }
 }
+
+/// Output buffer size.
+pub(crate) const OUTPUT_BUFFER: usize = 64 << 10;
 
 /// The conversion; `Err` for problems found before any record was read.
 fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
@@ -148,7 +150,7 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
 
     let input = open_input(args.input.as_deref())?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
-    let output = create_output(args.output.as_deref())?;
+    let output = BufWriter::with_capacity(OUTPUT_BUFFER, create_output(args.output.as_deref())?);
     let mut writer = FrameWriter::new(output, to, &args.write, reader.v1_header(), typed_input)?;
 
     let mut failure = None;

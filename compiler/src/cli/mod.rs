@@ -5,6 +5,7 @@
 //! variant in [`Command`].
 
 mod check;
+mod convert;
 mod frame;
 mod framing;
 mod generate;
@@ -51,6 +52,9 @@ enum Command {
     /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
     /// unchanged, or summarise a framed file (`rcc frame info`)
     Frame(Box<frame::FrameArgs>),
+    /// Convert records of a DDL type between binary, CSV and XML (and to JSON), optionally
+    /// inside framings
+    Convert(Box<convert::ConvertArgs>),
 }
 
 /// The `--color` choices.
@@ -114,6 +118,7 @@ pub(crate) fn main() -> ExitCode {
     let ok = match cli.command {
         Some(Command::Check(args)) => check::run(&context, args),
         Some(Command::Frame(args)) => frame::run(&context, *args),
+        Some(Command::Convert(args)) => convert::run(&context, *args),
         None => generate::run(&context, cli.generate),
     };
     if ok {
