@@ -616,6 +616,19 @@ fn errors_before_any_work() {
         }
         assert!(!out_path.exists(), "{args:?} created the output");
     }
+    // Writing over the input is refused, and the input is left alone.
+    let copy = dir.path().join("copy.recordio");
+    std::fs::copy(mesos, &copy).unwrap();
+    let copy_str = copy.to_str().unwrap();
+    let same = rcc(
+        &[
+            "frame", "--from", "mesos", "--to", "paddle", copy_str, copy_str,
+        ],
+        b"",
+    );
+    assert_eq!(same.status.code(), Some(1));
+    assert!(stderr(&same).contains("is the input: writing it would destroy the input"));
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(mesos).unwrap());
     let unreadable = rcc(
         &[
             "frame",

@@ -15,7 +15,7 @@ use hadoop_record::value::json::write_json;
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
 use hadoop_record_compiler::{load, LoadOptions};
 
-use super::frame::{create_output, open_input, OUTPUT_BUFFER};
+use super::frame::{check_distinct, create_output, open_input, OUTPUT_BUFFER};
 use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
@@ -200,6 +200,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         None => no_framing_options("--out-framing", &write_flags(&args.write))?,
     }
 
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let from = args.from.format();
     let mut source = match in_framing {

@@ -136,6 +136,21 @@ pub(crate) fn create_output(path: Option<&Path>) -> Result<Box<dyn Write>, Strin
     }
 }
 
+/// Refuses to write over the input, which creating the output would empty first.
+pub(crate) fn check_distinct(input: Option<&Path>, output: Option<&Path>) -> Result<(), String> {
+    let real = |p: Option<&Path>| {
+        p.filter(|p| *p != Path::new("-"))
+            .and_then(|p| p.canonicalize().ok())
+    };
+    match (real(input), real(output)) {
+        (Some(i), Some(o)) if i == o => Err(format!(
+            "the output {} is the input: writing it would destroy the input",
+            o.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Output buffer size.
 pub(crate) const OUTPUT_BUFFER: usize = 64 << 10;
 
@@ -148,6 +163,7 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
     // Check the output options on a sink first, so that bad options create no file.
     FrameWriter::new(io::sink(), to, &args.write, None, typed_input)?;
 
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
     let output = BufWriter::with_capacity(OUTPUT_BUFFER, create_output(args.output.as_deref())?);
