@@ -277,10 +277,12 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
 ///
 /// The number's text is gone by now, and narrowing the double is not always right: the
 /// text was rounded once to the double and would be rounded again to the float, which
-/// for a few floats lands on a neighbour (`7.038531E-26`, Java's own JDK-4396272). So a
+/// for one float lands on a neighbour (`7.038531E-26`, Java's own JDK-4396272). So a
 /// float whose Java text reads as exactly this double wins: the nearest, else one of its
-/// two neighbours. For the text [`to_json`] writes this gives back the float; for other
-/// text it is the nearest float, or at worst its neighbour.
+/// two neighbours. For the text [`to_json`] writes this gives back every finite float
+/// (checked once for all positive bit patterns, negatives being symmetric: plain
+/// narrowing gets exactly one of them wrong); for other text it is the nearest float, or
+/// at worst its neighbour.
 fn narrow(x: f64) -> f32 {
     let nearest = x as f32;
     let reads_as_x = |f: f32| {
