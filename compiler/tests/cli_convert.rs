@@ -17,7 +17,11 @@ use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
 
 /// The encodings converted between, as `--from`/`--to` name them.
-const FORMATS: [(Encoding, &str); 2] = [(Encoding::Binary, "binary"), (Encoding::Csv, "csv")];
+const FORMATS: [(Encoding, &str); 3] = [
+    (Encoding::Binary, "binary"),
+    (Encoding::Csv, "csv"),
+    (Encoding::Xml, "xml"),
+];
 
 /// Runs `rcc args` in the fixture directory with `stdin` as standard input.
 fn rcc(args: &[&str], stdin: &[u8]) -> Output {
@@ -66,12 +70,7 @@ fn stems() -> BTreeMap<String, BTreeMap<&'static str, &'static Case>> {
     let mut out: BTreeMap<String, BTreeMap<&str, &Case>> = BTreeMap::new();
     for case in &hadoop_java().cases {
         let (stem, _) = case.name.rsplit_once('.').unwrap();
-        let name = FORMATS
-            .iter()
-            .chain(&[(Encoding::Xml, "xml")])
-            .find(|(e, _)| *e == case.encoding)
-            .unwrap()
-            .1;
+        let name = FORMATS.iter().find(|(e, _)| *e == case.encoding).unwrap().1;
         out.entry(stem.to_owned()).or_default().insert(name, case);
     }
     out
@@ -301,6 +300,12 @@ fn csv_of(binary: &Case) -> Vec<u8> {
     case(&format!("{stem}.csv")).modern_bytes()
 }
 
+/// The XML file of the same stem as a binary case.
+fn xml_of(binary: &Case) -> Vec<u8> {
+    let stem = binary.name.strip_suffix(".binary").unwrap();
+    case(&format!("{stem}.xml")).modern_bytes()
+}
+
 #[test]
 fn binary_records_inside_mesos_and_paddle_convert_to_csv() {
     let records = binary_payloads("oracle.prims.LongRec");
@@ -367,12 +372,13 @@ fn binary_records_inside_mesos_and_paddle_convert_to_csv() {
 }
 
 #[test]
-fn records_framed_as_v1_with_types() {
+fn xml_records_framed_as_v1_with_types() {
     let records = binary_payloads("oracle.prims.StringRec");
-    let csv: Vec<u8> = records.iter().flat_map(|(c, _)| csv_of(c)).collect();
+    // The XML files back to back: a stream of `<value>` documents.
+    let xml: Vec<u8> = records.iter().flat_map(|(c, _)| xml_of(c)).collect();
     let out = convert(
         records[0].0,
-        "csv",
+        "xml",
         "binary",
         &[
             "--out-framing",
@@ -382,7 +388,7 @@ fn records_framed_as_v1_with_types() {
             "--header",
             "Application: rcc test",
         ],
-        &csv,
+        &xml,
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let reader = V1Reader::new(&out.stdout[..]).unwrap();
@@ -397,21 +403,55 @@ fn records_framed_as_v1_with_types() {
     let again = convert(
         records[0].0,
         "binary",
-        "csv",
+        "xml",
         &["--in-framing", "v1", "--out-framing", "v1"],
         &out.stdout,
     );
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     let reader = V1Reader::new(&again.stdout[..]).unwrap();
     assert_eq!(reader.header().get("Application"), Some("rcc test"));
-    let payloads: Vec<u8> = reader
-        .flat_map(|r| {
+    let payloads: Vec<Vec<u8>> = reader
+        .map(|r| {
             let r = r.unwrap();
             assert_eq!(r.record_type, "StringRec");
             r.payload
         })
         .collect();
-    assert_eq!(payloads, csv);
+    let each: Vec<Vec<u8>> = records.iter().map(|(c, _)| xml_of(c)).collect();
+    assert_eq!(payloads, each);
+}
+
+#[test]
+fn truncated_xml_names_line_column_and_field() {
+    let c = case("stream_outer_x2.xml");
+    let xml = c.bytes();
+    let binary = case("stream_outer_x2.binary").bytes();
+    // The second record is the last 127 of 356 lines: cut inside it.
+    let cut = xml.len() - 200;
+    let out = convert(c, "xml", "binary", &[], &xml[..cut]);
+    assert_eq!(out.status.code(), Some(1));
+    // The first record, converted alone through CSV.
+    let csv = case("stream_outer_x2.csv").bytes();
+    let first_line = &csv[..=csv.iter().position(|&b| b == b'\n').unwrap()];
+    let first = convert(c, "csv", "binary", &[], first_line);
+    assert!(binary.starts_with(&first.stdout) && first.stdout.len() < binary.len());
+    assert_eq!(out.stdout, first.stdout);
+    assert_eq!(
+        stderr(&out),
+        "error: record 1, line 346:38, in Outer.n.where.y: input ends where </member> was expected\n"
+    );
+    // An element of the wrong type.
+    let int = case("int_1.xml");
+    let bad = String::from_utf8(int.bytes())
+        .unwrap()
+        .replace("i4>", "i8>");
+    let out = convert(int, "xml", "json", &[], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr(&out),
+        "error: record 0, line 4:12, in IntRec.v: unknown element <i8>\n"
+    );
 }
 
 #[test]
