@@ -271,6 +271,22 @@ fn corrupt_input_names_record_position_and_field() {
         err.starts_with("error: record 1, line 2:3, in AllPrims.z: "),
         "{err}"
     );
+    // A value the target cannot hold: Hadoop's binary writer refuses U+FFFF.
+    let strings = case("string_00.csv");
+    let out = convert(
+        strings,
+        "csv",
+        "binary",
+        &[],
+        "'ok\n'a\u{FFFF}b\n'after\n".as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"\x02ok");
+    assert_eq!(
+        stderr(&out),
+        "error: cannot write as binary: record 1, in StringRec.v: Illegal Unicode Codepoint ffff \
+         in string (Hadoop refuses U+FFFE and U+FFFF)\n"
+    );
     // A nested field: the path goes down to it.
     let outer = case("stream_outer_x2.binary");
     let mut bytes = outer.bytes();

@@ -242,7 +242,12 @@ fn every_framing_pair_keeps_payloads() {
                     payloads(&read),
                     payloads(&good.cloned().collect::<Vec<_>>())
                 );
-                assert!(stderr(&out).contains("cannot write record"), "{what}");
+                let err = stderr(&out);
+                assert!(
+                    err.starts_with("error: cannot write as plasma-text: record "),
+                    "{what}: {err}"
+                );
+                assert!(err.contains("cannot contain LF"), "{what}: {err}");
                 continue;
             }
             assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
@@ -402,10 +407,9 @@ fn plasma_formats_with_options() {
     );
     assert_eq!(wrong.status.code(), Some(1));
     assert!(wrong.stdout.is_empty());
-    assert!(
-        stderr(&wrong).contains("cannot write record 0 as plasma-fixed:12"),
-        "{}",
-        stderr(&wrong)
+    assert_eq!(
+        stderr(&wrong),
+        "error: cannot write as plasma-fixed:12: record 0: payload of 6 bytes in a plasma-fixed:12 file\n"
     );
     // A trailing partial record is damage.
     let cut = rcc(
@@ -546,6 +550,32 @@ fn files_and_standard_streams() {
     assert_eq!(dashes.stdout, written);
     let (read, _) = read_with_library("paddle", &written);
     assert_eq!(read.len(), 6);
+
+    // A reader that stops early (`| head`) is no error: exit 0, nothing on stderr.
+    let mut mesos = Vec::new();
+    for _ in 0..20_000 {
+        mesos.extend_from_slice(b"100\n");
+        mesos.extend_from_slice(&[b'x'; 100]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
+        .args(["frame", "--from", "mesos", "--to", "mesos", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&mesos);
+    });
+    let mut head = [0u8; 10];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+    assert_eq!(&head, b"100\nxxxxxx");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
 }
 
 #[test]

@@ -15,7 +15,9 @@ use hadoop_record::value::json::write_json;
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
 use hadoop_record_compiler::{load, LoadOptions};
 
-use super::frame::{check_distinct, create_output, open_input, OUTPUT_BUFFER};
+use super::frame::{
+    check_distinct, create_output, open_input, report_end, write_failure, Stop, OUTPUT_BUFFER,
+};
 use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
@@ -247,32 +249,22 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         match source.next(schema, id) {
             Ok(Some((value, record_type))) => {
                 if let Err(e) = sink.write(schema, id, &value, record_type.as_deref(), records) {
-                    failure = Some(format!(
-                        "cannot write record {records} as {}: {e}",
-                        args.to.name()
-                    ));
+                    failure = Some(write_failure(&e, records, args.to.name()));
                     break;
                 }
                 records += 1;
             }
             Ok(None) => break,
             Err(message) => {
-                failure = Some(message);
+                failure = Some(Stop::Failed(message));
                 break;
             }
         }
     }
     if let Err(e) = sink.finish() {
-        failure.get_or_insert(format!("cannot write output: {e}"));
+        failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
-    let skipped = source.skipped();
-    for s in &skipped {
-        context.warning(&format!("recovery: {s}"));
-    }
-    if let Some(message) = &failure {
-        context.error(message);
-    }
-    Ok(failure.is_none() && skipped.is_empty())
+    Ok(report_end(context, &source.skipped(), failure))
 }
 
 /// The record type named by `--type`: `module.Class`, or a class name declared once.

@@ -174,28 +174,57 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
         match next {
             Ok(payload) => {
                 if let Err(e) = writer.write(payload) {
-                    let n = reader.records() - 1;
-                    failure = Some(format!("cannot write record {n} as {to}: {e}"));
+                    failure = Some(write_failure(&e, reader.records() - 1, &to.to_string()));
                     break;
                 }
             }
             Err(e) => {
-                failure = Some(format!("damaged {from} input: {e}"));
+                failure = Some(Stop::Failed(format!("damaged {from} input: {e}")));
                 break;
             }
         }
     }
     if let Err(e) = writer.finish() {
-        failure.get_or_insert(format!("cannot write output: {e}"));
+        failure.get_or_insert(write_failure(&e, reader.records(), &to.to_string()));
     }
-    let skipped = reader.skipped();
-    for s in &skipped {
+    Ok(report_end(context, &reader.skipped(), failure))
+}
+
+/// Why a conversion stopped before the end of its input.
+pub(crate) enum Stop {
+    /// An error, as printed.
+    Failed(String),
+    /// Whoever read the output went away (`| head`): not an error.
+    Closed,
+}
+
+/// The [`Stop`] for an error writing record `n` as `what`.
+pub(crate) fn write_failure(e: &hadoop_record::Error, n: u64, what: &str) -> Stop {
+    let broken_pipe = std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<io::Error>())
+        .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe);
+    if broken_pipe {
+        Stop::Closed
+    } else if e.record().is_some() {
+        // The message names the record already.
+        Stop::Failed(format!("cannot write as {what}: {e}"))
+    } else {
+        Stop::Failed(format!("cannot write record {n} as {what}: {e}"))
+    }
+}
+
+/// Prints what recovery skipped and why the conversion stopped; true when all went well.
+pub(crate) fn report_end(context: &Context, skipped: &[String], stop: Option<Stop>) -> bool {
+    for s in skipped {
         context.warning(&format!("recovery: {s}"));
     }
-    if let Some(message) = &failure {
-        context.error(message);
+    match stop {
+        Some(Stop::Failed(message)) => {
+            context.error(&message);
+            false
+        }
+        Some(Stop::Closed) | None => skipped.is_empty(),
     }
-    Ok(failure.is_none() && skipped.is_empty())
 }
 
 fn run_info(context: &Context, args: InfoArgs) -> bool {
