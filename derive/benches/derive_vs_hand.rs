@@ -166,7 +166,7 @@ impl Record for HandNested {
     fn compare_hadoop(&self, other: &Self) -> Ordering {
         use hadoop_record::field::Field;
         Record::compare_hadoop(&self.a, &other.a)
-            .then_with(|| Field::compare_hadoop(&self.v, &other.v))
+            .then_with(|| Field::cmp_hadoop(&self.v, &other.v))
             .then_with(|| self.flag.cmp(&other.flag))
     }
     fn describe(schema: &mut SchemaBuilder) -> RecordId {

@@ -15,7 +15,7 @@ pub fn hadoop(record: &Record) -> TokenStream {
         .split_last()
         .expect("a record has at least one field");
     let steps = rest.iter().map(|field| {
-        let compare = field_fn(record, field, "compare_hadoop");
+        let compare = field_fn(record, field, "cmp_hadoop");
         let member = field.member;
         quote! {
             let __o = #compare(&self.#member, &__other.#member);
@@ -24,7 +24,7 @@ pub fn hadoop(record: &Record) -> TokenStream {
             }
         }
     });
-    let compare = field_fn(record, last, "compare_hadoop");
+    let compare = field_fn(record, last, "cmp_hadoop");
     let member = last.member;
     quote! {
         #(#steps)*
@@ -32,14 +32,14 @@ pub fn hadoop(record: &Record) -> TokenStream {
     }
 }
 
-/// Body of `Field::compare_raw(__a, __b)` for the record: compares field by field on the
+/// Body of `Field::cmp_raw(__a, __b)` for the record: compares field by field on the
 /// bytes, each field consumed whole from both inputs while they compare equal. Every record
 /// entered counts towards the cursors' nesting limit, which bounds the recursion of
 /// recursive types on hostile input.
 pub fn raw(record: &Record) -> TokenStream {
     let krate = &record.krate;
     let steps = record.fields.iter().map(|field| {
-        let compare = field_fn(record, field, "compare_raw");
+        let compare = field_fn(record, field, "cmp_raw");
         let tag = &field.name;
         quote! {
             let __o = #compare(__a, __b).map_err(|__e| #krate::__private::in_field(__e, #tag))?;

@@ -47,11 +47,11 @@ pub fn expand(record: &Record) -> TokenStream {
             }
 
             #[inline]
-            fn compare_hadoop(&self, __other: &Self) -> #krate::__private::Ordering {
+            fn cmp_hadoop(&self, __other: &Self) -> #krate::__private::Ordering {
                 <Self as #krate::Record>::compare_hadoop(self, __other)
             }
 
-            fn compare_raw(
+            fn cmp_raw(
                 __a: &mut #raw_input,
                 __b: &mut #raw_input,
             ) -> #krate::Result<#krate::__private::Ordering> {

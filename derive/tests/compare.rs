@@ -224,5 +224,5 @@ fn raw_errors_name_the_field() {
     let at = good.windows(3).position(|w| w == b"tag").unwrap() + 1;
     let e = Outer::compare_raw(&good[..at], &good).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(e.path(), "Outer.c.vrec.tag");
+    assert_eq!(e.path(), "Outer.c.vrec[1].tag");
 }

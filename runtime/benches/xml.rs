@@ -52,10 +52,10 @@ impl Record for Small {
     }
     fn compare_hadoop(&self, other: &Self) -> Ordering {
         self.i
-            .compare_hadoop(&other.i)
-            .then_with(|| self.l.compare_hadoop(&other.l))
-            .then_with(|| self.b.compare_hadoop(&other.b))
-            .then_with(|| self.d.compare_hadoop(&other.d))
+            .cmp_hadoop(&other.i)
+            .then_with(|| self.l.cmp_hadoop(&other.l))
+            .then_with(|| self.b.cmp_hadoop(&other.b))
+            .then_with(|| self.d.cmp_hadoop(&other.d))
     }
     fn describe(schema: &mut SchemaBuilder) -> RecordId {
         schema.record::<Self>("Small", |s| {

@@ -44,7 +44,7 @@ pub fn in_field(error: Error, name: &'static str) -> Error {
 /// remain to check; otherwise both inputs are checked afterwards from the start.
 pub fn compare_raw<T: Record + Field>(a: &[u8], b: &[u8]) -> Result<Ordering> {
     let (mut x, mut y) = (RawInput::new(a), RawInput::new(b));
-    let compared = <T as Field>::compare_raw(&mut x, &mut y);
+    let compared = <T as Field>::cmp_raw(&mut x, &mut y);
     let checked = match compared {
         Ok(Ordering::Equal) => x.finish().and_then(|()| y.finish()),
         _ => validate::<T>(a).and_then(|()| validate::<T>(b)),

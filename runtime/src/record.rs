@@ -23,7 +23,7 @@ pub trait Record: Sized {
     fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self>;
 
     /// Hadoop's generated `compareTo`: field by field in declaration order, with the
-    /// semantics of [`crate::field::Field::compare_hadoop`]. Note that NaN compares greater
+    /// semantics of [`crate::field::Field::cmp_hadoop`]. Note that NaN compares greater
     /// than everything in both directions, as in Java.
     fn compare_hadoop(&self, other: &Self) -> Ordering;
 
@@ -116,10 +116,10 @@ macro_rules! record_field {
             fn field_type(schema: &mut $crate::schema::SchemaBuilder) -> $crate::schema::FieldType {
                 $crate::schema::FieldType::Record(<$ty as $crate::Record>::describe(schema))
             }
-            fn compare_hadoop(&self, other: &Self) -> ::std::cmp::Ordering {
+            fn cmp_hadoop(&self, other: &Self) -> ::std::cmp::Ordering {
                 <$ty as $crate::Record>::compare_hadoop(self, other)
             }
-            fn compare_raw(
+            fn cmp_raw(
                 a: &mut $crate::archive::binary::RawInput<'_>,
                 b: &mut $crate::archive::binary::RawInput<'_>,
             ) -> $crate::Result<::std::cmp::Ordering> {

@@ -47,7 +47,7 @@ macro_rules! record {
             }
             fn compare_hadoop(&self, other: &Self) -> Ordering {
                 Ordering::Equal
-                    $(.then_with(|| Field::compare_hadoop(&self.$field, &other.$field)))+
+                    $(.then_with(|| Field::cmp_hadoop(&self.$field, &other.$field)))+
             }
             fn describe(schema: &mut SchemaBuilder) -> RecordId {
                 schema.record::<Self>(stringify!($name), |s| {

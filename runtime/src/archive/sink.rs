@@ -22,7 +22,9 @@ impl<W: Write> Sink<W> {
     /// A sink writing to `inner`.
     pub fn new(inner: W) -> Self {
         Sink {
-            buf: Vec::with_capacity(FLUSH_AT + DIRECT_AT),
+            // Grows to about FLUSH_AT on a stream; stays small for one short record
+            // (`Display` writes through a sink too).
+            buf: Vec::new(),
             inner,
             written: 0,
         }

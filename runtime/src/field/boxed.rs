@@ -22,15 +22,15 @@ impl<T: Field> Field for Box<T> {
         T::field_type(schema)
     }
     #[inline]
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
-        (**self).compare_hadoop(other)
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
+        (**self).cmp_hadoop(other)
     }
     #[inline]
     fn key_cmp(&self, other: &Self) -> Ordering {
         (**self).key_cmp(other)
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        T::compare_raw(a, b)
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        T::cmp_raw(a, b)
     }
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
         T::skip_raw(input)

@@ -32,10 +32,10 @@ impl Field for Vec<u8> {
         FieldType::Buffer
     }
     #[inline]
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
         buffer_cmp(self, other)
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         let x = raw_buffer(a)?;
         let y = raw_buffer(b)?;
         Ok(buffer_cmp(x, y))
@@ -59,11 +59,11 @@ impl Field for bytes::Bytes {
         FieldType::Buffer
     }
     #[inline]
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
         buffer_cmp(self, other)
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        <Vec<u8> as Field>::compare_raw(a, b)
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        <Vec<u8> as Field>::cmp_raw(a, b)
     }
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
         <Vec<u8> as Field>::skip_raw(input)

@@ -57,14 +57,14 @@ impl<T: Field> Field for MapKey<T> {
     fn field_type(schema: &mut SchemaBuilder) -> FieldType {
         T::field_type(schema)
     }
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
-        self.0.compare_hadoop(&other.0)
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
+        self.0.cmp_hadoop(&other.0)
     }
     fn key_cmp(&self, other: &Self) -> Ordering {
         self.0.key_cmp(&other.0)
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        T::compare_raw(a, b)
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        T::cmp_raw(a, b)
     }
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
         T::skip_raw(input)
@@ -135,7 +135,7 @@ fn compare_maps<'a, K: Field + 'a, V: 'a>(
 ) -> Ordering {
     java_ordered(a)
         .zip(java_ordered(b))
-        .map(|((x, _), (y, _))| x.compare_hadoop(y))
+        .map(|((x, _), (y, _))| x.cmp_hadoop(y))
         .find(|o| o.is_ne())
         .unwrap_or_else(|| len_a.cmp(&len_b))
 }
@@ -146,22 +146,24 @@ fn compare_raw_maps<K: Field, V: Field>(
 ) -> Result<Ordering> {
     let na = a.read_len()?;
     let nb = b.read_len()?;
-    for _ in 0..na.min(nb) {
-        let o = K::compare_raw(a, b)?;
+    for i in 0..na.min(nb) {
+        let at = |e: crate::Error| e.in_index(i as u64);
+        let o = K::cmp_raw(a, b).map_err(at)?;
         if o.is_ne() {
             return Ok(o);
         }
-        V::skip_raw(a)?;
-        V::skip_raw(b)?;
+        V::skip_raw(a).map_err(at)?;
+        V::skip_raw(b).map_err(at)?;
     }
     Ok(na.cmp(&nb))
 }
 
 fn skip_raw_map<K: Field, V: Field>(input: &mut RawInput<'_>) -> Result<()> {
     let n = input.read_len()?;
-    for _ in 0..n {
-        K::skip_raw(input)?;
-        V::skip_raw(input)?;
+    for i in 0..n {
+        K::skip_raw(input)
+            .and_then(|()| V::skip_raw(input))
+            .map_err(|e| e.in_index(i as u64))?;
     }
     Ok(())
 }
@@ -183,10 +185,10 @@ impl<K: Field + Ord, V: Field> Field for BTreeMap<K, V> {
             Box::new(V::field_type(schema)),
         )
     }
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
         compare_maps(self.iter(), other.iter(), self.len(), other.len())
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         compare_raw_maps::<K, V>(a, b)
     }
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
@@ -211,10 +213,10 @@ impl<K: Field + Eq + Hash, V: Field, S: BuildHasher + Default> Field for HashMap
             Box::new(V::field_type(schema)),
         )
     }
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
         compare_maps(self.iter(), other.iter(), self.len(), other.len())
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         compare_raw_maps::<K, V>(a, b)
     }
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
@@ -240,12 +242,12 @@ mod tests {
     fn map_compare_ignores_values() {
         let a = BTreeMap::from([(1, "x".to_string())]);
         let b = BTreeMap::from([(1, "y".to_string())]);
-        assert_eq!(a.compare_hadoop(&b), Ordering::Equal);
+        assert_eq!(a.cmp_hadoop(&b), Ordering::Equal);
         let c = BTreeMap::from([(1, "x".to_string()), (2, "x".to_string())]);
-        assert_eq!(a.compare_hadoop(&c), Ordering::Less);
+        assert_eq!(a.cmp_hadoop(&c), Ordering::Less);
         let h: HashMap<i32, String> = HashMap::from([(2, String::new()), (1, String::new())]);
         assert_eq!(
-            h.compare_hadoop(&HashMap::from([(1, String::new())])),
+            h.cmp_hadoop(&HashMap::from([(1, String::new())])),
             Ordering::Greater
         );
     }

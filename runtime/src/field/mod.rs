@@ -42,18 +42,18 @@ pub trait Field: Sized {
     fn field_type(schema: &mut SchemaBuilder) -> FieldType;
 
     /// Hadoop's generated `compareTo` for this type (spec §6).
-    fn compare_hadoop(&self, other: &Self) -> Ordering;
+    fn cmp_hadoop(&self, other: &Self) -> Ordering;
 
     /// The order of this type as a `TreeMap` key in Java (the boxed type's `compareTo`):
-    /// the order in which map entries are written. Equal to [`Field::compare_hadoop`] except
+    /// the order in which map entries are written. Equal to [`Field::cmp_hadoop`] except
     /// for `float`/`double`, where Java's `Float.compare` is a total order.
     fn key_cmp(&self, other: &Self) -> Ordering {
-        self.compare_hadoop(other)
+        self.cmp_hadoop(other)
     }
 
     /// Compares two binary encodings of this type, consuming exactly one value from each
-    /// when they compare equal. Agrees with [`Field::compare_hadoop`] on the decoded values.
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering>;
+    /// when they compare equal. Agrees with [`Field::cmp_hadoop`] on the decoded values.
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering>;
 
     /// Skips one binary-encoded value, checking it as the binary reader would.
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()>;

@@ -26,7 +26,7 @@ macro_rules! scalar {
                 FieldType::$ddl
             }
             #[inline]
-            fn compare_hadoop(&self, other: &Self) -> Ordering {
+            fn cmp_hadoop(&self, other: &Self) -> Ordering {
                 hadoop_cmp(self, other)
             }
             #[inline]
@@ -34,7 +34,7 @@ macro_rules! scalar {
                 $key_cmp(*self, *other)
             }
             #[inline]
-            fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+            fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
                 let decode = |$raw: &mut RawInput<'_>| -> Result<$ty> { $decode };
                 let x = decode(a)?;
                 let y = decode(b)?;

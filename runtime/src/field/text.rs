@@ -62,10 +62,10 @@ impl Field for String {
         FieldType::String
     }
     #[inline]
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
         utf16_cmp(self, other)
     }
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         let x = raw_str(a)?;
         let y = raw_str(b)?;
         Ok(utf16_cmp(x, y))

@@ -41,19 +41,19 @@ impl<T: Field> Field for Vec<T> {
         FieldType::Vector(Box::new(T::field_type(schema)))
     }
 
-    fn compare_hadoop(&self, other: &Self) -> Ordering {
-        lexicographic(self, other, T::compare_hadoop)
+    fn cmp_hadoop(&self, other: &Self) -> Ordering {
+        lexicographic(self, other, T::cmp_hadoop)
     }
 
     fn key_cmp(&self, other: &Self) -> Ordering {
         lexicographic(self, other, T::key_cmp)
     }
 
-    fn compare_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         let na = a.read_len()?;
         let nb = b.read_len()?;
-        for _ in 0..na.min(nb) {
-            let o = T::compare_raw(a, b)?;
+        for i in 0..na.min(nb) {
+            let o = T::cmp_raw(a, b).map_err(|e| e.in_index(i as u64))?;
             if o.is_ne() {
                 return Ok(o);
             }
@@ -63,8 +63,8 @@ impl<T: Field> Field for Vec<T> {
 
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
         let n = input.read_len()?;
-        for _ in 0..n {
-            T::skip_raw(input)?;
+        for i in 0..n {
+            T::skip_raw(input).map_err(|e| e.in_index(i as u64))?;
         }
         Ok(())
     }

@@ -30,7 +30,7 @@ fn cmp_with(a: &Value, b: &Value, as_key: bool) -> Ordering {
         (Double(x), Double(y)) if as_key => java_f64_total_cmp(*x, *y),
         (Double(x), Double(y)) => hadoop_cmp(x, y),
         (String(x), String(y)) => utf16_cmp(x, y),
-        (Buffer(x), Buffer(y)) => x.compare_hadoop(y),
+        (Buffer(x), Buffer(y)) => x.cmp_hadoop(y),
         (Vector(x), Vector(y)) => {
             sequence(x.iter(), y.iter(), as_key).unwrap_or_else(|| x.len().cmp(&y.len()))
         }

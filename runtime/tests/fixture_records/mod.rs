@@ -96,7 +96,7 @@ macro_rules! record {
             }
             fn compare_hadoop(&self, other: &Self) -> std::cmp::Ordering {
                 std::cmp::Ordering::Equal
-                    $(.then_with(|| hadoop_record::field::Field::compare_hadoop(&self.$field, &other.$field)))+
+                    $(.then_with(|| hadoop_record::field::Field::cmp_hadoop(&self.$field, &other.$field)))+
             }
             fn describe(
                 schema: &mut hadoop_record::schema::SchemaBuilder,
