@@ -76,6 +76,19 @@ pub fn generate(kind: &str, n: usize, seed: u64) -> Vec<u8> {
                     out.push((r.next() >> 32) as u8);
                 }
             }
+            "sparse" => {
+                const ALPHABET: [u8; 17] = [
+                    0, 12, 16, 27, 28, 29, 30, 31, 32, 33, 34, 174, 175, 176, 177, 200, 255,
+                ];
+                out.push(ALPHABET[(r.next() % ALPHABET.len() as u64) as usize]);
+            }
+            "edge" => {
+                let k = out.len() / 331;
+                out.extend_from_slice(&[b'W', b'X', b'Y', b'Z', (k % 99) as u8]);
+                for _ in 0..326 {
+                    out.push((r.next() >> 32) as u8);
+                }
+            }
             other => panic!("unknown kind {other}"),
         }
     }
@@ -117,11 +130,19 @@ pub struct Vector {
     pub records: Option<(usize, usize)>,
     pub size: usize,
     pub seed: u64,
+    /// For the `hex` kind: the input itself.
+    pub hex: Option<String>,
 }
 
 impl Vector {
     /// The vector's input bytes (for `records:*` kinds, the chunk payload).
     pub fn input(&self) -> Vec<u8> {
+        if let Some(hex) = &self.hex {
+            return (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect();
+        }
         match self.record_set() {
             Some(records) => chunk_payload(&records),
             None => generate(&self.kind, self.size, self.seed),
@@ -164,6 +185,7 @@ pub fn vectors(text: &str) -> Vec<Vector> {
                 size: field("size").map_or(0, |s| s.parse().unwrap()),
                 seed: num("seed"),
                 records,
+                hex: field("hex").map(str::to_string),
                 kind,
             }
         })

@@ -49,8 +49,10 @@ const WINDOW_MASK: usize = MAX_DISTANCE - 1;
 struct Chains {
     /// Most recent position for each hash value.
     head: Box<[u32]>,
-    /// For each position modulo 32 KiB, the previous position with the same hash.
-    prev: Box<[u32]>,
+    /// For each position modulo 32 KiB, how far back the previous position with the same
+    /// hash is; 0 if there is none or it is more than 32 KiB back (then it is out of reach
+    /// of every later search too). Relative, so half the size and never renumbered.
+    prev: Box<[u16]>,
     bias: i64,
     /// The first bias free for the next input.
     next_bias: i64,
@@ -103,7 +105,7 @@ impl Chains {
             return;
         }
         let delta = base as i64 + self.bias - 1;
-        for v in self.head.iter_mut().chain(self.prev.iter_mut()) {
+        for v in self.head.iter_mut() {
             *v = if i64::from(*v) > delta {
                 (i64::from(*v) - delta) as u32
             } else {
@@ -126,10 +128,15 @@ impl Chains {
     /// Adds `pos` (which has 4 bytes ahead) to its chain; returns the previous head.
     #[inline(always)]
     fn insert(&mut self, data: &[u8], pos: usize) -> u32 {
-        let quad = u32::from_be_bytes(data[pos..pos + 4].try_into().unwrap());
+        let quad = quad_at(data, pos).swap_bytes();
         let h = (quad.wrapping_mul(HASH_MULTIPLIER) >> (32 - HASH_BITS)) as usize;
         let old = self.head[h];
-        self.prev[pos & WINDOW_MASK] = old;
+        let back = self.stored(pos) - i64::from(old);
+        self.prev[pos & WINDOW_MASK] = if old != 0 && back <= MAX_DISTANCE as i64 {
+            back as u16
+        } else {
+            0
+        };
         self.head[h] = self.stored(pos) as u32;
         old
     }
@@ -147,13 +154,15 @@ impl Chains {
     ) -> Option<(usize, usize)> {
         let max_len = (data.len() - pos).min(MAX_MATCH);
         let nice = level.nice.min(max_len);
-        let floor = self.stored(lowest);
         let mut best = MIN_MATCH;
         let mut found = None;
         let mut cand = self.position(head);
         let mut tries = level.chain;
+        // A candidate can beat `best` only if it agrees on the bytes up to and including
+        // `best`; checking the four ending there first skips most losers cheaply.
+        let mut tail = quad_at(data, pos + best - 3);
         loop {
-            if data[cand + best] == data[pos + best] {
+            if quad_at(data, cand + best - 3) == tail {
                 let len = match_length(data, cand, pos, max_len);
                 if len > best && (len > MIN_MATCH + 1 || pos - cand <= MAX_SHORT_DISTANCE) {
                     best = len;
@@ -161,6 +170,7 @@ impl Chains {
                     if len >= nice {
                         break;
                     }
+                    tail = quad_at(data, pos + best - 3);
                 }
             }
             // The slot of a candidate exactly one window back already belongs to `pos`.
@@ -171,14 +181,19 @@ impl Chains {
             if tries == 0 {
                 break;
             }
-            let next = self.prev[cand & WINDOW_MASK];
-            if i64::from(next) < floor {
+            let back = usize::from(self.prev[cand & WINDOW_MASK]);
+            if back == 0 || cand - lowest < back {
                 break;
             }
-            cand = self.position(next);
+            cand -= back;
         }
         found
     }
+}
+
+#[inline(always)]
+fn quad_at(data: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(data[at..at + 4].try_into().unwrap())
 }
 
 /// How many bytes at `a` and `b` (`a < b`) agree, up to `max` (`b + max` within `data`).

@@ -30,7 +30,7 @@ fn gunzip(gz: &[u8]) -> Vec<u8> {
 #[test]
 fn every_go_vector_is_byte_identical() {
     let vectors = inputs::vectors(VECTORS);
-    assert_eq!(vectors.len(), 279);
+    assert_eq!(vectors.len(), 263);
     // One encoder for all: reuse must not change the output.
     let mut encoder = GoGzip::new(Level::DEFAULT);
     let mut mismatches = Vec::new();
