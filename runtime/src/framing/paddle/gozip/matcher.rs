@@ -6,12 +6,12 @@
 //! - Every position with 4 bytes ahead is hashed on those 4 bytes (read big-endian,
 //!   multiplied by `0x1e35a7bd`, top 17 bits) into chains. Collisions stay in the chains
 //!   and cost tries, so the hash is Go's exactly.
-//! - At each position the chain is searched for matches longer than 3 bytes, at most
-//!   `chain` candidates, stopping at a match of `nice` bytes or at the window edge. A
-//!   candidate is looked at only if the byte just past the best length so far matches; a
-//!   4-byte match counts only within 4096 bytes. The search is skipped when the previous
-//!   position already holds a match of `lazy` bytes or more, or when fewer bytes remain
-//!   than that match's length.
+//! - At each position the chain is searched, newest candidate first, for matches longer
+//!   than 3 bytes (whatever the held match's length): at most `chain` candidates,
+//!   stopping at a match of `nice` bytes or at the window edge; the first of equally long
+//!   matches wins. A 4-byte match counts only within 4096 bytes. The search is skipped
+//!   when the previous position already holds a match of `lazy` bytes or more, or when
+//!   fewer bytes remain than that match's length.
 //! - Lazy evaluation: a match found at position p is emitted only if the search at p + 1
 //!   finds nothing longer; otherwise p becomes a literal and p + 1's match is held. After
 //!   an emitted match, the positions it covers are hashed (those with 4 bytes ahead) and
@@ -44,7 +44,7 @@ const WINDOW_MASK: usize = MAX_DISTANCE - 1;
 ///
 /// A position `p` is stored as `p + bias` (a `u32`); 0 means empty. Every value below
 /// `bias` is stale, so a new input only raises `bias` past the old values instead of
-/// clearing 640 KiB of tables, and a long input rebases the tables before the values
+/// clearing 576 KiB of tables, and a long input rebases the tables before the values
 /// outgrow `limit`.
 struct Chains {
     /// Most recent position for each hash value.
