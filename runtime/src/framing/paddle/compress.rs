@@ -3,41 +3,44 @@
 
 use std::io::{Read, Write};
 
-use flate2::{Compression, GzBuilder};
-
+use super::gozip::{GoGzip, Level};
 use super::recovery::Damage;
 use super::Compressor;
 
-/// Compresses `raw` (a chunk's length-prefixed records) with `compressor`, appending to
-/// `out`.
-///
-/// Snappy matches golang/snappy's `NewBufferedWriter` fed the whole payload in one `Write`,
-/// as PaddlePaddle's Go writer does: the stream identifier, then one frame per 64 KiB block,
-/// each compressed unless that saves less than 1/8, in which case it is stored. snap's
-/// `FrameEncoder` given the payload in one `write_all` frames it the same way, and its
-/// block compressor emits the same bytes as golang/snappy's (checked against Go output,
-/// see `tests/framing_paddle_go.rs`).
-///
-/// Gzip writes the same 10-byte header as Go's `compress/gzip` (no name, mtime 0, XFL 0,
-/// OS 255) at the default level, but the deflate data comes from flate2, not Go's
-/// `compress/flate`, so its bytes differ from Go's (both are valid gzip).
-pub(crate) fn compress(compressor: Compressor, raw: &[u8], out: &mut Vec<u8>) {
-    match compressor {
-        Compressor::None => out.extend_from_slice(raw),
-        Compressor::Snappy => {
-            let mut enc = snap::write::FrameEncoder::new(out);
-            enc.write_all(raw)
-                .and_then(|()| enc.flush())
-                .expect("writing to a Vec cannot fail");
-        }
-        Compressor::Gzip => {
-            let mut enc = GzBuilder::new()
-                .mtime(0)
-                .operating_system(255)
-                .write(out, Compression::default());
-            enc.write_all(raw)
-                .and_then(|()| enc.try_finish())
-                .expect("writing to a Vec cannot fail");
+/// A writer's compression state: the gzip encoder (created on first use) keeps its tables
+/// between chunks.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkCompressor {
+    gzip: Option<Box<GoGzip>>,
+}
+
+impl ChunkCompressor {
+    /// Compresses `raw` (a chunk's length-prefixed records) with `compressor`, appending
+    /// to `out`.
+    ///
+    /// Snappy matches golang/snappy's `NewBufferedWriter` fed the whole payload in one
+    /// `Write`, as PaddlePaddle's Go writer does: the stream identifier, then one frame per
+    /// 64 KiB block, each compressed unless that saves less than 1/8, in which case it is
+    /// stored. snap's `FrameEncoder` given the payload in one `write_all` frames it the same
+    /// way, and its block compressor emits the same bytes as golang/snappy's (checked
+    /// against Go output, see `tests/framing_paddle_go.rs`).
+    ///
+    /// Gzip is byte-identical to Go's `gzip.NewWriter` given the payload in one `Write`,
+    /// then `Close`, as PaddlePaddle's writer does: see [`gozip`](super::gozip) for why it
+    /// is our own encoder.
+    pub(crate) fn compress(&mut self, compressor: Compressor, raw: &[u8], out: &mut Vec<u8>) {
+        match compressor {
+            Compressor::None => out.extend_from_slice(raw),
+            Compressor::Snappy => {
+                let mut enc = snap::write::FrameEncoder::new(out);
+                enc.write_all(raw)
+                    .and_then(|()| enc.flush())
+                    .expect("writing to a Vec cannot fail");
+            }
+            Compressor::Gzip => self
+                .gzip
+                .get_or_insert_with(|| Box::new(GoGzip::new(Level::DEFAULT)))
+                .compress(raw, out),
         }
     }
 }

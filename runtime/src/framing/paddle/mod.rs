@@ -27,6 +27,7 @@
 
 mod chunk;
 mod compress;
+mod gozip;
 mod header;
 mod index;
 mod info;
@@ -66,8 +67,9 @@ pub enum Compressor {
     /// frame), not raw snappy (id 1). Written byte-identical to golang/snappy's buffered
     /// writer.
     Snappy,
-    /// A gzip stream (id 2). Written with Go's gzip header fields at the default level;
-    /// the deflate bytes are flate2's, which differ from Go's `compress/flate`.
+    /// A gzip stream (id 2). Written byte-identical to Go's `compress/gzip` at the default
+    /// level (our own encoder following Go's `compress/flate`; flate2's deflate bytes
+    /// differ); read with flate2.
     Gzip,
 }
 

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::chunk::push_record;
-use super::compress::compress;
+use super::compress::ChunkCompressor;
 use super::header::HEADER_LEN;
 use super::{ChunkHeader, PaddleWriteOptions};
 use crate::error::{Error, ErrorKind, Result};
@@ -16,8 +16,8 @@ use crate::framing::FrameWrite;
 /// prefixes not counted) past [`PaddleWriteOptions::max_chunk_size`], when it reaches
 /// [`PaddleWriteOptions::max_chunk_records`], and at [`FrameWrite::finish`]. A record larger
 /// than the limit gets a chunk of its own; a writer given no records writes nothing. With
-/// the Go layout and the same records and settings the bytes are the Go writer's (for
-/// gzip: see [`Compressor::Gzip`](super::Compressor::Gzip)).
+/// the Go layout and the same records and settings the bytes are the Go writer's, for every
+/// compressor.
 ///
 /// ```
 /// use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
@@ -40,6 +40,7 @@ pub struct PaddleWriter<W> {
     record_bytes: u64,
     num_records: u32,
     compressed: Vec<u8>,
+    compressor: ChunkCompressor,
     chunks: u64,
     records: u64,
 }
@@ -59,6 +60,7 @@ impl<W: Write> PaddleWriter<W> {
             record_bytes: 0,
             num_records: 0,
             compressed: Vec::new(),
+            compressor: ChunkCompressor::default(),
             chunks: 0,
             records: 0,
         }
@@ -99,7 +101,8 @@ impl<W: Write> PaddleWriter<W> {
             &self.raw
         } else {
             self.compressed.clear();
-            compress(self.options.compressor, &self.raw, &mut self.compressed);
+            self.compressor
+                .compress(self.options.compressor, &self.raw, &mut self.compressed);
             &self.compressed
         };
         let compressed_size = u32::try_from(stored.len()).map_err(|_| {
