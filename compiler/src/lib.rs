@@ -19,6 +19,7 @@
 //! }
 //! ```
 
+pub mod backend;
 mod check;
 pub mod diagnostics;
 mod load;
