@@ -65,8 +65,10 @@ impl Emitter<'_> {
                 .is_some_and(|parent| parent == name)
                 .then(|| quote!(#[allow(clippy::module_inception)]));
             if mode == Mode::FilePerModule && !self.layout.nodes[child].records.is_empty() {
-                let body = self.module_items(child, mode, files);
-                files.push((child, body));
+                // Parents before children in `files`.
+                let slot = files.len();
+                files.push((child, TokenStream::new()));
+                files[slot].1 = self.module_items(child, mode, files);
                 items.extend(quote! {
                     #[doc = #doc]
                     #inception

@@ -247,6 +247,17 @@ fn rust_path(nodes: &[Node], node: usize) -> String {
 fn collision(message: String, here: &Location, first: &Location, what: &str) -> Diagnostic {
     Diagnostic::error(message)
         .primary(here.file, here.span, format!("this {what}…"))
-        .secondary(first.file, first.span, format!("…has the same Rust name as this {what}"))
-        .help("rename one of them in the DDL: Rust names are snake_case for modules and fields and UpperCamelCase for types")
+        .secondary(
+            first.file,
+            first.span,
+            format!("…has the same Rust name as this {what}"),
+        )
+        .help(format!(
+            "rename one of them in the DDL: in Rust, {what} names are {}",
+            if what == "record" {
+                "UpperCamelCase"
+            } else {
+                "snake_case"
+            }
+        ))
 }
