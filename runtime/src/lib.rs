@@ -12,6 +12,7 @@ pub mod compare;
 pub mod error;
 pub mod field;
 pub mod framing;
+mod include;
 mod record;
 pub mod schema;
 pub mod value;
