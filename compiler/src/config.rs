@@ -1,15 +1,13 @@
 //! Generating Rust from DDL in a build script, in the manner of prost-build.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     hadoop_record_compiler::Config::new()
-//!         .include_dir("schema/common")
-//!         .type_attribute(".links", "#[derive(serde::Serialize)]")
-//!         .field_attribute("Link.URL", "#[serde(rename = \"url\")]")
-//!         .compile(&["schema/links.jr"])
-//!         .unwrap();
-//! }
+//! // build.rs, in `fn main`
+//! hadoop_record_compiler::Config::new()
+//!     .include_dir("schema/common")
+//!     .type_attribute(".links", "#[derive(serde::Serialize)]")
+//!     .field_attribute("Link.URL", "#[serde(rename = \"url\")]")
+//!     .compile(&["schema/links.jr"])
+//!     .unwrap();
 //! ```
 //!
 //! ```ignore
