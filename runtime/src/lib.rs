@@ -15,12 +15,14 @@ pub mod framing;
 mod include;
 mod record;
 pub mod schema;
+mod stream;
 pub mod value;
 
 pub use archive::{Index, RecordInput, RecordOutput};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use record::Record;
 pub use schema::Signature;
+pub use stream::{Format, IntoRecords, RecordReader, RecordWriter, Records, Values};
 pub use value::Value;
 
 /// `#[derive(Record)]`: implements [`Record`] (and [`field::Field`]) for a struct with named

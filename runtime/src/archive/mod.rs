@@ -9,7 +9,9 @@
 //! feed. Elements of vectors and maps are passed the tag of their container.
 
 pub mod binary;
+pub mod csv;
 mod sink;
+mod source;
 pub mod text;
 
 pub use sink::Sink;

@@ -1,0 +1,248 @@
+//! Write and read records in memory through `RecordWriter`/`RecordReader` (write into a
+//! `Vec`, read from a slice), in the three shapes of issue 3:
+//! small {int, long, boolean, double}, text {two ~40-char ustrings, int} and
+//! bulk {4096-byte buffer, long} in binary, and small in CSV.
+//!
+//! `cargo bench -p hadoop-record --bench archives`. 1,000,000 records per iteration; bulk
+//! uses 100,000 (400 MB) unless `ARCHIVE_BENCH_BULK` says otherwise, to stay kind to a
+//! shared machine — its figure is bytes per second either way.
+//!
+//! `ARCHIVE_BENCH_CLOCK=cpu` measures the benchmark thread's CPU time
+//! (`CLOCK_THREAD_CPUTIME_ID`) instead of wall-clock time: on a machine shared with other
+//! work, that is what one core does, without the time spent waiting for it.
+
+#[path = "../tests/fixture_records/mod.rs"]
+mod fixture_records;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{BenchmarkGroup, Criterion, Throughput};
+use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+
+record!(Small {
+    i: i32 = "i",
+    l: i64 = "l",
+    z: bool = "z",
+    d: f64 = "d",
+});
+record!(Text {
+    a: String = "a",
+    b: String = "b",
+    n: i32 = "n",
+});
+record!(Bulk {
+    data: Vec<u8> = "data",
+    n: i64 = "n",
+});
+
+/// A small deterministic generator (xorshift), so every run sees the same records.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+const N: usize = 1_000_000;
+
+fn small(n: usize) -> Vec<Small> {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    (0..n)
+        .map(|_| {
+            let r = rng.next();
+            Small {
+                // A mix of one- to five-byte ints and longer longs.
+                i: (r as i32) >> (r % 31),
+                l: (rng.next() as i64) >> (r % 63),
+                z: r & 1 == 1,
+                d: (rng.next() >> 11) as f64 / (1u64 << 40) as f64,
+            }
+        })
+        .collect()
+}
+
+fn text(n: usize) -> Vec<Text> {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
+    ];
+    let sentence = |rng: &mut Rng| {
+        let mut s = String::with_capacity(48);
+        while s.len() < 36 {
+            s.push_str(words[(rng.next() % 8) as usize]);
+            s.push(' ');
+        }
+        s.truncate(40);
+        s
+    };
+    (0..n)
+        .map(|_| Text {
+            a: sentence(&mut rng),
+            b: sentence(&mut rng),
+            n: rng.next() as i32 >> 8,
+        })
+        .collect()
+}
+
+fn bulk(n: usize) -> Vec<Bulk> {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    (0..n)
+        .map(|i| Bulk {
+            data: (0..4096).map(|_| rng.next() as u8).collect(),
+            n: i as i64,
+        })
+        .collect()
+}
+
+fn encode<T: Record>(records: &[T], format: Format) -> Vec<u8> {
+    let mut w = RecordWriter::new(Vec::new(), format);
+    for r in records {
+        w.write(r).unwrap();
+    }
+    w.into_inner().unwrap()
+}
+
+/// The calling thread's CPU time.
+struct ThreadCpu;
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = u64;
+    type Value = Duration;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> Duration {
+        Duration::from_nanos(thread_cpu_ns() - start)
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, like wall-clock time.
+        WALL.formatter()
+    }
+}
+
+fn write_and_read<T: Record, M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    records: &[T],
+    format: Format,
+    throughput: Throughput,
+) {
+    let bytes = encode(records, format);
+    group.throughput(match throughput {
+        Throughput::Bytes(_) => Throughput::Bytes(bytes.len() as u64),
+        t => t,
+    });
+    let mut out = Vec::with_capacity(bytes.len());
+    group.bench_function("write", |b| {
+        b.iter(|| {
+            out.clear();
+            let mut w = RecordWriter::new(&mut out, format);
+            for r in records {
+                w.write(r).unwrap();
+            }
+            w.flush().unwrap();
+        })
+    });
+    assert_eq!(out, bytes);
+    group.bench_function("read", |b| {
+        b.iter(|| {
+            let mut reader = RecordReader::new(&bytes[..], format);
+            let mut n = 0usize;
+            while let Some(r) = reader.read::<T>().unwrap() {
+                black_box(&r);
+                n += 1;
+            }
+            assert_eq!(n, records.len());
+        })
+    });
+}
+
+fn group<'a, M: Measurement>(c: &'a mut Criterion<M>, name: &str) -> BenchmarkGroup<'a, M> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10);
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(4));
+    g
+}
+
+fn binary<M: Measurement>(c: &mut Criterion<M>) {
+    let records = small(N);
+    write_and_read(
+        &mut group(c, "binary/small"),
+        &records,
+        Format::Binary,
+        Throughput::Elements(N as u64),
+    );
+    drop(records);
+    let records = text(N);
+    write_and_read(
+        &mut group(c, "binary/text"),
+        &records,
+        Format::Binary,
+        Throughput::Elements(N as u64),
+    );
+    drop(records);
+    let n = std::env::var("ARCHIVE_BENCH_BULK")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let records = bulk(n);
+    write_and_read(
+        &mut group(c, "binary/bulk"),
+        &records,
+        Format::Binary,
+        Throughput::Bytes(0),
+    );
+}
+
+fn csv<M: Measurement>(c: &mut Criterion<M>) {
+    let records = small(N);
+    write_and_read(
+        &mut group(c, "csv/small"),
+        &records,
+        Format::Csv,
+        Throughput::Elements(N as u64),
+    );
+}
+
+fn run<M: Measurement>(mut c: Criterion<M>) {
+    binary(&mut c);
+    csv(&mut c);
+    c.final_summary();
+}
+
+fn main() {
+    let c = Criterion::default().configure_from_args();
+    if std::env::var("ARCHIVE_BENCH_CLOCK").as_deref() == Ok("cpu") {
+        run(c.with_measurement(ThreadCpu));
+    } else {
+        run(c);
+    }
+}

@@ -1,0 +1,570 @@
+//! Whole records over a byte stream: [`RecordWriter`] and [`RecordReader`], in any
+//! [`Format`].
+//!
+//! ```
+//! use hadoop_record::{Format, RecordReader, RecordWriter, Value};
+//! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+//!
+//! let mut schema = Schema::new();
+//! let point = schema.add(RecordType {
+//!     module: "geo".into(),
+//!     name: "Point".into(),
+//!     fields: vec![FieldDef::new("x", FieldType::Int), FieldDef::new("y", FieldType::Int)],
+//! });
+//! let p = Value::Record(vec![Value::Int(1024), Value::Int(-1)]);
+//!
+//! let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
+//! writer.write_value(&schema, point, &p).unwrap();
+//! writer.write_value(&schema, point, &p).unwrap();
+//! let bytes = writer.into_inner().unwrap();
+//! assert_eq!(bytes, b"\x8e\x04\x00\xff\x8e\x04\x00\xff");
+//!
+//! let mut reader = RecordReader::new(&bytes[..], Format::Binary);
+//! assert_eq!(reader.read_value(&schema, point).unwrap(), Some(p.clone()));
+//! assert_eq!(reader.read_value(&schema, point).unwrap(), Some(p));
+//! assert_eq!(reader.read_value(&schema, point).unwrap(), None);
+//!
+//! // A record cut short: the error names the record, the byte offset and the field.
+//! let mut reader = RecordReader::new(&bytes[..6], Format::Binary);
+//! reader.read_value(&schema, point).unwrap();
+//! let e = reader.read_value(&schema, point).unwrap_err();
+//! assert_eq!(e.to_string(), "record 1, byte 4, in Point.x: input ends inside an int");
+//! ```
+//!
+//! Adding a format (XML) takes six lines here: a variant of `Input` and of `Output`, an arm in
+//! each of the `with_input!`/`with_output!` macros, and an arm in each constructor. Its input
+//! implements [`RecordInput`] (`at_end` at a clean end of input, `position` for errors) and its
+//! output implements [`RecordOutput`] plus the crate's `StreamOutput` (its [`Sink`], `reset`
+//! after a failed record, `get_ref`, `into_inner`).
+
+use std::fmt;
+use std::io::{Read, Write};
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use crate::archive::binary::{BinaryInput, BinaryOutput};
+use crate::archive::csv::{CsvInput, CsvOutput};
+use crate::archive::{RecordInput, RecordOutput, Sink};
+use crate::error::{Error, ErrorKind, Position, Result};
+use crate::record::Record;
+use crate::schema::{RecordId, Schema};
+use crate::value::{self, Value};
+
+/// Hadoop's three record encodings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `BinaryRecordOutput`/`BinaryRecordInput` (spec §3).
+    Binary,
+    /// `CsvRecordOutput`/`CsvRecordInput` (spec §4).
+    Csv,
+    /// `XmlRecordOutput`/`XmlRecordInput` (spec §5).
+    Xml,
+}
+
+impl Format {
+    /// The lower-case name: `binary`, `csv` or `xml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Binary => "binary",
+            Format::Csv => "csv",
+            Format::Xml => "xml",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// `binary`, `csv` or `xml`, in any case.
+    fn from_str(s: &str) -> Result<Self> {
+        [Format::Binary, Format::Csv, Format::Xml]
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Unsupported,
+                    format!("unknown format `{s}` (expected binary, csv or xml)"),
+                )
+            })
+    }
+}
+
+#[cold]
+fn unsupported(format: Format) -> Error {
+    Error::new(
+        ErrorKind::Unsupported,
+        format!("the {format} format is not available in this build"),
+    )
+}
+
+/// What [`RecordWriter`] needs of a format's output beyond [`RecordOutput`].
+pub(crate) trait StreamOutput<W: Write>: RecordOutput {
+    /// The buffered sink the output writes through.
+    fn sink(&mut self) -> &mut Sink<W>;
+    /// Forgets the state of a record abandoned midway (a comma flag, an indentation level),
+    /// so the next record starts as at the beginning of a stream.
+    fn reset(&mut self);
+    /// The writer.
+    fn get_ref(&self) -> &W;
+    /// Flushes and returns the writer.
+    fn into_inner(self) -> Result<W>;
+}
+
+impl<W: Write> StreamOutput<W> for BinaryOutput<W> {
+    fn sink(&mut self) -> &mut Sink<W> {
+        self.sink_mut()
+    }
+    fn reset(&mut self) {}
+    fn get_ref(&self) -> &W {
+        BinaryOutput::get_ref(self)
+    }
+    fn into_inner(self) -> Result<W> {
+        BinaryOutput::into_inner(self)
+    }
+}
+
+impl<W: Write> StreamOutput<W> for CsvOutput<W> {
+    fn sink(&mut self) -> &mut Sink<W> {
+        self.sink_mut()
+    }
+    fn reset(&mut self) {
+        CsvOutput::reset(self)
+    }
+    fn get_ref(&self) -> &W {
+        CsvOutput::get_ref(self)
+    }
+    fn into_inner(self) -> Result<W> {
+        CsvOutput::into_inner(self)
+    }
+}
+
+/// The format-specific input of a [`RecordReader`].
+#[derive(Debug)]
+enum Input<R> {
+    Binary(BinaryInput<R>),
+    Csv(CsvInput<R>),
+    /// A format this build cannot read.
+    Unsupported(Format),
+}
+
+/// Runs `$body` with `$i` bound to the concrete input: one statically dispatched copy per
+/// format.
+macro_rules! with_input {
+    ($input:expr, $i:ident => $body:expr, $($other:tt)*) => {
+        match $input {
+            Input::Binary($i) => $body,
+            Input::Csv($i) => $body,
+            $($other)*
+        }
+    };
+}
+
+/// Reads top-level records one after another from a byte stream (Hadoop's `RecordReader`).
+///
+/// Input is buffered internally: pass the raw reader (a file, a socket, a byte slice), not a
+/// `BufReader`. Each [`RecordReader::read`] returns the next record, `None` at a clean end of
+/// input (exactly after a record), or an error for anything else — a partial record included.
+/// Errors carry the record number (from 0), the position (byte offset for binary, line:col
+/// for text) and the field path rooted at the type name, e.g.
+/// `record 2, line 3:41, in Outer.c.vrec[3].tag: …`. After an error the reader stays failed:
+/// a damaged stream cannot be resynchronised reliably.
+///
+/// ```
+/// use hadoop_record::{Format, RecordReader};
+/// # use hadoop_record::{Record, RecordInput, RecordOutput, Result};
+/// # use hadoop_record::schema::{FieldDef, FieldType, RecordId, SchemaBuilder};
+/// # #[derive(Debug, PartialEq)]
+/// # struct Point { x: i32, y: i32 }
+/// # impl Record for Point {
+/// #     fn type_name() -> &'static str { "Point" }
+/// #     fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+/// #         out.start_record(tag)?; out.write_int(self.x, "x")?; out.write_int(self.y, "y")?; out.end_record(tag)
+/// #     }
+/// #     fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+/// #         input.start_record(tag)?;
+/// #         let x = input.read_int("x").map_err(|e| e.in_field("x"))?;
+/// #         let y = input.read_int("y").map_err(|e| e.in_field("y"))?;
+/// #         input.end_record(tag)?; Ok(Point { x, y })
+/// #     }
+/// #     fn compare_hadoop(&self, o: &Self) -> std::cmp::Ordering { (self.x, self.y).cmp(&(o.x, o.y)) }
+/// #     fn describe(s: &mut SchemaBuilder) -> RecordId {
+/// #         s.record::<Self>("Point", |_| vec![FieldDef::new("x", FieldType::Int), FieldDef::new("y", FieldType::Int)])
+/// #     }
+/// # }
+/// let csv = b"1,2\n3,4\n";
+/// let mut reader = RecordReader::new(&csv[..], Format::Csv);
+/// let points: Vec<Point> = reader.records().collect::<Result<_, _>>().unwrap();
+/// assert_eq!(points, [Point { x: 1, y: 2 }, Point { x: 3, y: 4 }]);
+/// ```
+#[derive(Debug)]
+pub struct RecordReader<R> {
+    input: Input<R>,
+    format: Format,
+    records: u64,
+    failed: bool,
+}
+
+impl<R: Read> RecordReader<R> {
+    /// A reader of `format` records from `reader`.
+    pub fn new(reader: R, format: Format) -> Self {
+        let input = match format {
+            Format::Binary => Input::Binary(BinaryInput::new(reader)),
+            Format::Csv => Input::Csv(CsvInput::new(reader)),
+            Format::Xml => Input::Unsupported(format),
+        };
+        RecordReader {
+            input,
+            format,
+            records: 0,
+            failed: false,
+        }
+    }
+
+    /// The format being read.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// How many records have been read.
+    pub fn records_read(&self) -> u64 {
+        self.records
+    }
+
+    /// Where the next record starts (or where reading failed).
+    pub fn position(&self) -> Position {
+        with_input!(&self.input, i => i.position(), Input::Unsupported(_) => Position::Byte(0))
+    }
+
+    /// Reads the next record: `None` at a clean end of input.
+    #[inline]
+    pub fn read<T: Record>(&mut self) -> Result<Option<T>> {
+        if self.failed {
+            return Err(self.failed_before());
+        }
+        let result = with_input!(&mut self.input, input => read_one(input, T::type_name(), |i| {
+            T::deserialize(i, "")
+        }), Input::Unsupported(format) => Err(unsupported(*format)));
+        self.count(result)
+    }
+
+    /// Reads the next record of type `id` of `schema` as a [`Value`]: `None` at a clean end
+    /// of input.
+    pub fn read_value(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Value>> {
+        if self.failed {
+            return Err(self.failed_before());
+        }
+        let name = &schema.record(id).name;
+        let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
+            value::read_record(i, schema, id, "")
+        }), Input::Unsupported(format) => Err(unsupported(*format)));
+        self.count(result)
+    }
+
+    /// An iterator over the remaining records; it ends after the first error.
+    pub fn records<T: Record>(&mut self) -> Records<'_, R, T> {
+        Records {
+            reader: self,
+            _record: PhantomData,
+        }
+    }
+
+    /// An owning iterator over the remaining records; it ends after the first error.
+    pub fn into_records<T: Record>(self) -> IntoRecords<R, T> {
+        IntoRecords {
+            reader: self,
+            _record: PhantomData,
+        }
+    }
+
+    /// An iterator over the remaining records as [`Value`]s of type `id` of `schema`; it ends
+    /// after the first error.
+    pub fn values<'a>(&'a mut self, schema: &'a Schema, id: RecordId) -> Values<'a, R> {
+        Values {
+            reader: self,
+            schema,
+            id,
+        }
+    }
+
+    #[inline]
+    fn count<T>(&mut self, result: Result<Option<T>>) -> Result<Option<T>> {
+        match result {
+            Ok(Some(record)) => {
+                self.records += 1;
+                Ok(Some(record))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => {
+                self.failed = true;
+                Err(e.in_record(self.records))
+            }
+        }
+    }
+
+    #[cold]
+    fn failed_before(&self) -> Error {
+        Error::new(
+            ErrorKind::Syntax,
+            "the stream cannot be read past the error in an earlier record",
+        )
+        .in_record(self.records)
+        .at(self.position())
+    }
+}
+
+/// One top-level record, or `None` at a clean end of input; errors get the path root and a
+/// position.
+#[inline(always)]
+fn read_one<I: RecordInput, T>(
+    input: &mut I,
+    type_name: &str,
+    read: impl FnOnce(&mut I) -> Result<T>,
+) -> Result<Option<T>> {
+    let result = match input.at_end() {
+        Ok(true) => return Ok(None),
+        Ok(false) => read(input),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(record) => Ok(Some(record)),
+        Err(e) => Err(e.in_field(type_name).at(input.position())),
+    }
+}
+
+/// Iterator over the records of a [`RecordReader`] ([`RecordReader::records`]).
+#[derive(Debug)]
+pub struct Records<'a, R, T> {
+    reader: &'a mut RecordReader<R>,
+    _record: PhantomData<fn() -> T>,
+}
+
+impl<R: Read, T: Record> Iterator for Records<'_, R, T> {
+    type Item = Result<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.reader.failed {
+            return None;
+        }
+        self.reader.read().transpose()
+    }
+}
+
+/// Owning iterator over the records of a [`RecordReader`] ([`RecordReader::into_records`]).
+#[derive(Debug)]
+pub struct IntoRecords<R, T> {
+    reader: RecordReader<R>,
+    _record: PhantomData<fn() -> T>,
+}
+
+impl<R, T> IntoRecords<R, T> {
+    /// The reader, e.g. to ask for its position after an error.
+    pub fn reader(&self) -> &RecordReader<R> {
+        &self.reader
+    }
+}
+
+impl<R: Read, T: Record> Iterator for IntoRecords<R, T> {
+    type Item = Result<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.reader.failed {
+            return None;
+        }
+        self.reader.read().transpose()
+    }
+}
+
+/// Iterator over records as [`Value`]s ([`RecordReader::values`]).
+#[derive(Debug)]
+pub struct Values<'a, R> {
+    reader: &'a mut RecordReader<R>,
+    schema: &'a Schema,
+    id: RecordId,
+}
+
+impl<R: Read> Iterator for Values<'_, R> {
+    type Item = Result<Value>;
+
+    fn next(&mut self) -> Option<Result<Value>> {
+        if self.reader.failed {
+            return None;
+        }
+        self.reader.read_value(self.schema, self.id).transpose()
+    }
+}
+
+/// The format-specific output of a [`RecordWriter`].
+#[derive(Debug)]
+enum Output<W: Write> {
+    Binary(BinaryOutput<W>),
+    Csv(CsvOutput<W>),
+    /// A format this build cannot write; holds the writer for `into_inner`.
+    Unsupported(Format, W),
+    /// After `into_inner`.
+    Taken,
+}
+
+/// Runs `$body` with `$o` bound to the concrete output.
+macro_rules! with_output {
+    ($output:expr, $o:ident => $body:expr, $($other:tt)*) => {
+        match $output {
+            Output::Binary($o) => $body,
+            Output::Csv($o) => $body,
+            $($other)*
+        }
+    };
+}
+
+#[cold]
+fn taken() -> Error {
+    Error::new(ErrorKind::Io, "the writer was taken by into_inner")
+}
+
+/// Writes top-level records one after another to a byte stream (Hadoop's `RecordWriter`).
+///
+/// Output is buffered internally (pass the raw writer, not a `BufWriter`) and flushed by
+/// [`RecordWriter::flush`], [`RecordWriter::into_inner`] or, ignoring errors, on drop, like
+/// `BufWriter`. A record that fails to encode (a string Hadoop's binary format refuses, a
+/// value that does not match its schema) is an error naming the record number and the field
+/// path, and leaves nothing of itself in the output unless a string or buffer of 2 KiB or more
+/// before the failure was already handed to the writer (large payloads bypass the buffer).
+///
+/// ```
+/// use hadoop_record::{Format, RecordWriter, Value};
+/// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+/// let mut schema = Schema::new();
+/// let id = schema.add(RecordType {
+///     module: String::new(),
+///     name: "Pair".into(),
+///     fields: vec![FieldDef::new("s", FieldType::String), FieldDef::new("n", FieldType::Long)],
+/// });
+/// let mut out = Vec::new();
+/// let mut writer = RecordWriter::new(&mut out, Format::Csv);
+/// writer.write_value(&schema, id, &Value::Record(vec![Value::String("a,b".into()), Value::Long(7)])).unwrap();
+/// drop(writer);
+/// assert_eq!(out, b"'a%2Cb,7\n");
+/// ```
+#[derive(Debug)]
+pub struct RecordWriter<W: Write> {
+    output: Output<W>,
+    format: Format,
+    records: u64,
+}
+
+impl<W: Write> RecordWriter<W> {
+    /// A writer of `format` records to `writer`.
+    pub fn new(writer: W, format: Format) -> Self {
+        let output = match format {
+            Format::Binary => Output::Binary(BinaryOutput::new(writer)),
+            Format::Csv => Output::Csv(CsvOutput::new(writer)),
+            Format::Xml => Output::Unsupported(format, writer),
+        };
+        RecordWriter {
+            output,
+            format,
+            records: 0,
+        }
+    }
+
+    /// The format being written.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// How many records have been written.
+    pub fn records_written(&self) -> u64 {
+        self.records
+    }
+
+    /// Writes one top-level record.
+    #[inline]
+    pub fn write<T: Record>(&mut self, record: &T) -> Result<()> {
+        let result = with_output!(&mut self.output, out => write_one(out, T::type_name(), |o| {
+            record.serialize(o, "")
+        }), Output::Unsupported(format, _) => Err(unsupported(*format)), Output::Taken => Err(taken()));
+        self.count(result)
+    }
+
+    /// Writes `value`, a record of type `id` of `schema`, as one top-level record.
+    pub fn write_value(&mut self, schema: &Schema, id: RecordId, value: &Value) -> Result<()> {
+        let name = &schema.record(id).name;
+        let result = with_output!(&mut self.output, out => write_one(out, name, |o| {
+            value::write_record(o, schema, id, value, "")
+        }), Output::Unsupported(format, _) => Err(unsupported(*format)), Output::Taken => Err(taken()));
+        self.count(result)
+    }
+
+    #[inline]
+    fn count(&mut self, result: Result<()>) -> Result<()> {
+        match result {
+            Ok(()) => {
+                self.records += 1;
+                Ok(())
+            }
+            Err(e) => Err(e.in_record(self.records)),
+        }
+    }
+
+    /// Writes everything buffered and flushes the writer.
+    pub fn flush(&mut self) -> Result<()> {
+        with_output!(&mut self.output, o => o.sink().flush(),
+            Output::Unsupported(_, w) => w.flush().map_err(Error::from),
+            Output::Taken => Ok(()),
+        )
+    }
+
+    /// The writer. Bytes may still be buffered: see [`RecordWriter::flush`].
+    pub fn get_ref(&self) -> &W {
+        with_output!(&self.output, o => StreamOutput::get_ref(o),
+            Output::Unsupported(_, w) => w,
+            Output::Taken => unreachable!("a RecordWriter is consumed by into_inner"),
+        )
+    }
+
+    /// Flushes and returns the writer.
+    pub fn into_inner(mut self) -> Result<W> {
+        with_output!(std::mem::replace(&mut self.output, Output::Taken), o => StreamOutput::into_inner(o),
+            Output::Unsupported(_, w) => Ok(w),
+            Output::Taken => Err(taken()),
+        )
+    }
+}
+
+impl<W: Write> Drop for RecordWriter<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
+/// Writes one top-level record; on failure, takes its bytes back out of the buffer when they
+/// are all still there.
+#[inline(always)]
+fn write_one<W: Write, O: StreamOutput<W>>(
+    out: &mut O,
+    type_name: &str,
+    write: impl FnOnce(&mut O) -> Result<()>,
+) -> Result<()> {
+    let sink = out.sink();
+    let len = sink.buf().len();
+    let flushed = sink.position() - len as u64;
+    match write(out) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let sink = out.sink();
+            let now = sink.buf().len();
+            if sink.position() - now as u64 == flushed && now >= len {
+                sink.buf().truncate(len);
+            }
+            out.reset();
+            Err(e.in_field(type_name))
+        }
+    }
+}
