@@ -1,10 +1,11 @@
-//! Tokens for the module tree and its records: plain structs carrying
+//! The syntax tree of the module tree and its records: plain structs carrying
 //! `#[derive(hadoop_record::Record)]` and its attributes (the derive writes every byte),
-//! then formatting with prettyplease.
+//! formatted with prettyplease.
 
-use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use quote::quote;
+use syn::{Field, FieldMutability, Fields, FieldsNamed, Item, ItemMod, ItemStruct, Visibility};
 
+use super::ast::{doc, ident, list, path, punctuated};
 use super::layout::Layout;
 use super::names::is_upper_case_acronym;
 use super::types::{Ordered, TypeWriter};
@@ -21,7 +22,7 @@ pub(crate) struct Emitter<'a> {
     pub ordered: &'a Ordered,
     pub attributes: &'a Attributes,
     /// The runtime crate's path, e.g. `::hadoop_record`.
-    pub runtime: TokenStream,
+    pub runtime: syn::Path,
     /// `Some("path")` when the runtime is not at `::hadoop_record` (the derive's
     /// `crate` attribute).
     pub runtime_attr: Option<String>,
@@ -41,49 +42,47 @@ pub(crate) enum Mode {
 impl Emitter<'_> {
     /// The items of module `node`: its records, then its child modules. In
     /// [`Mode::FilePerModule`], each child with records is declared `pub mod x;` and its
-    /// items pushed to `files`.
+    /// items pushed to `files` (parents before children).
     pub fn module_items(
         &self,
         node: usize,
         mode: Mode,
-        files: &mut Vec<(usize, TokenStream)>,
-    ) -> TokenStream {
-        let mut items = TokenStream::new();
-        for &r in &self.layout.nodes[node].records {
-            items.extend(self.record(r));
-        }
+        files: &mut Vec<(usize, Vec<Item>)>,
+    ) -> Vec<Item> {
+        let mut items: Vec<Item> = self.layout.nodes[node]
+            .records
+            .iter()
+            .map(|&r| Item::Struct(self.record(r)))
+            .collect();
         for &child in &self.layout.nodes[node].children {
             let name = self.layout.nodes[child]
                 .name
                 .as_ref()
                 .expect("a child has a name");
-            let ident = name.ident();
-            let doc = self.module_doc(child);
-            let inception = self.layout.nodes[node]
-                .name
-                .as_ref()
-                .is_some_and(|parent| parent == name)
-                .then(|| quote!(#[allow(clippy::module_inception)]));
-            if mode == Mode::FilePerModule && !self.layout.nodes[child].records.is_empty() {
-                // Parents before children in `files`.
+            let mut attrs = vec![doc(&self.module_doc(child))];
+            if self.layout.nodes[node].name.as_ref() == Some(name) {
+                attrs.push(list("allow", quote!(clippy::module_inception)));
+            }
+            let own_file =
+                mode == Mode::FilePerModule && !self.layout.nodes[child].records.is_empty();
+            let (content, semi) = if own_file {
                 let slot = files.len();
-                files.push((child, TokenStream::new()));
+                files.push((child, Vec::new()));
                 files[slot].1 = self.module_items(child, mode, files);
-                items.extend(quote! {
-                    #[doc = #doc]
-                    #inception
-                    pub mod #ident;
-                });
+                (None, Some(Default::default()))
             } else {
                 let body = self.module_items(child, mode, files);
-                items.extend(quote! {
-                    #[doc = #doc]
-                    #inception
-                    pub mod #ident {
-                        #body
-                    }
-                });
-            }
+                (Some((Default::default(), body)), None)
+            };
+            items.push(Item::Mod(ItemMod {
+                attrs,
+                vis: Visibility::Public(Default::default()),
+                unsafety: None,
+                mod_token: Default::default(),
+                ident: name.ident(),
+                content,
+                semi,
+            }));
         }
         items
     }
@@ -111,40 +110,38 @@ impl Emitter<'_> {
     }
 
     /// One record as a struct.
-    fn record(&self, r: RecordIndex) -> TokenStream {
+    fn record(&self, r: RecordIndex) -> ItemStruct {
         let record = self.model.record(r);
         let names = self.layout.record(r);
         let node = names.node;
-        let string_shadowed = self.shadowed(node, "String");
-        let vec_shadowed = self.shadowed(node, "Vec");
+        let mut map_key = self.runtime.clone();
+        map_key.segments.push(ident("field").into());
+        map_key.segments.push(ident("MapKey").into());
         let types = TypeWriter {
             layout: self.layout,
             ordered: self.ordered,
             node,
-            string: if string_shadowed {
-                quote!(::std::string::String)
-            } else {
-                quote!(String)
-            },
-            vec: if vec_shadowed {
-                quote!(::std::vec::Vec)
-            } else {
-                quote!(Vec)
-            },
-            runtime: &self.runtime,
+            string: TypeWriter::prelude(self.shadowed(node, "String"), "string", "String"),
+            vec: TypeWriter::prelude(self.shadowed(node, "Vec"), "vec", "Vec"),
+            map: path(true, ["std", "collections", "BTreeMap"].map(ident)),
+            map_key,
         };
 
-        let doc = format!(
+        let mut attrs = vec![doc(&format!(
             " The DDL record `{}`, declared at `{}`.",
             record.qualified_name(),
             super::locate(record.location(), self.source_root)
-        );
+        ))];
+        attrs.push(list(
+            "derive",
+            if self.ordered.record(r) {
+                quote!(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)
+            } else {
+                quote!(Debug, Clone, Default, PartialEq)
+            },
+        ));
         let runtime = &self.runtime;
-        let derives = if self.ordered.record(r) {
-            quote!(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)
-        } else {
-            quote!(Debug, Clone, Default, PartialEq)
-        };
+        attrs.push(list("derive", quote!(#runtime::Record)));
         let mut record_attr = Vec::new();
         if names.name.plain() != record.name() {
             let name = record.name();
@@ -155,50 +152,54 @@ impl Emitter<'_> {
         if let Some(path) = &self.runtime_attr {
             record_attr.push(quote!(crate = #path));
         }
-        let acronym = is_upper_case_acronym(names.name.plain())
-            .then(|| quote!(#[allow(clippy::upper_case_acronyms)]));
-        let user = self.attributes.for_type(record.qualified_name());
+        attrs.push(list("record", quote!(#(#record_attr),*)));
+        if is_upper_case_acronym(names.name.plain()) {
+            attrs.push(list("allow", quote!(clippy::upper_case_acronyms)));
+        }
+        attrs.extend(self.attributes.for_type(record.qualified_name()).cloned());
 
         let fields = record
             .fields()
             .iter()
             .zip(&names.fields)
             .map(|(field, name)| {
-                let doc = format!(
+                let mut attrs = vec![doc(&format!(
                     " `{} {}`",
                     self.model.type_to_string(field.ty()),
                     field.name()
-                );
-                let rename = (name.plain() != field.name()).then(|| {
+                ))];
+                if name.plain() != field.name() {
                     let ddl = field.name();
-                    quote!(#[record(name = #ddl)])
-                });
-                let complex = (types.complexity(field.ty()) > TYPE_COMPLEXITY_THRESHOLD)
-                    .then(|| quote!(#[allow(clippy::type_complexity)]));
-                let user = self
-                    .attributes
-                    .for_field(record.qualified_name(), field.name());
-                let ident = name.ident();
-                let ty = types.rust(field.ty());
-                quote! {
-                    #[doc = #doc]
-                    #rename
-                    #complex
-                    #(#user)*
-                    pub #ident: #ty,
+                    attrs.push(list("record", quote!(name = #ddl)));
+                }
+                if types.complexity(field.ty()) > TYPE_COMPLEXITY_THRESHOLD {
+                    attrs.push(list("allow", quote!(clippy::type_complexity)));
+                }
+                attrs.extend(
+                    self.attributes
+                        .for_field(record.qualified_name(), field.name())
+                        .cloned(),
+                );
+                Field {
+                    attrs,
+                    vis: Visibility::Public(Default::default()),
+                    mutability: FieldMutability::None,
+                    ident: Some(name.ident()),
+                    colon_token: Some(Default::default()),
+                    ty: types.rust(field.ty()),
                 }
             });
-        let ident = names.name.ident();
-        quote! {
-            #[doc = #doc]
-            #[derive(#derives)]
-            #[derive(#runtime::Record)]
-            #[record(#(#record_attr),*)]
-            #acronym
-            #(#user)*
-            pub struct #ident {
-                #(#fields)*
-            }
+        ItemStruct {
+            attrs,
+            vis: Visibility::Public(Default::default()),
+            struct_token: Default::default(),
+            ident: names.name.ident(),
+            generics: Default::default(),
+            fields: Fields::Named(FieldsNamed {
+                brace_token: Default::default(),
+                named: punctuated(fields),
+            }),
+            semi_token: None,
         }
     }
 
@@ -213,11 +214,12 @@ impl Emitter<'_> {
 }
 
 /// Formats items as a Rust file, after the `header` comment.
-pub(crate) fn format_file(header: &str, items: TokenStream) -> String {
-    let file: syn::File = syn::parse2(items.into_token_stream()).unwrap_or_else(|e| {
-        panic!("rcc generated Rust that does not parse ({e}); please report this")
+pub(crate) fn format_file(header: &str, items: Vec<Item>) -> String {
+    let body = prettyplease::unparse(&syn::File {
+        shebang: None,
+        attrs: Vec::new(),
+        items,
     });
-    let body = prettyplease::unparse(&file);
     let mut out = String::with_capacity(header.len() + body.len() + 1);
     out.push_str(header);
     if !body.is_empty() {

@@ -4,9 +4,7 @@
 
 use std::collections::hash_map::{Entry, HashMap};
 
-use proc_macro2::TokenStream;
-use quote::quote;
-
+use super::ast::{ident, path};
 use super::names::{camel, snake, RustName};
 use crate::diagnostics::Diagnostic;
 use crate::model::{Model, RecordIndex};
@@ -190,11 +188,11 @@ impl Layout {
     /// The path from module `from` to record `to`, relative so that the tree can be mounted
     /// anywhere: `Inner` in the same module, `super::super::common::Point` elsewhere,
     /// `self::b::Rec` below.
-    pub fn type_path(&self, from: usize, to: RecordIndex) -> TokenStream {
+    pub fn type_path(&self, from: usize, to: RecordIndex) -> syn::Path {
         let target = self.record(to);
         let name = target.name.ident();
         if target.node == from {
-            return quote!(#name);
+            return syn::Path::from(name);
         }
         // The nearest common ancestor: walk the deeper side up until both meet.
         let (mut a, mut b) = (from, target.node);
@@ -212,23 +210,19 @@ impl Layout {
             b = self.nodes[b].parent.expect("not the root");
         }
         let ups = self.nodes[from].depth - self.nodes[a].depth;
-        let mut path = TokenStream::new();
-        if ups == 0 {
-            path.extend(quote!(self::));
-        }
-        for _ in 0..ups {
-            path.extend(quote!(super::));
-        }
-        for &node in down.iter().rev() {
-            let segment = self.nodes[node]
+        let start = if ups == 0 {
+            vec![ident("self")]
+        } else {
+            vec![ident("super"); ups]
+        };
+        let below = down.iter().rev().map(|&node| {
+            self.nodes[node]
                 .name
                 .as_ref()
                 .expect("below the root")
-                .ident();
-            path.extend(quote!(#segment::));
-        }
-        path.extend(quote!(#name));
-        path
+                .ident()
+        });
+        path(false, start.into_iter().chain(below).chain([name]))
     }
 }
 

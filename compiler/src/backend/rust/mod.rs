@@ -24,14 +24,13 @@
 //! collisions, [`types`] maps types (and decides which records can be `Ord`), [`emit`]
 //! writes the tokens and formats them.
 
+mod ast;
 mod emit;
 mod layout;
 mod names;
 mod types;
 
 use std::path::{Component, Path, PathBuf};
-
-use proc_macro2::TokenStream;
 
 use super::OutputFile;
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -198,7 +197,7 @@ struct Generator<'a> {
     layout: Layout,
     ordered: Ordered,
     attributes: Attributes,
-    runtime: TokenStream,
+    runtime: syn::Path,
 }
 
 impl<'a> Generator<'a> {
@@ -210,12 +209,12 @@ impl<'a> Generator<'a> {
             .as_deref()
             .unwrap_or(DEFAULT_RUNTIME_CRATE);
         let runtime = match syn::parse_str::<syn::Path>(runtime_text) {
-            Ok(path) => quote::quote!(#path),
+            Ok(path) => path,
             Err(e) => {
                 problems.push(Diagnostic::error(format!(
                     "the runtime crate path `{runtime_text}` is not a Rust path: {e}"
                 )));
-                TokenStream::new()
+                syn::Path::from(ast::ident("hadoop_record"))
             }
         };
         let attributes = Attributes::parse(options).unwrap_or_else(|mut p| {

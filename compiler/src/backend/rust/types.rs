@@ -5,9 +5,9 @@
 
 use std::collections::VecDeque;
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use syn::Type as RustType;
 
+use super::ast::{generic, ident, path, path_type, primitive};
 use super::layout::Layout;
 use crate::model::{Model, Primitive, RecordIndex, Type};
 
@@ -91,53 +91,53 @@ pub(crate) struct TypeWriter<'a> {
     /// The module the types are written in.
     pub node: usize,
     /// `String` or `::std::string::String` (when a record of the module is named `String`).
-    pub string: TokenStream,
+    pub string: syn::Path,
     /// `Vec` or `::std::vec::Vec`.
-    pub vec: TokenStream,
-    /// The runtime crate's path.
-    pub runtime: &'a TokenStream,
+    pub vec: syn::Path,
+    /// `::std::collections::BTreeMap`.
+    pub map: syn::Path,
+    /// `MapKey` by the runtime crate's path.
+    pub map_key: syn::Path,
 }
 
 impl TypeWriter<'_> {
+    /// `String` or `::std::string::String`, and the same for `Vec`: the full path when a
+    /// record of the module has the prelude name.
+    pub fn prelude(shadowed: bool, module: &str, name: &str) -> syn::Path {
+        if shadowed {
+            path(true, ["std", module, name].map(ident))
+        } else {
+            syn::Path::from(ident(name))
+        }
+    }
+
     /// The Rust type of `ty`.
-    pub fn rust(&self, ty: &Type) -> TokenStream {
+    pub fn rust(&self, ty: &Type) -> RustType {
         match ty {
             Type::Primitive(p) => match p {
-                Primitive::Byte => quote!(i8),
-                Primitive::Boolean => quote!(bool),
-                Primitive::Int => quote!(i32),
-                Primitive::Long => quote!(i64),
-                Primitive::Float => quote!(f32),
-                Primitive::Double => quote!(f64),
-                Primitive::UString => self.string.clone(),
-                Primitive::Buffer => {
-                    let vec = &self.vec;
-                    quote!(#vec<u8>)
-                }
+                Primitive::Byte => primitive("i8"),
+                Primitive::Boolean => primitive("bool"),
+                Primitive::Int => primitive("i32"),
+                Primitive::Long => primitive("i64"),
+                Primitive::Float => primitive("f32"),
+                Primitive::Double => primitive("f64"),
+                Primitive::UString => path_type(self.string.clone()),
+                Primitive::Buffer => generic(self.vec.clone(), vec![primitive("u8")]),
             },
-            Type::Vector(t) => {
-                let vec = &self.vec;
-                let t = self.rust(t);
-                quote!(#vec<#t>)
-            }
-            Type::Map(k, v) => {
-                let key = self.key(k);
-                let v = self.rust(v);
-                quote!(::std::collections::BTreeMap<#key, #v>)
-            }
-            Type::Record(r) => self.layout.type_path(self.node, *r),
+            Type::Vector(t) => generic(self.vec.clone(), vec![self.rust(t)]),
+            Type::Map(k, v) => generic(self.map.clone(), vec![self.key(k), self.rust(v)]),
+            Type::Record(r) => path_type(self.layout.type_path(self.node, *r)),
         }
     }
 
     /// A map key: itself when it is `Ord`, else wrapped in `MapKey`, which orders keys as
     /// Java's `TreeMap` does.
-    fn key(&self, k: &Type) -> TokenStream {
+    fn key(&self, k: &Type) -> RustType {
         let key = self.rust(k);
         if self.ordered.ty(k) {
             key
         } else {
-            let runtime = self.runtime;
-            quote!(#runtime::field::MapKey<#key>)
+            generic(self.map_key.clone(), vec![key])
         }
     }
 
