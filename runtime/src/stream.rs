@@ -31,7 +31,7 @@
 //! assert_eq!(e.to_string(), "record 1, byte 4, in Point.x: input ends inside an int");
 //! ```
 //!
-//! Adding a format (XML) takes six lines here: a variant of `Input` and of `Output`, an arm in
+//! Adding a format takes six lines here: a variant of `Input` and of `Output`, an arm in
 //! each of the `with_input!`/`with_output!` macros, and an arm in each constructor. Its input
 //! implements [`RecordInput`] (`at_end` at a clean end of input, `position` for errors) and its
 //! output implements [`RecordOutput`] plus the crate's `StreamOutput` (its [`Sink`], `reset`
@@ -44,6 +44,7 @@ use std::str::FromStr;
 
 use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
+use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::record::Record;
@@ -95,14 +96,6 @@ impl FromStr for Format {
     }
 }
 
-#[cold]
-fn unsupported(format: Format) -> Error {
-    Error::new(
-        ErrorKind::Unsupported,
-        format!("the {format} format is not available in this build"),
-    )
-}
-
 /// What [`RecordWriter`] needs of a format's output beyond [`RecordOutput`].
 pub(crate) trait StreamOutput<W: Write>: RecordOutput {
     /// The buffered sink the output writes through.
@@ -129,6 +122,21 @@ impl<W: Write> StreamOutput<W> for BinaryOutput<W> {
     }
 }
 
+impl<W: Write> StreamOutput<W> for XmlOutput<W> {
+    fn sink(&mut self) -> &mut Sink<W> {
+        self.sink_mut()
+    }
+    fn reset(&mut self) {
+        XmlOutput::reset(self)
+    }
+    fn get_ref(&self) -> &W {
+        XmlOutput::get_ref(self)
+    }
+    fn into_inner(self) -> Result<W> {
+        XmlOutput::into_inner(self)
+    }
+}
+
 impl<W: Write> StreamOutput<W> for CsvOutput<W> {
     fn sink(&mut self) -> &mut Sink<W> {
         self.sink_mut()
@@ -149,18 +157,17 @@ impl<W: Write> StreamOutput<W> for CsvOutput<W> {
 enum Input<R> {
     Binary(BinaryInput<R>),
     Csv(CsvInput<R>),
-    /// A format this build cannot read.
-    Unsupported(Format),
+    Xml(XmlInput<R>),
 }
 
 /// Runs `$body` with `$i` bound to the concrete input: one statically dispatched copy per
 /// format.
 macro_rules! with_input {
-    ($input:expr, $i:ident => $body:expr, $($other:tt)*) => {
+    ($input:expr, $i:ident => $body:expr) => {
         match $input {
             Input::Binary($i) => $body,
             Input::Csv($i) => $body,
-            $($other)*
+            Input::Xml($i) => $body,
         }
     };
 }
@@ -216,7 +223,7 @@ impl<R: Read> RecordReader<R> {
         let input = match format {
             Format::Binary => Input::Binary(BinaryInput::new(reader)),
             Format::Csv => Input::Csv(CsvInput::new(reader)),
-            Format::Xml => Input::Unsupported(format),
+            Format::Xml => Input::Xml(XmlInput::new(reader)),
         };
         RecordReader {
             input,
@@ -238,7 +245,7 @@ impl<R: Read> RecordReader<R> {
 
     /// Where the next record starts (or where reading failed).
     pub fn position(&self) -> Position {
-        with_input!(&self.input, i => i.position(), Input::Unsupported(_) => Position::Byte(0))
+        with_input!(&self.input, i => i.position())
     }
 
     /// Reads the next record: `None` at a clean end of input.
@@ -249,7 +256,7 @@ impl<R: Read> RecordReader<R> {
         }
         let result = with_input!(&mut self.input, input => read_one(input, T::type_name(), |i| {
             T::deserialize(i, "")
-        }), Input::Unsupported(format) => Err(unsupported(*format)));
+        }));
         self.count(result)
     }
 
@@ -262,7 +269,7 @@ impl<R: Read> RecordReader<R> {
         let name = &schema.record(id).name;
         let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
             value::read_record(i, schema, id, "")
-        }), Input::Unsupported(format) => Err(unsupported(*format)));
+        }));
         self.count(result)
     }
 
@@ -406,8 +413,7 @@ impl<R: Read> Iterator for Values<'_, R> {
 enum Output<W: Write> {
     Binary(BinaryOutput<W>),
     Csv(CsvOutput<W>),
-    /// A format this build cannot write; holds the writer for `into_inner`.
-    Unsupported(Format, W),
+    Xml(XmlOutput<W>),
     /// After `into_inner`.
     Taken,
 }
@@ -418,6 +424,7 @@ macro_rules! with_output {
         match $output {
             Output::Binary($o) => $body,
             Output::Csv($o) => $body,
+            Output::Xml($o) => $body,
             $($other)*
         }
     };
@@ -465,7 +472,7 @@ impl<W: Write> RecordWriter<W> {
         let output = match format {
             Format::Binary => Output::Binary(BinaryOutput::new(writer)),
             Format::Csv => Output::Csv(CsvOutput::new(writer)),
-            Format::Xml => Output::Unsupported(format, writer),
+            Format::Xml => Output::Xml(XmlOutput::new(writer)),
         };
         RecordWriter {
             output,
@@ -489,7 +496,7 @@ impl<W: Write> RecordWriter<W> {
     pub fn write<T: Record>(&mut self, record: &T) -> Result<()> {
         let result = with_output!(&mut self.output, out => write_one(out, T::type_name(), |o| {
             record.serialize(o, "")
-        }), Output::Unsupported(format, _) => Err(unsupported(*format)), Output::Taken => Err(taken()));
+        }), Output::Taken => Err(taken()));
         self.count(result)
     }
 
@@ -498,7 +505,7 @@ impl<W: Write> RecordWriter<W> {
         let name = &schema.record(id).name;
         let result = with_output!(&mut self.output, out => write_one(out, name, |o| {
             value::write_record(o, schema, id, value, "")
-        }), Output::Unsupported(format, _) => Err(unsupported(*format)), Output::Taken => Err(taken()));
+        }), Output::Taken => Err(taken()));
         self.count(result)
     }
 
@@ -516,7 +523,6 @@ impl<W: Write> RecordWriter<W> {
     /// Writes everything buffered and flushes the writer.
     pub fn flush(&mut self) -> Result<()> {
         with_output!(&mut self.output, o => o.sink().flush(),
-            Output::Unsupported(_, w) => w.flush().map_err(Error::from),
             Output::Taken => Ok(()),
         )
     }
@@ -524,7 +530,6 @@ impl<W: Write> RecordWriter<W> {
     /// The writer. Bytes may still be buffered: see [`RecordWriter::flush`].
     pub fn get_ref(&self) -> &W {
         with_output!(&self.output, o => StreamOutput::get_ref(o),
-            Output::Unsupported(_, w) => w,
             Output::Taken => unreachable!("a RecordWriter is consumed by into_inner"),
         )
     }
@@ -532,7 +537,6 @@ impl<W: Write> RecordWriter<W> {
     /// Flushes and returns the writer.
     pub fn into_inner(mut self) -> Result<W> {
         with_output!(std::mem::replace(&mut self.output, Output::Taken), o => StreamOutput::into_inner(o),
-            Output::Unsupported(_, w) => Ok(w),
             Output::Taken => Err(taken()),
         )
     }

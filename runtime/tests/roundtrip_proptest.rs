@@ -53,7 +53,7 @@ fn canon(v: Value) -> Value {
 }
 
 fn formats() -> impl Strategy<Value = Format> {
-    prop_oneof![Just(Format::Binary), Just(Format::Csv)]
+    prop_oneof![Just(Format::Binary), Just(Format::Csv), Just(Format::Xml)]
 }
 
 fn all_prims(nonchars: bool) -> impl Strategy<Value = AllPrims> {

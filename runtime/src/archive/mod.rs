@@ -13,6 +13,7 @@ pub mod csv;
 mod sink;
 mod source;
 pub mod text;
+pub mod xml;
 
 pub use sink::Sink;
 
