@@ -2,6 +2,7 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// DDL modules under `oracle`.
+#[allow(clippy::module_inception)]
 pub mod oracle {
     /// The DDL module `oracle.prims`.
     pub mod prims;
