@@ -10,7 +10,7 @@
 //!     .unwrap();
 //! ```
 //!
-//! ```ignore
+//! ```text
 //! // src/lib.rs: the file is `$OUT_DIR/links.rs`, named after the first schema.
 //! pub mod links {
 //!     hadoop_record::include_records!("links");

@@ -5,7 +5,7 @@
 /// `OUT_DIR` as `NAME.rs` (by default `NAME` is the first schema's file stem). Use it inside
 /// a module: the file holds a module tree (`pub mod links { … }` for `module links`).
 ///
-/// ```ignore
+/// ```text
 /// // build.rs: hadoop_record_compiler::Config::new().compile(&["schema/links.jr"]).unwrap();
 /// pub mod records {
 ///     hadoop_record::include_records!("links");
