@@ -274,11 +274,23 @@ impl SchemaBuilder {
         name: &str,
         fields: impl FnOnce(&mut SchemaBuilder) -> Vec<FieldDef>,
     ) -> RecordId {
+        self.record_in::<T>("", name, fields)
+    }
+
+    /// As [`SchemaBuilder::record`], for a record type declared in the dotted DDL `module`
+    /// (`#[record(module = "a.b")]`); the module shows in [`RecordType::full_name`], never
+    /// in the signature.
+    pub fn record_in<T: ?Sized + 'static>(
+        &mut self,
+        module: &str,
+        name: &str,
+        fields: impl FnOnce(&mut SchemaBuilder) -> Vec<FieldDef>,
+    ) -> RecordId {
         if let Some(&id) = self.seen.get(&TypeId::of::<T>()) {
             return id;
         }
         let id = self.schema.add(RecordType {
-            module: String::new(),
+            module: module.to_owned(),
             name: name.to_owned(),
             fields: Vec::new(),
         });

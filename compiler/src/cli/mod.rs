@@ -5,6 +5,9 @@
 //! variant in [`Command`].
 
 mod check;
+mod convert;
+mod frame;
+mod framing;
 mod generate;
 
 use std::io::IsTerminal;
@@ -48,6 +51,12 @@ struct Cli {
 enum Command {
     /// Parse and check DDL files and the files they include, reporting every problem
     Check(check::CheckArgs),
+    /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
+    /// unchanged, or summarise a framed file (`rcc frame info`)
+    Frame(Box<frame::FrameArgs>),
+    /// Convert records of a DDL type between binary, CSV and XML (and to JSON), optionally
+    /// inside framings
+    Convert(Box<convert::ConvertArgs>),
 }
 
 /// The `--color` choices.
@@ -70,6 +79,15 @@ impl Context {
         eprint!("{}", diagnostics.render(&options));
         let n = diagnostics.error_count();
         self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
+    }
+
+    /// Prints `warning: message` to stderr.
+    pub(crate) fn warning(&self, message: &str) {
+        if self.color {
+            eprintln!("\x1b[1;33mwarning\x1b[0m\x1b[1m: {message}\x1b[0m");
+        } else {
+            eprintln!("warning: {message}");
+        }
     }
 
     /// Prints `error: message` to stderr.
@@ -101,6 +119,8 @@ pub(crate) fn main() -> ExitCode {
     };
     let ok = match cli.command {
         Some(Command::Check(args)) => check::run(&context, args),
+        Some(Command::Frame(args)) => frame::run(&context, *args),
+        Some(Command::Convert(args)) => convert::run(&context, *args),
         None => generate::run(&context, cli.generate),
     };
     if ok {

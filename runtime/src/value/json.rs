@@ -1,13 +1,172 @@
-//! [`Value`]s as JSON, in the value form of the reference fixtures' manifests:
-//! records are objects with fields in declaration order, `long`s outside ±2^53 are decimal
-//! strings, floats are `{"value": "<Java text>", "bits": "0x…"}` (the bits authoritative),
-//! buffers are lowercase hex, maps are arrays of `[key, value]` pairs.
+//! [`Value`]s as JSON.
+//!
+//! [`from_json`] reads the value form of the reference fixtures' manifests: records are
+//! objects with fields in declaration order, `long`s outside ±2^53 are decimal strings,
+//! floats are `{"value": "<Java text>", "bits": "0x…"}` (the bits authoritative), buffers
+//! are lowercase hex, maps are arrays of `[key, value]` pairs.
+//!
+//! [`to_json`] writes the same form made for people (what `rcc convert --to json` prints):
+//! one line, floats and doubles as plain JSON numbers in Java's text (`1.0E10`, `-0.0`),
+//! non-finite ones as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, strings as UTF-8.
+//! [`from_json`] reads it back to the same bits, NaN payloads aside.
+//!
+//! ```
+//! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+//! use hadoop_record::value::json::{from_json, to_json};
+//! use hadoop_record::Value;
+//!
+//! let mut schema = Schema::new();
+//! let id = schema.add(RecordType {
+//!     module: "m".into(),
+//!     name: "R".into(),
+//!     fields: vec![
+//!         FieldDef::new("d", FieldType::Double),
+//!         FieldDef::new("l", FieldType::Long),
+//!         FieldDef::new("b", FieldType::Buffer),
+//!     ],
+//! });
+//! let ty = FieldType::Record(id);
+//! let value = Value::Record(vec![Value::Double(1e10), Value::Long(i64::MAX), Value::Buffer(vec![0xca, 0xfe])]);
+//! let text = to_json(&schema, &ty, &value)?;
+//! assert_eq!(text, r#"{"d": 1.0E10, "l": "9223372036854775807", "b": "cafe"}"#);
+//! let back = from_json(&schema, &ty, &serde_json::from_str(&text).unwrap())?;
+//! assert!(back.bitwise_eq(&value));
+//! # Ok::<(), hadoop_record::Error>(())
+//! ```
 
 use serde_json::Value as Json;
 
 use super::Value;
+use crate::archive::text::{push_double, push_float};
 use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{FieldType, Schema};
+
+/// The largest magnitude a `long` is written as a JSON number with (2^53): beyond it,
+/// readers that hold numbers as doubles would change the value, so it is a string.
+const MAX_JSON_INTEGER: i64 = 1 << 53;
+
+/// Writes `value`, of type `ty`, as one line of JSON (see the [module docs](self)).
+///
+/// A value that does not match the type is an [`ErrorKind::Schema`] error naming the field
+/// path.
+pub fn to_json(schema: &Schema, ty: &FieldType, value: &Value) -> Result<String> {
+    let mut out = Vec::new();
+    write_json(&mut out, schema, ty, value)?;
+    // Only UTF-8 is ever written: ASCII punctuation, Java float text, hex, and strings
+    // escaped by serde_json.
+    String::from_utf8(out).map_err(|_| Error::new(ErrorKind::Encoding, "JSON is not UTF-8"))
+}
+
+/// Appends `value`, of type `ty`, to `out` as one line of JSON, without a line end; see
+/// [`to_json`].
+pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Value) -> Result<()> {
+    use std::io::Write as _;
+    match (ty, value) {
+        (FieldType::Byte, Value::Byte(v)) => write!(out, "{v}")?,
+        (FieldType::Bool, Value::Bool(v)) => write!(out, "{v}")?,
+        (FieldType::Int, Value::Int(v)) => write!(out, "{v}")?,
+        (FieldType::Long, Value::Long(v)) => {
+            if (-MAX_JSON_INTEGER..=MAX_JSON_INTEGER).contains(v) {
+                write!(out, "{v}")?;
+            } else {
+                write!(out, "\"{v}\"")?;
+            }
+        }
+        (FieldType::Float, Value::Float(v)) => {
+            if v.is_finite() {
+                push_float(out, *v);
+            } else {
+                non_finite(out, v.is_nan(), v.is_sign_negative());
+            }
+        }
+        (FieldType::Double, Value::Double(v)) => {
+            if v.is_finite() {
+                push_double(out, *v);
+            } else {
+                non_finite(out, v.is_nan(), v.is_sign_negative());
+            }
+        }
+        (FieldType::String, Value::String(v)) => {
+            serde_json::to_writer(&mut *out, v.as_str())
+                .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+        }
+        (FieldType::Buffer, Value::Buffer(v)) => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.reserve(v.len() * 2 + 2);
+            out.push(b'"');
+            for b in v {
+                out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+            }
+            out.push(b'"');
+        }
+        (FieldType::Vector(element), Value::Vector(items)) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                write_json(out, schema, element, item).map_err(|e| e.in_index(i as u64))?;
+            }
+            out.push(b']');
+        }
+        (FieldType::Map(kt, vt), Value::Map(entries)) => {
+            out.push(b'[');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                out.push(b'[');
+                write_json(out, schema, kt, k)
+                    .and_then(|()| {
+                        out.extend_from_slice(b", ");
+                        write_json(out, schema, vt, v)
+                    })
+                    .map_err(|e| e.in_index(i as u64))?;
+                out.push(b']');
+            }
+            out.push(b']');
+        }
+        (FieldType::Record(id), Value::Record(fields)) => {
+            let record = schema.record(*id);
+            if fields.len() != record.fields.len() {
+                return Err(schema_error(format!(
+                    "{} has {} fields but the value has {}",
+                    record.name,
+                    record.fields.len(),
+                    fields.len()
+                )));
+            }
+            out.push(b'{');
+            for (i, (def, field)) in record.fields.iter().zip(fields).enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                serde_json::to_writer(&mut *out, def.name.as_str())
+                    .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+                out.extend_from_slice(b": ");
+                write_json(out, schema, &def.ty, field).map_err(|e| e.in_field(&def.name))?;
+            }
+            out.push(b'}');
+        }
+        (ty, value) => {
+            return Err(schema_error(format!(
+                "expected {} but the value is a {}",
+                schema.type_name(ty),
+                value.type_name()
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// `"NaN"`, `"Infinity"` or `"-Infinity"`: JSON has no numbers for them.
+fn non_finite(out: &mut Vec<u8>, nan: bool, negative: bool) {
+    out.extend_from_slice(match (nan, negative) {
+        (true, _) => b"\"NaN\"",
+        (false, false) => b"\"Infinity\"",
+        (false, true) => b"\"-Infinity\"",
+    });
+}
 
 fn schema_error(message: String) -> Error {
     Error::new(ErrorKind::Schema, message)
@@ -16,7 +175,9 @@ fn schema_error(message: String) -> Error {
 /// Converts JSON in the fixture value form into a [`Value`] of type `ty`.
 ///
 /// Floats and doubles are taken from `bits` when present, else parsed from `value` (or
-/// from a plain JSON number or string); longs may be numbers or decimal strings.
+/// from a plain JSON number or string: `"NaN"`, `"Infinity"`, `"-Infinity"`); longs may be
+/// numbers or decimal strings. Plain numbers are exact when serde_json's
+/// `float_roundtrip` feature is on (the `json` feature turns it on).
 pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> {
     let mismatch = || {
         schema_error(format!(
@@ -32,9 +193,10 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
         FieldType::Long => Value::Long(integer(json, mismatch)?),
         FieldType::Float => {
             let bits = float_bits(json, 8)?;
-            Value::Float(match bits {
-                Some(b) => f32::from_bits(b as u32),
-                None => float_text(json)
+            Value::Float(match (bits, json) {
+                (Some(b), _) => f32::from_bits(b as u32),
+                (None, Json::Number(n)) => narrow(n.as_f64().ok_or_else(mismatch)?),
+                (None, _) => float_text(json)
                     .ok_or_else(mismatch)?
                     .parse()
                     .map_err(|_| mismatch())?,
@@ -42,9 +204,10 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
         }
         FieldType::Double => {
             let bits = float_bits(json, 16)?;
-            Value::Double(match bits {
-                Some(b) => f64::from_bits(b),
-                None => float_text(json)
+            Value::Double(match (bits, json) {
+                (Some(b), _) => f64::from_bits(b),
+                (None, Json::Number(n)) => n.as_f64().ok_or_else(mismatch)?,
+                (None, _) => float_text(json)
                     .ok_or_else(mismatch)?
                     .parse()
                     .map_err(|_| mismatch())?,
@@ -108,6 +271,37 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
             )
         }
     })
+}
+
+/// The float a JSON number stands for, given the double serde_json read it as.
+///
+/// The number's text is gone by now, and narrowing the double is not always right: the
+/// text was rounded once to the double and would be rounded again to the float, which
+/// for one float lands on a neighbour (`7.038531E-26`, Java's own JDK-4396272). So a
+/// float whose Java text reads as exactly this double wins: the nearest, else one of its
+/// two neighbours. For the text [`to_json`] writes this gives back every finite float
+/// (checked once for all positive bit patterns, negatives being symmetric: plain
+/// narrowing gets exactly one of them wrong); for other text it is the nearest float, or
+/// at worst its neighbour.
+fn narrow(x: f64) -> f32 {
+    let nearest = x as f32;
+    let reads_as_x = |f: f32| {
+        let mut text = Vec::with_capacity(16);
+        push_float(&mut text, f);
+        // Java text is ASCII, and Rust's parser rounds correctly, like serde_json's
+        // `float_roundtrip`.
+        std::str::from_utf8(&text)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            == Some(x)
+    };
+    if !nearest.is_finite() || reads_as_x(nearest) {
+        return nearest;
+    }
+    [nearest.next_up(), nearest.next_down()]
+        .into_iter()
+        .find(|&f| f.is_finite() && reads_as_x(f))
+        .unwrap_or(nearest)
 }
 
 fn json_kind(json: &Json) -> &'static str {

@@ -64,6 +64,18 @@ impl<'a> RawInput<'a> {
     /// A zero-compressed `long`.
     #[inline]
     pub fn read_vlong(&mut self) -> Result<i64> {
+        // One-byte values (-112..=127: lengths, counts, small numbers) are the common case.
+        match self.data.get(self.pos) {
+            Some(&marker) if marker as i8 >= -112 => {
+                self.pos += 1;
+                Ok(marker as i8 as i64)
+            }
+            _ => self.read_long_vlong(),
+        }
+    }
+
+    /// A zero-compressed `long` with a payload (or the end of input).
+    fn read_long_vlong(&mut self) -> Result<i64> {
         let [marker] = self.take_array::<1>()?;
         let n = vint::payload_len(marker);
         let payload = self.take(n)?;

@@ -1,0 +1,544 @@
+//! `rcc convert --schema FILE.jr [-I DIR]… --type module.Class --from F --to F [INPUT [OUTPUT]]`:
+//! records of a DDL type from one encoding to another (binary, CSV, XML; JSON out), read
+//! and written by the schema-driven codec, optionally inside framings.
+
+use std::cell::RefCell;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use clap::{Args, ValueEnum};
+use hadoop_record::framing::plasma::PlasmaFormat;
+use hadoop_record::framing::v1::FileHeader;
+use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::value::json::write_json;
+use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
+use hadoop_record_compiler::{load, LoadOptions};
+
+use super::frame::{
+    check_distinct, create_output, open_input, report_end, write_failure, Stop, OUTPUT_BUFFER,
+};
+use super::framing::{
+    check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
+    WriteOptions,
+};
+use super::Context;
+
+const EXAMPLES: &str = "\
+Examples:
+  rcc convert --schema links.jr --type links.Link --from binary --to csv in.bin out.csv
+  rcc convert --schema links.jr --type links.Link --from csv --to json < links.csv
+  rcc convert --schema a.jr -I ddl/common --type a.Event --from xml --to binary in.xml
+  rcc convert --schema l.jr --type l.Link --from binary --to csv --in-framing paddle in.paddle
+  rcc convert --schema l.jr --type l.Link --from xml --to binary \\
+      --out-framing v1 --record-type Link in.xml out.rio
+
+With --in-framing every payload holds one record; with --out-framing every record becomes
+one payload (CSV records in plasma-text drop their line end, which the framing adds back).
+On bad input the records converted so far are written, then the error (record number,
+position, field path) is printed and the exit status is 1.";
+
+/// Arguments of `rcc convert`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub(crate) struct ConvertArgs {
+    /// The DDL file declaring the record type
+    #[arg(long, value_name = "FILE.jr")]
+    schema: PathBuf,
+
+    /// Also look for included files in DIR (repeatable; searched in order, after the
+    /// including file's directory)
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+
+    /// The record type, `module.Class`
+    #[arg(long = "type", value_name = "module.Class")]
+    type_name: String,
+
+    /// Encoding of the input
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    from: InFormat,
+
+    /// Encoding of the output (json: one value per line, for people)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    to: OutFormat,
+
+    /// The input's framing: each payload holds one record
+    #[arg(long, value_name = "F")]
+    in_framing: Option<String>,
+
+    /// Frame the output: each record becomes one payload
+    #[arg(long, value_name = "F")]
+    out_framing: Option<String>,
+
+    /// paddle and plasma-var input framing: skip damaged chunks and carry on (what was
+    /// skipped is reported, and the exit status is still 1)
+    #[arg(long)]
+    recover: bool,
+
+    #[command(flatten)]
+    read: ReadOptions,
+
+    #[command(flatten)]
+    write: WriteOptions,
+
+    /// Input file (default or `-`: standard input)
+    #[arg(value_name = "INPUT")]
+    input: Option<PathBuf>,
+
+    /// Output file (default or `-`: standard output)
+    #[arg(value_name = "OUTPUT")]
+    output: Option<PathBuf>,
+}
+
+/// `--from` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum InFormat {
+    Binary,
+    Csv,
+    Xml,
+}
+
+/// `--to` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutFormat {
+    Binary,
+    Csv,
+    Xml,
+    Json,
+}
+
+impl InFormat {
+    fn format(self) -> Format {
+        match self {
+            InFormat::Binary => Format::Binary,
+            InFormat::Csv => Format::Csv,
+            InFormat::Xml => Format::Xml,
+        }
+    }
+}
+
+impl OutFormat {
+    fn format(self) -> Option<Format> {
+        match self {
+            OutFormat::Binary => Some(Format::Binary),
+            OutFormat::Csv => Some(Format::Csv),
+            OutFormat::Xml => Some(Format::Xml),
+            OutFormat::Json => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        self.format().map_or("json", Format::name)
+    }
+}
+
+/// Runs `rcc convert`; true on success.
+pub(crate) fn run(context: &Context, args: ConvertArgs) -> bool {
+    match convert(context, args) {
+        Ok(ok) => ok,
+        Err(Early::Message(message)) => {
+            context.error(&message);
+            false
+        }
+        Err(Early::Reported) => false,
+    }
+}
+
+/// A failure before any record was read.
+enum Early {
+    /// To print as one line.
+    Message(String),
+    /// Already printed (DDL diagnostics).
+    Reported,
+}
+
+impl From<String> for Early {
+    fn from(message: String) -> Self {
+        Early::Message(message)
+    }
+}
+
+fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
+    let options = LoadOptions {
+        include_dirs: args.include_dirs.clone(),
+    };
+    let model = match load(&[&args.schema], &options) {
+        Ok(model) => model,
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            return Err(Early::Reported);
+        }
+    };
+    let schema = model.to_schema();
+    let id = find_type(schema.schema(), &args.type_name, &args)?;
+    let schema = schema.schema();
+
+    let in_framing = args
+        .in_framing
+        .as_deref()
+        .map(|name| parse_framing("--in-framing", name))
+        .transpose()?;
+    let out_framing = args
+        .out_framing
+        .as_deref()
+        .map(|name| parse_framing("--out-framing", name))
+        .transpose()?;
+    // v1 to v1 keeps each record's type (and the header) unless --record-type says otherwise.
+    let keep_types = in_framing == Some(Framing::V1) && out_framing == Some(Framing::V1);
+    match in_framing {
+        Some(f) => check_read_options(f, &args.read, args.recover)?,
+        None => no_framing_options("--in-framing", &read_flags(&args.read, args.recover))?,
+    }
+    match out_framing {
+        // Checked on a sink first, so that bad options create no file.
+        Some(f) => drop(FrameWriter::new(
+            io::sink(),
+            f,
+            &args.write,
+            None,
+            keep_types,
+        )?),
+        None => no_framing_options("--out-framing", &write_flags(&args.write))?,
+    }
+
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    let input = open_input(args.input.as_deref())?;
+    let from = args.from.format();
+    let mut source = match in_framing {
+        Some(framing) => Source::Framed {
+            frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
+            framing,
+            format: from,
+            scratch: Vec::new(),
+        },
+        None => Source::Stream(RecordReader::new(input, from)),
+    };
+    let output = create_output(args.output.as_deref())?;
+    let mut sink = match out_framing {
+        Some(framing) => {
+            let buffer = SharedBuffer::default();
+            Sink::Framed {
+                frames: FrameWriter::new(
+                    BufWriter::with_capacity(OUTPUT_BUFFER, output),
+                    framing,
+                    &args.write,
+                    source.v1_header(),
+                    keep_types,
+                )?,
+                encoder: match args.to.format() {
+                    Some(format) => {
+                        Encoder::Records(RecordWriter::new(buffer.clone(), format), buffer)
+                    }
+                    None => Encoder::Json(Vec::new()),
+                },
+                strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
+                    && args.to == OutFormat::Csv,
+            }
+        }
+        None => match args.to.format() {
+            // The record writer buffers by itself.
+            Some(format) => Sink::Stream(RecordWriter::new(output, format)),
+            None => Sink::Json(BufWriter::with_capacity(OUTPUT_BUFFER, output), Vec::new()),
+        },
+    };
+
+    let mut failure = None;
+    let mut records = 0u64;
+    loop {
+        match source.next(schema, id) {
+            Ok(Some((value, record_type))) => {
+                if let Err(e) = sink.write(schema, id, &value, record_type.as_deref(), records) {
+                    failure = Some(write_failure(&e, records, args.to.name()));
+                    break;
+                }
+                records += 1;
+            }
+            Ok(None) => break,
+            Err(message) => {
+                failure = Some(Stop::Failed(message));
+                break;
+            }
+        }
+    }
+    if let Err(e) = sink.finish() {
+        failure.get_or_insert(write_failure(&e, records, args.to.name()));
+    }
+    Ok(report_end(context, &source.skipped(), failure))
+}
+
+/// The record type named by `--type`: `module.Class`, or a class name declared once.
+fn find_type(schema: &Schema, name: &str, args: &ConvertArgs) -> Result<RecordId, String> {
+    if let Some(id) = schema.find(name) {
+        return Ok(id);
+    }
+    let names: Vec<String> = schema.records().iter().map(|r| r.full_name()).collect();
+    if !name.contains('.') {
+        let matching: Vec<&String> = names
+            .iter()
+            .filter(|n| n.rsplit('.').next() == Some(name))
+            .collect();
+        if let [only] = matching[..] {
+            return Ok(schema.find(only).expect("a declared name"));
+        }
+    }
+    let file = args.schema.display();
+    let closest = names
+        .iter()
+        .map(|n| {
+            let class = n.rsplit('.').next().unwrap_or(n);
+            let score = strsim::jaro_winkler(n, name).max(strsim::jaro_winkler(class, name));
+            (score, n)
+        })
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    Err(match closest {
+        Some((_, n)) => format!("unknown type `{name}` in {file}: did you mean `{n}`?"),
+        None if names.is_empty() => format!("unknown type `{name}`: {file} declares no records"),
+        None => format!(
+            "unknown type `{name}` in {file} (it and its includes declare {})",
+            names.join(", ")
+        ),
+    })
+}
+
+fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {
+    let mut flags = Vec::new();
+    if recover {
+        flags.push("--recover");
+    }
+    if options.lenient {
+        flags.push("--lenient");
+    }
+    if options.max_record_size.is_some() {
+        flags.push("--max-record-size");
+    }
+    flags
+}
+
+fn write_flags(options: &WriteOptions) -> Vec<&'static str> {
+    let mut flags = Vec::new();
+    if options.compression.is_some() {
+        flags.push("--compression");
+    }
+    if options.chunk_size.is_some() {
+        flags.push("--chunk-size");
+    }
+    if options.chunk_records.is_some() {
+        flags.push("--chunk-records");
+    }
+    if options.record_type.is_some() {
+        flags.push("--record-type");
+    }
+    if !options.headers.is_empty() {
+        flags.push("--header");
+    }
+    flags
+}
+
+fn no_framing_options(framing_flag: &str, given: &[&str]) -> Result<(), String> {
+    match given.first() {
+        Some(flag) => Err(format!(
+            "{flag} applies to framed data: it needs {framing_flag}"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A record, with its v1 record type if it came in a v1 file.
+type Typed = (Value, Option<String>);
+
+/// Where records come from.
+enum Source {
+    /// A stream of records back to back.
+    Stream(RecordReader<Box<dyn Read>>),
+    /// One record per payload.
+    Framed {
+        frames: Box<FrameReader<Box<dyn Read>>>,
+        framing: Framing,
+        format: Format,
+        scratch: Vec<u8>,
+    },
+}
+
+impl Source {
+    /// The v1 input framing's header.
+    fn v1_header(&self) -> Option<&FileHeader> {
+        match self {
+            Source::Stream(_) => None,
+            Source::Framed { frames, .. } => frames.v1_header(),
+        }
+    }
+
+    /// The next record, with its v1 type when the input framing is v1; `Err` is the message
+    /// to print.
+    fn next(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Typed>, String> {
+        match self {
+            Source::Stream(reader) => match reader.read_value(schema, id) {
+                Ok(value) => Ok(value.map(|v| (v, None))),
+                Err(e) => Err(e.to_string()),
+            },
+            Source::Framed {
+                frames,
+                framing,
+                format,
+                scratch,
+            } => {
+                let n = frames.records();
+                let payload = match frames.next_payload() {
+                    None => return Ok(None),
+                    Some(Err(e)) => return Err(format!("damaged {framing} input: {e}")),
+                    Some(Ok(payload)) => payload,
+                };
+                let record_type = payload.record_type.map(str::to_owned);
+                let mut bytes = payload.bytes;
+                // plasma-text carries a CSV record without its line end.
+                if *framing == Framing::Plasma(PlasmaFormat::Text) && *format == Format::Csv {
+                    scratch.clear();
+                    scratch.extend_from_slice(bytes);
+                    scratch.push(b'\n');
+                    bytes = scratch;
+                }
+                // A reader per payload: its errors are the stream reader's, word for word.
+                // (It allocates a 64 KiB buffer each time; the runtime's slice cursor would
+                // not, but words its errors differently.)
+                let mut reader = RecordReader::new(bytes, *format);
+                let value = match reader.read_value(schema, id) {
+                    Ok(Some(value)) => value,
+                    Ok(None) => {
+                        return Err(format!("record {n}: the {framing} payload is empty"));
+                    }
+                    Err(e) => return Err(in_payload(n, framing, &e)),
+                };
+                let end = reader.position();
+                match reader.read_value(schema, id) {
+                    Ok(None) => Ok(Some((value, record_type))),
+                    _ => Err(format!(
+                        "record {n}, {end} of its {framing} payload: more bytes after the record \
+                         (a payload holds one record)"
+                    )),
+                }
+            }
+        }
+    }
+
+    fn skipped(&self) -> Vec<String> {
+        match self {
+            Source::Stream(_) => Vec::new(),
+            Source::Framed { frames, .. } => frames.skipped(),
+        }
+    }
+}
+
+/// An error inside payload `n`: its number in the framed stream, the position in the
+/// payload, the field path.
+fn in_payload(n: u64, framing: &Framing, e: &Error) -> String {
+    let mut out = format!("record {n}");
+    if let Some(position) = e.position() {
+        out.push_str(&format!(", {position} of its {framing} payload"));
+    }
+    let path = e.path();
+    if !path.is_empty() {
+        out.push_str(&format!(", in {path}"));
+    }
+    out.push_str(": ");
+    out.push_str(e.message());
+    out
+}
+
+/// Where records go.
+enum Sink {
+    Stream(RecordWriter<Box<dyn Write>>),
+    /// JSON lines; the buffer is reused per record.
+    Json(BufWriter<Box<dyn Write>>, Vec<u8>),
+    Framed {
+        frames: FrameWriter<'static>,
+        encoder: Encoder,
+        strip_line_end: bool,
+    },
+}
+
+/// Encodes one record into a payload.
+enum Encoder {
+    /// A record writer over a buffer emptied after each record.
+    Records(RecordWriter<SharedBuffer>, SharedBuffer),
+    Json(Vec<u8>),
+}
+
+/// A `Vec<u8>` the record writer appends to and the framing takes each record from.
+#[derive(Clone, Default)]
+struct SharedBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuffer {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink {
+    fn write(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        value: &Value,
+        record_type: Option<&str>,
+        n: u64,
+    ) -> Result<(), Error> {
+        match self {
+            Sink::Stream(writer) => writer.write_value(schema, id, value),
+            Sink::Json(out, line) => {
+                line.clear();
+                write_json(line, schema, &FieldType::Record(id), value)?;
+                line.push(b'\n');
+                out.write_all(line)?;
+                Ok(())
+            }
+            Sink::Framed {
+                frames,
+                encoder,
+                strip_line_end,
+            } => {
+                let mut write = |bytes: &[u8]| {
+                    let bytes = match bytes {
+                        [rest @ .., b'\n'] if *strip_line_end => rest,
+                        _ => bytes,
+                    };
+                    frames
+                        .write(Payload { record_type, bytes })
+                        .map_err(|e| e.in_record(n))
+                };
+                match encoder {
+                    Encoder::Records(writer, buffer) => {
+                        writer.write_value(schema, id, value)?;
+                        writer.flush()?;
+                        let bytes = std::mem::take(&mut *buffer.0.borrow_mut());
+                        let result = write(&bytes);
+                        // Give the allocation back for the next record.
+                        let mut reuse = bytes;
+                        reuse.clear();
+                        *buffer.0.borrow_mut() = reuse;
+                        result
+                    }
+                    Encoder::Json(line) => {
+                        line.clear();
+                        write_json(line, schema, &FieldType::Record(id), value)?;
+                        write(line)
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<(), Error> {
+        match self {
+            Sink::Stream(writer) => writer.flush(),
+            Sink::Json(out, _) => Ok(out.flush()?),
+            Sink::Framed { frames, .. } => frames.finish(),
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! `rcc frame --from F --to F [OPTIONS] [INPUT [OUTPUT]]`: converts between framings with
+//! payloads unchanged; `rcc frame info --from F FILE`: what a framed file holds.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use hadoop_record::framing::mesos::{self, MesosOptions};
+use hadoop_record::framing::paddle::{self, PaddleReadOptions};
+use hadoop_record::framing::plasma::{self, PlasmaFormat, TextOptions, VarReadOptions};
+use hadoop_record::framing::v1::{self, V1ReadOptions};
+
+use super::framing::{
+    check_read_options, parse_framing, FrameReader, FrameWriter, Framing, ReadOptions, WriteOptions,
+};
+use super::Context;
+
+const EXAMPLES: &str = "\
+Framings: mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1
+
+Examples:
+  rcc frame --from mesos --to paddle events.recordio events.paddle
+  rcc frame --from paddle --to v1 --record-type Event in.paddle out.rio
+  rcc frame --from v1 --to paddle --compression snappy --chunk-size 1M in.rio out.paddle
+  cat in.recordio | rcc frame --from mesos --to plasma-var > out.pvar
+  rcc frame --from paddle --to mesos --recover damaged.paddle saved.recordio
+  rcc frame info --from paddle data.paddle
+
+On damaged input every complete record is written, then the error is printed and the
+exit status is 1.";
+
+const INFO_EXAMPLES: &str = "\
+Examples:
+  rcc frame info --from paddle data.paddle
+  rcc frame info --from plasma-fixed:16 records.bin
+
+Exit status 1 when the file is damaged (the report says where and what recovery skips).";
+
+/// Arguments of `rcc frame`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub(crate) struct FrameArgs {
+    #[command(subcommand)]
+    command: Option<FrameCommand>,
+
+    /// Framing of the input
+    #[arg(long, value_name = "F", required = true)]
+    from: Option<String>,
+
+    /// Framing of the output
+    #[arg(long, value_name = "F", required = true)]
+    to: Option<String>,
+
+    /// paddle and plasma-var input: skip damaged chunks and carry on (what was skipped is
+    /// reported, and the exit status is still 1)
+    #[arg(long)]
+    recover: bool,
+
+    #[command(flatten)]
+    read: ReadOptions,
+
+    #[command(flatten)]
+    write: WriteOptions,
+
+    /// Input file (default or `-`: standard input)
+    #[arg(value_name = "INPUT")]
+    input: Option<PathBuf>,
+
+    /// Output file (default or `-`: standard output)
+    #[arg(value_name = "OUTPUT")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum FrameCommand {
+    /// Summarise a framed file: chunks, records, headers, checksums, what recovery skips
+    #[command(after_help = INFO_EXAMPLES)]
+    Info(InfoArgs),
+}
+
+/// Arguments of `rcc frame info`.
+#[derive(Debug, Args)]
+struct InfoArgs {
+    /// Framing of the file
+    #[arg(long, value_name = "F")]
+    from: String,
+
+    #[command(flatten)]
+    read: ReadOptions,
+
+    /// The file (`-`: standard input)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+}
+
+/// Runs `rcc frame`; true on success.
+pub(crate) fn run(context: &Context, args: FrameArgs) -> bool {
+    if let Some(FrameCommand::Info(info)) = args.command {
+        return run_info(context, info);
+    }
+    match convert(context, args) {
+        Ok(ok) => ok,
+        Err(message) => {
+            context.error(&message);
+            false
+        }
+    }
+}
+
+/// Opens `path` for reading (`None` or `-`: standard input).
+pub(crate) fn open_input(path: Option<&Path>) -> Result<Box<dyn Read>, String> {
+    match path {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
+        Some(p) => match File::open(p) {
+            Ok(f) => Ok(Box::new(f)),
+            Err(e) => Err(format!("cannot read {}: {e}", p.display())),
+        },
+    }
+}
+
+/// Creates `path` for writing (`None` or `-`: standard output), unbuffered.
+pub(crate) fn create_output(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
+    match path {
+        None => Ok(Box::new(io::stdout().lock())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdout().lock())),
+        Some(p) => match File::create(p) {
+            Ok(f) => Ok(Box::new(f)),
+            Err(e) => Err(format!("cannot write {}: {e}", p.display())),
+        },
+    }
+}
+
+/// Refuses to write over the input, which creating the output would empty first.
+pub(crate) fn check_distinct(input: Option<&Path>, output: Option<&Path>) -> Result<(), String> {
+    let real = |p: Option<&Path>| {
+        p.filter(|p| *p != Path::new("-"))
+            .and_then(|p| p.canonicalize().ok())
+    };
+    match (real(input), real(output)) {
+        (Some(i), Some(o)) if i == o => Err(format!(
+            "the output {} is the input: writing it would destroy the input",
+            o.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Output buffer size.
+pub(crate) const OUTPUT_BUFFER: usize = 64 << 10;
+
+/// The conversion; `Err` for problems found before any record was read.
+fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
+    let from = parse_framing("--from", args.from.as_deref().unwrap_or_default())?;
+    let to = parse_framing("--to", args.to.as_deref().unwrap_or_default())?;
+    check_read_options(from, &args.read, args.recover)?;
+    let typed_input = from == Framing::V1;
+    // Check the output options on a sink first, so that bad options create no file.
+    FrameWriter::new(io::sink(), to, &args.write, None, typed_input)?;
+
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    let input = open_input(args.input.as_deref())?;
+    let mut reader = FrameReader::new(input, from, &args.read, args.recover);
+    let output = BufWriter::with_capacity(OUTPUT_BUFFER, create_output(args.output.as_deref())?);
+    let mut writer = FrameWriter::new(output, to, &args.write, reader.v1_header(), typed_input)?;
+
+    let mut failure = None;
+    while let Some(next) = reader.next_payload() {
+        match next {
+            Ok(payload) => {
+                if let Err(e) = writer.write(payload) {
+                    failure = Some(write_failure(&e, reader.records() - 1, &to.to_string()));
+                    break;
+                }
+            }
+            Err(e) => {
+                failure = Some(Stop::Failed(format!("damaged {from} input: {e}")));
+                break;
+            }
+        }
+    }
+    if let Err(e) = writer.finish() {
+        failure.get_or_insert(write_failure(&e, reader.records(), &to.to_string()));
+    }
+    Ok(report_end(context, &reader.skipped(), failure))
+}
+
+/// Why a conversion stopped before the end of its input.
+pub(crate) enum Stop {
+    /// An error, as printed.
+    Failed(String),
+    /// Whoever read the output went away (`| head`): not an error.
+    Closed,
+}
+
+/// The [`Stop`] for an error writing record `n` as `what`.
+pub(crate) fn write_failure(e: &hadoop_record::Error, n: u64, what: &str) -> Stop {
+    let broken_pipe = std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<io::Error>())
+        .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe);
+    if broken_pipe {
+        Stop::Closed
+    } else if e.record().is_some() {
+        // The message names the record already.
+        Stop::Failed(format!("cannot write as {what}: {e}"))
+    } else {
+        Stop::Failed(format!("cannot write record {n} as {what}: {e}"))
+    }
+}
+
+/// Prints what recovery skipped and why the conversion stopped; true when all went well.
+pub(crate) fn report_end(context: &Context, skipped: &[String], stop: Option<Stop>) -> bool {
+    for s in skipped {
+        context.warning(&format!("recovery: {s}"));
+    }
+    match stop {
+        Some(Stop::Failed(message)) => {
+            context.error(&message);
+            false
+        }
+        Some(Stop::Closed) | None => skipped.is_empty(),
+    }
+}
+
+fn run_info(context: &Context, args: InfoArgs) -> bool {
+    match info(&args) {
+        Ok(None) => true,
+        Ok(Some(damage)) => {
+            context.error(&format!("{} is damaged: {damage}", args.file.display()));
+            false
+        }
+        Err(message) => {
+            context.error(&message);
+            false
+        }
+    }
+}
+
+/// Prints the report; the file's first damage, if any.
+fn info(args: &InfoArgs) -> Result<Option<String>, String> {
+    let from = parse_framing("--from", &args.from)?;
+    check_read_options(from, &args.read, false)?;
+    let input = open_input(Some(&args.file))?;
+    let (report, damage) = describe(input, from, &args.read)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    print!("{report}");
+    Ok(damage)
+}
+
+/// The report on a framed file, and its first damage if any.
+type Described = Result<(String, Option<String>), hadoop_record::Error>;
+
+fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Described {
+    let max = options.max_record_size;
+    Ok(match from {
+        Framing::Mesos => {
+            let mut o = MesosOptions::new().lenient(options.lenient);
+            if let Some(max) = max {
+                o = o.max_record_size(max);
+            }
+            let info = mesos::info(input, o)?;
+            (info.to_string(), info.damage.map(|e| e.to_string()))
+        }
+        Framing::Paddle(layout) => {
+            let mut o = PaddleReadOptions::default().layout(layout);
+            if let Some(max) = max {
+                o = o.max_chunk_bytes(max);
+            }
+            let info = paddle::info(input, &o)?;
+            (
+                info.to_string(),
+                info.skipped.first().map(|s| s.to_string()),
+            )
+        }
+        Framing::Plasma(PlasmaFormat::Text) => {
+            let mut o = TextOptions::default();
+            if let Some(max) = max {
+                o.max_record_size = usize::try_from(max).unwrap_or(usize::MAX);
+            }
+            let info = plasma::text_info(input, o);
+            (info.to_string(), info.error.map(|e| e.to_string()))
+        }
+        Framing::Plasma(PlasmaFormat::Fixed(n)) => {
+            let info = plasma::fixed_info(input, n);
+            (info.to_string(), info.error.map(|e| e.to_string()))
+        }
+        Framing::Plasma(PlasmaFormat::Var) => {
+            let mut o = VarReadOptions::default();
+            if let Some(max) = max {
+                o.max_record_size = max;
+            }
+            let info = plasma::var_info(input, o);
+            let damage = match (&info.error, info.skipped.first()) {
+                (Some(e), _) => Some(e.to_string()),
+                (None, Some(s)) => Some(format!(
+                    "recovery skips {} bytes at byte {}: {}",
+                    s.len, s.offset, s.reason
+                )),
+                (None, None) => None,
+            };
+            (info.to_string(), damage)
+        }
+        Framing::V1 => {
+            let mut o = V1ReadOptions::default();
+            if let Some(max) = max {
+                o.max_record_size = max;
+            }
+            let info = v1::info(input, o);
+            (info.to_string(), info.error.map(|e| e.to_string()))
+        }
+    })
+}

@@ -1,0 +1,746 @@
+//! `rcc convert`, run as the real binary over the Hadoop Java fixtures
+//! (`tests/fixtures/hadoop-java`): every conversion between the encodings gives the target
+//! file's bytes, JSON reads back to the manifest's values, damaged input gives the records
+//! before the damage and a located error, and framings combine with conversion.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use fixture_harness::{hadoop_java, hadoop_java_dir, record_id, Case, Encoding};
+use hadoop_record::framing::mesos::{MesosReader, MesosWriter};
+use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions, PaddleWriter};
+use hadoop_record::framing::v1::V1Reader;
+use hadoop_record::framing::FrameWrite;
+use hadoop_record::schema::FieldType;
+use hadoop_record::value::json::from_json;
+use hadoop_record::Value;
+
+/// The encodings converted between, as `--from`/`--to` name them.
+const FORMATS: [(Encoding, &str); 3] = [
+    (Encoding::Binary, "binary"),
+    (Encoding::Csv, "csv"),
+    (Encoding::Xml, "xml"),
+];
+
+/// Runs `rcc args` in the fixture directory with `stdin` as standard input.
+fn rcc(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
+        .args(args)
+        .current_dir(hadoop_java_dir())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rcc runs");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("rcc finishes");
+    feeder.join().unwrap();
+    out
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `rcc convert` for the case's schema and type, plus `extra`.
+fn convert(case: &Case, from: &str, to: &str, extra: &[&str], stdin: &[u8]) -> Output {
+    let mut args = vec![
+        "convert",
+        "--schema",
+        &case.schema,
+        "--type",
+        &case.record_type,
+        "--from",
+        from,
+        "--to",
+        to,
+    ];
+    args.extend(extra);
+    rcc(&args, stdin)
+}
+
+/// The cases of one stem (`int_128`) by encoding.
+fn stems() -> BTreeMap<String, BTreeMap<&'static str, &'static Case>> {
+    let mut out: BTreeMap<String, BTreeMap<&str, &Case>> = BTreeMap::new();
+    for case in &hadoop_java().cases {
+        let (stem, _) = case.name.rsplit_once('.').unwrap();
+        let name = FORMATS.iter().find(|(e, _)| *e == case.encoding).unwrap().1;
+        out.entry(stem.to_owned()).or_default().insert(name, case);
+    }
+    out
+}
+
+fn case(name: &str) -> &'static Case {
+    hadoop_java().cases.iter().find(|c| c.name == name).unwrap()
+}
+
+/// Every NaN made canonical, as Java writes it (and as JSON's "NaN" reads).
+fn canon(v: &Value) -> Value {
+    match v {
+        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
+        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
+        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
+        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
+        Value::Map(entries) => {
+            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
+        }
+        v => v.clone(),
+    }
+}
+
+#[test]
+fn every_conversion_reproduces_the_target_bytes() {
+    let mut checked = 0;
+    for (stem, cases) in stems() {
+        for (_, from) in FORMATS {
+            for (_, to) in FORMATS {
+                let source = cases[from];
+                let target = cases[to];
+                let expected = target.modern_bytes();
+                // Readers accept what JDK 17 wrote and what a modern JDK writes.
+                let mut inputs = vec![source.bytes()];
+                if source.differs_on_modern_jdk() {
+                    inputs.push(source.modern_bytes());
+                }
+                for input in inputs {
+                    let out = convert(source, from, to, &[], &input);
+                    assert_eq!(
+                        out.status.code(),
+                        Some(0),
+                        "{stem} {from} -> {to}: {}",
+                        stderr(&out)
+                    );
+                    assert_eq!(stderr(&out), "");
+                    assert!(
+                        out.stdout == expected,
+                        "{stem} {from} -> {to}:\n{}\n{}",
+                        String::from_utf8_lossy(&out.stdout),
+                        String::from_utf8_lossy(&expected)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 155 * FORMATS.len() * FORMATS.len(), "{checked}");
+}
+
+/// Reads JSON lines as values of `record_type` with the harness' own schema.
+fn json_values(record_type: &str, text: &[u8]) -> Vec<Value> {
+    let ty = FieldType::Record(record_id(record_type));
+    std::str::from_utf8(text)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let json: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            from_json(fixture_harness::schema(), &ty, &json)
+                .unwrap_or_else(|e| panic!("{e}: {line}"))
+        })
+        .collect()
+}
+
+#[test]
+fn json_output_reads_back_to_the_manifest_values() {
+    let mut values = 0;
+    for case in &hadoop_java().cases {
+        let Some((_, from)) = FORMATS.iter().find(|(e, _)| *e == case.encoding) else {
+            continue;
+        };
+        let out = convert(case, from, "json", &[], &case.bytes());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            case.name,
+            stderr(&out)
+        );
+        assert!(out.stdout.ends_with(b"\n"));
+        let read = json_values(&case.record_type, &out.stdout);
+        let expected = case.expected_values();
+        assert_eq!(read.len(), expected.len(), "{}", case.name);
+        for (r, e) in read.iter().zip(&expected) {
+            assert!(r.bitwise_eq(&canon(e)), "{}:\n{r:?}\n{e:?}", case.name);
+        }
+        values += read.len();
+    }
+    assert!(values > 300, "{values}");
+}
+
+#[test]
+fn json_is_readable() {
+    let c = case("stream_allprims_x3.binary");
+    let out = convert(c, "binary", "json", &[], &c.bytes());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        concat!(
+            r#"{"b": 1, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "one", "buf": "01"}"#,
+            "\n",
+            r#"{"b": 2, "z": false, "i": -2, "l": -2, "f": -2.0, "d": -2.0, "s": "t,w\no", "buf": "0202"}"#,
+            "\n",
+            r#"{"b": 3, "z": true, "i": 300, "l": 3000000000, "f": 0.3, "d": 0.3, "s": "", "buf": ""}"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn long_streams_convert_record_by_record() {
+    // Every IntRec file back to back: one stream of many records.
+    let ints: Vec<&Case> = hadoop_java()
+        .cases
+        .iter()
+        .filter(|c| c.record_type == "oracle.prims.IntRec" && c.values.len() == 1)
+        .collect();
+    for (from_encoding, from) in FORMATS {
+        for (to_encoding, to) in FORMATS {
+            let stream = |e: Encoding| -> Vec<u8> {
+                ints.iter()
+                    .filter(|c| c.encoding == e)
+                    .flat_map(|c| c.modern_bytes())
+                    .collect()
+            };
+            let out = convert(ints[0], from, to, &[], &stream(from_encoding));
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{from} -> {to}: {}",
+                stderr(&out)
+            );
+            assert_eq!(out.stdout, stream(to_encoding), "{from} -> {to}");
+        }
+    }
+}
+
+#[test]
+fn truncated_input_gives_the_records_before_it_and_a_located_error() {
+    let c = case("stream_allprims_x3.binary");
+    let bytes = c.bytes();
+    let csv = case("stream_allprims_x3.csv").modern_bytes();
+    let csv_lines: Vec<&[u8]> = csv.split_inclusive(|&b| b == b'\n').collect();
+    // Record boundaries in the binary stream, from converting record by record.
+    let mut ends = Vec::new();
+    for n in 1..=3 {
+        let prefix: Vec<u8> = csv_lines[..n].concat();
+        let out = convert(c, "csv", "binary", &[], &prefix);
+        ends.push(out.stdout.len());
+    }
+    assert_eq!(ends[2], bytes.len());
+    for cut in 1..bytes.len() {
+        let out = convert(c, "binary", "csv", &[], &bytes[..cut]);
+        let complete = ends.iter().filter(|&&e| e <= cut).count();
+        assert_eq!(out.stdout, csv_lines[..complete].concat(), "cut at {cut}");
+        if ends.contains(&cut) {
+            assert_eq!(out.status.code(), Some(0), "cut at {cut}: {}", stderr(&out));
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "cut at {cut}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let prefix = format!("error: record {complete}, byte ");
+        assert!(err.starts_with(&prefix), "cut at {cut}: {err}");
+        assert!(err.contains(", in AllPrims."), "cut at {cut}: {err}");
+    }
+    // CSV positions are line:col. The last record is `3,T,300,3000000000,…,0.3,',#`.
+    let out = convert(c, "csv", "binary", &[], &csv[..csv.len() - 5]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, &bytes[..ends[1]]);
+    assert_eq!(
+        stderr(&out),
+        "error: record 2, line 3:43, in AllPrims.s: input ends where `,` was expected\n"
+    );
+}
+
+#[test]
+fn corrupt_input_names_record_position_and_field() {
+    let c = case("stream_allprims_x3.csv");
+    let csv = String::from_utf8(c.modern_bytes()).unwrap();
+    // The second record's boolean is `F`; make it `X`.
+    let bad = csv.replacen(",F,", ",X,", 1);
+    let out = convert(c, "csv", "json", &[], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 1);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: record 1, line 2:3, in AllPrims.z: "),
+        "{err}"
+    );
+    // A value the target cannot hold: Hadoop's binary writer refuses U+FFFF.
+    let strings = case("string_00.csv");
+    let out = convert(
+        strings,
+        "csv",
+        "binary",
+        &[],
+        "'ok\n'a\u{FFFF}b\n'after\n".as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"\x02ok");
+    assert_eq!(
+        stderr(&out),
+        "error: cannot write as binary: record 1, in StringRec.v: Illegal Unicode Codepoint ffff \
+         in string (Hadoop refuses U+FFFE and U+FFFF)\n"
+    );
+    // A nested field: the path goes down to it.
+    let outer = case("stream_outer_x2.binary");
+    let mut bytes = outer.bytes();
+    bytes.truncate(40);
+    let out = convert(outer, "binary", "csv", &[], &bytes);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: record 0, byte "), "{err}");
+    assert!(err.contains(", in Outer.c."), "{err}");
+}
+
+/// Payloads of the single-record binary files of one type.
+fn binary_payloads(record_type: &str) -> Vec<(&'static Case, Vec<u8>)> {
+    hadoop_java()
+        .cases
+        .iter()
+        .filter(|c| {
+            c.record_type == record_type && c.encoding == Encoding::Binary && c.values.len() == 1
+        })
+        .map(|c| (c, c.bytes()))
+        .collect()
+}
+
+/// The CSV file of the same stem as a binary case.
+fn csv_of(binary: &Case) -> Vec<u8> {
+    let stem = binary.name.strip_suffix(".binary").unwrap();
+    case(&format!("{stem}.csv")).modern_bytes()
+}
+
+/// The XML file of the same stem as a binary case.
+fn xml_of(binary: &Case) -> Vec<u8> {
+    let stem = binary.name.strip_suffix(".binary").unwrap();
+    case(&format!("{stem}.xml")).modern_bytes()
+}
+
+#[test]
+fn binary_records_inside_mesos_and_paddle_convert_to_csv() {
+    let records = binary_payloads("oracle.prims.LongRec");
+    let expected: Vec<u8> = records.iter().flat_map(|(c, _)| csv_of(c)).collect();
+
+    let mut mesos = MesosWriter::new(Vec::new());
+    for (_, p) in &records {
+        mesos.write_payload(p).unwrap();
+    }
+    let mesos = mesos.into_inner();
+    let out = convert(
+        records[0].0,
+        "binary",
+        "csv",
+        &["--in-framing", "mesos"],
+        &mesos,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected);
+
+    let options = PaddleWriteOptions::default()
+        .compressor(Compressor::Snappy)
+        .max_chunk_size(40);
+    let mut paddle = PaddleWriter::with_options(Vec::new(), options);
+    for (_, p) in &records {
+        paddle.write_payload(p).unwrap();
+    }
+    paddle.finish().unwrap();
+    let paddle = paddle.into_inner();
+    let out = convert(
+        records[0].0,
+        "binary",
+        "csv",
+        &["--in-framing", "paddle"],
+        &paddle,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.stdout, expected);
+
+    // Back into a framing: each record one payload, the fixture's own bytes.
+    let out = convert(
+        records[0].0,
+        "csv",
+        "binary",
+        &["--out-framing", "mesos"],
+        &expected,
+    );
+    assert_eq!(out.stdout, mesos);
+    let out = convert(
+        records[0].0,
+        "csv",
+        "binary",
+        &[
+            "--out-framing",
+            "paddle",
+            "--compression",
+            "snappy",
+            "--chunk-size",
+            "40",
+        ],
+        &expected,
+    );
+    assert_eq!(out.stdout, paddle);
+}
+
+#[test]
+fn xml_records_framed_as_v1_with_types() {
+    let records = binary_payloads("oracle.prims.StringRec");
+    // The XML files back to back: a stream of `<value>` documents.
+    let xml: Vec<u8> = records.iter().flat_map(|(c, _)| xml_of(c)).collect();
+    let out = convert(
+        records[0].0,
+        "xml",
+        "binary",
+        &[
+            "--out-framing",
+            "v1",
+            "--record-type",
+            "StringRec",
+            "--header",
+            "Application: rcc test",
+        ],
+        &xml,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reader = V1Reader::new(&out.stdout[..]).unwrap();
+    assert_eq!(reader.header().get("Application"), Some("rcc test"));
+    let read: Vec<_> = reader.map(Result::unwrap).collect();
+    assert_eq!(read.len(), records.len());
+    for (r, (_, payload)) in read.iter().zip(&records) {
+        assert_eq!(r.record_type, "StringRec");
+        assert_eq!(&r.payload, payload);
+    }
+    // v1 to v1 keeps the header and the types; the payloads change encoding.
+    let again = convert(
+        records[0].0,
+        "binary",
+        "xml",
+        &["--in-framing", "v1", "--out-framing", "v1"],
+        &out.stdout,
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let reader = V1Reader::new(&again.stdout[..]).unwrap();
+    assert_eq!(reader.header().get("Application"), Some("rcc test"));
+    let payloads: Vec<Vec<u8>> = reader
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!(r.record_type, "StringRec");
+            r.payload
+        })
+        .collect();
+    let each: Vec<Vec<u8>> = records.iter().map(|(c, _)| xml_of(c)).collect();
+    assert_eq!(payloads, each);
+}
+
+#[test]
+fn truncated_xml_names_line_column_and_field() {
+    let c = case("stream_outer_x2.xml");
+    let xml = c.bytes();
+    let binary = case("stream_outer_x2.binary").bytes();
+    // The second record is the last 127 of 356 lines: cut inside it.
+    let cut = xml.len() - 200;
+    let out = convert(c, "xml", "binary", &[], &xml[..cut]);
+    assert_eq!(out.status.code(), Some(1));
+    // The first record, converted alone through CSV.
+    let csv = case("stream_outer_x2.csv").bytes();
+    let first_line = &csv[..=csv.iter().position(|&b| b == b'\n').unwrap()];
+    let first = convert(c, "csv", "binary", &[], first_line);
+    assert!(binary.starts_with(&first.stdout) && first.stdout.len() < binary.len());
+    assert_eq!(out.stdout, first.stdout);
+    assert_eq!(
+        stderr(&out),
+        "error: record 1, line 346:38, in Outer.n.where.y: input ends where </member> was expected\n"
+    );
+    // An element of the wrong type.
+    let int = case("int_1.xml");
+    let bad = String::from_utf8(int.bytes())
+        .unwrap()
+        .replace("i4>", "i8>");
+    let out = convert(int, "xml", "json", &[], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr(&out),
+        "error: record 0, line 4:12, in IntRec.v: unknown element <i8>\n"
+    );
+}
+
+#[test]
+fn csv_in_plasma_text_is_the_csv_stream() {
+    let c = case("stream_allprims_x3.binary");
+    let csv = case("stream_allprims_x3.csv").modern_bytes();
+    let out = convert(
+        c,
+        "binary",
+        "csv",
+        &["--out-framing", "plasma-text"],
+        &c.bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.stdout, csv);
+    let out = convert(c, "csv", "binary", &["--in-framing", "plasma-text"], &csv);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.stdout, c.bytes());
+    // JSON lines as Mesos events.
+    let out = convert(c, "binary", "json", &["--out-framing", "mesos"], &c.bytes());
+    let events: Vec<Vec<u8>> = MesosReader::new(&out.stdout[..])
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(events.len(), 3);
+    let lines = convert(c, "binary", "json", &[], &c.bytes()).stdout;
+    let joined: Vec<u8> = events
+        .iter()
+        .flat_map(|e| e.iter().copied().chain([b'\n']))
+        .collect();
+    assert_eq!(joined, lines);
+}
+
+#[test]
+fn damage_inside_framed_records() {
+    let records = binary_payloads("oracle.prims.IntRec");
+    let mut mesos = MesosWriter::new(Vec::new());
+    mesos.write_payload(&records[0].1).unwrap();
+    // A record cut short, then one with a byte too many.
+    mesos.write_payload(&records[1].1[..0]).unwrap();
+    let mesos = mesos.into_inner();
+    let out = convert(
+        records[0].0,
+        "binary",
+        "csv",
+        &["--in-framing", "mesos"],
+        &mesos,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, csv_of(records[0].0));
+    assert_eq!(
+        stderr(&out),
+        "error: record 1: the mesos payload is empty\n"
+    );
+
+    let long = records.iter().find(|(_, p)| p.len() >= 3).unwrap();
+    let mut mesos = MesosWriter::new(Vec::new());
+    mesos.write_payload(&records[0].1).unwrap();
+    mesos.write_payload(&long.1[..1]).unwrap();
+    let cut = mesos.into_inner();
+    let out = convert(
+        records[0].0,
+        "binary",
+        "csv",
+        &["--in-framing", "mesos"],
+        &cut,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, csv_of(records[0].0));
+    assert_eq!(
+        stderr(&out),
+        "error: record 1, byte 0 of its mesos payload, in IntRec.v: input ends inside an int\n"
+    );
+
+    let mut extra = records[0].1.clone();
+    extra.push(0);
+    let mut mesos = MesosWriter::new(Vec::new());
+    mesos.write_payload(&extra).unwrap();
+    let out = convert(
+        records[0].0,
+        "binary",
+        "csv",
+        &["--in-framing", "mesos"],
+        &mesos.into_inner(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).starts_with("error: record 0, byte "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("more bytes after the record"));
+
+    // A damaged framing: the records before it, then the framing's error.
+    let mut mesos = MesosWriter::new(Vec::new());
+    for (_, p) in &records[..3] {
+        mesos.write_payload(p).unwrap();
+    }
+    let mut damaged = mesos.into_inner();
+    damaged.truncate(damaged.len() - 1);
+    let out = convert(
+        records[0].0,
+        "binary",
+        "csv",
+        &["--in-framing", "mesos"],
+        &damaged,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let expected: Vec<u8> = records[..2].iter().flat_map(|(c, _)| csv_of(c)).collect();
+    assert_eq!(out.stdout, expected);
+    assert!(
+        stderr(&out).starts_with("error: damaged mesos input: record 2, byte "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn errors_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("never.out");
+    let out_str = out_path.to_str().unwrap();
+    let input = hadoop_java_dir().join("data/int_1.bin");
+    let input = input.to_str().unwrap();
+    let base = |schema: &'static str, ty: &'static str| {
+        vec![
+            "convert", "--schema", schema, "--type", ty, "--from", "binary", "--to", "csv",
+        ]
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            base("prims.jr", "oracle.prims.IntRek"),
+            "error: unknown type `oracle.prims.IntRek` in prims.jr: did you mean `oracle.prims.IntRec`?\n",
+        ),
+        (base("prims.jr", "Nothing.Like.It"), "error: unknown type `Nothing.Like.It` in prims.jr (it and its includes declare oracle.prims.ByteRec, oracle.prims.BoolRec, oracle.prims.IntRec, oracle.prims.LongRec, oracle.prims.FloatRec, oracle.prims.DoubleRec, oracle.prims.StringRec, oracle.prims.BufferRec, oracle.prims.AllPrims)\n"),
+        (
+            [base("prims.jr", "IntRec"), vec!["--in-framing", "zip"]].concat(),
+            "error: --in-framing: unknown framing `zip` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1)\n",
+        ),
+        (
+            [base("prims.jr", "IntRec"), vec!["--out-framing", "v1"]].concat(),
+            "error: writing v1 needs --record-type TYPE (the type every record is written as)\n",
+        ),
+        (
+            [base("prims.jr", "IntRec"), vec!["--record-type", "X"]].concat(),
+            "error: --record-type applies to framed data: it needs --out-framing\n",
+        ),
+        (
+            [base("prims.jr", "IntRec"), vec!["--recover"]].concat(),
+            "error: --recover applies to framed data: it needs --in-framing\n",
+        ),
+        (
+            [base("prims.jr", "IntRec"), vec!["--in-framing", "mesos", "--recover"]].concat(),
+            "error: --recover applies to paddle, paddle-cpp and plasma-var input, not mesos\n",
+        ),
+    ];
+    for (mut args, expected) in cases {
+        args.extend([input, out_str]);
+        let out = rcc(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(stderr(&out), expected, "{args:?}");
+        assert!(!out_path.exists(), "{args:?} created the output");
+    }
+    // An unreadable input.
+    let mut args = base("prims.jr", "IntRec");
+    args.extend(["no/such/input", out_str]);
+    let out = rcc(&args, b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("error: cannot read no/such/input: "),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out).lines().count(), 1);
+    assert!(!out_path.exists());
+    // A bad schema: rendered as `rcc check` renders it.
+    let bad = dir.path().join("bad.jr");
+    std::fs::write(&bad, "module m { class A { int } }\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let mut args = base("x", "m.A");
+    args[2] = bad;
+    args.extend([input, out_str]);
+    let out = rcc(&args, b"");
+    assert_eq!(out.status.code(), Some(1));
+    let check = rcc(&["check", bad], b"");
+    assert_eq!(stderr(&out), stderr(&check));
+    assert!(
+        stderr(&out).ends_with("error: found 1 error\n"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!out_path.exists());
+    // Usage errors are clap's, exit 2.
+    let out = rcc(
+        &[
+            "convert", "--schema", "prims.jr", "--type", "IntRec", "--from", "yaml", "--to", "csv",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("possible values: binary, csv, xml"),
+        "{}",
+        stderr(&out)
+    );
+    let out = rcc(
+        &[
+            "convert", "--schema", "prims.jr", "--from", "csv", "--to", "csv",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn files_and_standard_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case("stream_intrec_x5.binary");
+    let input = hadoop_java_dir().join(&c.file);
+    let output = dir.path().join("out.csv");
+    let out = rcc(
+        &[
+            "convert",
+            "-I",
+            ".",
+            "--schema",
+            "prims.jr",
+            "--type",
+            "oracle.prims.IntRec",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+            input.to_str().unwrap(),
+            output.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let expected = case("stream_intrec_x5.csv").modern_bytes();
+    assert_eq!(std::fs::read(&output).unwrap(), expected);
+    let dashes = convert(c, "binary", "csv", &["-", "-"], &c.bytes());
+    assert_eq!(dashes.stdout, expected);
+    // Types from included files, by qualified name.
+    let named = rcc(
+        &[
+            "convert",
+            "--schema",
+            "composite.jr",
+            "--type",
+            "oracle.common.types.Point",
+            "--from",
+            "csv",
+            "--to",
+            "json",
+        ],
+        b"1,2\n",
+    );
+    assert_eq!(
+        String::from_utf8(named.stdout).unwrap(),
+        "{\"x\": 1, \"y\": 2}\n"
+    );
+}
+
+#[test]
+fn help_has_examples() {
+    let help = rcc(&["convert", "--help"], b"");
+    let text = String::from_utf8(help.stdout).unwrap();
+    assert!(text.contains("Examples:\n  rcc convert --schema"), "{text}");
+    assert!(text.contains("--in-framing"));
+    assert!(
+        text.contains("[possible values: binary, csv, xml, json]"),
+        "{text}"
+    );
+}

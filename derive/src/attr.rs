@@ -1,0 +1,210 @@
+//! The `#[record(...)]` attributes: parsed leniently so that every mistake is reported at
+//! once, each at its own span.
+//!
+//! On a struct: `name = "Rec"` (the record type name, default the struct name),
+//! `module = "a.b"` (the DDL module, for the runtime schema), `crate = "path"` (where the
+//! runtime is, default `::hadoop_record`). On a field: `name = "isRelative"` (the field's
+//! tag, default the field name without `r#`).
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::{Attribute, Expr, Lit, LitStr, Token};
+
+use crate::ctxt::Ctxt;
+
+/// A string given in an attribute, with the span of its literal.
+#[derive(Clone)]
+pub struct Spanned {
+    pub value: String,
+    pub span: Span,
+}
+
+/// Attributes of the struct.
+pub struct Container {
+    pub name: Option<Spanned>,
+    pub module: Option<Spanned>,
+    pub krate: Option<syn::Path>,
+}
+
+/// Attributes of one field.
+pub struct Field {
+    pub name: Option<Spanned>,
+}
+
+/// One attribute key: remembers where it was first set, to report a repeated key.
+struct Attr<T> {
+    key: &'static str,
+    value: Option<T>,
+}
+
+impl<T> Attr<T> {
+    fn new(key: &'static str) -> Self {
+        Attr { key, value: None }
+    }
+
+    fn set(&mut self, cx: &Ctxt, at: &syn::Path, value: T) {
+        if self.value.is_some() {
+            cx.error_spanned_by(at, format!("duplicate record attribute `{}`", self.key));
+        } else {
+            self.value = Some(value);
+        }
+    }
+}
+
+const CONTAINER_KEYS: &str = "`name`, `module` or `crate`";
+const FIELD_KEYS: &str = "`name`";
+
+impl Container {
+    pub fn from_ast(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut name = Attr::new("name");
+        let mut module = Attr::new("module");
+        let mut krate = Attr::new("crate");
+        for_each_key(cx, attrs, |meta| {
+            if meta.path.is_ident("name") {
+                if let Some(s) = string_value(cx, meta)? {
+                    check_ident(cx, &s, "record name");
+                    name.set(cx, &meta.path, spanned(&s));
+                }
+            } else if meta.path.is_ident("module") {
+                if let Some(s) = string_value(cx, meta)? {
+                    check_module(cx, &s);
+                    module.set(cx, &meta.path, spanned(&s));
+                }
+            } else if meta.path.is_ident("crate") {
+                if let Some(s) = string_value(cx, meta)? {
+                    match s.parse::<syn::Path>() {
+                        Ok(path) => krate.set(cx, &meta.path, path),
+                        Err(_) => cx.error_spanned_by(
+                            &s,
+                            format!(
+                                "`crate` must be a path such as `::hadoop_record`, not {:?}",
+                                s.value()
+                            ),
+                        ),
+                    }
+                }
+            } else {
+                unknown_key(cx, meta, CONTAINER_KEYS)?;
+            }
+            Ok(())
+        });
+        Container {
+            name: name.value,
+            module: module.value,
+            krate: krate.value,
+        }
+    }
+}
+
+impl Field {
+    pub fn from_ast(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut name = Attr::new("name");
+        for_each_key(cx, attrs, |meta| {
+            if meta.path.is_ident("name") {
+                if let Some(s) = string_value(cx, meta)? {
+                    check_ident(cx, &s, "field name");
+                    name.set(cx, &meta.path, spanned(&s));
+                }
+            } else {
+                unknown_key(cx, meta, FIELD_KEYS)?;
+            }
+            Ok(())
+        });
+        Field { name: name.value }
+    }
+}
+
+/// Calls `f` for each `key ...` inside every `#[record(...)]` attribute. A syntax error
+/// ends the attribute it is in (syn cannot resynchronise inside one) but not the others.
+fn for_each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("record")) {
+        if let Err(e) = attr.parse_nested_meta(|meta| f(&meta)) {
+            cx.syn_error(e);
+        }
+    }
+}
+
+fn spanned(s: &LitStr) -> Spanned {
+    Spanned {
+        value: s.value(),
+        span: s.span(),
+    }
+}
+
+/// The string literal after `key =`; a value of another kind is reported (and skipped) so
+/// that parsing goes on.
+fn string_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
+    let key = meta.path.to_token_stream().to_string();
+    let mut expr: Expr = meta.value()?.parse()?;
+    // Tokens passed through a macro_rules! fragment arrive wrapped in an invisible group.
+    while let Expr::Group(group) = expr {
+        expr = *group.expr;
+    }
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(Some(s)),
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("expected a string literal: `{key} = \"...\"`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// Reports an unknown key and skips whatever value follows it, up to the next `,`.
+fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, expected: &str) -> syn::Result<()> {
+    let key = meta.path.to_token_stream().to_string().replace(' ', "");
+    cx.error_spanned_by(
+        &meta.path,
+        format!("unknown record attribute `{key}`; expected {expected}"),
+    );
+    skip_value(meta.input)
+}
+
+fn skip_value(input: ParseStream) -> syn::Result<()> {
+    while !input.is_empty() && !input.peek(Token![,]) {
+        input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
+/// Hadoop's identifier rule (`[A-Za-z][A-Za-z0-9_]*`): record and field names written
+/// explicitly are DDL names and appear as such in signatures and XML.
+fn is_ddl_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn check_ident(cx: &Ctxt, s: &LitStr, what: &str) {
+    let value = s.value();
+    if !is_ddl_ident(&value) {
+        cx.error_spanned_by(
+            s,
+            format!(
+                "{what} {value:?} is not a Hadoop identifier (a letter followed by letters, digits or `_`)"
+            ),
+        );
+    }
+}
+
+fn check_module(cx: &Ctxt, s: &LitStr) {
+    let value = s.value();
+    if !value.split('.').all(is_ddl_ident) {
+        cx.error_spanned_by(
+            s,
+            format!(
+                "module {value:?} is not a dotted Hadoop module name such as `org.example.links`"
+            ),
+        );
+    }
+}

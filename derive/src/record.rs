@@ -1,0 +1,104 @@
+//! `impl Record`: writing, reading and describing the record, field by field through each
+//! field type's `Field` impl.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Field, Record};
+use crate::compare;
+
+/// `<Ty as Field>::method`, spanned at the field's type so that an unsupported type is
+/// reported there (with the runtime's `on_unimplemented` message).
+pub fn field_fn(record: &Record, field: &Field, method: &str) -> TokenStream {
+    let krate = &record.krate;
+    let ty = field.ty;
+    let method = format_ident!("{}", method);
+    quote_spanned!(ty.span()=> <#ty as #krate::field::Field>::#method)
+}
+
+pub fn expand(record: &Record) -> TokenStream {
+    let krate = &record.krate;
+    let ident = record.ident;
+    let (impl_generics, ty_generics, where_clause) = record.generics.split_for_impl();
+    let type_name = &record.name;
+    let module = &record.module;
+
+    let writes = record.fields.iter().map(|field| {
+        let write = field_fn(record, field, "write");
+        let member = field.member;
+        let tag = &field.name;
+        quote! {
+            #write(&self.#member, __out, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
+        }
+    });
+
+    let locals: Vec<_> = (0..record.fields.len())
+        .map(|i| format_ident!("__field{}", i))
+        .collect();
+    let reads = record.fields.iter().zip(&locals).map(|(field, local)| {
+        let read = field_fn(record, field, "read");
+        let tag = &field.name;
+        quote! {
+            let #local = #read(__input, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
+        }
+    });
+    let members = record.fields.iter().map(|f| f.member);
+
+    let defs = record.fields.iter().map(|field| {
+        let field_type = field_fn(record, field, "field_type");
+        let tag = &field.name;
+        quote!(#krate::schema::FieldDef::new(#tag, #field_type(__schema)))
+    });
+
+    let compare_hadoop = compare::hadoop(record);
+
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::Record for #ident #ty_generics #where_clause {
+            #[inline]
+            fn type_name() -> &'static str {
+                #type_name
+            }
+
+            #[inline]
+            fn serialize<__O: #krate::RecordOutput + ?Sized>(
+                &self,
+                __out: &mut __O,
+                __tag: &str,
+            ) -> #krate::Result<()> {
+                #krate::RecordOutput::start_record(__out, __tag)?;
+                #(#writes)*
+                #krate::RecordOutput::end_record(__out, __tag)
+            }
+
+            #[inline]
+            fn deserialize<__I: #krate::RecordInput + ?Sized>(
+                __input: &mut __I,
+                __tag: &str,
+            ) -> #krate::Result<Self> {
+                #krate::RecordInput::start_record(__input, __tag)?;
+                #(#reads)*
+                #krate::RecordInput::end_record(__input, __tag)?;
+                #krate::__private::Ok(Self { #(#members: #locals),* })
+            }
+
+            fn compare_hadoop(&self, __other: &Self) -> #krate::__private::Ordering {
+                #compare_hadoop
+            }
+
+            fn describe(__schema: &mut #krate::schema::SchemaBuilder) -> #krate::schema::RecordId {
+                __schema.record_in::<Self>(#module, #type_name, |__schema| {
+                    #krate::__private::Vec::from([#(#defs),*])
+                })
+            }
+
+            fn compare_raw(
+                __a: &[u8],
+                __b: &[u8],
+            ) -> #krate::Result<#krate::__private::Ordering> {
+                #krate::__private::compare_raw::<Self>(__a, __b)
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+use hadoop_record::Record;
+
+#[derive(Record)]
+struct Nothing;
+
+fn main() {}
