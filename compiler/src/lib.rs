@@ -3,8 +3,9 @@
 //!
 //! The data flow follows the module tree: [`syntax`] (grammar and syntax tree) → `load`
 //! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →
-//! [`model`] (the checked [`Model`]) → back ends. Problems come back as [`Diagnostics`],
-//! which render exactly as `rcc` prints them.
+//! [`model`] (the checked [`Model`]) → [`backend`] (Rust code; [`Config`] drives it from
+//! a build script). Problems come back as [`Diagnostics`], which render exactly as `rcc`
+//! prints them.
 //!
 //! ```no_run
 //! // build.rs
@@ -19,7 +20,9 @@
 //! }
 //! ```
 
+pub mod backend;
 mod check;
+pub mod config;
 pub mod diagnostics;
 mod load;
 pub mod model;
@@ -28,6 +31,7 @@ pub mod syntax;
 
 use std::path::Path;
 
+pub use config::Config;
 pub use diagnostics::{Diagnostic, Diagnostics, RenderOptions, Severity};
 pub use load::{FileSystem, LoadOptions, MemoryFileSystem, RealFileSystem, MAX_FILE_SIZE};
 pub use model::{Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type};

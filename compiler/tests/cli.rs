@@ -119,7 +119,6 @@ fn hadoop_invocation_checks_then_says_the_back_end_is_missing() {
         ("-l", "c++", "C++"),
         ("-l", "C++", "C++"),
         ("--language", "cpp", "C++"),
-        ("-l", "Rust", "Rust"),
     ] {
         let out = rcc(&[flag, lang, "-d", "target/rcc-out", GOOD]);
         assert_eq!(out.status.code(), Some(1), "{lang}");
@@ -131,9 +130,7 @@ fn hadoop_invocation_checks_then_says_the_back_end_is_missing() {
             .join("target/rcc-out")
             .exists());
     }
-    // Without -l: Rust.
-    let out = rcc(&[GOOD]);
-    assert!(stderr(&out).contains("the Rust back end is not built yet"));
+    // Rust (the default) is built: see tests/rust_cli.rs.
 
     // Bad DDL is reported first, as by `check`.
     let out = rcc(&["-l", "java", BAD]);

@@ -13,6 +13,7 @@ mod derive_support;
 pub mod error;
 pub mod field;
 pub mod framing;
+mod include;
 mod record;
 pub mod schema;
 mod stream;

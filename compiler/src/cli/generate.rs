@@ -1,10 +1,16 @@
-//! `rcc [-l LANG] [-d DIR] [-I DIR]… FILE…`: Hadoop's invocation, generating code for the
-//! records of the files named.
+//! `rcc [-l LANG] [-d DIR | -o FILE] [-I DIR]… FILE…`: Hadoop's invocation, generating
+//! code for the records of the files named and of the files they include.
+//!
+//! For Rust: `-o FILE` writes one self-contained file, `-d DIR` a `mod.rs` plus one file
+//! per module, and with neither the one-file form goes to standard output. Files whose
+//! content would not change are not rewritten.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use hadoop_record_compiler::{load, LoadOptions};
+use hadoop_record_compiler::backend::{rust, write_if_changed};
+use hadoop_record_compiler::{load, LoadOptions, Model};
 
 use super::Context;
 
@@ -46,9 +52,14 @@ pub(crate) struct GenerateArgs {
     )]
     language: Language,
 
-    /// Directory to write generated files into
-    #[arg(short, long = "destdir", value_name = "DIR", default_value = ".")]
-    destdir: PathBuf,
+    /// Directory to write generated files into (Rust: a mod.rs and one file per module)
+    #[arg(short, long = "destdir", value_name = "DIR")]
+    destdir: Option<PathBuf>,
+
+    /// Rust only: write one self-contained file (for `include!`); with neither -o nor -d
+    /// the code goes to standard output
+    #[arg(short, long, value_name = "FILE", conflicts_with = "destdir")]
+    output: Option<PathBuf>,
 
     /// Also look for included files in DIR (repeatable)
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
@@ -63,17 +74,87 @@ pub(crate) struct GenerateArgs {
 pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
     let GenerateArgs {
         language,
-        destdir: _destdir, // where the back ends will write, once they exist
+        destdir,
+        output,
         include_dirs,
         files,
     } = args;
-    if let Err(diagnostics) = load(&files, &LoadOptions { include_dirs }) {
-        context.report(&diagnostics);
-        return false;
+    let model = match load(&files, &LoadOptions { include_dirs }) {
+        Ok(model) => model,
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            return false;
+        }
+    };
+    match language {
+        Language::Rust => generate_rust(context, &model, destdir, output),
+        Language::Cpp | Language::Java => {
+            context.error(&format!(
+                "the {} back end is not built yet; `rcc check` checks DDL files without generating code",
+                language.name()
+            ));
+            false
+        }
     }
-    context.error(&format!(
-        "the {} back end is not built yet; `rcc check` checks DDL files without generating code",
-        language.name()
-    ));
-    false
+}
+
+fn generate_rust(
+    context: &Context,
+    model: &Model,
+    destdir: Option<PathBuf>,
+    output: Option<PathBuf>,
+) -> bool {
+    let options = rust::Options {
+        source_root: std::env::current_dir().ok(),
+        ..rust::Options::default()
+    };
+    let result = match (&destdir, &output) {
+        (Some(dir), _) => rust::generate_tree(model, &options).map(|files| {
+            files
+                .into_iter()
+                .map(|f| (dir.join(f.path), f.contents))
+                .collect()
+        }),
+        (None, Some(file)) => {
+            rust::generate_file(model, &options).map(|code| vec![(file.clone(), code)])
+        }
+        (None, None) => {
+            rust::generate_file(model, &options).map(|code| vec![(PathBuf::new(), code)])
+        }
+    };
+    let files: Vec<(PathBuf, String)> = match result {
+        Ok(files) => files,
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            return false;
+        }
+    };
+    if destdir.is_none() && output.is_none() {
+        let mut stdout = std::io::stdout().lock();
+        return match stdout
+            .write_all(files[0].1.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Ok(()) => true,
+            // A closed pipe (`rcc … | head`) is the reader's choice, not a failure to report.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
+            Err(e) => {
+                context.error(&format!("cannot write to standard output: {e}"));
+                false
+            }
+        };
+    }
+    files
+        .iter()
+        .all(|(path, contents)| write(context, path, contents))
+}
+
+fn write(context: &Context, path: &Path, contents: &str) -> bool {
+    match write_if_changed(path, contents.as_bytes()) {
+        Ok(_) => true,
+        Err(e) => {
+            context.error(&format!("cannot write `{}`: {e}", path.display()));
+            false
+        }
+    }
 }

@@ -20,7 +20,9 @@ const EXAMPLES: &str = "\
 Examples:
   rcc check links.jr                 Check a DDL file and every file it includes
   rcc check -I ddl/common a.jr b.jr  Also look for includes in ddl/common
-  rcc -l rust -d src/gen links.jr    Generate code (Hadoop's invocation)";
+  rcc links.jr                       Print the Rust code for links.jr and its includes
+  rcc -o src/records.rs links.jr     Write it to one file (for include!)
+  rcc -l rust -d src/gen links.jr    Write a mod.rs and a file per module (Hadoop's invocation)";
 
 /// rcc: the Hadoop Record I/O compiler. Reads DDL (.jr) files, checks them and generates
 /// code for them.

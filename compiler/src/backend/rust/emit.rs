@@ -1,0 +1,233 @@
+//! The syntax tree of the module tree and its records: plain structs carrying
+//! `#[derive(hadoop_record::Record)]` and its attributes (the derive writes every byte),
+//! formatted with prettyplease.
+
+use quote::quote;
+use syn::{Field, FieldMutability, Fields, FieldsNamed, Item, ItemMod, ItemStruct, Visibility};
+
+use super::ast::{doc, ident, list, path, punctuated};
+use super::layout::Layout;
+use super::names::is_upper_case_acronym;
+use super::types::{Ordered, TypeWriter};
+use super::Attributes;
+use crate::model::{Model, RecordIndex};
+
+/// clippy's default `type-complexity-threshold`.
+const TYPE_COMPLEXITY_THRESHOLD: u32 = 250;
+
+/// Emits the records of a laid-out model.
+pub(crate) struct Emitter<'a> {
+    pub model: &'a Model,
+    pub layout: &'a Layout,
+    pub ordered: &'a Ordered,
+    pub attributes: &'a Attributes,
+    /// The runtime crate's path, e.g. `::hadoop_record`.
+    pub runtime: syn::Path,
+    /// `Some("path")` when the runtime is not at `::hadoop_record` (the derive's
+    /// `crate` attribute).
+    pub runtime_attr: Option<String>,
+    /// Absolute DDL paths are shown relative to this ([`super::show_path`]).
+    pub source_root: Option<&'a std::path::Path>,
+}
+
+/// Whether modules with records get files of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Everything inline, in one file.
+    OneFile,
+    /// `pub mod x;` for each module with records, whose items go into a file of their own.
+    FilePerModule,
+}
+
+impl Emitter<'_> {
+    /// The items of module `node`: its records, then its child modules. In
+    /// [`Mode::FilePerModule`], each child with records is declared `pub mod x;` and its
+    /// items pushed to `files` (parents before children).
+    pub fn module_items(
+        &self,
+        node: usize,
+        mode: Mode,
+        files: &mut Vec<(usize, Vec<Item>)>,
+    ) -> Vec<Item> {
+        let mut items: Vec<Item> = self.layout.nodes[node]
+            .records
+            .iter()
+            .map(|&r| Item::Struct(self.record(r)))
+            .collect();
+        for &child in &self.layout.nodes[node].children {
+            let name = self.layout.nodes[child]
+                .name
+                .as_ref()
+                .expect("a child has a name");
+            let mut attrs = vec![doc(&self.module_doc(child))];
+            // A module named like its parent trips clippy's `module_inception`; at the top,
+            // the parent is the user's mount point (`mod links { include_records!("links"); }`),
+            // whose name is unknown here.
+            if node == Layout::ROOT || self.layout.nodes[node].name.as_ref() == Some(name) {
+                attrs.push(list("allow", quote!(clippy::module_inception)));
+            }
+            let own_file =
+                mode == Mode::FilePerModule && !self.layout.nodes[child].records.is_empty();
+            let (content, semi) = if own_file {
+                let slot = files.len();
+                files.push((child, Vec::new()));
+                files[slot].1 = self.module_items(child, mode, files);
+                (None, Some(Default::default()))
+            } else {
+                let body = self.module_items(child, mode, files);
+                (Some((Default::default(), body)), None)
+            };
+            items.push(Item::Mod(ItemMod {
+                attrs,
+                vis: Visibility::Public(Default::default()),
+                unsafety: None,
+                mod_token: Default::default(),
+                ident: name.ident(),
+                content,
+                semi,
+            }));
+        }
+        items
+    }
+
+    /// ` Records of the DDL module `a.b`.` or, for a module that only leads to others,
+    /// ` DDL modules under `a`.`
+    fn module_doc(&self, node: usize) -> String {
+        match self.layout.nodes[node].module {
+            Some(m) => format!(" The DDL module `{}`.", self.model.modules()[m].name()),
+            None => {
+                // Any module below gives the DDL spelling of this prefix.
+                let mut below = node;
+                let module = loop {
+                    let n = &self.layout.nodes[below];
+                    if let Some(m) = n.module {
+                        break &self.model.modules()[m];
+                    }
+                    below = n.children[0];
+                };
+                let depth = self.layout.nodes[node].depth;
+                let prefix: Vec<&str> = module.segments().take(depth).collect();
+                format!(" DDL modules under `{}`.", prefix.join("."))
+            }
+        }
+    }
+
+    /// One record as a struct.
+    fn record(&self, r: RecordIndex) -> ItemStruct {
+        let record = self.model.record(r);
+        let names = self.layout.record(r);
+        let node = names.node;
+        let mut map_key = self.runtime.clone();
+        map_key.segments.push(ident("field").into());
+        map_key.segments.push(ident("MapKey").into());
+        let types = TypeWriter {
+            layout: self.layout,
+            ordered: self.ordered,
+            node,
+            string: TypeWriter::prelude(self.shadowed(node, "String"), "string", "String"),
+            vec: TypeWriter::prelude(self.shadowed(node, "Vec"), "vec", "Vec"),
+            map: path(true, ["std", "collections", "BTreeMap"].map(ident)),
+            map_key,
+        };
+
+        let mut attrs = vec![doc(&format!(
+            " The DDL record `{}`, declared at `{}`.",
+            record.qualified_name(),
+            super::locate(record.location(), self.source_root)
+        ))];
+        attrs.push(list(
+            "derive",
+            if self.ordered.record(r) {
+                quote!(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)
+            } else {
+                quote!(Debug, Clone, Default, PartialEq)
+            },
+        ));
+        let runtime = &self.runtime;
+        attrs.push(list("derive", quote!(#runtime::Record)));
+        let mut record_attr = Vec::new();
+        if names.name.plain() != record.name() {
+            let name = record.name();
+            record_attr.push(quote!(name = #name));
+        }
+        let module = record.module();
+        record_attr.push(quote!(module = #module));
+        if let Some(path) = &self.runtime_attr {
+            record_attr.push(quote!(crate = #path));
+        }
+        attrs.push(list("record", quote!(#(#record_attr),*)));
+        if is_upper_case_acronym(names.name.plain()) {
+            attrs.push(list("allow", quote!(clippy::upper_case_acronyms)));
+        }
+        attrs.extend(self.attributes.for_type(record.qualified_name()).cloned());
+
+        let fields = record
+            .fields()
+            .iter()
+            .zip(&names.fields)
+            .map(|(field, name)| {
+                let mut attrs = vec![doc(&format!(
+                    " `{} {}`",
+                    self.model.type_to_string(field.ty()),
+                    field.name()
+                ))];
+                if name.plain() != field.name() {
+                    let ddl = field.name();
+                    attrs.push(list("record", quote!(name = #ddl)));
+                }
+                if types.complexity(field.ty()) > TYPE_COMPLEXITY_THRESHOLD {
+                    attrs.push(list("allow", quote!(clippy::type_complexity)));
+                }
+                attrs.extend(
+                    self.attributes
+                        .for_field(record.qualified_name(), field.name())
+                        .cloned(),
+                );
+                Field {
+                    attrs,
+                    vis: Visibility::Public(Default::default()),
+                    mutability: FieldMutability::None,
+                    ident: Some(name.ident()),
+                    colon_token: Some(Default::default()),
+                    ty: types.rust(field.ty()),
+                }
+            });
+        ItemStruct {
+            attrs,
+            vis: Visibility::Public(Default::default()),
+            struct_token: Default::default(),
+            ident: names.name.ident(),
+            generics: Default::default(),
+            fields: Fields::Named(FieldsNamed {
+                brace_token: Default::default(),
+                named: punctuated(fields),
+            }),
+            semi_token: None,
+        }
+    }
+
+    /// Whether a record of module `node` is named `name` (so the prelude's type of that
+    /// name must be written by its full path there).
+    fn shadowed(&self, node: usize, name: &str) -> bool {
+        self.layout.nodes[node]
+            .records
+            .iter()
+            .any(|&r| self.layout.record(r).name.plain() == name)
+    }
+}
+
+/// Formats items as a Rust file, after the `header` comment.
+pub(crate) fn format_file(header: &str, items: Vec<Item>) -> String {
+    let body = prettyplease::unparse(&syn::File {
+        shebang: None,
+        attrs: Vec::new(),
+        items,
+    });
+    let mut out = String::with_capacity(header.len() + body.len() + 1);
+    out.push_str(header);
+    if !body.is_empty() {
+        out.push('\n');
+        out.push_str(&body);
+    }
+    out
+}

@@ -1,0 +1,335 @@
+//! The Rust back end: turns a checked [`Model`] into plain structs carrying
+//! `#[derive(hadoop_record::Record)]` and its attributes. The derive owns all encoding, so
+//! generated and hand-written records cannot drift apart.
+//!
+//! `module a.b` becomes `pub mod a { pub mod b { … } }`; references between modules are
+//! relative (`super::…`), so the tree works wherever it is mounted. Two layouts:
+//! [`generate_file`] gives one self-contained file for
+//! `mod generated { include!("…"); }`, [`generate_tree`] a `mod.rs` plus one file per
+//! module with records.
+//!
+//! ```
+//! use hadoop_record_compiler::{backend::rust, load_with, LoadOptions, MemoryFileSystem};
+//!
+//! let mut fs = MemoryFileSystem::new();
+//! fs.insert("links.jr", "module links { class Link { ustring URL; boolean isRelative; } }");
+//! let model = load_with(&fs, &["links.jr"], &LoadOptions::default()).unwrap();
+//! let code = rust::generate_file(&model, &rust::Options::default()).unwrap();
+//! assert!(code.starts_with("// @generated"));
+//! assert!(code.contains("pub mod links {"));
+//! assert!(code.contains("#[record(name = \"isRelative\")]\n        pub is_relative: bool,"));
+//! ```
+//!
+//! Layout: [`names`] converts names, [`layout`] builds the module tree and finds
+//! collisions, [`types`] maps types (and decides which records can be `Ord`), [`emit`]
+//! writes the tokens and formats them.
+
+mod ast;
+mod emit;
+mod layout;
+mod names;
+mod types;
+
+use std::path::{Component, Path, PathBuf};
+
+use super::OutputFile;
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::model::Model;
+use crate::source::Location;
+use emit::{format_file, Emitter, Mode};
+use layout::Layout;
+use types::Ordered;
+
+/// The runtime crate's path unless [`Options::runtime_crate`] says otherwise.
+pub const DEFAULT_RUNTIME_CRATE: &str = "::hadoop_record";
+
+/// How to generate Rust.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Path of the `hadoop-record` crate in the generated code; `None` for
+    /// [`DEFAULT_RUNTIME_CRATE`]. Set it when the runtime is re-exported elsewhere.
+    pub runtime_crate: Option<String>,
+    /// Absolute DDL paths are shown relative to this directory in doc comments and headers
+    /// (so output does not depend on where the sources are checked out); absolute paths
+    /// outside it are shown by file name only. Relative paths are shown as given.
+    pub source_root: Option<PathBuf>,
+    /// `(path, attribute)`: attributes added to matching records, e.g.
+    /// `(".links.Link", "#[derive(serde::Serialize)]")`. See [`path_matches`].
+    pub type_attributes: Vec<(String, String)>,
+    /// `(path, attribute)`: attributes added to matching fields (`links.Link.URL`).
+    pub field_attributes: Vec<(String, String)>,
+}
+
+/// Whether a `type_attribute`/`field_attribute` path selects the DDL name `name`
+/// (`module.Record` or `module.Record.field`), as prost-build matches paths: `.` selects
+/// everything; a path starting with `.` is a prefix of whole segments (`.links` selects
+/// every record of module `links` and below); any other path is a suffix of whole segments
+/// (`Link` selects every record named `Link`, `Link.URL` that field of each).
+///
+/// ```
+/// use hadoop_record_compiler::backend::rust::path_matches;
+/// assert!(path_matches(".", "links.Link"));
+/// assert!(path_matches(".links", "links.Link.URL"));
+/// assert!(path_matches("Link.URL", "links.Link.URL"));
+/// assert!(!path_matches("ink", "links.Link"));
+/// assert!(!path_matches(".link", "links.Link"));
+/// ```
+pub fn path_matches(path: &str, name: &str) -> bool {
+    if path == "." {
+        return true;
+    }
+    match path.strip_prefix('.') {
+        Some(prefix) => {
+            name == prefix
+                || name
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        }
+        None => {
+            name == path
+                || name
+                    .strip_suffix(path)
+                    .is_some_and(|rest| rest.ends_with('.'))
+        }
+    }
+}
+
+/// User attributes, parsed.
+#[derive(Default)]
+pub(crate) struct Attributes {
+    types: Vec<(String, Vec<syn::Attribute>)>,
+    fields: Vec<(String, Vec<syn::Attribute>)>,
+}
+
+impl Attributes {
+    fn parse(options: &Options) -> Result<Self, Vec<Diagnostic>> {
+        let mut problems = Vec::new();
+        let mut parse = |list: &[(String, String)], what: &str| {
+            list.iter()
+                .filter_map(|(path, text)| {
+                    match syn::parse::Parser::parse_str(syn::Attribute::parse_outer, text) {
+                        Ok(attrs) => Some((path.clone(), attrs)),
+                        Err(e) => {
+                            problems.push(
+                                Diagnostic::error(format!(
+                                    "the {what} attribute for `{path}` is not Rust attribute syntax: {e}"
+                                ))
+                                .note(format!("it is `{text}`"))
+                                .help("write whole outer attributes, e.g. `#[derive(Hash)]`"),
+                            );
+                            None
+                        }
+                    }
+                })
+                .collect()
+        };
+        let types = parse(&options.type_attributes, "type");
+        let fields = parse(&options.field_attributes, "field");
+        if problems.is_empty() {
+            Ok(Attributes { types, fields })
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn for_type<'a>(&'a self, record: &'a str) -> impl Iterator<Item = &'a syn::Attribute> {
+        self.types
+            .iter()
+            .filter(move |(path, _)| path_matches(path, record))
+            .flat_map(|(_, attrs)| attrs)
+    }
+
+    fn for_field<'a>(
+        &'a self,
+        record: &'a str,
+        field: &'a str,
+    ) -> impl Iterator<Item = &'a syn::Attribute> {
+        let name = format!("{record}.{field}");
+        self.fields
+            .iter()
+            .filter(move |(path, _)| path_matches(path, &name))
+            .flat_map(|(_, attrs)| attrs)
+    }
+}
+
+/// One self-contained Rust file holding every module of `model` (included files too), to
+/// be used as `mod generated { include!("records.rs"); }`. It has no inner attributes.
+///
+/// Fails when DDL names collide in Rust or an attribute in `options` does not parse.
+pub fn generate_file(model: &Model, options: &Options) -> Result<String, Diagnostics> {
+    let generator = Generator::new(model, options)?;
+    let mut files = Vec::new();
+    let items = generator
+        .emitter()
+        .module_items(Layout::ROOT, Mode::OneFile, &mut files);
+    Ok(format_file(&generator.header(), items))
+}
+
+/// A `mod.rs` and one file per module with records (`a/b.rs` for module `a.b`), with paths
+/// relative to the directory they go into. Mount the tree with `mod generated;` (a
+/// `generated/mod.rs`) or `#[path = "…/mod.rs"] mod generated;`.
+pub fn generate_tree(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Diagnostics> {
+    let generator = Generator::new(model, options)?;
+    let emitter = generator.emitter();
+    let header = generator.header();
+    let mut files = Vec::new();
+    let root = emitter.module_items(Layout::ROOT, Mode::FilePerModule, &mut files);
+    let mut out = vec![OutputFile {
+        path: PathBuf::from("mod.rs"),
+        contents: format_file(&header, root),
+    }];
+    for (node, items) in files {
+        let segments = generator.layout.segments(node);
+        let mut path: PathBuf = segments.iter().map(|s| s.plain()).collect();
+        path.set_extension("rs");
+        out.push(OutputFile {
+            path,
+            contents: format_file(&header, items),
+        });
+    }
+    Ok(out)
+}
+
+/// What both layouts need.
+struct Generator<'a> {
+    model: &'a Model,
+    options: &'a Options,
+    layout: Layout,
+    ordered: Ordered,
+    attributes: Attributes,
+    runtime: syn::Path,
+}
+
+impl<'a> Generator<'a> {
+    fn new(model: &'a Model, options: &'a Options) -> Result<Self, Diagnostics> {
+        let fail = |problems| Diagnostics::new(model.files.clone(), problems);
+        let mut problems = Vec::new();
+        let runtime_text = options
+            .runtime_crate
+            .as_deref()
+            .unwrap_or(DEFAULT_RUNTIME_CRATE);
+        let runtime = match syn::parse_str::<syn::Path>(runtime_text) {
+            Ok(path) => path,
+            Err(e) => {
+                problems.push(Diagnostic::error(format!(
+                    "the runtime crate path `{runtime_text}` is not a Rust path: {e}"
+                )));
+                syn::Path::from(ast::ident("hadoop_record"))
+            }
+        };
+        let attributes = Attributes::parse(options).unwrap_or_else(|mut p| {
+            problems.append(&mut p);
+            Attributes::default()
+        });
+        let layout = match Layout::new(model) {
+            Ok(layout) => Some(layout),
+            Err(mut p) => {
+                problems.append(&mut p);
+                None
+            }
+        };
+        match layout {
+            Some(layout) if problems.is_empty() => Ok(Generator {
+                model,
+                options,
+                ordered: Ordered::new(model),
+                layout,
+                attributes,
+                runtime,
+            }),
+            _ => Err(fail(problems)),
+        }
+    }
+
+    fn emitter(&self) -> Emitter<'_> {
+        let runtime_attr = self
+            .options
+            .runtime_crate
+            .as_ref()
+            .filter(|c| c.as_str() != DEFAULT_RUNTIME_CRATE)
+            .cloned();
+        Emitter {
+            model: self.model,
+            layout: &self.layout,
+            ordered: &self.ordered,
+            attributes: &self.attributes,
+            runtime: self.runtime.clone(),
+            runtime_attr,
+            source_root: self.options.source_root.as_deref(),
+        }
+    }
+
+    fn show_path(&self, path: &Path) -> String {
+        show_path(path, self.options.source_root.as_deref())
+    }
+
+    /// The `@generated` comment at the top of every file.
+    fn header(&self) -> String {
+        let roots: Vec<String> = self
+            .model
+            .files()
+            .iter()
+            .filter(|f| f.is_root())
+            .map(|f| format!("`{}`", self.show_path(f.path())))
+            .collect();
+        format!(
+            "// @generated by rcc, the Hadoop Record I/O compiler, from {}.\n// Do not edit: changes are lost when the code is generated again.\n",
+            roots.join(", ")
+        )
+    }
+}
+
+/// `path:line:col` with a machine-independent path ([`show_path`]).
+fn locate(location: &Location, root: Option<&Path>) -> String {
+    format!(
+        "{}:{}:{}",
+        show_path(&location.path, root),
+        location.line,
+        location.column
+    )
+}
+
+/// `path` as shown in generated code: relative paths as given, absolute ones relative to
+/// `root` (or by file name when outside it); always with `/` separators.
+fn show_path(path: &Path, root: Option<&Path>) -> String {
+    let shown = if path.is_absolute() {
+        match root.and_then(|root| path.strip_prefix(root).ok()) {
+            Some(relative) => relative,
+            None => Path::new(path.file_name().unwrap_or(path.as_os_str())),
+        }
+    } else {
+        path
+    };
+    let parts: Vec<String> = shown
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            Component::ParentDir => Some("..".to_owned()),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_machine_independent() {
+        assert_eq!(show_path(Path::new("schema/a.jr"), None), "schema/a.jr");
+        assert_eq!(show_path(Path::new("../x/./a.jr"), None), "../x/a.jr");
+        assert_eq!(
+            show_path(
+                Path::new("/home/u/p/schema/a.jr"),
+                Some(Path::new("/home/u/p"))
+            ),
+            "schema/a.jr"
+        );
+        assert_eq!(
+            show_path(Path::new("/elsewhere/a.jr"), Some(Path::new("/home/u/p"))),
+            "a.jr"
+        );
+        assert_eq!(show_path(Path::new("/elsewhere/a.jr"), None), "a.jr");
+    }
+}

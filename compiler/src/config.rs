@@ -1,0 +1,317 @@
+//! Generating Rust from DDL in a build script, in the manner of prost-build.
+//!
+//! ```no_run
+//! // build.rs, in `fn main`
+//! hadoop_record_compiler::Config::new()
+//!     .include_dir("schema/common")
+//!     .type_attribute(".links", "#[derive(serde::Serialize)]")
+//!     .field_attribute("Link.URL", "#[serde(rename = \"url\")]")
+//!     .compile(&["schema/links.jr"])
+//!     .unwrap();
+//! ```
+//!
+//! ```text
+//! // src/lib.rs: the file is `$OUT_DIR/links.rs`, named after the first schema.
+//! pub mod links {
+//!     hadoop_record::include_records!("links");
+//! }
+//! ```
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::backend::{rust, write_if_changed};
+use crate::diagnostics::{Diagnostics, RenderOptions};
+use crate::{load, LoadOptions};
+
+/// Compiles DDL files into one Rust file in Cargo's `OUT_DIR`, for
+/// `hadoop_record::include_records!`. Every file read (includes too) is reported to Cargo
+/// with `cargo:rerun-if-changed`, so the build script runs again when any of them changes.
+#[derive(Debug, Clone)]
+pub struct Config {
+    include_dirs: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    file_name: Option<String>,
+    options: rust::Options,
+    rerun_if_changed: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::new()
+    }
+}
+
+impl Config {
+    /// A configuration with no include directories, writing to `OUT_DIR`.
+    pub fn new() -> Self {
+        Config {
+            include_dirs: Vec::new(),
+            out_dir: None,
+            file_name: None,
+            options: rust::Options::default(),
+            rerun_if_changed: true,
+        }
+    }
+
+    /// Also looks for included files in `dir` (after the including file's directory, and
+    /// after the directories added before).
+    pub fn include_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Writes into `dir` instead of Cargo's `OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Names the output `NAME.rs` (and the `include_records!("NAME")` argument). The
+    /// default is the first schema's file stem: `schema/links.jr` gives `links.rs`.
+    pub fn file_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.file_name = Some(name.into());
+        self
+    }
+
+    /// Adds the outer attribute(s) `attribute` (e.g. `#[derive(Hash)]`) to the records that
+    /// `path` selects: `.` all of them, `.links` those of module `links` and below,
+    /// `links.Link` or just `Link` by name (see [`rust::path_matches`]).
+    pub fn type_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .type_attributes
+            .push((path.into(), attribute.into()));
+        self
+    }
+
+    /// Adds the outer attribute(s) `attribute` to the fields that `path` selects, by DDL
+    /// names: `links.Link.URL`, `Link.URL`, or `.links.Link` for every field of the record.
+    pub fn field_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .field_attributes
+            .push((path.into(), attribute.into()));
+        self
+    }
+
+    /// The path of the `hadoop-record` crate in the generated code, when it is not
+    /// `::hadoop_record` (e.g. a re-export: `::my_crate::hadoop_record`).
+    pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Self {
+        self.options.runtime_crate = Some(path.into());
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` lines (default: yes).
+    pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
+        self.rerun_if_changed = emit;
+        self
+    }
+
+    /// Reads and checks `files` (and what they include), and writes the Rust code for all
+    /// their records into one file, rewritten only when its content changes. Returns the
+    /// file's path.
+    ///
+    /// DDL paths in the generated doc comments are shown relative to the crate
+    /// (`CARGO_MANIFEST_DIR`), so the output does not depend on the checkout's location.
+    ///
+    /// # Errors
+    /// Problems in the DDL ([`Error::Ddl`], which displays them exactly as `rcc` does), no
+    /// `OUT_DIR`, or a failure to write.
+    pub fn compile<P: AsRef<Path>>(&mut self, files: &[P]) -> Result<PathBuf, Error> {
+        self.compile_reporting(files, &mut io::stdout().lock())
+    }
+
+    /// [`Config::compile`], writing the `cargo:` lines to `cargo`.
+    fn compile_reporting<P: AsRef<Path>>(
+        &mut self,
+        files: &[P],
+        cargo: &mut dyn Write,
+    ) -> Result<PathBuf, Error> {
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+        let source_root = manifest_dir.or_else(|| std::env::current_dir().ok());
+        let options = rust::Options {
+            source_root,
+            ..self.options.clone()
+        };
+        let load_options = LoadOptions {
+            include_dirs: self.include_dirs.clone(),
+        };
+        let loaded = load(files, &load_options);
+        if self.rerun_if_changed {
+            let read: Vec<&Path> = match &loaded {
+                Ok(model) => model.files_read().collect(),
+                Err(diagnostics) => diagnostics.files_read().collect(),
+            };
+            rerun_if_changed(files.iter().map(AsRef::as_ref).chain(read), cargo);
+        }
+        let code = loaded
+            .and_then(|model| rust::generate_file(&model, &options))
+            .map_err(Error::Ddl)?;
+
+        let dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(Error::NoOutDir)?,
+        };
+        let name = match &self.file_name {
+            Some(name) => name.clone(),
+            None => files
+                .first()
+                .and_then(|f| f.as_ref().file_stem())
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "records".to_owned()),
+        };
+        let path = dir.join(format!("{name}.rs"));
+        write_if_changed(&path, code.as_bytes()).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(path)
+    }
+}
+
+/// Prints `cargo:rerun-if-changed` once for each path.
+fn rerun_if_changed<'a>(paths: impl Iterator<Item = &'a Path>, cargo: &mut dyn Write) {
+    let mut seen = BTreeSet::new();
+    for path in paths {
+        if seen.insert(path) {
+            // Cargo reads these lines from standard output; if it is gone, so is Cargo.
+            let _ = writeln!(cargo, "cargo:rerun-if-changed={}", path.display());
+        }
+    }
+}
+
+/// Why [`Config::compile`] failed.
+pub enum Error {
+    /// The DDL has errors (or names that collide in Rust).
+    Ddl(Diagnostics),
+    /// Neither [`Config::out_dir`] nor the `OUT_DIR` environment variable (set by Cargo
+    /// for build scripts) says where to write.
+    NoOutDir,
+    /// The output could not be written.
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Ddl(diagnostics) => {
+                let n = diagnostics.error_count();
+                write!(
+                    f,
+                    "{}error: rcc could not compile the DDL: found {n} error{}",
+                    diagnostics.render(&RenderOptions::default()),
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+            Error::NoOutDir => f.write_str(
+                "rcc: OUT_DIR is not set; call Config::compile from a build script, or set Config::out_dir",
+            ),
+            Error::Write { path, source } => {
+                write!(f, "rcc: cannot write `{}`: {source}", path.display())
+            }
+        }
+    }
+}
+
+/// The same as `Display`, so that `.unwrap()` and `fn main() -> Result<…>` in a build
+/// script show the diagnostics as `rcc` prints them.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Ddl(d) => Some(d),
+            Error::NoOutDir => None,
+            Error::Write { source, .. } => Some(source),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ddl(path: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/ddl")
+            .join(path)
+    }
+
+    fn lines(bytes: Vec<u8>) -> Vec<String> {
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn every_file_read_is_watched_once() {
+        let out = tempfile::tempdir().unwrap();
+        let mut cargo = Vec::new();
+        let root = ddl("docs/outlinks.jr");
+        let path = Config::new()
+            .out_dir(out.path())
+            .compile_reporting(&[&root, &root], &mut cargo)
+            .unwrap();
+        assert_eq!(path, out.path().join("outlinks.rs"));
+        assert_eq!(
+            lines(cargo),
+            [
+                format!("cargo:rerun-if-changed={}", root.display()),
+                format!("cargo:rerun-if-changed={}", ddl("docs/links.jr").display()),
+            ]
+        );
+    }
+
+    #[test]
+    fn files_are_watched_when_the_ddl_has_errors_too() {
+        let out = tempfile::tempdir().unwrap();
+        let mut cargo = Vec::new();
+        let root = ddl("bad/include_cycle.jr");
+        let err = Config::new()
+            .out_dir(out.path())
+            .compile_reporting(&[&root], &mut cargo)
+            .unwrap_err();
+        assert!(matches!(err, Error::Ddl(_)));
+        let watched = lines(cargo);
+        assert!(watched.len() > 1, "{watched:?}");
+        assert_eq!(
+            watched[0],
+            format!("cargo:rerun-if-changed={}", root.display())
+        );
+        assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn watching_can_be_turned_off() {
+        let out = tempfile::tempdir().unwrap();
+        let mut cargo = Vec::new();
+        Config::new()
+            .out_dir(out.path())
+            .emit_rerun_if_changed(false)
+            .compile_reporting(&[ddl("docs/links.jr")], &mut cargo)
+            .unwrap();
+        assert!(cargo.is_empty());
+    }
+}

@@ -1,0 +1,173 @@
+//! `rcc -l rust`: standard output, `-o FILE`, `-d DIR`, rewriting only what changed, and
+//! errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
+
+use hadoop_record_compiler::backend::rust::{self, Options};
+use hadoop_record_compiler::{load, LoadOptions};
+
+/// Runs `rcc args` in the crate directory.
+fn rcc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rcc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("rcc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const OUTLINKS: &str = "tests/ddl/docs/outlinks.jr";
+
+/// What the library generates for `paths`, shown relative to the crate directory.
+fn expected(paths: &[&str]) -> String {
+    let model = load(paths, &LoadOptions::default()).unwrap();
+    rust::generate_file(&model, &Options::default()).unwrap()
+}
+
+fn age(path: &Path) -> SystemTime {
+    let old = SystemTime::now() - Duration::from_secs(3600);
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(old).unwrap();
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+#[test]
+fn without_o_or_d_the_code_goes_to_standard_output() {
+    for args in [
+        &["-l", "rust", OUTLINKS][..],
+        &["--language", "RUST", OUTLINKS],
+        &["-l", "rs", OUTLINKS],
+        &[OUTLINKS],
+    ] {
+        let out = rcc(args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            String::from_utf8(out.stdout.clone()).unwrap(),
+            expected(&[OUTLINKS])
+        );
+        assert_eq!(stderr(&out), "");
+    }
+}
+
+#[test]
+fn o_writes_one_file_and_rewrites_it_only_when_it_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sub/records.rs");
+    let file_arg = file.to_str().unwrap();
+    let out = rcc(&["-l", "rust", "-o", file_arg, OUTLINKS]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        expected(&[OUTLINKS])
+    );
+
+    let before = age(&file);
+    let out = rcc(&["--output", file_arg, OUTLINKS]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+
+    let out = rcc(&["-o", file_arg, "tests/ddl/docs/testrec.jr"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_ne!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        expected(&["tests/ddl/docs/testrec.jr"])
+    );
+}
+
+#[test]
+fn d_writes_a_mod_rs_and_a_file_per_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = [OUTLINKS, "tests/ddl/hadoop/test.jr"];
+    let model = load(&paths, &LoadOptions::default()).unwrap();
+    let files = rust::generate_tree(&model, &Options::default()).unwrap();
+    let mut args = vec!["-d", dir.path().to_str().unwrap()];
+    args.extend(paths);
+    let out = rcc(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(files.len(), 4);
+    for f in &files {
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(&f.path)).unwrap(),
+            f.contents,
+            "{}",
+            f.path.display()
+        );
+    }
+    let links = dir.path().join("links.rs");
+    let before = age(&links);
+    let out = rcc(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::metadata(&links).unwrap().modified().unwrap(),
+        before
+    );
+}
+
+#[test]
+fn o_and_d_together_are_a_usage_error() {
+    let out = rcc(&["-o", "x.rs", "-d", "out", OUTLINKS]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn ddl_errors_and_collisions_fail_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.rs");
+    for bad in [
+        "tests/ddl/bad/many_errors_at_once.jr",
+        "tests/ddl/rust/bad/collisions.jr",
+    ] {
+        let out = rcc(&["-o", file.to_str().unwrap(), bad]);
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert!(out.stdout.is_empty());
+        assert!(!file.exists());
+        let err = stderr(&out);
+        assert!(err.contains(&format!("--> {bad}:")), "{err}");
+        assert!(
+            err.trim_end()
+                .lines()
+                .last()
+                .unwrap()
+                .starts_with("error: found"),
+            "{err}"
+        );
+    }
+    let collisions = stderr(&rcc(&["tests/ddl/rust/bad/collisions.jr"]));
+    assert!(collisions.contains("records `link` and `Link` both become the Rust type `Link`"));
+    assert!(
+        collisions.ends_with("error: found 4 errors\n"),
+        "{collisions}"
+    );
+}
+
+#[test]
+fn unwritable_output_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    // A directory where the file should go.
+    let out = rcc(&["-o", dir.path().to_str().unwrap(), OUTLINKS]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("error: cannot write `"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,234 @@
+//! Snapshots of the Rust back end's output: the fixture schemas, the documentation's
+//! examples, Hadoop's test shapes, and awkward names; plus collisions, user attributes and
+//! the file-per-module layout. (`rust_build` compiles all of this with the derive.)
+
+use hadoop_record_compiler::backend::rust::{self, Options};
+use hadoop_record_compiler::backend::OutputFile;
+use hadoop_record_compiler::{load, LoadOptions, Model};
+
+/// Loads DDL; paths are relative to the crate directory, where `cargo test` runs.
+fn model(paths: &[&str]) -> Model {
+    load(paths, &LoadOptions::default()).unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn generate_with(paths: &[&str], options: &Options) -> String {
+    rust::generate_file(&model(paths), options).unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn generate(paths: &[&str]) -> String {
+    generate_with(paths, &Options::default())
+}
+
+fn show_tree(files: &[OutputFile]) -> String {
+    files
+        .iter()
+        .map(|f| format!("==> {} <==\n{}", f.path.display(), f.contents))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn fixture_schemas() {
+    let dir = "../tests/fixtures/hadoop-java";
+    for name in ["common", "prims", "composite"] {
+        insta::assert_snapshot!(
+            format!("fixture_{name}"),
+            generate(&[&format!("{dir}/{name}.jr")])
+        );
+    }
+}
+
+#[test]
+fn documentation_examples() {
+    for name in ["links", "outlinks", "inclrec", "testrec"] {
+        insta::assert_snapshot!(
+            format!("docs_{name}"),
+            generate(&[&format!("tests/ddl/docs/{name}.jr")])
+        );
+    }
+}
+
+#[test]
+fn hadoop_test_shapes() {
+    for name in ["test", "links", "signatures", "single"] {
+        insta::assert_snapshot!(
+            format!("hadoop_{name}"),
+            generate(&[&format!("tests/ddl/hadoop/{name}.jr")])
+        );
+    }
+}
+
+#[test]
+fn all_field_types_containers_and_awkward_names() {
+    for name in ["all_types", "containers", "keywords"] {
+        insta::assert_snapshot!(
+            format!("rust_{name}"),
+            generate(&[&format!("tests/ddl/rust/{name}.jr")])
+        );
+    }
+}
+
+#[test]
+fn file_per_module_layout() {
+    let files = rust::generate_tree(
+        &model(&["tests/ddl/docs/outlinks.jr", "tests/ddl/rust/keywords.jr"]),
+        &Options::default(),
+    )
+    .unwrap();
+    let paths: Vec<_> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "mod.rs",
+            "links.rs",
+            "outlinks.rs",
+            "type/self_/match.rs",
+            "nest/nest.rs"
+        ]
+    );
+    insta::assert_snapshot!("tree_outlinks_keywords", show_tree(&files));
+}
+
+#[test]
+fn a_module_with_records_and_submodules_gets_a_file_declaring_them() {
+    let files = rust::generate_tree(
+        &model(&["tests/ddl/hadoop/test.jr", "tests/ddl/hadoop/links.jr"]),
+        &Options::default(),
+    )
+    .unwrap();
+    let paths: Vec<_> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "mod.rs",
+            "org/apache/hadoop/record.rs",
+            "org/apache/hadoop/record/location.rs",
+            "org/apache/hadoop/record/links.rs",
+        ]
+    );
+    insta::assert_snapshot!("tree_hadoop", show_tree(&files));
+}
+
+#[test]
+fn included_modules_are_emitted_once() {
+    let dir = "../tests/fixtures/hadoop-java";
+    let both = generate(&[
+        &format!("{dir}/composite.jr"),
+        &format!("{dir}/common.jr"),
+        &format!("{dir}/composite.jr"),
+    ]);
+    assert_eq!(both.matches("pub mod types {").count(), 1, "{both}");
+    assert_eq!(both.matches("pub struct Point {").count(), 1, "{both}");
+    assert_eq!(both.matches("pub mod composite {").count(), 1, "{both}");
+    // Including common.jr from composite.jr alone also brings its types.
+    let one = generate(&[&format!("{dir}/composite.jr")]);
+    assert!(one.contains("pub struct Named {"), "{one}");
+    assert_eq!(
+        one,
+        both.replace("`, `../tests/fixtures/hadoop-java/common.jr", "")
+    );
+}
+
+#[test]
+fn output_is_deterministic() {
+    let paths = [
+        "../tests/fixtures/hadoop-java/composite.jr",
+        "tests/ddl/rust/containers.jr",
+        "tests/ddl/rust/keywords.jr",
+    ];
+    let first = generate(&paths);
+    for _ in 0..3 {
+        assert_eq!(generate(&paths), first);
+    }
+    let tree = rust::generate_tree(&model(&paths), &Options::default()).unwrap();
+    assert_eq!(
+        rust::generate_tree(&model(&paths), &Options::default()).unwrap(),
+        tree
+    );
+}
+
+#[test]
+fn absolute_paths_are_shown_relative_to_the_source_root() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let absolute = dir.join("tests/ddl/docs/links.jr");
+    let model = load(&[&absolute], &LoadOptions::default()).unwrap();
+    let rooted = rust::generate_file(
+        &model,
+        &Options {
+            source_root: Some(dir.to_path_buf()),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(rooted, generate(&["tests/ddl/docs/links.jr"]));
+    // Outside the root (or without one): the file name only.
+    let bare = rust::generate_file(&model, &Options::default()).unwrap();
+    assert!(bare.contains("from `links.jr`"), "{bare}");
+    assert!(bare.contains("declared at `links.jr:4:11`"), "{bare}");
+    assert!(!bare.contains(dir.to_str().unwrap()), "{bare}");
+}
+
+#[test]
+fn one_file_output_has_no_inner_attributes_and_a_generated_header() {
+    let code = generate(&["tests/ddl/rust/keywords.jr", "tests/ddl/rust/containers.jr"]);
+    assert!(code.starts_with("// @generated by rcc"), "{code}");
+    assert!(!code.contains("#!["), "{code}");
+    assert!(!code.contains("crate::"), "{code}");
+}
+
+#[test]
+fn user_attributes_and_runtime_path() {
+    let options = Options {
+        runtime_crate: Some("::my_runtime::hr".into()),
+        type_attributes: vec![
+            (".".into(), "#[doc(alias = \"ddl\")]".into()),
+            (
+                ".links".into(),
+                "#[cfg_attr(feature = \"serde\", derive(serde::Serialize))]".into(),
+            ),
+            ("OutLinks".into(), "#[non_exhaustive] #[must_use]".into()),
+        ],
+        field_attributes: vec![
+            ("Link.URL".into(), "#[doc(alias = \"address\")]".into()),
+            (".outlinks.OutLinks".into(), "#[allow(missing_docs)]".into()),
+        ],
+        ..Options::default()
+    };
+    insta::assert_snapshot!(
+        "user_attributes",
+        generate_with(&["tests/ddl/docs/outlinks.jr"], &options)
+    );
+}
+
+#[test]
+fn bad_attributes_and_runtime_paths_are_reported() {
+    let options = Options {
+        runtime_crate: Some("not a path".into()),
+        type_attributes: vec![(".".into(), "derive(Hash)".into())],
+        field_attributes: vec![(".".into(), "#[doc = ]".into())],
+        ..Options::default()
+    };
+    let err = rust::generate_file(&model(&["tests/ddl/docs/links.jr"]), &options).unwrap_err();
+    insta::assert_snapshot!("bad_options", err.to_string());
+}
+
+#[test]
+fn names_that_collide_in_rust_are_ddl_errors_with_both_spans() {
+    let err = rust::generate_file(
+        &model(&["tests/ddl/rust/bad/collisions.jr"]),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.error_count(), 4);
+    for d in &err {
+        assert_eq!(d.labels().len(), 2, "{}", d.message());
+    }
+    insta::assert_snapshot!("collisions", err.to_string());
+    // The same for the file-per-module layout.
+    let tree = rust::generate_tree(
+        &model(&["tests/ddl/rust/bad/collisions.jr"]),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(tree.to_string(), err.to_string());
+}
