@@ -20,8 +20,8 @@
 //! assert!(code.contains("#[record(name = \"isRelative\")]\n        pub is_relative: bool,"));
 //! ```
 //!
-//! Layout: [`names`] converts names, [`layout`] builds the module tree and finds
-//! collisions, [`types`] maps types (and decides which records can be `Ord`), [`emit`]
+//! Layout: `names` converts names, `layout` builds the module tree and finds
+//! collisions, `types` maps types (and decides which records can be `Ord`), `emit`
 //! writes the tokens and formats them.
 
 mod ast;
