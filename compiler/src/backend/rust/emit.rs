@@ -66,8 +66,12 @@ impl Emitter<'_> {
             if node == Layout::ROOT || self.layout.nodes[node].name.as_ref() == Some(name) {
                 attrs.push(list("allow", quote!(clippy::module_inception)));
             }
-            let own_file =
-                mode == Mode::FilePerModule && !self.layout.nodes[child].records.is_empty();
+            // A module named `mod` stays inline: its file would be `mod.rs`, which is the
+            // root's own file at the top, and which rustc takes as a directory's module
+            // file below it (looking for its children in the wrong place).
+            let own_file = mode == Mode::FilePerModule
+                && !self.layout.nodes[child].records.is_empty()
+                && name.plain() != "mod";
             let (content, semi) = if own_file {
                 let slot = files.len();
                 files.push((child, Vec::new()));
