@@ -232,3 +232,17 @@ fn names_that_collide_in_rust_are_ddl_errors_with_both_spans() {
     .unwrap_err();
     assert_eq!(tree.to_string(), err.to_string());
 }
+
+#[test]
+fn modules_named_mod_stay_inline_in_the_file_per_module_layout() {
+    // A file `mod.rs` for module `mod` would overwrite the root's, and below the root rustc
+    // would look for its children next to it rather than under it.
+    let files =
+        rust::generate_tree(&model(&["tests/ddl/rust/modules.jr"]), &Options::default()).unwrap();
+    let paths: Vec<_> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        ["mod.rs", "mod/child.rs", "lib.rs", "lib/mod/leaf.rs"]
+    );
+    insta::assert_snapshot!("tree_modules", show_tree(&files));
+}

@@ -25,6 +25,7 @@ fn main() {
             format!("{ddl}/rust/all_types.jr"),
             format!("{ddl}/rust/containers.jr"),
             format!("{ddl}/rust/keywords.jr"),
+            format!("{ddl}/rust/modules.jr"),
             format!("{ddl}/docs/outlinks.jr"),
             format!("{ddl}/docs/testrec.jr"),
             format!("{ddl}/hadoop/test.jr"),

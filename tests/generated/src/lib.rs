@@ -5,6 +5,8 @@
 //!   `hadoop_record_compiler::Config` in `build.rs`;
 //! - [`tree`]: the same schemas as `rcc -d src/tree` writes them (checked in; a test keeps
 //!   them up to date);
+//! - [`names`]: the awkward names and module names of the compiler's tests as `rcc -d`
+//!   writes them (checked in too): keywords as module segments, modules named `mod`;
 //! - [`shapes`]: every DDL of the compiler's Rust snapshot tests.
 
 #![deny(warnings)]
@@ -17,6 +19,10 @@ pub mod fixtures {
 /// The fixture schemas in the file-per-module layout of `rcc -d`.
 #[rustfmt::skip]
 pub mod tree;
+
+/// Awkward names in the file-per-module layout of `rcc -d`.
+#[rustfmt::skip]
+pub mod names;
 
 /// All field types, containers, keywords and collisions-to-be, the documentation's
 /// examples and Hadoop's test shapes.

@@ -17,6 +17,7 @@ fn model_schema() -> ModelSchema {
         "rust/all_types.jr",
         "rust/containers.jr",
         "rust/keywords.jr",
+        "rust/modules.jr",
         "docs/outlinks.jr",
         "docs/testrec.jr",
         "hadoop/test.jr",
@@ -59,6 +60,8 @@ fn signatures_equal_the_front_ends() {
     check::<kw::HttpTransaction>(&s, "type.self.match.HTTP_Transaction");
     check::<kw::LowerCase>(&s, "type.self.match.lower_case");
     check::<shapes::nest::nest::Inner>(&s, "nest.nest.Inner");
+    check::<shapes::r#mod::child::Child>(&s, "mod.child.Child");
+    check::<shapes::lib::r#mod::leaf::Leaf>(&s, "lib.mod.leaf.Leaf");
     check::<shapes::outlinks::OutLinks>(&s, "outlinks.OutLinks");
     check::<shapes::testrec::R>(&s, "testrec.R");
     check::<shapes::org::apache::hadoop::record::RecRecord1>(

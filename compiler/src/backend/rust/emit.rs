@@ -66,8 +66,12 @@ impl Emitter<'_> {
             if node == Layout::ROOT || self.layout.nodes[node].name.as_ref() == Some(name) {
                 attrs.push(list("allow", quote!(clippy::module_inception)));
             }
-            let own_file =
-                mode == Mode::FilePerModule && !self.layout.nodes[child].records.is_empty();
+            // A module named `mod` stays inline: its file would be `mod.rs`, which is the
+            // root's own file at the top, and which rustc takes as a directory's module
+            // file below it (looking for its children in the wrong place).
+            let own_file = mode == Mode::FilePerModule
+                && !self.layout.nodes[child].records.is_empty()
+                && name.plain() != "mod";
             let (content, semi) = if own_file {
                 let slot = files.len();
                 files.push((child, Vec::new()));
@@ -216,18 +220,112 @@ impl Emitter<'_> {
     }
 }
 
-/// Formats items as a Rust file, after the `header` comment.
+/// Formats items as a Rust file, after the `header` comment, with a blank line between
+/// items (prettyplease puts none inside modules).
 pub(crate) fn format_file(header: &str, items: Vec<Item>) -> String {
     let body = prettyplease::unparse(&syn::File {
         shebang: None,
         attrs: Vec::new(),
         items,
     });
-    let mut out = String::with_capacity(header.len() + body.len() + 1);
+    let mut out = String::with_capacity(header.len() + body.len() + body.len() / 8);
     out.push_str(header);
     if !body.is_empty() {
         out.push('\n');
-        out.push_str(&body);
+        separate_items(&body, &mut out);
     }
     out
+}
+
+/// Copies `code` to `out` with a blank line before each item that follows another item.
+///
+/// The generated code has only structs, whose fields end in `,`, and modules, so an item
+/// ends on a line that is `}` or `pub mod name;`, and the next one starts with its doc
+/// comment. Attributes and doc comments are single lines here (DDL names cannot hold a
+/// line break), so no line inside an item looks like an item's end.
+fn separate_items(code: &str, out: &mut String) {
+    let mut previous_ends_item = false;
+    for line in code.lines() {
+        let trimmed = line.trim_start();
+        if previous_ends_item && trimmed.starts_with("///") {
+            out.push('\n');
+        }
+        previous_ends_item =
+            trimmed == "}" || (trimmed.starts_with("pub mod ") && trimmed.ends_with(';'));
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::separate_items;
+
+    #[test]
+    fn items_get_a_blank_line_between_them_and_fields_do_not() {
+        let code = "\
+/// A.
+pub struct A {
+    /// `int x`
+    pub x: i32,
+    /// `int y`
+    pub y: i32,
+}
+/// M.
+pub mod m {
+    /// B.
+    pub struct B {
+        pub b: i32,
+    }
+    /// C.
+    #[derive(Debug)]
+    pub struct C {
+        pub c: i32,
+    }
+    /// Below.
+    pub mod below;
+    /// Other.
+    pub mod other;
+}
+/// N.
+pub mod n;
+";
+        let mut out = String::new();
+        separate_items(code, &mut out);
+        assert_eq!(
+            out,
+            "\
+/// A.
+pub struct A {
+    /// `int x`
+    pub x: i32,
+    /// `int y`
+    pub y: i32,
+}
+
+/// M.
+pub mod m {
+    /// B.
+    pub struct B {
+        pub b: i32,
+    }
+
+    /// C.
+    #[derive(Debug)]
+    pub struct C {
+        pub c: i32,
+    }
+
+    /// Below.
+    pub mod below;
+
+    /// Other.
+    pub mod other;
+}
+
+/// N.
+pub mod n;
+"
+        );
+    }
 }

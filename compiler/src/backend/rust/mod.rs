@@ -166,7 +166,8 @@ pub fn generate_file(model: &Model, options: &Options) -> Result<String, Diagnos
 }
 
 /// A `mod.rs` and one file per module with records (`a/b.rs` for module `a.b`), with paths
-/// relative to the directory they go into. Mount the tree with `mod generated;` (a
+/// relative to the directory they go into. (A module named `mod` is written inline in its
+/// parent's file: a file `mod.rs` would mean something else to rustc.) Mount the tree with `mod generated;` (a
 /// `generated/mod.rs`) or `#[path = "…/mod.rs"] mod generated;`.
 pub fn generate_tree(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Diagnostics> {
     let generator = Generator::new(model, options)?;

@@ -6,11 +6,13 @@
 pub mod oracle {
     /// The DDL module `oracle.prims`.
     pub mod prims;
+
     /// DDL modules under `oracle.common`.
     pub mod common {
         /// The DDL module `oracle.common.types`.
         pub mod types;
     }
+
     /// The DDL module `oracle.composite`.
     pub mod composite;
 }

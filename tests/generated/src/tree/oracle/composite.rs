@@ -11,6 +11,7 @@ pub struct Inner {
     /// `long n`
     pub n: i64,
 }
+
 /// The DDL record `oracle.composite.IntVec`, declared at `tests/fixtures/hadoop-java/composite.jr:9:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -19,6 +20,7 @@ pub struct IntVec {
     /// `vector<int> v`
     pub v: Vec<i32>,
 }
+
 /// The DDL record `oracle.composite.StrVec`, declared at `tests/fixtures/hadoop-java/composite.jr:10:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -27,6 +29,7 @@ pub struct StrVec {
     /// `vector<ustring> v`
     pub v: Vec<String>,
 }
+
 /// The DDL record `oracle.composite.Containers`, declared at `tests/fixtures/hadoop-java/composite.jr:11:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
@@ -59,6 +62,7 @@ pub struct Containers {
     /// `vector<float> vf`
     pub vf: Vec<f32>,
 }
+
 /// The DDL record `oracle.composite.Outer`, declared at `tests/fixtures/hadoop-java/composite.jr:26:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]

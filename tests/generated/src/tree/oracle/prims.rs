@@ -9,6 +9,7 @@ pub struct ByteRec {
     /// `byte v`
     pub v: i8,
 }
+
 /// The DDL record `oracle.prims.BoolRec`, declared at `tests/fixtures/hadoop-java/prims.jr:4:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -17,6 +18,7 @@ pub struct BoolRec {
     /// `boolean v`
     pub v: bool,
 }
+
 /// The DDL record `oracle.prims.IntRec`, declared at `tests/fixtures/hadoop-java/prims.jr:5:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -25,6 +27,7 @@ pub struct IntRec {
     /// `int v`
     pub v: i32,
 }
+
 /// The DDL record `oracle.prims.LongRec`, declared at `tests/fixtures/hadoop-java/prims.jr:6:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -33,6 +36,7 @@ pub struct LongRec {
     /// `long v`
     pub v: i64,
 }
+
 /// The DDL record `oracle.prims.FloatRec`, declared at `tests/fixtures/hadoop-java/prims.jr:7:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
@@ -41,6 +45,7 @@ pub struct FloatRec {
     /// `float v`
     pub v: f32,
 }
+
 /// The DDL record `oracle.prims.DoubleRec`, declared at `tests/fixtures/hadoop-java/prims.jr:8:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
@@ -49,6 +54,7 @@ pub struct DoubleRec {
     /// `double v`
     pub v: f64,
 }
+
 /// The DDL record `oracle.prims.StringRec`, declared at `tests/fixtures/hadoop-java/prims.jr:9:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -57,6 +63,7 @@ pub struct StringRec {
     /// `ustring v`
     pub v: String,
 }
+
 /// The DDL record `oracle.prims.BufferRec`, declared at `tests/fixtures/hadoop-java/prims.jr:10:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
@@ -65,6 +72,7 @@ pub struct BufferRec {
     /// `buffer v`
     pub v: Vec<u8>,
 }
+
 /// The DDL record `oracle.prims.AllPrims`, declared at `tests/fixtures/hadoop-java/prims.jr:11:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]

@@ -11,6 +11,7 @@ pub struct Point {
     /// `int y`
     pub y: i32,
 }
+
 /// The DDL record `oracle.common.types.Named`, declared at `tests/fixtures/hadoop-java/common.jr:7:11`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[derive(::hadoop_record::Record)]
