@@ -95,6 +95,38 @@ pub fn java_f64_total_cmp(a: f64, b: f64) -> Ordering {
         .unwrap_or_else(|| bits(a).cmp(&bits(b)))
 }
 
+/// Sorts `items` stably by `cmp`, never panicking whatever `cmp` returns.
+///
+/// Java's `compareTo` is not a total order once NaN is involved (NaN compares greater in
+/// both directions), and a record with a NaN field can be a map key; `slice::sort_by` may
+/// panic on such a comparison (it checks), so map keys are sorted with this plain merge
+/// sort instead. For a consistent `cmp` it gives what `sort_by` gives.
+pub(crate) fn sort_by_java<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
+    fn merge<T>(items: Vec<T>, cmp: &impl Fn(&T, &T) -> Ordering) -> Vec<T> {
+        if items.len() <= 1 {
+            return items;
+        }
+        let mut left = items;
+        let right = left.split_off(left.len() / 2);
+        let (left, right) = (merge(left, cmp), merge(right, cmp));
+        let mut out = Vec::with_capacity(left.len() + right.len());
+        let mut right = right.into_iter().peekable();
+        for x in left {
+            while let Some(y) = right.next_if(|y| cmp(y, &x).is_lt()) {
+                out.push(y);
+            }
+            out.push(x);
+        }
+        out.extend(right);
+        out
+    }
+    // Already in order (the common case for a BTreeMap or values read from Java): no work.
+    if items.windows(2).all(|w| cmp(&w[0], &w[1]).is_le()) {
+        return;
+    }
+    *items = merge(std::mem::take(items), &cmp);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +178,30 @@ mod tests {
         assert_eq!(hadoop_cmp(&f64::NAN, &f64::NAN), Greater);
         assert_eq!(hadoop_cmp(&1.0f64, &f64::NAN), Greater);
         assert_eq!(hadoop_cmp(&-1i8, &1i8), Less);
+    }
+
+    #[test]
+    fn sorting_survives_an_inconsistent_comparison() {
+        // NaN "greater" both ways, as Java's compareTo: no panic, non-NaN stay ordered.
+        let cmp = |a: &f64, b: &f64| hadoop_cmp(a, b);
+        let mut v: Vec<f64> = (0..500)
+            .map(|i| {
+                if i % 3 == 0 {
+                    f64::NAN
+                } else {
+                    f64::from((i * 7919) % 101)
+                }
+            })
+            .collect();
+        sort_by_java(&mut v, cmp);
+        let plain: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
+        assert_eq!(plain.len(), 333);
+        // A consistent comparison sorts stably, as sort_by does.
+        let mut pairs: Vec<(u8, usize)> = (0..300).map(|i| ((i * 37 % 11) as u8, i)).collect();
+        let mut want = pairs.clone();
+        want.sort_by_key(|a| a.0);
+        sort_by_java(&mut pairs, |a, b| a.0.cmp(&b.0));
+        assert_eq!(pairs, want);
     }
 
     #[test]

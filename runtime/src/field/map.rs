@@ -84,7 +84,7 @@ fn java_ordered<'a, K: Field + 'a, V: 'a>(
     });
     let sorted = (!in_order).then(|| {
         let mut v: Vec<_> = entries.clone().collect();
-        v.sort_by(|a, b| a.0.key_cmp(b.0));
+        crate::compare::sort_by_java(&mut v, |a, b| a.0.key_cmp(b.0));
         v.into_iter()
     });
     let direct = in_order.then_some(entries);

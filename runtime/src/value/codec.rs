@@ -93,16 +93,16 @@ pub fn write_value<O: RecordOutput + ?Sized>(
     }
 }
 
-/// Map entries in Java's `TreeMap` order; of equal keys the last one wins, as with
-/// `TreeMap.put`.
+/// Map entries in Java's `TreeMap` order; of equal keys the first key stays with the last
+/// value, as with `TreeMap.put`.
 fn java_order(entries: &[(Value, Value)]) -> Vec<(&Value, &Value)> {
     let mut sorted: Vec<(&Value, &Value)> = entries.iter().map(|(k, v)| (k, v)).collect();
     // Stable: equal keys keep their order, so the last of a run is the last given.
-    sorted.sort_by(|a, b| key_cmp(a.0, b.0));
+    crate::compare::sort_by_java(&mut sorted, |a, b| key_cmp(a.0, b.0));
     let mut out: Vec<(&Value, &Value)> = Vec::with_capacity(sorted.len());
     for entry in sorted {
         match out.last_mut() {
-            Some(last) if key_cmp(last.0, entry.0).is_eq() => *last = entry,
+            Some(last) if key_cmp(last.0, entry.0).is_eq() => last.1 = entry.1,
             _ => out.push(entry),
         }
     }
@@ -217,5 +217,17 @@ mod tests {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         assert_eq!(order, vec![(a, Value::Int(2)), (b, Value::Int(3))]);
+        // Record keys compare with compareTo, where -0.0 == 0.0: one entry, with the first
+        // key and the last value, as TreeMap.put keeps them.
+        let zero = Value::Record(vec![Value::Float(0.0)]);
+        let minus_zero = Value::Record(vec![Value::Float(-0.0)]);
+        let entries = vec![(zero.clone(), Value::Int(1)), (minus_zero, Value::Int(2))];
+        let order: Vec<_> = java_order(&entries)
+            .into_iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(order.len(), 1);
+        assert!(order[0].0.bitwise_eq(&zero));
+        assert_eq!(order[0].1, Value::Int(2));
     }
 }

@@ -12,10 +12,15 @@ pub fn compare_hadoop(a: &Value, b: &Value) -> Ordering {
     cmp_with(a, b, false)
 }
 
-/// Java's `TreeMap` order of map keys: [`compare_hadoop`] except that floats and doubles
-/// use Java's total order (`Float.compare`).
+/// Java's `TreeMap` order of map keys: [`compare_hadoop`] except that float and double keys
+/// use Java's total order (`Float.compare`). A record key orders by its `compareTo`, as
+/// [`crate::field::Field::key_cmp`] does for typed records: its float fields compare as in
+/// [`compare_hadoop`] (so `-0.0` and `0.0` are the same key, as in Java's `TreeMap`).
 pub fn key_cmp(a: &Value, b: &Value) -> Ordering {
-    cmp_with(a, b, true)
+    match (a, b) {
+        (Value::Record(_), Value::Record(_)) => cmp_with(a, b, false),
+        _ => cmp_with(a, b, true),
+    }
 }
 
 fn cmp_with(a: &Value, b: &Value, as_key: bool) -> Ordering {
@@ -56,7 +61,7 @@ fn sequence<'a>(
 
 fn sorted_keys(entries: &[(Value, Value)]) -> Vec<&Value> {
     let mut keys: Vec<&Value> = entries.iter().map(|(k, _)| k).collect();
-    keys.sort_by(|x, y| key_cmp(x, y));
+    crate::compare::sort_by_java(&mut keys, |x, y| key_cmp(x, y));
     keys
 }
 
@@ -85,6 +90,11 @@ mod tests {
     fn matches_hadoop_semantics() {
         assert_eq!(compare_hadoop(&Double(-0.0), &Double(0.0)), Ordering::Equal);
         assert_eq!(key_cmp(&Double(-0.0), &Double(0.0)), Ordering::Less);
+        // A record key compares with its compareTo, where -0.0 == 0.0.
+        assert_eq!(
+            key_cmp(&Record(vec![Double(-0.0)]), &Record(vec![Double(0.0)])),
+            Ordering::Equal
+        );
         assert_eq!(
             compare_hadoop(&Float(f32::NAN), &Float(f32::NAN)),
             Ordering::Greater

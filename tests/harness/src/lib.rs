@@ -11,6 +11,7 @@
 //! ```
 
 mod schemas;
+mod shapes;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,9 @@ use hadoop_record::Value;
 use serde::Deserialize;
 
 pub use schemas::fixture_schema;
+pub use shapes::{
+    java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
+};
 
 /// `tests/fixtures` of the repository.
 pub fn fixtures_dir() -> PathBuf {
