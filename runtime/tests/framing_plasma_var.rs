@@ -141,6 +141,7 @@ fn round_trips_across_chunk_sizes_and_compression() {
             let info = var_info(&file[..], VarReadOptions::default());
             assert_eq!(info.chunks.len(), slots);
             assert!(info.is_sound(), "{info}");
+            assert!(info.to_string().ends_with("status: ok\n"), "{info}");
             assert_eq!(info.records, records.len() as u64);
         }
     }
@@ -333,6 +334,14 @@ fn a_bad_payload_checksum_is_reported_and_recovery_skips_the_chunk() {
     assert!(text.contains("checksums: 6 ok, 1 mismatched"), "{text}");
     assert!(
         text.contains("recovery skips bytes 128..192 (64 bytes)"),
+        "{text}"
+    );
+    // A damaged file never reads as ok.
+    assert!(!text.contains("status: ok"), "{text}");
+    assert!(
+        text.ends_with(
+            "status: damaged (1 byte range(s) lost; a strict reader stops at the first)\n"
+        ),
         "{text}"
     );
 }
