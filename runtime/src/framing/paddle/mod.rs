@@ -27,6 +27,7 @@
 
 mod chunk;
 mod compress;
+mod finder;
 mod gozip;
 mod header;
 mod index;
