@@ -95,12 +95,8 @@ pub(crate) enum Found {
     },
     /// (Strict mode) the chunk at `offset` is damaged; the finder is done. (The strict std
     /// reader has its own path; the codec reports these.)
-    #[allow(dead_code)]
-    Damaged {
-        offset: u64,
-        damage: Damage,
-        header: Option<ChunkHeader>,
-    },
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    Damaged { offset: u64, damage: Damage },
     /// More input is needed: at least `want` bytes from stream offset `keep`. Bytes before
     /// `keep` are no longer needed.
     More { keep: u64, want: usize },
@@ -174,7 +170,6 @@ impl ChunkFinder {
                             return Found::Damaged {
                                 offset: self.pos,
                                 damage,
-                                header,
                             };
                         }
                         self.damaged = Some((self.pos, damage, header));

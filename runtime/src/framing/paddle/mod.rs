@@ -9,6 +9,7 @@
 //! - [`PaddleIndex`] / [`PaddleFile`]: an index built by hopping headers, and random access
 //!   by record number and by range on a `Read + Seek`.
 //! - [`info`]: a summary of a file (chunks, header fields, checksums, what recovery skips).
+//! - `PaddleCodec` (feature `tokio`): tokio-util `Decoder`/`Encoder` on the same cores.
 //!
 //! [`Layout::Go`] (the default) is the field order of the Go implementations, which the
 //! reference files use; [`Layout::Cpp`] is the order of Paddle's C++ port (magic,
@@ -26,6 +27,8 @@
 //! with larger chunks or records.
 
 mod chunk;
+#[cfg(feature = "tokio")]
+mod codec;
 mod compress;
 mod finder;
 mod gozip;
@@ -38,6 +41,8 @@ mod scanner;
 mod source;
 mod writer;
 
+#[cfg(feature = "tokio")]
+pub use codec::{FlushChunk, PaddleCodec};
 pub use header::{ChunkHeader, HEADER_LEN, MAGIC, MAGIC_BYTES};
 pub use index::{ChunkEntry, PaddleFile, PaddleIndex, RecordRange};
 pub use info::{info, ChunkSummary, PaddleInfo};
