@@ -217,6 +217,29 @@ fn cpp_layout_writer_matches_the_cpp_fixture() {
 }
 
 #[test]
+fn cpp_writer_closes_chunks_by_record_count_alone() {
+    // 1001 records of 34 000 bytes: more than Go's 32 MiB in the first 1000, which the C++
+    // writer still puts in one chunk.
+    let record = vec![7u8; 34_000];
+    let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::cpp());
+    for _ in 0..1001 {
+        w.write_payload(&record).unwrap();
+    }
+    w.finish().unwrap();
+    let file = w.into_inner();
+    let options = PaddleReadOptions::default()
+        .layout(Layout::Cpp)
+        .max_chunk_bytes(64 << 20);
+    let index = PaddleIndex::load(&mut Cursor::new(&file), &options).unwrap();
+    let counts: Vec<u32> = index
+        .chunks()
+        .iter()
+        .map(|c| c.header.num_records)
+        .collect();
+    assert_eq!(counts, [1000, 1]);
+}
+
+#[test]
 fn index_and_info_match_the_manifest_chunks() {
     for case in cases() {
         let options = PaddleReadOptions::default().layout(case.layout);

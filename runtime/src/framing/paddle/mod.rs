@@ -154,12 +154,20 @@ impl PaddleWriteOptions {
         self
     }
 
-    /// The C++ writer's settings: C++ layout, 1000 records per chunk, no compression
-    /// (the C++ snappy stream format was not verified).
+    /// The C++ writer's settings: C++ layout, chunks closed by record count alone (1000
+    /// records, as `paddle/fluid/recordio/writer.cc`; no byte limit but the format's 4 GiB),
+    /// no compression (the C++ snappy stream format was not verified).
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::{Layout, PaddleWriteOptions};
+    /// let o = PaddleWriteOptions::cpp();
+    /// assert_eq!((o.layout, o.max_chunk_records, o.max_chunk_size), (Layout::Cpp, Some(1000), u64::MAX));
+    /// ```
     pub fn cpp() -> Self {
         PaddleWriteOptions {
             layout: Layout::Cpp,
             max_chunk_records: Some(1000),
+            max_chunk_size: u64::MAX,
             ..Self::default()
         }
     }
