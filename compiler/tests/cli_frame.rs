@@ -715,6 +715,12 @@ fn info_on_fixtures() {
             "{}: {report}",
             f.file
         );
+        assert_eq!(
+            report.contains("status: ok"),
+            !f.damaged && f.framing != "mesos" && !f.framing.starts_with("paddle"),
+            "{}: {report}",
+            f.file
+        );
         let name = format!("frame_info_{}_{}", f.framing, f.file.replace('.', "_"));
         insta::assert_snapshot!(name, report);
     }
@@ -742,10 +748,9 @@ fn info_on_fixtures() {
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[256 + 40] ^= 1;
     std::fs::write(&path, bytes).unwrap();
-    insta::assert_snapshot!(
-        "frame_info_plasma-var_damaged",
-        info("plasma-var", path.to_str().unwrap())
-    );
+    let report = info("plasma-var", path.to_str().unwrap());
+    assert!(!report.contains("status: ok"), "{report}");
+    insta::assert_snapshot!("frame_info_plasma-var_damaged", report);
     let fixed = dir.path().join("fixed");
     std::fs::write(&fixed, [7u8; 50]).unwrap();
     insta::assert_snapshot!(

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hadoop_record::framing::paddle::{
-    Compressor, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+    Compressor, PaddleCodec, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
 };
 use hadoop_record::framing::FrameWrite;
+use tokio_util::codec::Decoder;
 
 const WORDS: [&str; 8] = [
     "{\"type\":",
@@ -101,6 +102,39 @@ fn bench(c: &mut Criterion) {
                         PaddleReader::with_options(&file[..], PaddleReadOptions::default());
                     while let Some(r) = reader.next_ref() {
                         n += r.unwrap().len();
+                    }
+                    assert_eq!(n as u64, bytes);
+                })
+            });
+            if compressor != Compressor::None {
+                continue;
+            }
+            // The recovering reader (the chunk finder: whole chunks buffered, CRC from
+            // checkpoints) and the tokio codec (the same finder, fed 64 KiB at a time).
+            group.bench_function(BenchmarkId::new("read-recover/none", size), |b| {
+                b.iter(|| {
+                    let mut n = 0usize;
+                    let options = PaddleReadOptions::default().recover(true);
+                    let mut reader = PaddleReader::with_options(&file[..], options);
+                    while let Some(r) = reader.next_ref() {
+                        n += r.unwrap().len();
+                    }
+                    assert_eq!(n as u64, bytes);
+                })
+            });
+            group.bench_function(BenchmarkId::new("codec/none", size), |b| {
+                b.iter(|| {
+                    let mut codec = PaddleCodec::default();
+                    let mut buf = bytes::BytesMut::with_capacity(2 << 20);
+                    let mut n = 0usize;
+                    for piece in file.chunks(64 << 10) {
+                        buf.extend_from_slice(piece);
+                        while let Some(r) = codec.decode(&mut buf).unwrap() {
+                            n += r.len();
+                        }
+                    }
+                    while let Some(r) = codec.decode_eof(&mut buf).unwrap() {
+                        n += r.len();
                     }
                     assert_eq!(n as u64, bytes);
                 })

@@ -217,6 +217,29 @@ fn cpp_layout_writer_matches_the_cpp_fixture() {
 }
 
 #[test]
+fn cpp_writer_closes_chunks_by_record_count_alone() {
+    // 1001 records of 34 000 bytes: more than Go's 32 MiB in the first 1000, which the C++
+    // writer still puts in one chunk.
+    let record = vec![7u8; 34_000];
+    let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::cpp());
+    for _ in 0..1001 {
+        w.write_payload(&record).unwrap();
+    }
+    w.finish().unwrap();
+    let file = w.into_inner();
+    let options = PaddleReadOptions::default()
+        .layout(Layout::Cpp)
+        .max_chunk_bytes(64 << 20);
+    let index = PaddleIndex::load(&mut Cursor::new(&file), &options).unwrap();
+    let counts: Vec<u32> = index
+        .chunks()
+        .iter()
+        .map(|c| c.header.num_records)
+        .collect();
+    assert_eq!(counts, [1000, 1]);
+}
+
+#[test]
 fn index_and_info_match_the_manifest_chunks() {
     for case in cases() {
         let options = PaddleReadOptions::default().layout(case.layout);
@@ -284,6 +307,55 @@ fn index_and_info_match_the_manifest_chunks() {
             .collect();
         assert_eq!(&listed, chunks, "{}", case.file);
     }
+}
+
+/// A `Read + Seek` that counts the bytes read through it (in a counter the test keeps).
+struct Counting<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: std::io::Read> std::io::Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl<R: std::io::Seek> std::io::Seek for Counting<R> {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+#[test]
+fn the_index_reads_headers_only_and_random_access_one_chunk() {
+    let records: Vec<Vec<u8>> = (0..200u32).map(|i| vec![i as u8; 1000]).collect();
+    let file = write_all(
+        &records,
+        PaddleWriteOptions::default().max_chunk_size(10_000),
+    );
+    let read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let mut input = Counting {
+        inner: Cursor::new(&file),
+        read: read.clone(),
+    };
+    let index = PaddleIndex::load(&mut input, &PaddleReadOptions::default()).unwrap();
+    assert_eq!(index.chunks().len(), 20);
+    assert_eq!(index.num_records(), 200);
+    assert_eq!(read.get(), 20 * HEADER_LEN as u64, "20 headers, no payload");
+    // Record 123 costs its chunk's payload, and a second lookup in it nothing more.
+    let mut file = PaddleFile::open(input, PaddleReadOptions::default()).unwrap();
+    let before = read.get();
+    assert_eq!(file.get(123).unwrap(), records[123]);
+    assert_eq!(file.get(129).unwrap(), records[129]);
+    assert_eq!(read.get() - before, 10 * (4 + 1000));
+    // A range across chunks loads each chunk once.
+    let before = read.get();
+    let got: Vec<_> = file.range(95, 20).map(Result::unwrap).collect();
+    assert_eq!(got, records[95..115]);
+    assert_eq!(read.get() - before, 3 * 10 * (4 + 1000));
 }
 
 #[test]

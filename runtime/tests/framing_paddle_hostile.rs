@@ -318,3 +318,76 @@ fn recovery_of_a_file_that_is_all_garbage() {
     assert!(records.is_empty() && err.is_none());
     assert_eq!(skipped, 1);
 }
+
+/// Recovery tries every magic number as a chunk start; forged headers there may claim
+/// large payloads. Checking each claim by hashing it would be quadratic (this file took
+/// hours); range CRCs from checkpoints make it linear.
+#[test]
+fn recovery_stays_linear_when_every_offset_claims_a_big_chunk() {
+    let n = 200_000usize;
+    let claim = (n / 2 * HEADER_LEN) as u32; // half of the headers have their payload
+    let forged = ChunkHeader {
+        checksum: 1,
+        compressor: 0,
+        compressed_size: claim,
+        num_records: 1,
+    };
+    let mut bytes = file(&[b"first"], PaddleWriteOptions::default());
+    for _ in 0..n {
+        bytes.extend_from_slice(&forged.to_bytes(Layout::Go));
+    }
+    let tail = file(&[b"last"], PaddleWriteOptions::default());
+    bytes.extend_from_slice(&tail);
+    let options = PaddleReadOptions::default().recover(true);
+    let summary = info(&bytes[..], &options).unwrap();
+    assert_eq!(summary.records, 2);
+    assert_eq!(summary.skipped.len(), 1);
+    assert_eq!(summary.skipped[0].bytes, (n * HEADER_LEN) as u64);
+    assert_eq!(summary.chunks[1].offset, (bytes.len() - tail.len()) as u64);
+    let (records, err, skipped) = read_all(&bytes, options);
+    assert_eq!(records, [b"first".to_vec(), b"last".to_vec()]);
+    assert!(err.is_none());
+    assert_eq!(skipped, 1);
+}
+
+/// A chunk whose CRC matches but whose content is bad is skipped whole: the CRC vouches
+/// for its extent. (Forged chunks nested in each other's payloads, each with a valid CRC,
+/// would otherwise each be unpacked at every offset.)
+#[test]
+fn a_chunk_with_a_valid_crc_but_a_bad_record_table_is_skipped_whole() {
+    // Chunk A's payload holds a complete chunk B, but A's record table is bad (a record
+    // length past its end).
+    let inner = file(&[b"inner"], PaddleWriteOptions::default());
+    let mut payload = 1000u32.to_le_bytes().to_vec();
+    payload.extend_from_slice(&inner);
+    let outer = ChunkHeader {
+        checksum: crc32fast::hash(&payload),
+        compressor: 0,
+        compressed_size: payload.len() as u32,
+        num_records: 1,
+    };
+    let mut bytes = chunk(outer, &payload);
+    let after = file(&[b"after"], PaddleWriteOptions::default());
+    bytes.extend_from_slice(&after);
+    let options = PaddleReadOptions::default().recover(true);
+    let mut reader = PaddleReader::with_options(&bytes[..], options);
+    let records: Vec<_> = reader.by_ref().map(Result::unwrap).collect();
+    assert_eq!(records, [b"after".to_vec()], "the nested chunk is not read");
+    let skipped = reader.skipped();
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(
+        (skipped[0].offset, skipped[0].bytes),
+        (0, (bytes.len() - after.len()) as u64)
+    );
+    assert!(
+        matches!(skipped[0].reason, Damage::Records(_)),
+        "{:?}",
+        skipped[0].reason
+    );
+    // Strict: the same damage, as an error at the chunk.
+    let (records, err, _) = read_all(&bytes, PaddleReadOptions::default());
+    assert!(records.is_empty());
+    let err = err.unwrap();
+    assert_eq!(err.kind(), ErrorKind::Syntax);
+    assert_eq!(err.position(), Some(Position::Byte(0)));
+}

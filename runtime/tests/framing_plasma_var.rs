@@ -141,6 +141,7 @@ fn round_trips_across_chunk_sizes_and_compression() {
             let info = var_info(&file[..], VarReadOptions::default());
             assert_eq!(info.chunks.len(), slots);
             assert!(info.is_sound(), "{info}");
+            assert!(info.to_string().ends_with("status: ok\n"), "{info}");
             assert_eq!(info.records, records.len() as u64);
         }
     }
@@ -335,6 +336,14 @@ fn a_bad_payload_checksum_is_reported_and_recovery_skips_the_chunk() {
         text.contains("recovery skips bytes 128..192 (64 bytes)"),
         "{text}"
     );
+    // A damaged file never reads as ok.
+    assert!(!text.contains("status: ok"), "{text}");
+    assert!(
+        text.ends_with(
+            "status: damaged (1 byte range(s) lost; a strict reader stops at the first)\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -397,6 +406,37 @@ fn headers_claiming_more_than_the_input_holds_fail_without_allocating_it() {
         e.to_string().contains("8 of 1073741792 payload bytes"),
         "{e}"
     );
+}
+
+#[test]
+fn a_snappy_chunk_claiming_more_than_snappy_can_expand_is_refused_before_unpacking() {
+    // A 1 GiB slot lets the header claim up to 4 GiB of payload; 5 stored bytes (a snappy
+    // preamble saying 2^32-1, then one byte) cannot unpack to that: snappy expands at
+    // most 64 bytes per 3 stored. Refused from the header, before any allocation.
+    let stored = [0xff, 0xff, 0xff, 0xff, 0x0f, 0x00];
+    let mut file = header(true, 1 << 30, &stored, u32::MAX, Some(0), 1);
+    file.extend_from_slice(&stored);
+    let (got, err) = strict(&file);
+    assert!(got.is_empty());
+    let e = err.unwrap();
+    assert_eq!(e.kind(), ErrorKind::Limit);
+    assert_eq!(e.position(), Some(Position::Byte(16)));
+    assert!(e.to_string().contains("payload size 4294967295"), "{e}");
+    // The bound is snappy's real one: 3 stored bytes per 64 (plus the preamble) is
+    // accepted when the data really expands that much.
+    let raw = vec![0u8; 60_000];
+    let mut stream = vec![0xff];
+    stream.extend_from_slice(&((raw.len() - 9) as u64).to_be_bytes());
+    stream.extend_from_slice(&raw[9..]);
+    let packed_stream = snap::raw::Encoder::new().compress_vec(&stream).unwrap();
+    assert!(
+        packed_stream.len() * 20 < stream.len(),
+        "{}",
+        packed_stream.len()
+    );
+    let mut file = header(true, 4096, &packed_stream, stream.len() as u32, Some(0), 1);
+    file.extend_from_slice(&packed_stream);
+    assert_eq!(sound(&file), [raw[9..].to_vec()]);
 }
 
 #[test]

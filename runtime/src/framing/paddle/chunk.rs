@@ -98,6 +98,18 @@ pub(crate) fn open_chunk(
             computed,
         });
     }
+    open_verified(header, compressor, stored, limit, scratch, spans)
+}
+
+/// [`open_chunk`] for a payload whose CRC was already checked.
+pub(crate) fn open_verified(
+    header: &ChunkHeader,
+    compressor: Compressor,
+    stored: &[u8],
+    limit: u64,
+    scratch: &mut Vec<u8>,
+    spans: &mut Vec<Range<usize>>,
+) -> Result<bool, Damage> {
     if compressor == Compressor::None {
         record_spans(stored, header.num_records, spans)?;
         return Ok(false);

@@ -9,6 +9,7 @@
 //! - [`PaddleIndex`] / [`PaddleFile`]: an index built by hopping headers, and random access
 //!   by record number and by range on a `Read + Seek`.
 //! - [`info`]: a summary of a file (chunks, header fields, checksums, what recovery skips).
+//! - `PaddleCodec` (feature `tokio`): tokio-util `Decoder`/`Encoder` on the same cores.
 //!
 //! [`Layout::Go`] (the default) is the field order of the Go implementations, which the
 //! reference files use; [`Layout::Cpp`] is the order of Paddle's C++ port (magic,
@@ -26,7 +27,10 @@
 //! with larger chunks or records.
 
 mod chunk;
+#[cfg(feature = "tokio")]
+mod codec;
 mod compress;
+mod finder;
 mod gozip;
 mod header;
 mod index;
@@ -37,6 +41,8 @@ mod scanner;
 mod source;
 mod writer;
 
+#[cfg(feature = "tokio")]
+pub use codec::{FlushChunk, PaddleCodec};
 pub use header::{ChunkHeader, HEADER_LEN, MAGIC, MAGIC_BYTES};
 pub use index::{ChunkEntry, PaddleFile, PaddleIndex, RecordRange};
 pub use info::{info, ChunkSummary, PaddleInfo};
@@ -148,12 +154,20 @@ impl PaddleWriteOptions {
         self
     }
 
-    /// The C++ writer's settings: C++ layout, 1000 records per chunk, no compression
-    /// (the C++ snappy stream format was not verified).
+    /// The C++ writer's settings: C++ layout, chunks closed by record count alone (1000
+    /// records, as `paddle/fluid/recordio/writer.cc`; no byte limit but the format's 4 GiB),
+    /// no compression (the C++ snappy stream format was not verified).
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::{Layout, PaddleWriteOptions};
+    /// let o = PaddleWriteOptions::cpp();
+    /// assert_eq!((o.layout, o.max_chunk_records, o.max_chunk_size), (Layout::Cpp, Some(1000), u64::MAX));
+    /// ```
     pub fn cpp() -> Self {
         PaddleWriteOptions {
             layout: Layout::Cpp,
             max_chunk_records: Some(1000),
+            max_chunk_size: u64::MAX,
             ..Self::default()
         }
     }

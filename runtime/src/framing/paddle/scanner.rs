@@ -1,13 +1,13 @@
-//! The chunk scanner behind the sequential reader and `info`: reads header and payload,
-//! validates them, and in recovering mode skips damage by scanning for the next valid
-//! header.
+//! The chunk scanner behind the sequential reader and `info`: reads header and payload and
+//! validates them. Strict, it reads each payload straight into the chunk buffer and stops
+//! at the first damage; recovering, it hands the buffered input to the [`ChunkFinder`],
+//! which skips damage by scanning for the next valid chunk, in time linear in the input.
 
 use std::io::Read;
 use std::ops::Range;
 
-use memchr::memmem;
-
-use super::chunk::{check_header, open_chunk};
+use super::chunk::{check_header, open_chunk, open_verified};
+use super::finder::{ChunkFinder, Found};
 use super::header::{HEADER_LEN, MAGIC_BYTES};
 use super::recovery::{Damage, Skipped};
 use super::source::Source;
@@ -50,17 +50,11 @@ pub(crate) enum Step {
     End,
 }
 
-/// The outcome of trying to read one chunk at the current offset.
+/// The outcome of trying to read one chunk at the current offset (strict mode).
 enum Attempt {
     Ok,
     Eof,
-    Bad {
-        damage: Damage,
-        header: Option<ChunkHeader>,
-        /// The header bytes read (to put back for resynchronising).
-        raw_header: [u8; HEADER_LEN],
-        header_len: usize,
-    },
+    Bad(Damage),
 }
 
 #[derive(Debug)]
@@ -68,6 +62,8 @@ pub(crate) struct ChunkScanner<R> {
     src: Source<R>,
     options: PaddleReadOptions,
     pub chunk: OpenChunk,
+    /// (Recovering) finds chunks and skips damage.
+    finder: ChunkFinder,
     /// A valid chunk found while resynchronising, to be handed out after the `Skipped`.
     pending_chunk: bool,
     failed: bool,
@@ -79,6 +75,7 @@ impl<R: Read> ChunkScanner<R> {
             src: Source::new(inner),
             options,
             chunk: OpenChunk::default(),
+            finder: ChunkFinder::new(options),
             pending_chunk: false,
             failed: false,
         }
@@ -105,83 +102,78 @@ impl<R: Read> ChunkScanner<R> {
         if std::mem::take(&mut self.pending_chunk) {
             return Ok(Step::Chunk);
         }
+        if self.options.recover {
+            return self.recovering_step();
+        }
         let start = self.src.offset();
         match self.attempt()? {
             Attempt::Ok => Ok(Step::Chunk),
             Attempt::Eof => Ok(Step::End),
-            Attempt::Bad {
-                damage,
-                header,
-                raw_header,
-                header_len,
-            } => {
-                if !self.options.recover {
-                    self.failed = true;
-                    return Err(damage.to_error(start));
-                }
-                self.put_back(&raw_header[..header_len]);
-                let end = self.resync()?;
-                if end.is_some() {
-                    self.pending_chunk = true;
-                }
-                let bytes = end.unwrap_or(self.src.offset()) - start;
-                Ok(Step::Skipped(Skipped {
-                    offset: start,
-                    bytes,
-                    reason: damage,
-                    header,
-                }))
+            Attempt::Bad(damage) => {
+                self.failed = true;
+                Err(damage.to_error(start))
             }
         }
     }
 
-    /// After damage at the chunk that started where `raw_header` + `chunk.stored` came
-    /// from: puts those bytes back except the first, so scanning resumes one byte later.
-    fn put_back(&mut self, raw_header: &[u8]) {
-        let stored = std::mem::take(&mut self.chunk.stored);
-        self.src.unread(&stored);
-        self.chunk.stored = stored;
-        if raw_header.len() > 1 {
-            self.src.unread(&raw_header[1..]);
-        }
-    }
-
-    /// Scans for the next magic number that starts a valid chunk. Returns its offset (the
-    /// chunk is then loaded), or `None` at the end of input (everything consumed).
-    fn resync(&mut self) -> Result<Option<u64>> {
-        let finder = memmem::Finder::new(&MAGIC_BYTES);
+    /// A step in recovering mode: the finder looks at the buffered input.
+    fn recovering_step(&mut self) -> Result<Step> {
+        let limit = self.options.max_chunk_bytes;
+        let mut want = HEADER_LEN;
         loop {
-            let buf = self.src.fill(HEADER_LEN)?;
-            if buf.len() < MAGIC_BYTES.len() {
-                let n = buf.len();
-                self.src.consume(n);
-                return Ok(None);
-            }
-            match finder.find(buf) {
-                None => {
-                    // Keep the last 3 bytes: a magic number may straddle the refill.
-                    let n = buf.len() - (MAGIC_BYTES.len() - 1);
-                    self.src.consume(n);
-                    // Force a refill past the kept bytes.
-                    let more = self.src.fill(MAGIC_BYTES.len())?.len();
-                    if more < MAGIC_BYTES.len() {
-                        self.src.consume(more);
-                        return Ok(None);
+            let base = self.src.offset();
+            let (buf, eof) = self.src.window(want)?;
+            let buffered = buf.len();
+            match self.finder.find(buf, base, eof) {
+                Found::More { keep, want: w } => {
+                    self.src.consume((keep - base) as usize);
+                    want = w;
+                }
+                Found::Chunk {
+                    offset,
+                    len,
+                    header,
+                    compressor,
+                } => {
+                    let at = (offset - base) as usize;
+                    let chunk = &mut self.chunk;
+                    chunk.stored.clear();
+                    chunk
+                        .stored
+                        .extend_from_slice(&buf[at + HEADER_LEN..at + len]);
+                    self.src.consume(at + len);
+                    match open_verified(
+                        &header,
+                        compressor,
+                        &chunk.stored,
+                        limit,
+                        &mut chunk.scratch,
+                        &mut chunk.spans,
+                    ) {
+                        Ok(in_scratch) => {
+                            chunk.in_scratch = in_scratch;
+                            chunk.offset = offset;
+                            chunk.header = header;
+                            chunk.raw_len = chunk.raw().len() as u64;
+                            if let Some(skipped) = self.finder.accept() {
+                                self.pending_chunk = true;
+                                return Ok(Step::Skipped(skipped));
+                            }
+                            return Ok(Step::Chunk);
+                        }
+                        Err(damage) => {
+                            chunk.spans.clear();
+                            self.finder.reject(damage);
+                            want = HEADER_LEN;
+                        }
                     }
                 }
-                Some(i) => {
-                    self.src.consume(i);
-                    let candidate = self.src.offset();
-                    match self.attempt()? {
-                        Attempt::Ok => return Ok(Some(candidate)),
-                        Attempt::Eof => return Ok(None),
-                        Attempt::Bad {
-                            raw_header,
-                            header_len,
-                            ..
-                        } => self.put_back(&raw_header[..header_len]),
-                    }
+                Found::End { skipped } => {
+                    // Everything was looked at (and what was not a chunk skipped).
+                    self.src.consume(buffered);
+                    return Ok(skipped.map_or(Step::End, Step::Skipped));
                 }
+                Found::Damaged { .. } => unreachable!("a recovering finder reports no damage"),
             }
         }
     }
@@ -197,12 +189,6 @@ impl<R: Read> ChunkScanner<R> {
         let mut raw_header = [0u8; HEADER_LEN];
         let header_len = buf.len().min(HEADER_LEN);
         raw_header[..header_len].copy_from_slice(&buf[..header_len]);
-        let bad = |damage, header| Attempt::Bad {
-            damage,
-            header,
-            raw_header,
-            header_len,
-        };
         if header_len == 0 {
             return Ok(Attempt::Eof);
         }
@@ -213,23 +199,23 @@ impl<R: Read> ChunkScanner<R> {
             let damage = Damage::BadMagic {
                 found: u32::from_le_bytes(found),
             };
-            return Ok(bad(damage, None));
+            return Ok(Attempt::Bad(damage));
         }
         if header_len < HEADER_LEN {
             let damage = Damage::TruncatedHeader {
                 have: header_len as u64,
             };
-            return Ok(bad(damage, None));
+            return Ok(Attempt::Bad(damage));
         }
         let header = ChunkHeader::parse(&raw_header, layout).expect("magic checked");
         let compressor: Compressor = match check_header(&header, limit) {
             Ok(c) => c,
-            Err(damage) => return Ok(bad(damage, Some(header))),
+            Err(damage) => return Ok(Attempt::Bad(damage)),
         };
         let want = u64::from(header.compressed_size);
         let have = self.src.read_into(want, &mut self.chunk.stored)?;
         if have < want {
-            return Ok(bad(Damage::TruncatedPayload { have, want }, Some(header)));
+            return Ok(Attempt::Bad(Damage::TruncatedPayload { have, want }));
         }
         let chunk = &mut self.chunk;
         match open_chunk(
@@ -249,7 +235,7 @@ impl<R: Read> ChunkScanner<R> {
             }
             Err(damage) => {
                 chunk.spans.clear();
-                Ok(bad(damage, Some(header)))
+                Ok(Attempt::Bad(damage))
             }
         }
     }

@@ -1,5 +1,5 @@
-//! A buffered byte source that tracks its offset and can take bytes back, which is what
-//! resynchronising after damage needs on a plain `Read`.
+//! A buffered byte source that tracks its offset: what the chunk scanner reads headers
+//! (and, when recovering, whole chunks) from.
 
 use std::io::{ErrorKind, Read};
 
@@ -49,7 +49,10 @@ impl<R: Read> Source<R> {
                 self.pos = 0;
             }
             let len = self.buf.len();
-            self.buf.resize(len + BLOCK.max(want - len), 0);
+            // Grow by at most what is already buffered (or a block): a large `want` taken
+            // from a header costs memory only as its bytes arrive.
+            let step = (want - len).max(BLOCK).min(len.max(BLOCK));
+            self.buf.resize(len + step, 0);
             let n = loop {
                 match self.inner.read(&mut self.buf[len..]) {
                     Ok(n) => break n,
@@ -64,6 +67,13 @@ impl<R: Read> Source<R> {
             self.eof = n == 0;
         }
         Ok(&self.buf[self.pos..])
+    }
+
+    /// [`Self::fill`], and whether the input has ended (then the bytes returned are all
+    /// that is left).
+    pub(crate) fn window(&mut self, want: usize) -> Result<(&[u8], bool)> {
+        self.fill(want)?;
+        Ok((&self.buf[self.pos..], self.eof))
     }
 
     pub(crate) fn consume(&mut self, n: usize) {
@@ -91,20 +101,5 @@ impl<R: Read> Source<R> {
             }
         }
         Ok(got)
-    }
-
-    /// Puts `bytes` back in front of the next byte (they must be the bytes just consumed).
-    pub(crate) fn unread(&mut self, bytes: &[u8]) {
-        if bytes.len() <= self.pos {
-            self.pos -= bytes.len();
-            self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
-        } else {
-            let mut buf = Vec::with_capacity(bytes.len() + self.buf.len() - self.pos);
-            buf.extend_from_slice(bytes);
-            buf.extend_from_slice(&self.buf[self.pos..]);
-            self.buf = buf;
-            self.pos = 0;
-        }
-        self.offset -= bytes.len() as u64;
     }
 }

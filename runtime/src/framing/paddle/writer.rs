@@ -33,6 +33,15 @@ use crate::framing::FrameWrite;
 #[derive(Debug)]
 pub struct PaddleWriter<W> {
     inner: W,
+    builder: ChunkBuilder,
+    chunks: u64,
+    records: u64,
+}
+
+/// Gathers records into chunks by the Go writer's rules and compresses each chunk: the
+/// core of [`PaddleWriter`] and of the tokio codec's encoder.
+#[derive(Debug)]
+pub(crate) struct ChunkBuilder {
     options: PaddleWriteOptions,
     /// The pending chunk's raw payload (length-prefixed records).
     raw: Vec<u8>,
@@ -41,8 +50,93 @@ pub struct PaddleWriter<W> {
     num_records: u32,
     compressed: Vec<u8>,
     compressor: ChunkCompressor,
-    chunks: u64,
-    records: u64,
+}
+
+impl ChunkBuilder {
+    pub(crate) fn new(options: PaddleWriteOptions) -> Self {
+        ChunkBuilder {
+            options,
+            raw: Vec::new(),
+            record_bytes: 0,
+            num_records: 0,
+            compressed: Vec::new(),
+            compressor: ChunkCompressor::default(),
+        }
+    }
+
+    pub(crate) fn options(&self) -> &PaddleWriteOptions {
+        &self.options
+    }
+
+    /// Adds a record, first closing the pending chunk if the record would push it past
+    /// the size limit, and closing it after if it reaches the record-count limit. `emit`
+    /// gets each closed chunk: its header bytes and stored payload.
+    pub(crate) fn push(
+        &mut self,
+        payload: &[u8],
+        mut emit: impl FnMut(&[u8; HEADER_LEN], &[u8]) -> Result<()>,
+    ) -> Result<()> {
+        let len = payload.len() as u64;
+        // A chunk's payload length is a u32: the record and its prefix must fit in one.
+        if len > u64::from(u32::MAX) - 4 {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("record of {len} bytes exceeds the 4 GiB chunk payload limit"),
+            ));
+        }
+        if self.record_bytes + len > self.options.max_chunk_size
+            || self.raw.len() as u64 + 4 + len > u64::from(u32::MAX)
+            || self.num_records == u32::MAX
+        {
+            self.flush(&mut emit)?;
+        }
+        push_record(&mut self.raw, payload);
+        self.record_bytes += len;
+        self.num_records += 1;
+        if self
+            .options
+            .max_chunk_records
+            .is_some_and(|max| self.num_records >= max)
+        {
+            self.flush(&mut emit)?;
+        }
+        Ok(())
+    }
+
+    /// Closes the pending chunk, if it has records; returns whether it did.
+    pub(crate) fn flush(
+        &mut self,
+        mut emit: impl FnMut(&[u8; HEADER_LEN], &[u8]) -> Result<()>,
+    ) -> Result<bool> {
+        if self.num_records == 0 {
+            return Ok(false);
+        }
+        let stored: &[u8] = if self.options.compressor == super::Compressor::None {
+            &self.raw
+        } else {
+            self.compressed.clear();
+            self.compressor
+                .compress(self.options.compressor, &self.raw, &mut self.compressed);
+            &self.compressed
+        };
+        let compressed_size = u32::try_from(stored.len()).map_err(|_| {
+            Error::new(
+                ErrorKind::Limit,
+                format!("compressed chunk of {} bytes exceeds 4 GiB", stored.len()),
+            )
+        })?;
+        let header = ChunkHeader {
+            checksum: crc32fast::hash(stored),
+            compressor: self.options.compressor.id(),
+            compressed_size,
+            num_records: self.num_records,
+        };
+        emit(&header.to_bytes(self.options.layout), stored)?;
+        self.raw.clear();
+        self.record_bytes = 0;
+        self.num_records = 0;
+        Ok(true)
+    }
 }
 
 impl<W: Write> PaddleWriter<W> {
@@ -55,12 +149,7 @@ impl<W: Write> PaddleWriter<W> {
     pub fn with_options(inner: W, options: PaddleWriteOptions) -> Self {
         PaddleWriter {
             inner,
-            options,
-            raw: Vec::new(),
-            record_bytes: 0,
-            num_records: 0,
-            compressed: Vec::new(),
-            compressor: ChunkCompressor::default(),
+            builder: ChunkBuilder::new(options),
             chunks: 0,
             records: 0,
         }
@@ -68,7 +157,7 @@ impl<W: Write> PaddleWriter<W> {
 
     /// The options in use.
     pub fn options(&self) -> &PaddleWriteOptions {
-        &self.options
+        self.builder.options()
     }
 
     /// Chunks written so far.
@@ -94,68 +183,33 @@ impl<W: Write> PaddleWriter<W> {
 
     /// Writes the pending chunk, if it has records.
     pub fn flush_chunk(&mut self) -> Result<()> {
-        if self.num_records == 0 {
-            return Ok(());
-        }
-        let stored: &[u8] = if self.options.compressor == super::Compressor::None {
-            &self.raw
-        } else {
-            self.compressed.clear();
-            self.compressor
-                .compress(self.options.compressor, &self.raw, &mut self.compressed);
-            &self.compressed
-        };
-        let compressed_size = u32::try_from(stored.len()).map_err(|_| {
-            Error::new(
-                ErrorKind::Limit,
-                format!("compressed chunk of {} bytes exceeds 4 GiB", stored.len()),
-            )
+        let (inner, chunks) = (&mut self.inner, &mut self.chunks);
+        self.builder.flush(|header, stored| {
+            write_chunk(inner, header, stored)?;
+            *chunks += 1;
+            Ok(())
         })?;
-        let header = ChunkHeader {
-            checksum: crc32fast::hash(stored),
-            compressor: self.options.compressor.id(),
-            compressed_size,
-            num_records: self.num_records,
-        };
-        let header: [u8; HEADER_LEN] = header.to_bytes(self.options.layout);
-        self.inner.write_all(&header)?;
-        self.inner.write_all(stored)?;
-        self.raw.clear();
-        self.record_bytes = 0;
-        self.num_records = 0;
-        self.chunks += 1;
         Ok(())
     }
 }
 
+fn write_chunk(inner: &mut impl Write, header: &[u8; HEADER_LEN], stored: &[u8]) -> Result<()> {
+    inner.write_all(header)?;
+    inner.write_all(stored)?;
+    Ok(())
+}
+
 impl<W: Write> FrameWrite for PaddleWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        let len = payload.len() as u64;
-        // A chunk's payload length is a u32: the record and its prefix must fit in one.
-        if len > u64::from(u32::MAX) - 4 {
-            return Err(Error::new(
-                ErrorKind::Limit,
-                format!("record of {len} bytes exceeds the 4 GiB chunk payload limit"),
-            )
-            .in_record(self.records));
-        }
-        if self.record_bytes + len > self.options.max_chunk_size
-            || self.raw.len() as u64 + 4 + len > u64::from(u32::MAX)
-            || self.num_records == u32::MAX
-        {
-            self.flush_chunk().map_err(|e| e.in_record(self.records))?;
-        }
-        push_record(&mut self.raw, payload);
-        self.record_bytes += len;
-        self.num_records += 1;
+        let (inner, chunks) = (&mut self.inner, &mut self.chunks);
+        self.builder
+            .push(payload, |header, stored| {
+                write_chunk(inner, header, stored)?;
+                *chunks += 1;
+                Ok(())
+            })
+            .map_err(|e| e.in_record(self.records))?;
         self.records += 1;
-        if self
-            .options
-            .max_chunk_records
-            .is_some_and(|max| self.num_records >= max)
-        {
-            self.flush_chunk()?;
-        }
         Ok(())
     }
 

@@ -1,6 +1,15 @@
 //! tokio-util codecs for the plasma-text and plasma-fixed formats (feature `tokio`).
 //!
-//! The var-size format is made for seekable files split into chunks, so it has no codec.
+//! The var-size format has no codec, on purpose. It exists for split reading: a file on
+//! seekable storage cut into bigblocks, each reader seeking to its own chunk slots
+//! ([`VarReader::split`](super::VarReader::split)); a stream read front to back from a
+//! socket is not what it is for, and Plasma itself has no such reader. A decoder would also
+//! have to be a second, push-style implementation of every consistency check of the
+//! pull-style [`VarReader`](super::VarReader) (records running through any number of
+//! chunks, first-record offsets, the final flag, recovery), which is how two readers come
+//! to disagree. An async program reads a var-size file with `VarReader` on a blocking
+//! thread (`tokio::task::spawn_blocking` over a `std::fs::File`), and writes one the same
+//! way with [`VarWriter`](super::VarWriter).
 
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};

@@ -212,7 +212,15 @@ impl fmt::Display for VarInfo {
                 s.reason
             )?;
         }
-        write_error(f, &self.error)
+        match &self.error {
+            Some(_) => write_error(f, &self.error),
+            None if self.skipped.is_empty() => writeln!(f, "status: ok"),
+            None => writeln!(
+                f,
+                "status: damaged ({} byte range(s) lost; a strict reader stops at the first)",
+                self.skipped.len()
+            ),
+        }
     }
 }
 

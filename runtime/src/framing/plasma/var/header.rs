@@ -95,6 +95,13 @@ pub struct ChunkHeader {
     pub payload_crc: u32,
 }
 
+/// The most bytes `stored` bytes of snappy raw data can unpack to: the densest element, a
+/// 3-byte copy, yields 64 bytes. Bounding a header's payload size by it means a forged size
+/// never makes a reader allocate more than ~21 times the bytes actually stored.
+pub fn snappy_max_expansion(stored: u32) -> u64 {
+    (u64::from(stored) * 64).div_ceil(3)
+}
+
 /// Checks a chunk size given by a caller or read from a header.
 pub fn check_chunk_size(size: u32) -> Result<()> {
     if !(MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE).contains(&size) {
@@ -205,7 +212,10 @@ impl ChunkHeader {
         let payload_size = u32_at(16);
         let payload_ok = match compression {
             Compression::None => payload_size == stored_size,
-            Compression::Snappy => payload_size <= max_payload(chunk_size),
+            Compression::Snappy => {
+                payload_size <= max_payload(chunk_size)
+                    && u64::from(payload_size) <= snappy_max_expansion(stored_size)
+            }
         };
         if !payload_ok {
             return Err(field(
