@@ -4,10 +4,12 @@
 //! come from the same generator), through `tests/support`.
 
 /// xorshift64, as in the Go generator.
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next value; the state must not be zero.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
