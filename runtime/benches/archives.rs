@@ -13,13 +13,15 @@
 
 #[path = "../tests/fixture_records/mod.rs"]
 mod fixture_records;
+mod support;
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::Measurement;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+use support::{Rng, ThreadCpu};
 
 record!(Small {
     i: i32 = "i",
@@ -36,18 +38,6 @@ record!(Bulk {
     data: Vec<u8> = "data",
     n: i64 = "n",
 });
-
-/// A small deterministic generator (xorshift), so every run sees the same records.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 const N: usize = 1_000_000;
 
@@ -106,46 +96,6 @@ fn encode<T: Record>(records: &[T], format: Format) -> Vec<u8> {
         w.write(r).unwrap();
     }
     w.into_inner().unwrap()
-}
-
-/// The calling thread's CPU time.
-struct ThreadCpu;
-
-fn thread_cpu_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-static WALL: WallTime = WallTime;
-
-impl Measurement for ThreadCpu {
-    type Intermediate = u64;
-    type Value = Duration;
-    fn start(&self) -> u64 {
-        thread_cpu_ns()
-    }
-    fn end(&self, start: u64) -> Duration {
-        Duration::from_nanos(thread_cpu_ns() - start)
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, v: &Duration) -> f64 {
-        v.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Nanoseconds, like wall-clock time.
-        WALL.formatter()
-    }
 }
 
 fn write_and_read<T: Record, M: Measurement>(

@@ -3,6 +3,8 @@
 //! (the same bytes through snap's frame encoder/decoder and flate2's gzip).
 //! `cargo bench -p hadoop-record --bench framing_paddle`
 
+mod support;
+
 use std::io::{Read, Write};
 use std::time::Duration;
 
@@ -11,31 +13,18 @@ use hadoop_record::framing::paddle::{
     Compressor, PaddleCodec, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
 };
 use hadoop_record::framing::FrameWrite;
+use support::{chunk_payload, Rng, WORDS};
 use tokio_util::codec::Decoder;
-
-const WORDS: [&str; 8] = [
-    "{\"type\":",
-    "\"HEARTBEAT\"",
-    "offers",
-    "agent_id",
-    "12220-3440",
-    "value",
-    "}",
-    " ",
-];
 
 /// About 8 MiB of payloads of `size` bytes, text-like so that compression has work to do.
 fn payloads(size: usize) -> Vec<Vec<u8>> {
     let count = (8 << 20) / size;
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     (0..count)
         .map(|_| {
             let mut r = Vec::with_capacity(size + 16);
             while r.len() < size {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                r.extend_from_slice(WORDS[(state % 8) as usize].as_bytes());
+                r.extend_from_slice(WORDS[(rng.next() % 8) as usize].as_bytes());
             }
             r.truncate(size);
             r
@@ -54,11 +43,7 @@ fn bench(c: &mut Criterion) {
         let bytes: u64 = records.iter().map(|r| r.len() as u64).sum();
         group.throughput(Throughput::Bytes(bytes));
         // The chunk payloads as the writer builds them, for the crate-alone baselines.
-        let mut raw = Vec::new();
-        for r in &records {
-            raw.extend_from_slice(&(r.len() as u32).to_le_bytes());
-            raw.extend_from_slice(r);
-        }
+        let raw = chunk_payload(&records);
         for compressor in [Compressor::None, Compressor::Snappy, Compressor::Gzip] {
             let name = format!("{compressor:?}").to_lowercase();
             // 1 MiB chunks: several per run, as a real file has.

@@ -9,41 +9,27 @@
 //! `GZIP_BENCH_CLOCK=cpu` measures the benchmark thread's CPU time instead of wall-clock
 //! time, steadier on a shared machine.
 
+mod support;
+
 use std::io::Write;
 use std::time::Duration;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::Measurement;
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
 use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions, PaddleWriter};
 use hadoop_record::framing::FrameWrite;
+use support::{chunk_payload, Rng, ThreadCpu, WORDS};
 
 const TOTAL: usize = 8 << 20;
 const RECORD: usize = 64 << 10;
 const CHUNK: usize = 1 << 20;
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 /// 8 MiB of content of `kind`.
 fn content(kind: &str) -> Vec<u8> {
-    const WORDS: [&str; 8] = [
-        "{\"type\":",
-        "\"HEARTBEAT\"",
-        "offers",
-        "agent_id",
-        "12220-3440",
-        "value",
-        "}",
-        " ",
-    ];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut out = Vec::with_capacity(TOTAL + 16);
     while out.len() < TOTAL {
-        let r = xorshift(&mut state);
+        let r = rng.next();
         match kind {
             "text" => out.extend_from_slice(WORDS[(r % 8) as usize].as_bytes()),
             "random" => out.extend_from_slice(&r.to_le_bytes()),
@@ -81,11 +67,7 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
             })
         });
         // The same chunk payloads (u32 length + record each) through flate2 alone.
-        let mut raw = Vec::with_capacity(TOTAL + 4 * records.len());
-        for r in &records {
-            raw.extend_from_slice(&(r.len() as u32).to_le_bytes());
-            raw.extend_from_slice(r);
-        }
+        let raw = chunk_payload(&records);
         let per_chunk = CHUNK / RECORD * (RECORD + 4);
         group.bench_function(BenchmarkId::new("flate2-gzip", kind), |b| {
             b.iter(|| {
@@ -101,46 +83,6 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
         });
     }
     group.finish();
-}
-
-/// The calling thread's CPU time.
-struct ThreadCpu;
-
-static WALL: WallTime = WallTime;
-
-fn thread_cpu_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-impl Measurement for ThreadCpu {
-    type Intermediate = u64;
-    type Value = Duration;
-    fn start(&self) -> u64 {
-        thread_cpu_ns()
-    }
-    fn end(&self, start: u64) -> Duration {
-        Duration::from_nanos(thread_cpu_ns() - start)
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, v: &Duration) -> f64 {
-        v.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Nanoseconds, like wall-clock time.
-        WALL.formatter()
-    }
 }
 
 fn main() {

@@ -6,17 +6,19 @@
 //! `archives` bench) it measures the benchmark thread's CPU time instead of wall-clock time,
 //! which leaves out time spent waiting for a core on a shared machine.
 
+mod support;
+
 use std::cmp::Ordering;
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::Measurement;
 use criterion::{Criterion, Throughput};
 use hadoop_record::field::Field;
 use hadoop_record::schema::{FieldDef, RecordId, SchemaBuilder};
 use hadoop_record::{
     Format, Record, RecordInput, RecordOutput, RecordReader, RecordWriter, Result,
 };
+use support::ThreadCpu;
 
 const RECORDS: usize = 1_000_000;
 
@@ -89,39 +91,6 @@ fn write_all(records: &[Small], out: &mut Vec<u8>) {
         writer.write(r).unwrap();
     }
     writer.flush().unwrap();
-}
-
-/// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
-struct ThreadCpu;
-
-impl Measurement for ThreadCpu {
-    type Intermediate = Duration;
-    type Value = Duration;
-    fn start(&self) -> Duration {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec to write to; the clock id is a Linux constant.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        assert_eq!(rc, 0, "clock_gettime");
-        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-    }
-    fn end(&self, start: Duration) -> Duration {
-        self.start() - start
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, v: &Duration) -> f64 {
-        v.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        WallTime.formatter()
-    }
 }
 
 fn bench<M: Measurement>(c: &mut Criterion<M>) {

@@ -1,12 +1,13 @@
 //! The core (vint codec, strings, maps, schema-driven codec, Hadoop comparison) against the
 //! Java reference fixtures, decoding binary straight from memory.
 
-use std::cmp::Ordering;
+mod support;
 
 use fixture_harness::{hadoop_java, schema, Encoding};
 use hadoop_record::archive::binary::RawInput;
-use hadoop_record::value::{compare_hadoop, read_record};
+use hadoop_record::value::read_record;
 use hadoop_record::RecordInput;
+use support::values::assert_compares_like_java;
 
 #[test]
 fn every_binary_fixture_decodes_to_its_manifest_values() {
@@ -79,18 +80,6 @@ fn decode_all(
 fn value_comparison_reproduces_java_compare_to() {
     for c in &hadoop_java().comparisons {
         let (a, b) = c.values();
-        let sign = |o: Ordering| o as i32;
-        assert_eq!(
-            sign(compare_hadoop(&a, &b)),
-            c.compare_to_sign,
-            "{}",
-            c.label
-        );
-        assert_eq!(
-            sign(compare_hadoop(&b, &a)),
-            c.compare_to_reverse_sign,
-            "{}",
-            c.label
-        );
+        assert_compares_like_java(c, &a, &b);
     }
 }

@@ -1,6 +1,8 @@
 //! Mesos RecordIO: the reference fixtures, byte-exact writing, every split and truncation,
 //! hostile lengths, and write → read properties.
 
+mod support;
+
 use std::io::Read;
 
 use hadoop_record::framing::mesos::{
@@ -9,6 +11,7 @@ use hadoop_record::framing::mesos::{
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
 use proptest::prelude::*;
+use support::frames::{hex, until_error};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/mesos");
 
@@ -20,13 +23,6 @@ struct Case {
     error: Option<ErrorKind>,
     /// Written by a real Mesos encoder (so our writer must reproduce it).
     real_encoder: bool,
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -87,21 +83,10 @@ fn decode_split(opts: MesosOptions, input: &[u8], cuts: &[usize]) -> (Vec<Vec<u8
     (out, dec.finish().err())
 }
 
-fn read_all<R: Read>(reader: MesosReader<R>) -> (Vec<Vec<u8>>, Option<Error>) {
-    let mut out = Vec::new();
-    let mut err = None;
-    let mut it = reader;
-    for r in it.by_ref() {
-        match r {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                err = Some(e);
-                break;
-            }
-        }
-    }
-    assert!(it.next().is_none(), "nothing after the end or an error");
-    (out, err)
+fn read_all<R: Read>(mut reader: MesosReader<R>) -> (Vec<Vec<u8>>, Option<Error>) {
+    let out = until_error(reader.by_ref());
+    assert!(reader.next().is_none(), "nothing after the end or an error");
+    out
 }
 
 /// A reader that hands out at most `n` bytes per call.

@@ -1,6 +1,8 @@
 //! The tokio-util codec for Mesos RecordIO: same records as the std reader whatever the
 //! split, truncation reported at end of stream, and encode → decode round trips.
 
+mod support;
+
 use bytes::BytesMut;
 use futures_util::{SinkExt, StreamExt};
 use hadoop_record::framing::mesos::{MesosCodec, MesosOptions, MesosReader};
@@ -16,26 +18,7 @@ fn fixture(name: &str) -> Vec<u8> {
 
 /// Pushes `input` into the codec in pieces of `piece` bytes, as FramedRead would.
 fn decode_in_pieces(input: &[u8], piece: usize) -> (Vec<Vec<u8>>, Option<hadoop_record::Error>) {
-    let mut codec = MesosCodec::default();
-    let mut buf = BytesMut::new();
-    let mut out = Vec::new();
-    for chunk in input.chunks(piece.max(1)) {
-        buf.extend_from_slice(chunk);
-        loop {
-            match codec.decode(&mut buf) {
-                Ok(Some(r)) => out.push(r),
-                Ok(None) => break,
-                Err(e) => return (out, Some(e)),
-            }
-        }
-    }
-    loop {
-        match codec.decode_eof(&mut buf) {
-            Ok(Some(r)) => out.push(r),
-            Ok(None) => return (out, None),
-            Err(e) => return (out, Some(e)),
-        }
-    }
+    support::frames::decode_in_pieces(MesosCodec::default(), input, piece)
 }
 
 #[test]

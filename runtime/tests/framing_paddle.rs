@@ -1,6 +1,8 @@
 //! PaddlePaddle chunked RecordIO against the reference fixtures: reading, byte-identical
 //! writing, the index, random access, info, and truncation at every offset.
 
+mod support;
+
 use std::io::Cursor;
 
 use hadoop_record::framing::paddle::{
@@ -9,11 +11,23 @@ use hadoop_record::framing::paddle::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
+use support::frames::{hex, paddle_file, until_error};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/paddle");
 
 /// (offset, checksum, compressor, compressed_size, num_records)
 type ChunkRow = (u64, u32, u32, u32, u32);
+
+/// A chunk as the manifest lists it.
+fn chunk_row(offset: u64, h: ChunkHeader) -> ChunkRow {
+    (
+        offset,
+        h.checksum,
+        h.compressor,
+        h.compressed_size,
+        h.num_records,
+    )
+}
 
 #[derive(Debug)]
 struct Case {
@@ -26,13 +40,6 @@ struct Case {
     /// (max_chunk_size, compressor) for PaddlePaddle's Go writer; `None` for other writers.
     go_writer: Option<(i64, u32)>,
     chunks: Option<Vec<ChunkRow>>,
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 fn hex_list(v: &serde_json::Value) -> Vec<Vec<u8>> {
@@ -97,19 +104,9 @@ fn cases() -> Vec<Case> {
 
 fn read_all(bytes: &[u8], options: PaddleReadOptions) -> (Vec<Vec<u8>>, Option<Error>) {
     let mut reader = PaddleReader::with_options(bytes, options);
-    let mut out = Vec::new();
-    let mut err = None;
-    for r in reader.by_ref() {
-        match r {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                err = Some(e);
-                break;
-            }
-        }
-    }
+    let out = until_error(reader.by_ref());
     assert!(reader.next().is_none(), "nothing after the end or an error");
-    (out, err)
+    out
 }
 
 fn go_options(max_chunk_size: i64, compressor: u32) -> PaddleWriteOptions {
@@ -118,15 +115,6 @@ fn go_options(max_chunk_size: i64, compressor: u32) -> PaddleWriteOptions {
         o = o.max_chunk_size(max_chunk_size as u64);
     }
     o
-}
-
-fn write_all(records: &[Vec<u8>], options: PaddleWriteOptions) -> Vec<u8> {
-    let mut w = PaddleWriter::with_options(Vec::new(), options);
-    for r in records {
-        w.write_payload(r).unwrap();
-    }
-    w.finish().unwrap();
-    w.into_inner()
 }
 
 #[test]
@@ -175,7 +163,7 @@ fn writer_is_byte_identical_to_the_go_writer() {
         let Some((max, comp)) = case.go_writer else {
             continue;
         };
-        let ours = write_all(&case.written, go_options(max, comp));
+        let ours = paddle_file(&case.written, go_options(max, comp));
         match case.file.as_str() {
             // Written by Go, then cut short by 3 bytes.
             "truncated_last_chunk.recordio" => {
@@ -209,7 +197,7 @@ fn cpp_layout_writer_matches_the_cpp_fixture() {
         .find(|c| c.layout == Layout::Cpp)
         .unwrap();
     let options = PaddleWriteOptions::cpp().max_chunk_records(Some(2));
-    assert_eq!(write_all(&case.written, options), case.bytes);
+    assert_eq!(paddle_file(&case.written, options), case.bytes);
     let first =
         ChunkHeader::parse(case.bytes[..HEADER_LEN].try_into().unwrap(), Layout::Cpp).unwrap();
     assert_eq!(first.num_records, 2);
@@ -253,16 +241,7 @@ fn index_and_info_match_the_manifest_chunks() {
         let good: Vec<_> = summary
             .chunks
             .iter()
-            .map(|c| {
-                let h = c.header;
-                (
-                    c.offset,
-                    h.checksum,
-                    h.compressor,
-                    h.compressed_size,
-                    h.num_records,
-                )
-            })
+            .map(|c| chunk_row(c.offset, c.header))
             .collect();
         // Sound chunks are all the manifest's chunks but the damaged last one.
         let sound = if case.expect_error {
@@ -294,16 +273,7 @@ fn index_and_info_match_the_manifest_chunks() {
         let listed: Vec<_> = index
             .chunks()
             .iter()
-            .map(|c| {
-                let h = c.header;
-                (
-                    c.offset,
-                    h.checksum,
-                    h.compressor,
-                    h.compressed_size,
-                    h.num_records,
-                )
-            })
+            .map(|c| chunk_row(c.offset, c.header))
             .collect();
         assert_eq!(&listed, chunks, "{}", case.file);
     }
@@ -332,7 +302,7 @@ impl<R: std::io::Seek> std::io::Seek for Counting<R> {
 #[test]
 fn the_index_reads_headers_only_and_random_access_one_chunk() {
     let records: Vec<Vec<u8>> = (0..200u32).map(|i| vec![i as u8; 1000]).collect();
-    let file = write_all(
+    let file = paddle_file(
         &records,
         PaddleWriteOptions::default().max_chunk_size(10_000),
     );

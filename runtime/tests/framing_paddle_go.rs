@@ -10,68 +10,13 @@ use hadoop_record::framing::paddle::{
     ChunkHeader, Compressor, Layout, PaddleReader, PaddleWriteOptions, PaddleWriter, HEADER_LEN,
 };
 use hadoop_record::framing::FrameWrite;
+use support::gozip_inputs::{self, generate};
 
-#[path = "support/gozip_inputs.rs"]
-#[allow(dead_code)]
-mod gozip_inputs;
+mod support;
 
 const VECTORS: &str = include_str!("data/paddle_go_snappy.jsonl");
 const GZIP_VECTORS: &str = include_str!("data/gozip_vectors.jsonl");
 const WRITER_VECTORS: &str = include_str!("data/paddle_go_writer.jsonl");
-
-/// xorshift64, as in the Go generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-const WORDS: [&str; 10] = [
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "{\"type\":",
-    "\"HEARTBEAT\"}",
-    "0123456789",
-    "\n",
-    "record",
-    "io",
-];
-
-fn generate(kind: &str, n: usize, seed: u64) -> Vec<u8> {
-    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1));
-    let mut out = Vec::with_capacity(n + 300);
-    while out.len() < n {
-        match kind {
-            "random" => out.push((r.next() >> 32) as u8),
-            "text" => {
-                out.extend_from_slice(WORDS[(r.next() % 10) as usize].as_bytes());
-                out.push(b' ');
-            }
-            "runs" => {
-                let b = (r.next() >> 40) as u8;
-                let k = (r.next() % 300) as usize + 1;
-                out.extend(std::iter::repeat_n(b, k));
-            }
-            "mixed" => {
-                if (out.len() / 8192) % 2 == 0 {
-                    out.extend_from_slice(WORDS[(r.next() % 10) as usize].as_bytes());
-                } else {
-                    out.push((r.next() >> 32) as u8);
-                }
-            }
-            other => panic!("unknown kind {other}"),
-        }
-    }
-    out.truncate(n);
-    out
-}
 
 #[test]
 fn snappy_chunks_match_go_byte_for_byte() {
@@ -186,7 +131,7 @@ fn whole_files_match_the_go_writer_for_every_setting() {
             let seed = v["seed"].as_u64().unwrap();
             let records: Vec<Vec<u8>> = (0..v["count"].as_u64().unwrap() as usize)
                 .map(|i| {
-                    gozip_inputs::generate(
+                    generate(
                         kinds[i % kinds.len()],
                         sizes[i % sizes.len()],
                         seed + i as u64,

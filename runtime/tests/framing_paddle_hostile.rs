@@ -1,28 +1,21 @@
 //! PaddlePaddle RecordIO under hostile and damaged input: huge claimed sizes, compression
 //! bombs, lying record counts, and recovery that skips damage and resynchronises.
 
+mod support;
+
 use std::io::{Cursor, Write};
 
 use hadoop_record::framing::paddle::{
     info, ChunkHeader, Compressor, Damage, Layout, PaddleFile, PaddleIndex, PaddleReadOptions,
-    PaddleReader, PaddleWriteOptions, PaddleWriter, HEADER_LEN,
+    PaddleReader, PaddleWriteOptions, HEADER_LEN,
 };
-use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
+use support::frames::{paddle_file, until_error};
+use support::gozip_inputs::chunk_payload;
 
 fn read_all(bytes: &[u8], options: PaddleReadOptions) -> (Vec<Vec<u8>>, Option<Error>, usize) {
     let mut reader = PaddleReader::with_options(bytes, options);
-    let mut out = Vec::new();
-    let mut err = None;
-    for r in reader.by_ref() {
-        match r {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                err = Some(e);
-                break;
-            }
-        }
-    }
+    let (out, err) = until_error(reader.by_ref());
     (out, err, reader.skipped().len())
 }
 
@@ -33,22 +26,8 @@ fn chunk(header: ChunkHeader, payload: &[u8]) -> Vec<u8> {
     out
 }
 
-fn raw_records(records: &[&[u8]]) -> Vec<u8> {
-    let mut raw = Vec::new();
-    for r in records {
-        raw.extend_from_slice(&(r.len() as u32).to_le_bytes());
-        raw.extend_from_slice(r);
-    }
-    raw
-}
-
 fn file(records: &[&[u8]], options: PaddleWriteOptions) -> Vec<u8> {
-    let mut w = PaddleWriter::with_options(Vec::new(), options);
-    for r in records {
-        w.write_payload(r).unwrap();
-    }
-    w.finish().unwrap();
-    w.into_inner()
+    paddle_file(records, options)
 }
 
 #[test]
@@ -80,7 +59,7 @@ fn a_4_gib_payload_claim_in_a_30_byte_file() {
 
 #[test]
 fn a_record_count_the_payload_cannot_hold() {
-    let raw = raw_records(&[b"abc"]);
+    let raw = chunk_payload::<&[u8]>(&[b"abc"]);
     let header = ChunkHeader {
         checksum: crc32fast::hash(&raw),
         compressor: 0,
@@ -90,7 +69,7 @@ fn a_record_count_the_payload_cannot_hold() {
     let (_, err, _) = read_all(&chunk(header, &raw), PaddleReadOptions::default());
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
     // A record length past the end of the chunk.
-    let mut raw = raw_records(&[b"abc"]);
+    let mut raw = chunk_payload::<&[u8]>(&[b"abc"]);
     raw[0] = 200;
     let header = ChunkHeader {
         checksum: crc32fast::hash(&raw),
@@ -103,7 +82,7 @@ fn a_record_count_the_payload_cannot_hold() {
     assert_eq!(err.kind(), ErrorKind::Syntax);
     assert!(err.to_string().contains("claims 200 bytes"), "{err}");
     // Bytes after the last record.
-    let mut raw = raw_records(&[b"abc"]);
+    let mut raw = chunk_payload::<&[u8]>(&[b"abc"]);
     raw.push(0);
     let header = ChunkHeader {
         checksum: crc32fast::hash(&raw),

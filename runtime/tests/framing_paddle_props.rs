@@ -2,14 +2,15 @@
 //! settings, random access agreeing with sequential reading, and damage never panicking
 //! nor inventing records.
 
+mod support;
+
 use std::io::Cursor;
 
 use hadoop_record::framing::paddle::{
     info, Compressor, Layout, PaddleFile, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
-    PaddleWriter,
 };
-use hadoop_record::framing::FrameWrite;
 use proptest::prelude::*;
+use support::frames::paddle_file;
 
 fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
     prop::collection::vec(
@@ -42,15 +43,6 @@ fn settings() -> impl Strategy<Value = PaddleWriteOptions> {
         })
 }
 
-fn write(records: &[Vec<u8>], options: PaddleWriteOptions) -> Vec<u8> {
-    let mut w = PaddleWriter::with_options(Vec::new(), options);
-    for r in records {
-        w.write_payload(r).unwrap();
-    }
-    w.finish().unwrap();
-    w.into_inner()
-}
-
 /// Whether `sub` appears in `all` in order (not necessarily contiguously).
 fn is_subsequence(sub: &[Vec<u8>], all: &[Vec<u8>]) -> bool {
     let mut it = all.iter();
@@ -62,7 +54,7 @@ proptest! {
 
     #[test]
     fn write_then_read_gives_the_records_back(records in records(), options in settings()) {
-        let bytes = write(&records, options);
+        let bytes = paddle_file(&records, options);
         let read = PaddleReadOptions::default().layout(options.layout);
         let back: Vec<Vec<u8>> = PaddleReader::with_options(&bytes[..], read)
             .collect::<Result<_, _>>()
@@ -92,7 +84,7 @@ proptest! {
     #[test]
     fn chunks_respect_the_size_limit(records in records(), max in 0u64..300) {
         let options = PaddleWriteOptions::default().max_chunk_size(max);
-        let bytes = write(&records, options);
+        let bytes = paddle_file(&records, options);
         let summary = info(&bytes[..], &PaddleReadOptions::default()).unwrap();
         for c in &summary.chunks {
             let record_bytes = c.decompressed_size - 4 * u64::from(c.header.num_records);
@@ -109,7 +101,7 @@ proptest! {
         flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
         cut in any::<prop::sample::Index>(),
     ) {
-        let mut bytes = write(&records, options);
+        let mut bytes = paddle_file(&records, options);
         if bytes.is_empty() {
             return Ok(());
         }

@@ -3,6 +3,8 @@
 //! and recovering; FramedRead and FramedWrite end to end; the encoder writing the writer's
 //! (so Go's) bytes; hostile input with bounded memory.
 
+mod support;
+
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -15,6 +17,7 @@ use hadoop_record::framing::paddle::{
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{ErrorKind, Position};
 use proptest::prelude::*;
+use support::frames::{paddle_file, until_error};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite};
 
@@ -29,18 +32,8 @@ fn describe(e: &hadoop_record::Error) -> String {
 
 fn std_read(bytes: &[u8], options: PaddleReadOptions) -> Outcome {
     let mut reader = PaddleReader::with_options(bytes, options);
-    let mut out = Vec::new();
-    let mut err = None;
-    for r in reader.by_ref() {
-        match r {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                err = Some(describe(&e));
-                break;
-            }
-        }
-    }
-    (out, err, reader.skipped().to_vec())
+    let (out, err) = until_error(reader.by_ref());
+    (out, err.map(|e| describe(&e)), reader.skipped().to_vec())
 }
 
 /// Feeds `input` to the codec in pieces whose sizes cycle through `pieces`, as FramedRead
@@ -144,15 +137,6 @@ impl AsyncRead for Trickle {
     }
 }
 
-fn write(records: &[Vec<u8>], options: PaddleWriteOptions) -> Vec<u8> {
-    let mut w = PaddleWriter::with_options(Vec::new(), options);
-    for r in records {
-        w.write_payload(r).unwrap();
-    }
-    w.finish().unwrap();
-    w.into_inner()
-}
-
 fn sample_records() -> Vec<Vec<u8>> {
     (0..300u32)
         .map(|i| {
@@ -189,7 +173,7 @@ async fn framed_write_then_framed_read_end_to_end() {
         }
         sink.send(FlushChunk).await.unwrap();
         let bytes = sink.into_inner();
-        assert_eq!(bytes, write(&records, options), "{options:?}");
+        assert_eq!(bytes, paddle_file(&records, options), "{options:?}");
 
         // FramedRead over an input that trickles in: every record back.
         let read = PaddleReadOptions::default().layout(options.layout);
@@ -215,7 +199,7 @@ async fn framed_read_reports_damage_then_stops_or_recovers() {
     let options = PaddleWriteOptions::default()
         .compressor(Compressor::Snappy)
         .max_chunk_size(3000);
-    let mut bytes = write(&records, options);
+    let mut bytes = paddle_file(&records, options);
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x55;
     let cut = bytes.len() - 5;
@@ -279,7 +263,7 @@ fn hostile_claims_are_refused_without_buffering_them() {
 
     // A gzip bomb: 64 MiB of zeros in one record, refused at a 1 MiB cap.
     let big = vec![vec![0u8; 64 << 20]];
-    let bomb = write(
+    let bomb = paddle_file(
         &big,
         PaddleWriteOptions::default().compressor(Compressor::Gzip),
     );
@@ -366,7 +350,7 @@ proptest! {
         pieces in prop::collection::vec(1usize..64, 1..5),
         recover in any::<bool>(),
     ) {
-        let mut bytes = write(&records, options);
+        let mut bytes = paddle_file(&records, options);
         apply(&mut bytes, &harms);
         let read = PaddleReadOptions::default().layout(options.layout).recover(recover);
         let expected = std_read(&bytes, read);

@@ -1,5 +1,7 @@
 //! Plasma text and fixed-size formats: round trips, split reading, truncation, codecs.
 
+mod support;
+
 use std::io::Cursor;
 
 use bytes::BytesMut;
@@ -9,20 +11,8 @@ use hadoop_record::framing::plasma::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{ErrorKind, Position};
+use support::frames::until_error;
 use tokio_util::codec::{Decoder, Encoder};
-
-fn read_all<I: Iterator<Item = hadoop_record::Result<Vec<u8>>>>(
-    it: I,
-) -> (Vec<Vec<u8>>, Option<hadoop_record::Error>) {
-    let mut records = Vec::new();
-    for r in it {
-        match r {
-            Ok(r) => records.push(r),
-            Err(e) => return (records, Some(e)),
-        }
-    }
-    (records, None)
-}
 
 fn text_file(records: &[&[u8]]) -> Vec<u8> {
     let mut w = TextWriter::new(Vec::new());
@@ -36,7 +26,7 @@ fn text_file(records: &[&[u8]]) -> Vec<u8> {
 fn text_writes_lf_terminated_records_and_reads_them_back() {
     let file = text_file(&[b"alpha", b"", b"with\rcr", b"\xff\x00"]);
     assert_eq!(file, b"alpha\n\nwith\rcr\n\xff\x00\n");
-    let (records, err) = read_all(TextReader::new(&file[..]));
+    let (records, err) = until_error(TextReader::new(&file[..]));
     assert!(err.is_none());
     assert_eq!(records, [&b"alpha"[..], b"", b"with\rcr", b"\xff\x00"]);
 }
@@ -55,7 +45,7 @@ fn text_writer_refuses_a_payload_holding_lf() {
 
 #[test]
 fn text_unterminated_last_record_is_an_error_unless_allowed() {
-    let (records, err) = read_all(TextReader::new(&b"one\ntwo"[..]));
+    let (records, err) = until_error(TextReader::new(&b"one\ntwo"[..]));
     assert_eq!(records, [b"one"]);
     let e = err.unwrap();
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
@@ -65,7 +55,7 @@ fn text_unterminated_last_record_is_an_error_unless_allowed() {
         allow_unterminated: true,
         ..TextOptions::default()
     };
-    let (records, err) = read_all(TextReader::with_options(&b"one\ntwo"[..], lenient));
+    let (records, err) = until_error(TextReader::with_options(&b"one\ntwo"[..], lenient));
     assert!(err.is_none());
     assert_eq!(records, [&b"one"[..], b"two"]);
 }
@@ -76,7 +66,7 @@ fn text_record_longer_than_the_limit_is_refused_at_its_start() {
         max_record_size: 4,
         ..TextOptions::default()
     };
-    let (records, err) = read_all(TextReader::with_options(&b"abcd\nabcde\n"[..], options));
+    let (records, err) = until_error(TextReader::with_options(&b"abcd\nabcde\n"[..], options));
     assert_eq!(records, [b"abcd"]);
     let e = err.unwrap();
     assert_eq!(e.kind(), ErrorKind::Limit);
@@ -86,9 +76,9 @@ fn text_record_longer_than_the_limit_is_refused_at_its_start() {
 #[test]
 fn text_every_truncation_gives_the_complete_records_then_an_error() {
     let file = text_file(&[b"first record", b"", b"x", b"last one"]);
-    let (full, _) = read_all(TextReader::new(&file[..]));
+    let (full, _) = until_error(TextReader::new(&file[..]));
     for cut in 0..=file.len() {
-        let (records, err) = read_all(TextReader::new(&file[..cut]));
+        let (records, err) = until_error(TextReader::new(&file[..cut]));
         let complete = file[..cut].iter().filter(|&&b| b == b'\n').count();
         assert_eq!(records, full[..complete], "cut {cut}");
         let at_boundary = cut == 0 || file[cut - 1] == b'\n';
@@ -118,7 +108,7 @@ fn text_splits(file: &[u8], size: u64) -> Vec<Vec<u8>> {
             TextOptions::default(),
         )
         .unwrap();
-        let (records, err) = read_all(reader);
+        let (records, err) = until_error(reader);
         assert!(err.is_none(), "{err:?}");
         out.extend(records);
         start += size;
@@ -131,7 +121,7 @@ fn text_split_owns_the_records_that_start_in_it() {
     // Records start at 0, 3, 7, 8.
     let file = b"aa\nbbb\n\ncc\n";
     let split = |start, end| {
-        read_all(
+        until_error(
             TextReader::split(Cursor::new(&file[..]), start, end, TextOptions::default()).unwrap(),
         )
         .0
@@ -148,7 +138,7 @@ fn text_split_owns_the_records_that_start_in_it() {
     for size in 1..=12 {
         assert_eq!(
             text_splits(file, size),
-            read_all(TextReader::new(&file[..])).0,
+            until_error(TextReader::new(&file[..])).0,
             "split size {size}"
         );
     }
@@ -224,12 +214,12 @@ fn fixed_round_trip_and_trailing_partial_record() {
     assert_eq!(e.record(), Some(3));
     let file = w.into_inner().unwrap();
     assert_eq!(file, b"abc\n\n\nxyz");
-    let (records, err) = read_all(FixedReader::new(&file[..], 3).unwrap());
+    let (records, err) = until_error(FixedReader::new(&file[..], 3).unwrap());
     assert!(err.is_none());
     assert_eq!(records, [b"abc", b"\n\n\n", b"xyz"]);
 
     for cut in 0..file.len() {
-        let (records, err) = read_all(FixedReader::new(&file[..cut], 3).unwrap());
+        let (records, err) = until_error(FixedReader::new(&file[..cut], 3).unwrap());
         assert_eq!(records.len(), cut / 3);
         match err {
             None => assert_eq!(cut % 3, 0),
@@ -256,10 +246,10 @@ fn fixed_records_larger_than_the_read_buffer() {
     }
     let file = w.into_inner().unwrap();
     assert_eq!(
-        read_all(FixedReader::new(&file[..], size).unwrap()).0,
+        until_error(FixedReader::new(&file[..], size).unwrap()).0,
         records
     );
-    let (got, err) = read_all(FixedReader::new(&file[..size * 2 + 5], size).unwrap());
+    let (got, err) = until_error(FixedReader::new(&file[..size * 2 + 5], size).unwrap());
     assert_eq!(got, records[..2]);
     assert!(err.unwrap().to_string().contains("5 of 200000 bytes"));
 }
@@ -267,8 +257,8 @@ fn fixed_records_larger_than_the_read_buffer() {
 #[test]
 fn fixed_splits_at_any_offset_partition_the_records() {
     let file: Vec<u8> = (0..40u8).collect();
-    let full = read_all(FixedReader::new(&file[..], 4).unwrap()).0;
-    let split = |s, e| read_all(FixedReader::split(Cursor::new(&file[..]), 4, s, e).unwrap()).0;
+    let full = until_error(FixedReader::new(&file[..], 4).unwrap()).0;
+    let split = |s, e| until_error(FixedReader::split(Cursor::new(&file[..]), 4, s, e).unwrap()).0;
     assert_eq!(split(0, 1), [vec![0, 1, 2, 3]]);
     assert_eq!(split(1, 4), Vec::<Vec<u8>>::new());
     assert_eq!(split(1, 5), [vec![4, 5, 6, 7]]);
@@ -323,7 +313,7 @@ fn formats_parse_and_build_readers_and_writers() {
             w.write_payload(b"def").unwrap();
             w.finish().unwrap();
         }
-        let records = read_all(format.reader(&out[..]).unwrap());
+        let records = until_error(format.reader(&out[..]).unwrap());
         assert_eq!(records.0, [b"abc", b"def"], "{name}");
         assert!(records.1.is_none());
     }

@@ -1,15 +1,18 @@
 //! Property tests for the Plasma formats: write → read round trips, and splits of random
 //! sizes that together deliver every record exactly once.
 
+mod support;
+
 use std::io::Cursor;
 
 use bytes::BytesMut;
 use hadoop_record::framing::plasma::{
     Compression, FixedReader, FixedWriter, TextCodec, TextOptions, TextReader, TextWriter,
-    VarOptions, VarReadOptions, VarReader, VarWriter,
+    VarOptions, VarReadOptions, VarReader,
 };
 use hadoop_record::framing::FrameWrite;
 use proptest::prelude::*;
+use support::frames::var_file;
 use tokio_util::codec::Decoder;
 
 fn collect<I: Iterator<Item = hadoop_record::Result<Vec<u8>>>>(it: I) -> Vec<Vec<u8>> {
@@ -57,15 +60,6 @@ fn var_options() -> impl Strategy<Value = VarOptions> {
             Compression::None
         },
     })
-}
-
-fn write_var(records: &[Vec<u8>], options: VarOptions) -> Vec<u8> {
-    let mut w = VarWriter::new(Vec::new(), options).unwrap();
-    for r in records {
-        w.write_payload(r).unwrap();
-    }
-    w.finish().unwrap();
-    w.into_inner()
 }
 
 proptest! {
@@ -143,7 +137,7 @@ proptest! {
         chunks_per_split in 1u64..5,
         odd_split in 1u64..1000,
     ) {
-        let file = write_var(&records, options);
+        let file = var_file(&records, options);
         prop_assert_eq!(&collect(VarReader::new(&file[..])), &records);
         for size in [chunks_per_split * options.chunk_size as u64, odd_split] {
             let got = by_splits(file.len(), size, |s, e| {
@@ -160,7 +154,7 @@ proptest! {
         at in any::<prop::sample::Index>(),
         bit in 0u8..8,
     ) {
-        let mut file = write_var(&records, options);
+        let mut file = var_file(&records, options);
         let i = at.index(file.len());
         file[i] ^= 1 << bit;
         let mut strict = Vec::new();

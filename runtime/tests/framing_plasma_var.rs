@@ -1,5 +1,7 @@
 //! Plasma var-size format: the documented bytes, round trips, splits, damage and recovery.
 
+mod support;
+
 use std::io::Cursor;
 
 use hadoop_record::framing::plasma::var::{capacity, ChunkHeader, HEADER_LEN};
@@ -8,6 +10,7 @@ use hadoop_record::framing::plasma::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
+use support::frames::{until_error, var_file};
 
 /// CRC-32 (IEEE, reflected 0xEDB88320), bit by bit: an independent check of the
 /// algorithm docs/plasma-var-format.md names.
@@ -26,15 +29,6 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-fn write(records: &[Vec<u8>], options: VarOptions) -> Vec<u8> {
-    let mut w = VarWriter::new(Vec::new(), options).unwrap();
-    for r in records {
-        w.write_payload(r).unwrap();
-    }
-    w.finish().unwrap();
-    w.into_inner()
-}
-
 fn small(chunk_size: u32) -> VarOptions {
     VarOptions {
         chunk_size,
@@ -42,21 +36,8 @@ fn small(chunk_size: u32) -> VarOptions {
     }
 }
 
-fn read_all<I: Iterator<Item = hadoop_record::Result<Vec<u8>>>>(
-    it: I,
-) -> (Vec<Vec<u8>>, Option<Error>) {
-    let mut records = Vec::new();
-    for r in it {
-        match r {
-            Ok(r) => records.push(r),
-            Err(e) => return (records, Some(e)),
-        }
-    }
-    (records, None)
-}
-
 fn strict(file: &[u8]) -> (Vec<Vec<u8>>, Option<Error>) {
-    read_all(VarReader::new(file))
+    until_error(VarReader::new(file))
 }
 
 /// The records of a file a strict reader reads without error.
@@ -95,7 +76,7 @@ fn a_small_file_has_exactly_the_documented_bytes() {
     // Two records, 64-byte chunks (32 payload bytes each): the stream is
     // 02 "hi" 28 "x"*40 (44 bytes), cut after 32 bytes; the final chunk ends after its payload.
     let records = vec![b"hi".to_vec(), vec![b'x'; 40]];
-    let file = write(&records, small(64));
+    let file = var_file(&records, small(64));
     let mut stream = vec![2, b'h', b'i', 40];
     stream.extend_from_slice(&[b'x'; 40]);
     let mut expected = header(false, 64, &stream[..32], 32, Some(0), 0);
@@ -108,7 +89,7 @@ fn a_small_file_has_exactly_the_documented_bytes() {
 
 #[test]
 fn the_long_length_form_is_ff_and_a_big_endian_u64() {
-    let file = write(&[vec![1; 254], vec![2; 255]], VarOptions::default());
+    let file = var_file(&[vec![1; 254], vec![2; 255]], VarOptions::default());
     assert_eq!(file[32], 254);
     let long = 32 + 1 + 254;
     assert_eq!(&file[long..long + 9], &[0xff, 0, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -132,7 +113,7 @@ fn round_trips_across_chunk_sizes_and_compression() {
                 chunk_size,
                 compression,
             };
-            let file = write(&records, options);
+            let file = var_file(&records, options);
             let (got, err) = strict(&file);
             assert!(err.is_none(), "{chunk_size} {compression:?}: {err:?}");
             assert_eq!(got, records, "{chunk_size} {compression:?}");
@@ -152,8 +133,8 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
     let records: Vec<Vec<u8>> = (0..2000)
         .map(|i| format!("record number {i:06} ").repeat(5).into_bytes())
         .collect();
-    let plain = write(&records, small(4096));
-    let packed = write(
+    let plain = var_file(&records, small(4096));
+    let packed = var_file(
         &records,
         VarOptions {
             chunk_size: 4096,
@@ -192,7 +173,7 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
                 .collect()
         })
         .collect();
-    let file = write(
+    let file = var_file(
         &noise,
         VarOptions {
             chunk_size: 4096,
@@ -209,13 +190,13 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
 
 #[test]
 fn empty_files() {
-    let file = write(&[], VarOptions::default());
+    let file = var_file::<Vec<u8>>(&[], VarOptions::default());
     assert_eq!(file, header(true, 65536, &[], 0, None, 0));
     assert!(sound(&file).is_empty());
     assert!(sound(&[]).is_empty());
     let split =
         VarReader::split(Cursor::new(Vec::new()), 0, 100, VarReadOptions::default()).unwrap();
-    let (records, err) = read_all(split);
+    let (records, err) = until_error(split);
     assert!(records.is_empty() && err.is_none());
 }
 
@@ -236,7 +217,7 @@ fn writing_after_finish_pads_the_short_chunk() {
 
 #[test]
 fn a_record_ending_on_a_chunk_boundary_is_followed_by_an_empty_final_chunk() {
-    let file = write(&[vec![9; 31]], small(64));
+    let file = var_file(&[vec![9; 31]], small(64));
     assert_eq!(file.len(), 64 + 32);
     assert_eq!(&file[64..], &header(true, 64, &[], 0, None, 0)[..]);
     assert_eq!(strict(&file).0, [vec![9; 31]]);
@@ -249,7 +230,7 @@ fn every_truncation_gives_the_complete_records_then_an_error() {
         .map(|&n| vec![n as u8; n])
         .collect();
     for compression in [Compression::None, Compression::Snappy] {
-        let file = write(
+        let file = var_file(
             &records,
             VarOptions {
                 chunk_size: 96,
@@ -272,7 +253,7 @@ fn every_truncation_gives_the_complete_records_then_an_error() {
                     ..VarReadOptions::default()
                 },
             );
-            let (again, err) = read_all(reader.by_ref());
+            let (again, err) = until_error(reader.by_ref());
             if cut < HEADER_LEN {
                 // Without a whole first header the chunk size is unknown: no recovery.
                 assert_eq!(err.unwrap().kind(), ErrorKind::UnexpectedEof);
@@ -292,7 +273,7 @@ fn sample() -> (Vec<Vec<u8>>, Vec<u8>) {
     // 64-byte chunks, records of 10 bytes (11 with prefix): chunk k holds stream bytes
     // 32k..32k+32.
     let records: Vec<Vec<u8>> = (0..20u8).map(|i| vec![i; 10]).collect();
-    let file = write(&records, small(64));
+    let file = var_file(&records, small(64));
     (records, file)
 }
 
@@ -316,7 +297,7 @@ fn a_bad_payload_checksum_is_reported_and_recovery_skips_the_chunk() {
             ..VarReadOptions::default()
         },
     );
-    let (got, err) = read_all(reader.by_ref());
+    let (got, err) = until_error(reader.by_ref());
     assert!(err.is_none());
     // Record 5 (stream 55..66) and those starting in chunk 2 (66..96: 6, 7, 8) are lost;
     // chunk 3 starts mid-record 8 (88..99), its first record is 9 at stream 99.
@@ -359,7 +340,7 @@ fn a_damaged_header_is_reported_and_recovery_resynchronises() {
         recover: true,
         ..VarReadOptions::default()
     };
-    let (got, err) = read_all(VarReader::with_options(&file[..], options));
+    let (got, err) = until_error(VarReader::with_options(&file[..], options));
     assert!(err.is_none());
     // Chunk 1 (stream 32..64) is lost: records 2 (22..33) to 5 (55..66); chunk 2's first
     // record is 6 at stream 66.
@@ -375,14 +356,14 @@ fn a_damaged_first_header_is_recoverable_only_with_a_known_chunk_size() {
         recover: true,
         ..VarReadOptions::default()
     };
-    let (got, err) = read_all(VarReader::with_options(&file[..], options));
+    let (got, err) = until_error(VarReader::with_options(&file[..], options));
     assert!(got.is_empty());
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
     let options = VarReadOptions {
         chunk_size: Some(64),
         ..options
     };
-    let (got, err) = read_all(VarReader::with_options(&file[..], options));
+    let (got, err) = until_error(VarReader::with_options(&file[..], options));
     assert!(err.is_none());
     assert_eq!(got, records[3..]);
 }
@@ -518,7 +499,7 @@ fn unknown_header_values_are_refused() {
 fn a_file_cut_on_a_chunk_boundary_is_noticed() {
     // One 31-byte record (32 with its length) per 64-byte chunk.
     let records: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i; 31]).collect();
-    let file = write(&records, small(64));
+    let file = var_file(&records, small(64));
     let (got, err) = strict(&file[..128]);
     assert_eq!(got, records[..2]);
     let e = err.unwrap();
@@ -534,7 +515,7 @@ fn a_file_cut_on_a_chunk_boundary_is_noticed() {
 }
 
 fn split(file: &[u8], start: u64, end: u64) -> Vec<Vec<u8>> {
-    let (records, err) = read_all(
+    let (records, err) = until_error(
         VarReader::split(Cursor::new(file), start, end, VarReadOptions::default()).unwrap(),
     );
     assert!(err.is_none(), "[{start}, {end}): {err:?}");
@@ -568,7 +549,7 @@ fn splits_hold_the_records_starting_in_their_chunks() {
 #[test]
 fn a_split_whose_chunks_only_continue_a_record_is_empty() {
     let records = vec![vec![1; 10], vec![2; 500], vec![3; 10]];
-    let file = write(&records, small(64));
+    let file = var_file(&records, small(64));
     // Record 1 runs over stream 11..520: chunks 1..=15 hold no record start.
     assert_eq!(split(&file, 0, 64), records[..2]);
     assert_eq!(split(&file, 64, 64 * 16), vec![] as Vec<Vec<u8>>);

@@ -1,6 +1,8 @@
 //! RecordIO v1: every fixture as its manifest says, truncation at every offset, hostile
 //! lengths, the spec's ambiguous corners as docs/recordio-v1.md resolves them, writers.
 
+mod support;
+
 use bytes::BytesMut;
 use hadoop_record::framing::v1::{
     info, FileHeader, TypedRecord, V1Codec, V1FrameWriter, V1ReadOptions, V1Reader, V1WriteOptions,
@@ -9,6 +11,7 @@ use hadoop_record::framing::v1::{
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
 use serde_json::Value;
+use support::frames::{decode_in_pieces, hex};
 use tokio_util::codec::{Decoder, Encoder};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/v1");
@@ -54,33 +57,7 @@ fn read_with(file: &[u8], options: V1ReadOptions) -> Outcome {
 
 /// The same through the codec, fed `step` bytes at a time.
 fn decode(file: &[u8], step: usize) -> (Vec<TypedRecord>, Option<Error>) {
-    let mut codec = V1Codec::default();
-    let mut buf = BytesMut::new();
-    let mut records = Vec::new();
-    for piece in file.chunks(step.max(1)) {
-        buf.extend_from_slice(piece);
-        loop {
-            match codec.decode(&mut buf) {
-                Ok(Some(r)) => records.push(r),
-                Ok(None) => break,
-                Err(e) => return (records, Some(e)),
-            }
-        }
-    }
-    loop {
-        match codec.decode_eof(&mut buf) {
-            Ok(Some(r)) => records.push(r),
-            Ok(None) => return (records, None),
-            Err(e) => return (records, Some(e)),
-        }
-    }
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
+    decode_in_pieces(V1Codec::default(), file, step)
 }
 
 struct Case {

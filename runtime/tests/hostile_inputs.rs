@@ -2,49 +2,19 @@
 //! with bounded memory, measured by a counting allocator, and never a panic or a hang.
 
 mod fixture_records;
+mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::Read;
 
 use fixture_harness::{record_id, schema};
 use fixture_records::{BufferRec, IntVec, StrVec, StringRec};
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::Schema;
 use hadoop_record::{Error, ErrorKind, Format, Position, Record, RecordReader, Value};
-
-/// Counts the bytes allocated by the current thread (tests run on several threads).
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = LIVE.try_with(|live| {
-            live.set(live.get() + layout.size());
-            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
-        });
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        let _ = LIVE.try_with(|live| live.set(live.get().saturating_sub(layout.size())));
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use support::alloc::{peak_during, Counting};
+use support::values::recursive_schema;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// Runs `f`, returning its result and the most memory it held at once beyond what was live
-/// before.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(before));
-    let out = f();
-    (out, PEAK.with(Cell::get) - before)
-}
 
 /// The reader's buffer plus room for the error: anything near a claimed length is a bug.
 const BOUND: usize = 256 * 1024;
@@ -186,21 +156,6 @@ fn negative_lengths_are_errors() {
     }
 }
 
-/// `Node { vector<Node> kids }`: the only way to nest without limit.
-fn recursive_schema() -> Schema {
-    let mut s = Schema::new();
-    let node = s.add(RecordType {
-        module: "t".into(),
-        name: "Node".into(),
-        fields: Vec::new(),
-    });
-    s.record_mut(node).fields = vec![FieldDef::new(
-        "kids",
-        FieldType::Vector(Box::new(FieldType::Record(node))),
-    )];
-    s
-}
-
 record!(Node {
     kids: Vec<Box<Node>> = "kids"
 });
@@ -213,7 +168,7 @@ fn deep_nesting_is_a_limit_error_not_a_stack_overflow() {
         csv.extend_from_slice(b"v{s{");
     }
     for (data, format) in [(&binary, Format::Binary), (&csv, Format::Csv)] {
-        let e = read_value_err(&data[..], format, &recursive_schema(), "Node");
+        let e = read_value_err(&data[..], format, &recursive_schema().0, "Node");
         assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
         assert!(e.path().starts_with("Node.kids[0].kids[0]"), "{e}");
         let e = read_err::<Node>(&data[..], format);

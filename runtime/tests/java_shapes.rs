@@ -5,33 +5,11 @@
 //! Hadoop's binary writer refuses, and `compareTo` on the new shapes. A few of the files
 //! are also spelled out byte by byte below, derived by hand from the format spec.
 
-use std::cmp::Ordering;
+mod support;
 
 use fixture_harness::{java_shapes, shapes_id, shapes_schema, Case, Encoding};
-use hadoop_record::value::compare_hadoop;
 use hadoop_record::{ErrorKind, Format, RecordReader, RecordWriter, Value};
-
-fn format(encoding: Encoding) -> Format {
-    match encoding {
-        Encoding::Binary => Format::Binary,
-        Encoding::Csv => Format::Csv,
-        Encoding::Xml => Format::Xml,
-    }
-}
-
-/// Every NaN canonical, as Java's writers make it.
-fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
-}
+use support::values::{assert_compares_like_java, canon};
 
 fn expected(case: &Case) -> Vec<Value> {
     java_shapes().values(&case.record_type, &case.values)
@@ -73,7 +51,7 @@ fn signatures_are_hadoops() {
 fn every_file_decodes_to_its_values() {
     let shapes = java_shapes();
     for case in &shapes.cases {
-        let got = read_all(&shapes.bytes(case), format(case.encoding), case)
+        let got = read_all(&shapes.bytes(case), case.encoding.format(), case)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let want = expected(case);
         assert_eq!(got.len(), want.len(), "{}", case.name);
@@ -92,7 +70,7 @@ fn every_file_decodes_to_its_values() {
 fn every_file_is_written_byte_for_byte() {
     let shapes = java_shapes();
     for case in &shapes.cases {
-        let out = write_all(&expected(case), format(case.encoding), &case.record_type)
+        let out = write_all(&expected(case), case.encoding.format(), &case.record_type)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let want = shapes.bytes(case);
         assert!(
@@ -125,7 +103,7 @@ fn map_entries_given_in_any_order_are_written_in_javas() {
     let shapes = java_shapes();
     for case in &shapes.cases {
         let values: Vec<Value> = expected(case).iter().map(reversed).collect();
-        let out = write_all(&values, format(case.encoding), &case.record_type).unwrap();
+        let out = write_all(&values, case.encoding.format(), &case.record_type).unwrap();
         assert!(out == shapes.bytes(case), "{}", case.name);
     }
 }
@@ -153,20 +131,7 @@ fn compare_hadoop_reproduces_java_compare_to() {
     let shapes = java_shapes();
     for c in &shapes.comparisons {
         let ty = |json| fixture_harness::shapes_value(&c.record_type, json);
-        let (a, b) = (ty(&c.a), ty(&c.b));
-        let sign = |o: Ordering| o as i32;
-        assert_eq!(
-            sign(compare_hadoop(&a, &b)),
-            c.compare_to_sign,
-            "{}",
-            c.label
-        );
-        assert_eq!(
-            sign(compare_hadoop(&b, &a)),
-            c.compare_to_reverse_sign,
-            "{}",
-            c.label
-        );
+        assert_compares_like_java(c, &ty(&c.a), &ty(&c.b));
     }
     assert_eq!(shapes.comparisons.len(), 13);
 }
@@ -177,7 +142,7 @@ fn truncation_at_every_byte_is_a_clean_end_or_a_located_error() {
     let mut checked = 0;
     for case in &shapes.cases {
         let bytes = shapes.bytes(case);
-        let format = format(case.encoding);
+        let format = case.encoding.format();
         let type_name = case.record_type.rsplit('.').next().unwrap();
         // Where records end: the length of the first n records re-encoded (the writer
         // reproduces the file, checked above).

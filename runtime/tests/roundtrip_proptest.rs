@@ -2,6 +2,7 @@
 //! or CSV reads back as the same values (NaN payloads aside, which Java canonicalises).
 
 mod fixture_records;
+mod support;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -12,6 +13,7 @@ use hadoop_record::value::key_cmp;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 use proptest::collection::{btree_map, hash_map, vec};
 use proptest::prelude::*;
+use support::values::canon;
 
 /// Strings, with or without the U+FFFE/U+FFFF that Hadoop's binary writer refuses.
 fn text(nonchars: bool) -> BoxedStrategy<String> {
@@ -33,23 +35,6 @@ fn text(nonchars: bool) -> BoxedStrategy<String> {
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
     vec(any::<u8>(), 0..12)
-}
-
-/// Every NaN made the canonical one, as Java writes it.
-fn canon(v: Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.into_iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.into_iter().map(canon).collect()),
-        Value::Map(entries) => Value::Map(
-            entries
-                .into_iter()
-                .map(|(k, v)| (canon(k), canon(v)))
-                .collect(),
-        ),
-        v => v,
-    }
 }
 
 fn formats() -> impl Strategy<Value = Format> {
@@ -157,7 +142,7 @@ fn typed_round_trip<T: Record + ToValue>(
         .map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
     prop_assert_eq!(back.len(), records.len());
     for (b, r) in back.iter().zip(records) {
-        let (b, r) = (canon(b.to_value()), canon(r.to_value()));
+        let (b, r) = (canon(&b.to_value()), canon(&r.to_value()));
         prop_assert!(b.bitwise_eq(&r), "{:?}\n!= {:?}", b, r);
     }
     Ok(())
@@ -222,7 +207,7 @@ fn dynamic_round_trip(name: &str, values: &[Value], format: Format) -> Result<()
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(back.len(), values.len());
     for (b, v) in back.into_iter().zip(values) {
-        let (b, v) = (canon(b), canon(v.clone()));
+        let (b, v) = (canon(&b), canon(v));
         prop_assert!(b.bitwise_eq(&v), "{:?}\n!= {:?}", b, v);
     }
     Ok(())

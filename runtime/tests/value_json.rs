@@ -2,26 +2,15 @@
 //! `from_json` on every value of the Hadoop fixtures and on random values of every fixture
 //! record type.
 
+mod support;
+
 use fixture_harness::{hadoop_java, record_id, schema};
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::value::json::{from_json, to_json};
 use hadoop_record::{ErrorKind, Value};
 use proptest::collection::vec;
 use proptest::prelude::*;
-
-/// Every NaN made the canonical one: `"NaN"` in JSON has no payload.
-fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
-}
+use support::values::canon;
 
 /// to_json, then serde_json, then from_json: the same bits (NaN payloads aside), and the
 /// text is one line.

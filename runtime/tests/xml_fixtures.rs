@@ -84,11 +84,7 @@ fn java_cannot_read_these_but_we_can() {
         "stream_intrec_x5.xml",
         "stream_outer_x2.xml",
     ] {
-        let case = hadoop_java()
-            .cases
-            .iter()
-            .find(|c| c.name == stem)
-            .expect(stem);
+        let case = hadoop_java().case(stem);
         assert!(!case.java_readback.ok, "{stem}");
         let got = decode_all(&case.bytes(), case.record_id()).unwrap();
         assert_values(stem, &got, &case.expected_values());

@@ -554,11 +554,7 @@ fn one_int_doc(doc: &str) -> i32 {
 
 #[test]
 fn errors_name_the_field_path() {
-    let case = hadoop_java()
-        .cases
-        .iter()
-        .find(|c| c.name == "outer_nested.xml")
-        .unwrap();
+    let case = hadoop_java().case("outer_nested.xml");
     let text = String::from_utf8(case.bytes()).unwrap();
     // Corrupt the `n` of the second element of `c.vrec`.
     let second = text.match_indices("<ex:i8>").nth(2).unwrap().0;
@@ -577,11 +573,7 @@ fn errors_name_the_field_path() {
 #[test]
 fn error_positions_do_not_depend_on_how_the_input_arrives() {
     // An error deep in a large document, past several buffer refills.
-    let case = hadoop_java()
-        .cases
-        .iter()
-        .find(|c| c.name == "stream_outer_x2.xml")
-        .unwrap();
+    let case = hadoop_java().case("stream_outer_x2.xml");
     let text = String::from_utf8(case.bytes()).unwrap();
     let mut doc = text.repeat(200);
     let at = doc.rfind("<string>").unwrap() + "<string>".len();

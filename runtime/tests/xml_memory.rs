@@ -3,47 +3,17 @@
 //! it is read, nesting is capped, and an element's text costs memory in proportion to its
 //! bytes only.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod support;
+
 use std::io::Read;
 
 use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 use hadoop_record::{ErrorKind, Format, RecordReader, Value};
-
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the thread-local
-// counters are plain cells (`try_with` skips them during thread teardown).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = LIVE.try_with(|live| {
-            live.set(live.get() + layout.size());
-            let _ = PEAK.try_with(|p| p.set(p.get().max(live.get())));
-        });
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        let _ = LIVE.try_with(|live| live.set(live.get().saturating_sub(layout.size())));
-        System.dealloc(ptr, layout)
-    }
-}
+use support::alloc::{peak_during, Counting};
+use support::values::recursive_schema;
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// Runs `f`, returning its result and the most memory it held at once beyond what was live
-/// before.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(before));
-    let out = f();
-    (out, PEAK.with(Cell::get) - before)
-}
 
 /// `head`, then `filler` repeated to `len` bytes, then `tail`, produced as it is read.
 struct Generated {
@@ -155,16 +125,7 @@ fn an_unterminated_comment_is_an_error_after_bounded_memory() {
 
 #[test]
 fn deep_nesting_stops_at_the_limit_with_little_memory() {
-    let mut s = Schema::new();
-    let node = s.add(RecordType {
-        module: "t".into(),
-        name: "Node".into(),
-        fields: Vec::new(),
-    });
-    s.record_mut(node).fields = vec![FieldDef::new(
-        "kids",
-        FieldType::Vector(Box::new(FieldType::Record(node))),
-    )];
+    let (s, node) = recursive_schema();
     let level = "<value><struct><member><name>kids</name><value><array>";
     let input = Generated::new("", level, level.len() * 200_000, "");
     let (result, peak) = peak_during(|| RecordReader::new(input, Format::Xml).read_value(&s, node));

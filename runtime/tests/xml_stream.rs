@@ -5,13 +5,14 @@
 
 mod fixture_checks;
 mod fixture_records;
+mod support;
 
 use fixture_checks::{read_values, Trickle};
 use fixture_harness::{hadoop_java, record_id, schema, Encoding};
 use fixture_records::{AllPrims, Outer, ToValue};
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter, Value};
 use proptest::prelude::*;
+use support::values::{canon, recursive_schema};
 
 #[test]
 fn every_fixture_decodes_to_its_manifest_values() {
@@ -104,11 +105,7 @@ fn truncation_at_every_byte_is_a_clean_end_or_a_located_error() {
 
 #[test]
 fn errors_name_record_line_column_and_field_path() {
-    let case = hadoop_java()
-        .cases
-        .iter()
-        .find(|c| c.name == "stream_outer_x2.xml")
-        .unwrap();
+    let case = hadoop_java().case("stream_outer_x2.xml");
     let text = String::from_utf8(case.bytes()).unwrap();
     // Spoil `a.n` of the second record.
     let second_record = text
@@ -151,20 +148,6 @@ fn unknown_tags_and_entities_through_the_reader() {
         e.to_string(),
         "record 0, line 4:20, in StringRec.v: unknown entity &euro;"
     );
-}
-
-fn recursive_schema() -> (Schema, hadoop_record::schema::RecordId) {
-    let mut s = Schema::new();
-    let node = s.add(RecordType {
-        module: "t".into(),
-        name: "Node".into(),
-        fields: Vec::new(),
-    });
-    s.record_mut(node).fields = vec![FieldDef::new(
-        "kids",
-        FieldType::Vector(Box::new(FieldType::Record(node))),
-    )];
-    (s, node)
 }
 
 record!(Node {
@@ -228,16 +211,6 @@ fn a_record_that_fails_to_encode_leaves_nothing_behind() {
     assert_eq!(xml, [one.clone(), one].concat());
 }
 
-/// NaNs are written as `NaN` and read back canonical.
-fn canon(v: Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Record(fields) => Value::Record(fields.into_iter().map(canon).collect()),
-        v => v,
-    }
-}
-
 fn all_prims() -> impl Strategy<Value = AllPrims> {
     (
         any::<i8>(),
@@ -282,7 +255,7 @@ proptest! {
             .unwrap();
         prop_assert_eq!(back.len(), records.len());
         for (b, r) in back.iter().zip(&records) {
-            let (b, r) = (canon(b.to_value()), canon(r.to_value()));
+            let (b, r) = (canon(&b.to_value()), canon(&r.to_value()));
             prop_assert!(b.bitwise_eq(&r), "{:?} != {:?}", b, r);
         }
     }

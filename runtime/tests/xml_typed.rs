@@ -183,11 +183,7 @@ fn the_hand_written_schema_matches_the_fixture_schema() {
 
 #[test]
 fn typed_errors_carry_the_field_path_and_position() {
-    let case = hadoop_java()
-        .cases
-        .iter()
-        .find(|c| c.name == "outer_nested.xml")
-        .unwrap();
+    let case = hadoop_java().case("outer_nested.xml");
     let text = String::from_utf8(case.bytes()).unwrap();
     // The last `<i4>` of `c.vi` cut into a non-number.
     let bad = text.replacen("<i4>-2147483648</i4>", "<i4>-2147483648x</i4>", 1);

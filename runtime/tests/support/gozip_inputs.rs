@@ -1,12 +1,15 @@
 //! The inputs of `tests/data/gozip_vectors.jsonl`, generated exactly as
 //! `tests/data/gozip_vectors.go.txt` generates them (each vector's `input_crc32` checks it).
-//! Shared by the encoder's unit tests and `tests/framing_paddle_go.rs`.
+//! Shared by the encoder's unit tests and `tests/framing_paddle_go.rs` (whose snappy vectors
+//! come from the same generator), through `tests/support`.
 
 /// xorshift64, as in the Go generator.
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next value; the state must not be zero.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -108,9 +111,10 @@ pub fn records(kind: &str, count: usize, max_len: usize, seed: u64) -> Vec<Vec<u
 }
 
 /// A chunk payload as PaddlePaddle lays it out: each record as u32 LE length and bytes.
-pub fn chunk_payload(records: &[Vec<u8>]) -> Vec<u8> {
+pub fn chunk_payload<R: AsRef<[u8]>>(records: &[R]) -> Vec<u8> {
     let mut raw = Vec::new();
     for r in records {
+        let r = r.as_ref();
         raw.extend_from_slice(&(r.len() as u32).to_le_bytes());
         raw.extend_from_slice(r);
     }

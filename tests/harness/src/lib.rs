@@ -19,7 +19,8 @@ use std::sync::OnceLock;
 
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::from_json;
-use hadoop_record::Value;
+use hadoop_record::{Format, Value};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 pub use schemas::fixture_schema;
@@ -44,6 +45,17 @@ pub enum Encoding {
     Binary,
     Csv,
     Xml,
+}
+
+impl Encoding {
+    /// The runtime [`Format`] that reads and writes this encoding.
+    pub fn format(self) -> Format {
+        match self {
+            Encoding::Binary => Format::Binary,
+            Encoding::Csv => Format::Csv,
+            Encoding::Xml => Format::Xml,
+        }
+    }
 }
 
 /// `tests/fixtures/hadoop-java/manifest.json`.
@@ -101,17 +113,27 @@ pub struct Comparison {
 /// The manifest, parsed once.
 pub fn hadoop_java() -> &'static Manifest {
     static MANIFEST: OnceLock<Manifest> = OnceLock::new();
-    MANIFEST.get_or_init(|| {
-        let text = std::fs::read_to_string(hadoop_java_dir().join("manifest.json"))
-            .expect("tests/fixtures/hadoop-java/manifest.json");
-        serde_json::from_str(&text).expect("manifest parses")
-    })
+    MANIFEST.get_or_init(|| read_manifest(hadoop_java_dir().join("manifest.json")))
+}
+
+/// Reads and parses the manifest at `path`.
+fn read_manifest<T: DeserializeOwned>(path: PathBuf) -> T {
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} parses: {e}", path.display()))
 }
 
 impl Manifest {
     /// The cases of one encoding.
     pub fn cases_in(&self, encoding: Encoding) -> impl Iterator<Item = &Case> {
         self.cases.iter().filter(move |c| c.encoding == encoding)
+    }
+
+    /// The case of the file named `name` (e.g. `stream_outer_x2.xml`).
+    pub fn case(&self, name: &str) -> &Case {
+        self.cases
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no fixture case {name}"))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
 
 /// All record types of `common.jr`, `prims.jr` and `composite.jr`.
 pub fn fixture_schema() -> &'static Schema {
@@ -12,19 +12,27 @@ pub fn fixture_schema() -> &'static Schema {
     SCHEMA.get_or_init(build)
 }
 
+/// Adds `module.name` with `fields` (name, type) to `s`.
+pub(crate) fn add_record(
+    s: &mut Schema,
+    module: &str,
+    name: &str,
+    fields: Vec<(&str, FieldType)>,
+) -> RecordId {
+    s.add(RecordType {
+        module: module.into(),
+        name: name.into(),
+        fields: fields
+            .into_iter()
+            .map(|(n, t)| FieldDef::new(n, t))
+            .collect(),
+    })
+}
+
 fn build() -> Schema {
     use FieldType::*;
     let mut s = Schema::new();
-    let mut add = |module: &str, name: &str, fields: Vec<(&str, FieldType)>| {
-        s.add(RecordType {
-            module: module.into(),
-            name: name.into(),
-            fields: fields
-                .into_iter()
-                .map(|(n, t)| FieldDef::new(n, t))
-                .collect(),
-        })
-    };
+    let mut add = |module: &str, name: &str, fields| add_record(&mut s, module, name, fields);
     let b = Box::new;
 
     let common = "oracle.common.types";

@@ -9,12 +9,13 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hadoop_record::schema::{FieldType, RecordId, RecordType, Schema};
+use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
 use serde::Deserialize;
 
-use crate::{Case, Comparison};
+use crate::schemas::add_record;
+use crate::{read_manifest, Case, Comparison};
 
 /// `runtime/tests/data/java_shapes`.
 pub fn java_shapes_dir() -> PathBuf {
@@ -47,11 +48,7 @@ pub struct Refused {
 /// The manifest, parsed once.
 pub fn java_shapes() -> &'static Shapes {
     static MANIFEST: OnceLock<Shapes> = OnceLock::new();
-    MANIFEST.get_or_init(|| {
-        let text = std::fs::read_to_string(java_shapes_dir().join("manifest.json"))
-            .expect("runtime/tests/data/java_shapes/manifest.json");
-        serde_json::from_str(&text).expect("manifest parses")
-    })
+    MANIFEST.get_or_init(|| read_manifest(java_shapes_dir().join("manifest.json")))
 }
 
 impl Shapes {
@@ -92,16 +89,7 @@ pub fn shapes_schema() -> &'static Schema {
 fn build() -> Schema {
     use FieldType::*;
     let mut s = Schema::new();
-    let mut add = |module: &str, name: &str, fields: Vec<(&str, FieldType)>| {
-        s.add(RecordType {
-            module: module.into(),
-            name: name.into(),
-            fields: fields
-                .into_iter()
-                .map(|(n, t)| hadoop_record::schema::FieldDef::new(n, t))
-                .collect(),
-        })
-    };
+    let mut add = |module: &str, name: &str, fields| add_record(&mut s, module, name, fields);
     let b = Box::new;
     let keys = "shapes.keys";
     let k = add(keys, "K", vec![("a", Int), ("s", String)]);

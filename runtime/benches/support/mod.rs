@@ -1,0 +1,66 @@
+//! Helpers shared by the benchmarks, included with `mod support;`: the thread CPU clock,
+//! the xorshift generator and chunk payload layout of `tests/support/gozip_inputs.rs`, and
+//! the JSON-like words of the framing benches. Each bench uses only part of them.
+#![allow(dead_code, unused_imports)]
+
+use std::time::Duration;
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+
+#[path = "../../tests/support/gozip_inputs.rs"]
+mod gozip_inputs;
+
+pub use gozip_inputs::{chunk_payload, Rng};
+
+/// Words of Mesos-like JSON events, text that compression has work to do on.
+pub const WORDS: [&str; 8] = [
+    "{\"type\":",
+    "\"HEARTBEAT\"",
+    "offers",
+    "agent_id",
+    "12220-3440",
+    "value",
+    "}",
+    " ",
+];
+
+/// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): on a shared machine, what one
+/// core does, without the time spent waiting for it.
+pub struct ThreadCpu;
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = u64;
+    type Value = Duration;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> Duration {
+        Duration::from_nanos(thread_cpu_ns() - start)
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, like wall-clock time.
+        WALL.formatter()
+    }
+}

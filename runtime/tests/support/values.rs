@@ -1,0 +1,50 @@
+//! Value helpers: canonical NaNs, the recursive schema, Java's `compareTo` signs.
+
+use std::cmp::Ordering;
+
+use fixture_harness::Comparison;
+use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
+use hadoop_record::value::compare_hadoop;
+use hadoop_record::Value;
+
+/// `v` with every NaN made the canonical one, as Java's writers make it (and as `NaN` text
+/// reads back).
+pub fn canon(v: &Value) -> Value {
+    match v {
+        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
+        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
+        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
+        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
+        Value::Map(entries) => {
+            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
+        }
+        v => v.clone(),
+    }
+}
+
+/// `Node { vector<Node> kids }`: the only way to nest without limit.
+pub fn recursive_schema() -> (Schema, RecordId) {
+    let mut s = Schema::new();
+    let node = s.add(RecordType {
+        module: "t".into(),
+        name: "Node".into(),
+        fields: Vec::new(),
+    });
+    s.record_mut(node).fields = vec![FieldDef::new(
+        "kids",
+        FieldType::Vector(Box::new(FieldType::Record(node))),
+    )];
+    (s, node)
+}
+
+/// `compare_hadoop` of `a` and `b` both ways has the signs Java's `compareTo` gave for `c`.
+pub fn assert_compares_like_java(c: &Comparison, a: &Value, b: &Value) {
+    let sign = |o: Ordering| o as i32;
+    assert_eq!(sign(compare_hadoop(a, b)), c.compare_to_sign, "{}", c.label);
+    assert_eq!(
+        sign(compare_hadoop(b, a)),
+        c.compare_to_reverse_sign,
+        "{}",
+        c.label
+    );
+}
