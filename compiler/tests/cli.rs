@@ -1,26 +1,16 @@
 //! The `rcc` binary: exit codes, output, and Hadoop's invocation.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use hadoop_record_compiler::{load, LoadOptions, RenderOptions};
+use support::{command, rcc_in, run, stderr, stdout, CRATE_DIR};
 
 /// Runs `rcc args` in the crate directory, with NO_COLOR unset.
 fn rcc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("rcc runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
+    rcc_in(CRATE_DIR, args, b"")
 }
 
 const GOOD: &str = "tests/ddl/docs/testrec.jr";
@@ -189,11 +179,8 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(stderr(&always).contains("\x1b["));
 
     // NO_COLOR wins over auto (the terminal case cannot be tested from a pipe).
-    let out = Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args(["check", "--color", "auto", BAD])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let mut no_color = command(CRATE_DIR, &["check", "--color", "auto", BAD]);
+    no_color.env("NO_COLOR", "1");
+    let out = run(no_color, b"");
     assert!(!String::from_utf8_lossy(&out.stderr).contains('\x1b'));
 }

@@ -3,9 +3,9 @@
 //! file's bytes, JSON reads back to the manifest's values, damaged input gives the records
 //! before the damage and a located error, and framings combine with conversion.
 
-use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::Output;
 
 use fixture_harness::{hadoop_java, hadoop_java_dir, record_id, Case, Encoding};
 use hadoop_record::framing::mesos::{MesosReader, MesosWriter};
@@ -15,37 +15,11 @@ use hadoop_record::framing::FrameWrite;
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
-
-/// The encodings converted between, as `--from`/`--to` name them.
-const FORMATS: [(Encoding, &str); 3] = [
-    (Encoding::Binary, "binary"),
-    (Encoding::Csv, "csv"),
-    (Encoding::Xml, "xml"),
-];
+use support::{assert_clean_output, canon, name_of, rcc_in, stderr, stems, FORMATS};
 
 /// Runs `rcc args` in the fixture directory with `stdin` as standard input.
 fn rcc(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args(args)
-        .current_dir(hadoop_java_dir())
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rcc runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("rcc finishes");
-    feeder.join().unwrap();
-    out
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    rcc_in(hadoop_java_dir(), args, stdin)
 }
 
 /// `rcc convert` for the case's schema and type, plus `extra`.
@@ -65,39 +39,14 @@ fn convert(case: &Case, from: &str, to: &str, extra: &[&str], stdin: &[u8]) -> O
     rcc(&args, stdin)
 }
 
-/// The cases of one stem (`int_128`) by encoding.
-fn stems() -> BTreeMap<String, BTreeMap<&'static str, &'static Case>> {
-    let mut out: BTreeMap<String, BTreeMap<&str, &Case>> = BTreeMap::new();
-    for case in &hadoop_java().cases {
-        let (stem, _) = case.name.rsplit_once('.').unwrap();
-        let name = FORMATS.iter().find(|(e, _)| *e == case.encoding).unwrap().1;
-        out.entry(stem.to_owned()).or_default().insert(name, case);
-    }
-    out
-}
-
 fn case(name: &str) -> &'static Case {
     hadoop_java().cases.iter().find(|c| c.name == name).unwrap()
-}
-
-/// Every NaN made canonical, as Java writes it (and as JSON's "NaN" reads).
-fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
 }
 
 #[test]
 fn every_conversion_reproduces_the_target_bytes() {
     let mut checked = 0;
-    for (stem, cases) in stems() {
+    for (stem, cases) in stems(&hadoop_java().cases) {
         for (_, from) in FORMATS {
             for (_, to) in FORMATS {
                 let source = cases[from];
@@ -110,19 +59,7 @@ fn every_conversion_reproduces_the_target_bytes() {
                 }
                 for input in inputs {
                     let out = convert(source, from, to, &[], &input);
-                    assert_eq!(
-                        out.status.code(),
-                        Some(0),
-                        "{stem} {from} -> {to}: {}",
-                        stderr(&out)
-                    );
-                    assert_eq!(stderr(&out), "");
-                    assert!(
-                        out.stdout == expected,
-                        "{stem} {from} -> {to}:\n{}\n{}",
-                        String::from_utf8_lossy(&out.stdout),
-                        String::from_utf8_lossy(&expected)
-                    );
+                    assert_clean_output(&out, &expected, &format!("{stem} {from} -> {to}"));
                     checked += 1;
                 }
             }
@@ -150,10 +87,7 @@ fn json_values(record_type: &str, text: &[u8]) -> Vec<Value> {
 fn json_output_reads_back_to_the_manifest_values() {
     let mut values = 0;
     for case in &hadoop_java().cases {
-        let Some((_, from)) = FORMATS.iter().find(|(e, _)| *e == case.encoding) else {
-            continue;
-        };
-        let out = convert(case, from, "json", &[], &case.bytes());
+        let out = convert(case, name_of(case.encoding), "json", &[], &case.bytes());
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -327,18 +261,8 @@ fn binary_records_inside_mesos_and_paddle_convert_to_csv() {
     let records = binary_payloads("oracle.prims.LongRec");
     let expected: Vec<u8> = records.iter().flat_map(|(c, _)| csv_of(c)).collect();
 
-    let mut mesos = MesosWriter::new(Vec::new());
-    for (_, p) in &records {
-        mesos.write_payload(p).unwrap();
-    }
-    let mesos = mesos.into_inner();
-    let out = convert(
-        records[0].0,
-        "binary",
-        "csv",
-        &["--in-framing", "mesos"],
-        &mesos,
-    );
+    let mesos = mesos_of(records.iter().map(|(_, p)| &p[..]));
+    let out = mesos_to_csv(records[0].0, &mesos);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(out.stdout, expected);
 
@@ -500,42 +424,37 @@ fn csv_in_plasma_text_is_the_csv_stream() {
     assert_eq!(joined, lines);
 }
 
+/// The payloads framed as Mesos RecordIO.
+fn mesos_of<'a>(payloads: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
+    let mut mesos = MesosWriter::new(Vec::new());
+    for p in payloads {
+        mesos.write_payload(p).unwrap();
+    }
+    mesos.into_inner()
+}
+
+/// `rcc convert` of binary records framed as Mesos RecordIO to CSV.
+fn mesos_to_csv(case: &Case, framed: &[u8]) -> Output {
+    convert(case, "binary", "csv", &["--in-framing", "mesos"], framed)
+}
+
 #[test]
 fn damage_inside_framed_records() {
     let records = binary_payloads("oracle.prims.IntRec");
-    let mut mesos = MesosWriter::new(Vec::new());
-    mesos.write_payload(&records[0].1).unwrap();
+    let first = records[0].0;
     // A record cut short, then one with a byte too many.
-    mesos.write_payload(&records[1].1[..0]).unwrap();
-    let mesos = mesos.into_inner();
-    let out = convert(
-        records[0].0,
-        "binary",
-        "csv",
-        &["--in-framing", "mesos"],
-        &mesos,
-    );
+    let out = mesos_to_csv(first, &mesos_of([&records[0].1[..], &records[1].1[..0]]));
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(out.stdout, csv_of(records[0].0));
+    assert_eq!(out.stdout, csv_of(first));
     assert_eq!(
         stderr(&out),
         "error: record 1: the mesos payload is empty\n"
     );
 
     let long = records.iter().find(|(_, p)| p.len() >= 3).unwrap();
-    let mut mesos = MesosWriter::new(Vec::new());
-    mesos.write_payload(&records[0].1).unwrap();
-    mesos.write_payload(&long.1[..1]).unwrap();
-    let cut = mesos.into_inner();
-    let out = convert(
-        records[0].0,
-        "binary",
-        "csv",
-        &["--in-framing", "mesos"],
-        &cut,
-    );
+    let out = mesos_to_csv(first, &mesos_of([&records[0].1[..], &long.1[..1]]));
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(out.stdout, csv_of(records[0].0));
+    assert_eq!(out.stdout, csv_of(first));
     assert_eq!(
         stderr(&out),
         "error: record 1, byte 0 of its mesos payload, in IntRec.v: input ends inside an int\n"
@@ -543,15 +462,7 @@ fn damage_inside_framed_records() {
 
     let mut extra = records[0].1.clone();
     extra.push(0);
-    let mut mesos = MesosWriter::new(Vec::new());
-    mesos.write_payload(&extra).unwrap();
-    let out = convert(
-        records[0].0,
-        "binary",
-        "csv",
-        &["--in-framing", "mesos"],
-        &mesos.into_inner(),
-    );
+    let out = mesos_to_csv(first, &mesos_of([&extra[..]]));
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert!(
@@ -562,19 +473,9 @@ fn damage_inside_framed_records() {
     assert!(stderr(&out).contains("more bytes after the record"));
 
     // A damaged framing: the records before it, then the framing's error.
-    let mut mesos = MesosWriter::new(Vec::new());
-    for (_, p) in &records[..3] {
-        mesos.write_payload(p).unwrap();
-    }
-    let mut damaged = mesos.into_inner();
+    let mut damaged = mesos_of(records[..3].iter().map(|(_, p)| &p[..]));
     damaged.truncate(damaged.len() - 1);
-    let out = convert(
-        records[0].0,
-        "binary",
-        "csv",
-        &["--in-framing", "mesos"],
-        &damaged,
-    );
+    let out = mesos_to_csv(first, &damaged);
     assert_eq!(out.status.code(), Some(1));
     let expected: Vec<u8> = records[..2].iter().flat_map(|(c, _)| csv_of(c)).collect();
     assert_eq!(out.stdout, expected);

@@ -4,69 +4,30 @@
 //! reads back to the manifest's values, and what Hadoop's binary writer refuses is a clean
 //! error. The schema comes from `shapes.jr` through the compiler.
 
-use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-use fixture_harness::{java_shapes, java_shapes_dir, shapes_id, shapes_schema, Case, Encoding};
+use std::process::Output;
+
+use fixture_harness::{java_shapes, java_shapes_dir, shapes_id, shapes_schema};
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
-use hadoop_record::Value;
 use hadoop_record_compiler::{load, LoadOptions};
+use support::{assert_clean_output, canon, name_of, rcc_in, stderr, stems, FORMATS};
 
-const FORMATS: [(Encoding, &str); 3] = [
-    (Encoding::Binary, "binary"),
-    (Encoding::Csv, "csv"),
-    (Encoding::Xml, "xml"),
-];
-
+/// `rcc convert` of `stdin` as `record_type` of `shapes.jr`.
 fn convert(record_type: &str, from: &str, to: &str, stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args([
-            "convert",
-            "--schema",
-            "shapes.jr",
-            "--type",
-            record_type,
-            "--from",
-            from,
-            "--to",
-            to,
-        ])
-        .current_dir(java_shapes_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rcc runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("rcc finishes");
-    feeder.join().unwrap();
-    out
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn name_of(encoding: Encoding) -> &'static str {
-    FORMATS.iter().find(|(e, _)| *e == encoding).unwrap().1
-}
-
-/// The cases of each stem by encoding name.
-fn stems() -> BTreeMap<String, BTreeMap<&'static str, &'static Case>> {
-    let mut out: BTreeMap<String, BTreeMap<&str, &Case>> = BTreeMap::new();
-    for case in &java_shapes().cases {
-        let (stem, _) = case.name.rsplit_once('.').unwrap();
-        out.entry(stem.to_owned())
-            .or_default()
-            .insert(name_of(case.encoding), case);
-    }
-    out
+    let args = [
+        "convert",
+        "--schema",
+        "shapes.jr",
+        "--type",
+        record_type,
+        "--from",
+        from,
+        "--to",
+        to,
+    ];
+    rcc_in(java_shapes_dir(), &args, stdin)
 }
 
 #[test]
@@ -100,7 +61,7 @@ fn the_compiler_reads_shapes_jr_as_the_hand_built_schema() {
 fn every_conversion_reproduces_the_target_bytes() {
     let shapes = java_shapes();
     let mut checked = 0;
-    for (stem, cases) in stems() {
+    for (stem, cases) in stems(&java_shapes().cases) {
         for (from, source) in &cases {
             let input = shapes.bytes(source);
             for (_, to) in FORMATS {
@@ -116,38 +77,13 @@ fn every_conversion_reproduces_the_target_bytes() {
                     );
                     continue;
                 };
-                assert_eq!(
-                    out.status.code(),
-                    Some(0),
-                    "{stem} {from} -> {to}: {}",
-                    stderr(&out)
-                );
-                assert_eq!(stderr(&out), "");
-                let want = shapes.bytes(target);
-                assert!(
-                    out.stdout == want,
-                    "{stem} {from} -> {to}:\n{}\n{}",
-                    String::from_utf8_lossy(&out.stdout),
-                    String::from_utf8_lossy(&want)
-                );
+                let what = format!("{stem} {from} -> {to}");
+                assert_clean_output(&out, &shapes.bytes(target), &what);
                 checked += 1;
             }
         }
     }
     assert_eq!(checked, 50 * 3 - 2);
-}
-
-fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
 }
 
 #[test]

@@ -2,15 +2,18 @@
 //! (`tests/fixtures/{mesos,paddle,v1}`). Output is checked with the runtime's own readers,
 //! so the CLI is tested against the library, not against itself.
 
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use hadoop_record::framing::mesos::MesosReader;
 use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader};
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::V1Reader;
 use serde_json::Value as Json;
+use support::{command, rcc_in, stderr, CRATE_DIR};
 
 const TARGETS: [&str; 6] = [
     "mesos",
@@ -25,29 +28,9 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
 }
 
-/// Runs `rcc args` with `stdin` as standard input.
+/// Runs `rcc args` in the crate directory with `stdin` as standard input.
 fn rcc(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rcc runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    // Written from a thread so that a large input cannot deadlock against a full stdout.
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("rcc finishes");
-    feeder.join().unwrap();
-    out
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    rcc_in(CRATE_DIR, args, stdin)
 }
 
 fn hex(s: &str) -> Vec<u8> {
@@ -557,13 +540,15 @@ fn files_and_standard_streams() {
         mesos.extend_from_slice(b"100\n");
         mesos.extend_from_slice(&[b'x'; 100]);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args(["frame", "--from", "mesos", "--to", "mesos", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = command(
+        CRATE_DIR,
+        &["frame", "--from", "mesos", "--to", "mesos", "-"],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let _ = stdin.write_all(&mesos);

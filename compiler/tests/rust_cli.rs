@@ -1,25 +1,21 @@
 //! `rcc -l rust`: standard output, `-o FILE`, `-d DIR`, rewriting only what changed, and
 //! errors.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use hadoop_record_compiler::backend::rust::{self, Options};
 use hadoop_record_compiler::{load, LoadOptions};
+use support::{command, run, stderr, CRATE_DIR};
 
-/// Runs `rcc args` in the crate directory.
+/// Runs `rcc args` in the crate directory, with NO_COLOR set.
 fn rcc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rcc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("rcc runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
+    let mut rcc = command(CRATE_DIR, args);
+    rcc.env("NO_COLOR", "1");
+    run(rcc, b"")
 }
 
 const OUTLINKS: &str = "tests/ddl/docs/outlinks.jr";

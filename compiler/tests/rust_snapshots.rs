@@ -19,6 +19,16 @@ fn generate(paths: &[&str]) -> String {
     generate_with(paths, &Options::default())
 }
 
+/// The file-per-module layout for DDL at `paths`.
+fn tree(paths: &[&str]) -> Vec<OutputFile> {
+    rust::generate_tree(&model(paths), &Options::default()).unwrap()
+}
+
+/// The paths of a layout's files.
+fn file_paths(files: &[OutputFile]) -> Vec<&str> {
+    files.iter().map(|f| f.path.to_str().unwrap()).collect()
+}
+
 fn show_tree(files: &[OutputFile]) -> String {
     files
         .iter()
@@ -27,57 +37,57 @@ fn show_tree(files: &[OutputFile]) -> String {
         .join("\n")
 }
 
-#[test]
-fn fixture_schemas() {
-    let dir = "../tests/fixtures/hadoop-java";
-    for name in ["common", "prims", "composite"] {
+/// Snapshots the Rust generated for each `{dir}/{name}.jr` as `{prefix}_{name}`.
+fn snapshot_each(dir: &str, prefix: &str, names: &[&str]) {
+    for name in names {
         insta::assert_snapshot!(
-            format!("fixture_{name}"),
+            format!("{prefix}_{name}"),
             generate(&[&format!("{dir}/{name}.jr")])
         );
     }
 }
 
 #[test]
+fn fixture_schemas() {
+    snapshot_each(
+        "../tests/fixtures/hadoop-java",
+        "fixture",
+        &["common", "prims", "composite"],
+    );
+}
+
+#[test]
 fn documentation_examples() {
-    for name in ["links", "outlinks", "inclrec", "testrec"] {
-        insta::assert_snapshot!(
-            format!("docs_{name}"),
-            generate(&[&format!("tests/ddl/docs/{name}.jr")])
-        );
-    }
+    snapshot_each(
+        "tests/ddl/docs",
+        "docs",
+        &["links", "outlinks", "inclrec", "testrec"],
+    );
 }
 
 #[test]
 fn hadoop_test_shapes() {
-    for name in ["test", "links", "signatures", "single"] {
-        insta::assert_snapshot!(
-            format!("hadoop_{name}"),
-            generate(&[&format!("tests/ddl/hadoop/{name}.jr")])
-        );
-    }
+    snapshot_each(
+        "tests/ddl/hadoop",
+        "hadoop",
+        &["test", "links", "signatures", "single"],
+    );
 }
 
 #[test]
 fn all_field_types_containers_and_awkward_names() {
-    for name in ["all_types", "containers", "keywords"] {
-        insta::assert_snapshot!(
-            format!("rust_{name}"),
-            generate(&[&format!("tests/ddl/rust/{name}.jr")])
-        );
-    }
+    snapshot_each(
+        "tests/ddl/rust",
+        "rust",
+        &["all_types", "containers", "keywords"],
+    );
 }
 
 #[test]
 fn file_per_module_layout() {
-    let files = rust::generate_tree(
-        &model(&["tests/ddl/docs/outlinks.jr", "tests/ddl/rust/keywords.jr"]),
-        &Options::default(),
-    )
-    .unwrap();
-    let paths: Vec<_> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+    let files = tree(&["tests/ddl/docs/outlinks.jr", "tests/ddl/rust/keywords.jr"]);
     assert_eq!(
-        paths,
+        file_paths(&files),
         [
             "mod.rs",
             "links.rs",
@@ -91,14 +101,9 @@ fn file_per_module_layout() {
 
 #[test]
 fn a_module_with_records_and_submodules_gets_a_file_declaring_them() {
-    let files = rust::generate_tree(
-        &model(&["tests/ddl/hadoop/test.jr", "tests/ddl/hadoop/links.jr"]),
-        &Options::default(),
-    )
-    .unwrap();
-    let paths: Vec<_> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+    let files = tree(&["tests/ddl/hadoop/test.jr", "tests/ddl/hadoop/links.jr"]);
     assert_eq!(
-        paths,
+        file_paths(&files),
         [
             "mod.rs",
             "org/apache/hadoop/record.rs",
@@ -140,11 +145,7 @@ fn output_is_deterministic() {
     for _ in 0..3 {
         assert_eq!(generate(&paths), first);
     }
-    let tree = rust::generate_tree(&model(&paths), &Options::default()).unwrap();
-    assert_eq!(
-        rust::generate_tree(&model(&paths), &Options::default()).unwrap(),
-        tree
-    );
+    assert_eq!(tree(&paths), tree(&paths));
 }
 
 #[test]
@@ -237,11 +238,9 @@ fn names_that_collide_in_rust_are_ddl_errors_with_both_spans() {
 fn modules_named_mod_stay_inline_in_the_file_per_module_layout() {
     // A file `mod.rs` for module `mod` would overwrite the root's, and below the root rustc
     // would look for its children next to it rather than under it.
-    let files =
-        rust::generate_tree(&model(&["tests/ddl/rust/modules.jr"]), &Options::default()).unwrap();
-    let paths: Vec<_> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+    let files = tree(&["tests/ddl/rust/modules.jr"]);
     assert_eq!(
-        paths,
+        file_paths(&files),
         ["mod.rs", "mod/child.rs", "lib.rs", "lib/mod/leaf.rs"]
     );
     insta::assert_snapshot!("tree_modules", show_tree(&files));

@@ -2,29 +2,11 @@
 //! derived structs of `fixture_types` in all three formats and read back.
 
 mod fixture_types;
+mod support;
 
 use fixture_harness::{hadoop_java, schema, Case, Encoding};
-use hadoop_record::{Format, Record, RecordReader, RecordWriter, Result};
-
-fn format_of(encoding: Encoding) -> Format {
-    match encoding {
-        Encoding::Binary => Format::Binary,
-        Encoding::Csv => Format::Csv,
-        Encoding::Xml => Format::Xml,
-    }
-}
-
-fn write_all<T: Record>(records: &[T], format: Format) -> Result<Vec<u8>> {
-    let mut writer = RecordWriter::new(Vec::new(), format);
-    for record in records {
-        writer.write(record)?;
-    }
-    writer.into_inner()
-}
-
-fn read_all<T: Record>(bytes: &[u8], format: Format) -> Result<Vec<T>> {
-    RecordReader::new(bytes, format).records::<T>().collect()
-}
+use hadoop_record::{Format, Record, RecordWriter};
+use support::{format_of, read_all, write_all};
 
 /// The case's manifest values in binary, written by the schema-driven codec.
 fn expected_binary(case: &Case) -> Vec<u8> {

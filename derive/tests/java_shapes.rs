@@ -5,13 +5,15 @@
 //! and re-encoded in binary to the binary file of the same values (typed, dynamic and the
 //! files agree); signatures, `compare_hadoop`, `compare_raw` and `Display` are checked too.
 
-use std::cmp::Ordering;
+mod support;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
 use fixture_harness::{java_shapes, shapes_id, shapes_schema, Case, Encoding};
 use hadoop_record::field::MapKey;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
+use support::{assert_compares_as_java, canon, format_of, read_all, write_all};
 
 #[derive(Record, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[record(module = "shapes.keys")]
@@ -128,29 +130,6 @@ macro_rules! with_type {
     };
 }
 
-fn format(encoding: Encoding) -> Format {
-    match encoding {
-        Encoding::Binary => Format::Binary,
-        Encoding::Csv => Format::Csv,
-        Encoding::Xml => Format::Xml,
-    }
-}
-
-fn write_all<T: Record>(records: &[T], format: Format) -> Vec<u8> {
-    let mut writer = RecordWriter::new(Vec::new(), format);
-    for r in records {
-        writer.write(r).unwrap();
-    }
-    writer.into_inner().unwrap()
-}
-
-fn read_all<T: Record>(bytes: &[u8], format: Format) -> Vec<T> {
-    RecordReader::new(bytes, format)
-        .records::<T>()
-        .collect::<Result<_, _>>()
-        .unwrap()
-}
-
 fn show(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).escape_debug().to_string()
 }
@@ -169,11 +148,11 @@ fn binary_twin(case: &Case) -> Option<Vec<u8>> {
 fn check_case<T: Record + Debug>(case: &Case) {
     let shapes = java_shapes();
     let bytes = shapes.bytes(case);
-    let format = format(case.encoding);
-    let records: Vec<T> = read_all(&bytes, format);
+    let format = format_of(case.encoding);
+    let records: Vec<T> = read_all(&bytes, format).unwrap();
     assert_eq!(records.len(), case.values.len(), "{}", case.name);
     // Written back byte for byte, whatever the Rust maps' own order.
-    let out = write_all(&records, format);
+    let out = write_all(&records, format).unwrap();
     assert!(
         out == bytes,
         "{} (typed):\n got {}\nwant {}",
@@ -187,7 +166,7 @@ fn check_case<T: Record + Debug>(case: &Case) {
     let Some(twin) = binary_twin(case) else {
         return;
     };
-    let binary = write_all(&records, Format::Binary);
+    let binary = write_all(&records, Format::Binary).unwrap();
     assert!(binary == twin, "{}: binary of the typed records", case.name);
     let mut reader = RecordReader::new(&binary[..], Format::Binary);
     let id = shapes_id(&case.record_type);
@@ -202,19 +181,6 @@ fn check_case<T: Record + Debug>(case: &Case) {
             "{}:\n got {got:?}\nwant {want:?}",
             case.name
         );
-    }
-}
-
-fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
     }
 }
 
@@ -250,7 +216,7 @@ fn hadoops_binary_writer_refusals_are_errors() {
             .iter()
             .find(|c| c.name == format!("{stem}.csv"))
             .unwrap();
-        let records: Vec<Texts> = read_all(&shapes.bytes(csv), Format::Csv);
+        let records: Vec<Texts> = read_all(&shapes.bytes(csv), Format::Csv).unwrap();
         let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
         let e = writer.write(&records[0]).unwrap_err();
         assert_eq!(e.path(), "Texts.s", "{e}");
@@ -259,10 +225,6 @@ fn hadoops_binary_writer_refusals_are_errors() {
             "{e}"
         );
     }
-}
-
-fn sign(o: Ordering) -> i32 {
-    o as i32
 }
 
 fn check_comparison<T: Record>(c: &fixture_harness::Comparison) {
@@ -274,28 +236,7 @@ fn check_comparison<T: Record>(c: &fixture_harness::Comparison) {
             .unwrap();
         writer.into_inner().unwrap()
     };
-    let (ba, bb) = (encode(&c.a), encode(&c.b));
-    let a: T = read_all(&ba, Format::Binary).remove(0);
-    let b: T = read_all(&bb, Format::Binary).remove(0);
-    assert_eq!(sign(a.compare_hadoop(&b)), c.compare_to_sign, "{}", c.label);
-    assert_eq!(
-        sign(b.compare_hadoop(&a)),
-        c.compare_to_reverse_sign,
-        "{}",
-        c.label
-    );
-    assert_eq!(
-        sign(T::compare_raw(&ba, &bb).unwrap()),
-        c.compare_to_sign,
-        "{} (raw)",
-        c.label
-    );
-    assert_eq!(
-        sign(T::compare_raw(&bb, &ba).unwrap()),
-        c.compare_to_reverse_sign,
-        "{} (raw)",
-        c.label
-    );
+    assert_compares_as_java::<T>(c, &encode(&c.a), &encode(&c.b));
 }
 
 #[test]
@@ -316,16 +257,16 @@ fn raw_agrees_on_all_pairs<T: Record>(record_type: &str) -> usize {
         .iter()
         .filter(|c| c.record_type == record_type && c.encoding == Encoding::Binary)
     {
-        let records: Vec<T> = read_all(&shapes.bytes(case), Format::Binary);
+        let records: Vec<T> = read_all(&shapes.bytes(case), Format::Binary).unwrap();
         encoded.extend(
             records
                 .iter()
-                .map(|r| write_all(std::slice::from_ref(r), Format::Binary)),
+                .map(|r| write_all(std::slice::from_ref(r), Format::Binary).unwrap()),
         );
     }
     let decoded: Vec<T> = encoded
         .iter()
-        .map(|b| read_all::<T>(b, Format::Binary).remove(0))
+        .map(|b| read_all::<T>(b, Format::Binary).unwrap().remove(0))
         .collect();
     for (i, a) in decoded.iter().enumerate() {
         for (j, b) in decoded.iter().enumerate() {
@@ -357,6 +298,7 @@ fn display_is_the_csv_line() {
         let text = String::from_utf8(bytes.clone()).unwrap();
         with_type!(case.record_type.as_str(), T => {
             let shown: String = read_all::<T>(&bytes, Format::Csv)
+                .unwrap()
                 .iter()
                 .map(|r| r.to_string())
                 .collect();
@@ -413,8 +355,8 @@ fn record_keys_holding_nan_do_not_panic() {
         maps.hash.insert(r, n);
     }
     for format in [Format::Binary, Format::Csv, Format::Xml] {
-        let bytes = write_all(std::slice::from_ref(&maps), format);
-        let back: Vec<Maps> = read_all(&bytes, format);
+        let bytes = write_all(std::slice::from_ref(&maps), format).unwrap();
+        let back: Vec<Maps> = read_all(&bytes, format).unwrap();
         assert_eq!(back.len(), 1);
     }
 }
@@ -424,10 +366,10 @@ fn record_keys_holding_nan_do_not_panic() {
 fn truncations<T: Record>(case: &Case) -> usize {
     let shapes = java_shapes();
     let bytes = shapes.bytes(case);
-    let format = format(case.encoding);
-    let records: Vec<T> = read_all(&bytes, format);
+    let format = format_of(case.encoding);
+    let records: Vec<T> = read_all(&bytes, format).unwrap();
     let ends: Vec<usize> = (1..=records.len())
-        .map(|n| write_all(&records[..n], format).len())
+        .map(|n| write_all(&records[..n], format).unwrap().len())
         .collect();
     let type_name = case.record_type.rsplit('.').next().unwrap();
     // Every prefix of small files; of large ones (reading a prefix costs its length) every

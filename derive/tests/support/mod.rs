@@ -1,0 +1,85 @@
+//! What the derive's fixture tests share: typed records through `RecordWriter` and
+//! `RecordReader`, NaN-canonical values, and Java's `compareTo` signs. Used as
+//! `mod support;`; each test file uses only part of it.
+#![allow(dead_code)]
+
+use std::cmp::Ordering;
+
+use fixture_harness::{Comparison, Encoding};
+use hadoop_record::{Format, Record, RecordReader, RecordWriter, Result, Value};
+
+/// The runtime format of a fixture encoding.
+pub fn format_of(encoding: Encoding) -> Format {
+    match encoding {
+        Encoding::Binary => Format::Binary,
+        Encoding::Csv => Format::Csv,
+        Encoding::Xml => Format::Xml,
+    }
+}
+
+/// `records` written back to back in `format`.
+pub fn write_all<T: Record>(records: &[T], format: Format) -> Result<Vec<u8>> {
+    let mut writer = RecordWriter::new(Vec::new(), format);
+    for record in records {
+        writer.write(record)?;
+    }
+    writer.into_inner()
+}
+
+/// Every record of `bytes` in `format`.
+pub fn read_all<T: Record>(bytes: &[u8], format: Format) -> Result<Vec<T>> {
+    RecordReader::new(bytes, format).records::<T>().collect()
+}
+
+/// Every NaN made canonical, as Java writes it, so that `bitwise_eq` compares the values
+/// Java would compare.
+pub fn canon(v: &Value) -> Value {
+    match v {
+        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
+        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
+        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
+        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
+        Value::Map(entries) => {
+            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
+        }
+        v => v.clone(),
+    }
+}
+
+/// The sign Java's `compareTo` returns for `o`.
+pub fn sign(o: Ordering) -> i32 {
+    o as i32
+}
+
+/// Asserts that `T` compares the records of comparison `c`, binary encoded as `a` and
+/// `b`, as Java did, both ways: on values (`compare_hadoop`) and on the encodings
+/// (`compare_raw`).
+pub fn assert_compares_as_java<T: Record>(c: &Comparison, a: &[u8], b: &[u8]) {
+    let first = read_all::<T>(a, Format::Binary).unwrap().remove(0);
+    let second = read_all::<T>(b, Format::Binary).unwrap().remove(0);
+    assert_eq!(
+        sign(first.compare_hadoop(&second)),
+        c.compare_to_sign,
+        "{}",
+        c.label
+    );
+    assert_eq!(
+        sign(second.compare_hadoop(&first)),
+        c.compare_to_reverse_sign,
+        "{}",
+        c.label
+    );
+    // The raw comparator agrees with compareTo, including where Hadoop's does not.
+    assert_eq!(
+        sign(T::compare_raw(a, b).unwrap()),
+        c.compare_to_sign,
+        "{} (raw)",
+        c.label
+    );
+    assert_eq!(
+        sign(T::compare_raw(b, a).unwrap()),
+        c.compare_to_reverse_sign,
+        "{} (raw, reversed)",
+        c.label
+    );
+}
