@@ -7,6 +7,7 @@ mod support;
 
 use std::process::Output;
 
+use fixture_harness::canon;
 use fixture_harness::{hadoop_java, hadoop_java_dir, record_id, Case, Encoding};
 use hadoop_record::framing::mesos::{MesosReader, MesosWriter};
 use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions, PaddleWriter};
@@ -15,7 +16,7 @@ use hadoop_record::framing::FrameWrite;
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
-use support::{assert_clean_output, canon, name_of, rcc_in, stderr, stems, FORMATS};
+use support::{assert_clean_output, name_of, rcc_in, stderr, stems, FORMATS};
 
 /// Runs `rcc args` in the fixture directory with `stdin` as standard input.
 fn rcc(args: &[&str], stdin: &[u8]) -> Output {

@@ -8,11 +8,12 @@ mod support;
 
 use std::process::Output;
 
+use fixture_harness::canon;
 use fixture_harness::{java_shapes, java_shapes_dir, shapes_id, shapes_schema};
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record_compiler::{load, LoadOptions};
-use support::{assert_clean_output, canon, name_of, rcc_in, stderr, stems, FORMATS};
+use support::{assert_clean_output, name_of, rcc_in, stderr, stems, FORMATS};
 
 /// `rcc convert` of `stdin` as `record_type` of `shapes.jr`.
 fn convert(record_type: &str, from: &str, to: &str, stdin: &[u8]) -> Output {

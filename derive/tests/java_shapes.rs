@@ -10,10 +10,11 @@ mod support;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
+use fixture_harness::canon;
 use fixture_harness::{java_shapes, shapes_id, shapes_schema, Case, Encoding};
 use hadoop_record::field::MapKey;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
-use support::{assert_compares_as_java, canon, format_of, read_all, write_all};
+use support::{assert_compares_as_java, format_of, read_all, write_all};
 
 #[derive(Record, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[record(module = "shapes.keys")]

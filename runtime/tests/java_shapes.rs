@@ -7,9 +7,10 @@
 
 mod support;
 
+use fixture_harness::canon;
 use fixture_harness::{java_shapes, shapes_id, shapes_schema, Case, Encoding};
 use hadoop_record::{ErrorKind, Format, RecordReader, RecordWriter, Value};
-use support::values::{assert_compares_like_java, canon};
+use support::values::assert_compares_like_java;
 
 fn expected(case: &Case) -> Vec<Value> {
     java_shapes().values(&case.record_type, &case.values)

@@ -6,6 +6,7 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap};
 
+use fixture_harness::canon;
 use fixture_harness::{record_id, schema};
 use fixture_records::{AllPrims, Containers, Inner, Named, Outer, Point, ToValue};
 use hadoop_record::schema::{FieldType, Schema};
@@ -13,7 +14,6 @@ use hadoop_record::value::key_cmp;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 use proptest::collection::{btree_map, hash_map, vec};
 use proptest::prelude::*;
-use support::values::canon;
 
 /// Strings, with or without the U+FFFE/U+FFFF that Hadoop's binary writer refuses.
 fn text(nonchars: bool) -> BoxedStrategy<String> {

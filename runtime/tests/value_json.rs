@@ -4,13 +4,13 @@
 
 mod support;
 
+use fixture_harness::canon;
 use fixture_harness::{hadoop_java, record_id, schema};
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::value::json::{from_json, to_json};
 use hadoop_record::{ErrorKind, Value};
 use proptest::collection::vec;
 use proptest::prelude::*;
-use support::values::canon;
 
 /// to_json, then serde_json, then from_json: the same bits (NaN payloads aside), and the
 /// text is one line.

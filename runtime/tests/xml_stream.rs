@@ -8,11 +8,12 @@ mod fixture_records;
 mod support;
 
 use fixture_checks::{read_values, Trickle};
+use fixture_harness::canon;
 use fixture_harness::{hadoop_java, record_id, schema, Encoding};
 use fixture_records::{AllPrims, Outer, ToValue};
 use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter, Value};
 use proptest::prelude::*;
-use support::values::{canon, recursive_schema};
+use support::values::recursive_schema;
 
 #[test]
 fn every_fixture_decodes_to_its_manifest_values() {

@@ -8,7 +8,6 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use fixture_harness::{Case, Encoding};
-use hadoop_record::Value;
 
 /// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
 /// the terminal alone.
@@ -90,19 +89,4 @@ pub fn assert_clean_output(out: &Output, want: &[u8], what: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(want)
     );
-}
-
-/// Every NaN made canonical, as Java writes it (and as JSON's "NaN" reads), so that
-/// `bitwise_eq` compares the values Java would compare.
-pub fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
 }

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use fixture_harness::{Comparison, Encoding};
-use hadoop_record::{Format, Record, RecordReader, RecordWriter, Result, Value};
+use hadoop_record::{Format, Record, RecordReader, RecordWriter, Result};
 
 /// The runtime format of a fixture encoding.
 pub fn format_of(encoding: Encoding) -> Format {
@@ -29,21 +29,6 @@ pub fn write_all<T: Record>(records: &[T], format: Format) -> Result<Vec<u8>> {
 /// Every record of `bytes` in `format`.
 pub fn read_all<T: Record>(bytes: &[u8], format: Format) -> Result<Vec<T>> {
     RecordReader::new(bytes, format).records::<T>().collect()
-}
-
-/// Every NaN made canonical, as Java writes it, so that `bitwise_eq` compares the values
-/// Java would compare.
-pub fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
 }
 
 /// The sign Java's `compareTo` returns for `o`.

@@ -12,6 +12,7 @@
 
 mod schemas;
 mod shapes;
+mod values;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ pub use schemas::fixture_schema;
 pub use shapes::{
     java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
 };
+pub use values::canon;
 
 /// `tests/fixtures` of the repository.
 pub fn fixtures_dir() -> PathBuf {
