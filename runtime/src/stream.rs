@@ -220,10 +220,15 @@ pub struct RecordReader<R> {
 impl<R: Read> RecordReader<R> {
     /// A reader of `format` records from `reader`.
     pub fn new(reader: R, format: Format) -> Self {
+        Self::with_capacity(reader, format, usize::MAX)
+    }
+
+    /// A reader whose input buffer starts at `capacity` bytes (at most the usual 64 KiB).
+    fn with_capacity(reader: R, format: Format, capacity: usize) -> Self {
         let input = match format {
-            Format::Binary => Input::Binary(BinaryInput::new(reader)),
-            Format::Csv => Input::Csv(CsvInput::new(reader)),
-            Format::Xml => Input::Xml(XmlInput::new(reader)),
+            Format::Binary => Input::Binary(BinaryInput::with_capacity(reader, capacity)),
+            Format::Csv => Input::Csv(CsvInput::with_capacity(reader, capacity)),
+            Format::Xml => Input::Xml(XmlInput::with_capacity(reader, capacity)),
         };
         RecordReader {
             input,
@@ -322,6 +327,36 @@ impl<R: Read> RecordReader<R> {
         )
         .in_record(self.records)
         .at(self.position())
+    }
+}
+
+impl<'a> RecordReader<&'a [u8]> {
+    /// A reader of `format` records from bytes already in memory, such as one framed payload.
+    ///
+    /// It reads and reports errors exactly as [`RecordReader::new`] over the same bytes does,
+    /// but its buffer is sized to the bytes instead of 64 KiB: making one per small payload is
+    /// cheap.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, RecordReader, Value};
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// let mut schema = Schema::new();
+    /// let id = schema.add(RecordType {
+    ///     module: String::new(),
+    ///     name: "N".into(),
+    ///     fields: vec![FieldDef::new("n", FieldType::Long)],
+    /// });
+    /// let payload = b"7\n";
+    /// let mut reader = RecordReader::from_slice(payload, Format::Csv);
+    /// assert_eq!(reader.read_value(&schema, id).unwrap(), Some(Value::Record(vec![Value::Long(7)])));
+    /// assert_eq!(reader.read_value(&schema, id).unwrap(), None);
+    ///
+    /// let e = RecordReader::from_slice(b"7x\n", Format::Csv).read_value(&schema, id).unwrap_err();
+    /// let same = RecordReader::new(&b"7x\n"[..], Format::Csv).read_value(&schema, id).unwrap_err();
+    /// assert_eq!(e.to_string(), same.to_string());
+    /// ```
+    pub fn from_slice(bytes: &'a [u8], format: Format) -> Self {
+        Self::with_capacity(bytes, format, bytes.len())
     }
 }
 
@@ -569,6 +604,64 @@ fn write_one<W: Write, O: StreamOutput<W>>(
             }
             out.reset();
             Err(e.in_field(type_name))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{FieldDef, FieldType, RecordType};
+
+    /// Everything `reader` yields until its first error or the end: values, then the error.
+    fn drain<R: Read>(mut reader: RecordReader<R>, schema: &Schema, id: RecordId) -> String {
+        let mut out = String::new();
+        loop {
+            match reader.read_value(schema, id) {
+                Ok(Some(v)) => out.push_str(&format!("{v:?}\n")),
+                Ok(None) => return out,
+                Err(e) => return out + &e.to_string(),
+            }
+        }
+    }
+
+    /// `from_slice` reads every prefix of a stream (so every place a record can be cut off,
+    /// across the growth of its small buffer) exactly as `new` does.
+    #[test]
+    fn from_slice_reads_and_fails_as_new_does() {
+        let mut schema = Schema::new();
+        let id = schema.add(RecordType {
+            module: String::new(),
+            name: "R".into(),
+            fields: vec![
+                FieldDef::new("s", FieldType::String),
+                FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Double))),
+                FieldDef::new("b", FieldType::Buffer),
+                FieldDef::new("n", FieldType::Long),
+            ],
+        });
+        let record = |i: i64| {
+            Value::Record(vec![
+                Value::String(format!("name,{i}\n{}", "x".repeat(i as usize * 40))),
+                Value::Vector(vec![Value::Double(i as f64 / 3.0); i as usize]),
+                Value::Buffer(vec![i as u8; 3]),
+                Value::Long(i * 1_000_003),
+            ])
+        };
+        for format in [Format::Binary, Format::Csv, Format::Xml] {
+            let mut writer = RecordWriter::new(Vec::new(), format);
+            for i in 0..3 {
+                writer.write_value(&schema, id, &record(i)).unwrap();
+            }
+            let bytes = writer.into_inner().unwrap();
+            for end in 0..=bytes.len() {
+                let slice = &bytes[..end];
+                let expected = drain(RecordReader::new(slice, format), &schema, id);
+                let got = drain(RecordReader::from_slice(slice, format), &schema, id);
+                assert_eq!(got, expected, "{format}, first {end} bytes");
+            }
+            let whole = drain(RecordReader::from_slice(&bytes, format), &schema, id);
+            assert_eq!(whole.lines().count(), 3, "{format}: {whole}");
         }
     }
 }

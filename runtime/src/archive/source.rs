@@ -10,7 +10,7 @@ use std::io::{ErrorKind as IoErrorKind, Read};
 use crate::error::{Error, Position, Result};
 
 /// Bytes read from the reader at a time.
-const CAPACITY: usize = 64 * 1024;
+pub(crate) const CAPACITY: usize = 64 * 1024;
 
 /// A reader with a refillable buffer and the stream offset of every buffered byte.
 #[derive(Debug)]
@@ -26,10 +26,17 @@ pub(crate) struct Source<R> {
 }
 
 impl<R: Read> Source<R> {
+    #[cfg(test)]
     pub(crate) fn new(inner: R) -> Self {
+        Self::with_capacity(inner, CAPACITY)
+    }
+
+    /// A source whose buffer starts at `capacity` bytes (at least 1, at most [`CAPACITY`]):
+    /// smaller for input known to be small, such as one record in memory.
+    pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         Source {
             inner,
-            buf: vec![0; CAPACITY],
+            buf: vec![0; capacity.clamp(1, CAPACITY)],
             pos: 0,
             end: 0,
             base: 0,
@@ -102,8 +109,8 @@ impl<R: Read> Source<R> {
         }
     }
 
-    /// Makes at least `n` bytes available when the input holds them (`n` at most the buffer
-    /// size); returns whether it does.
+    /// Makes at least `n` bytes available when the input holds them (`n` at most 64 KiB; a
+    /// smaller buffer grows to it); returns whether it does.
     #[inline]
     pub(crate) fn request(&mut self, n: usize) -> Result<bool> {
         debug_assert!(n <= CAPACITY);

@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use crate::archive::source::Source;
+use crate::archive::source::{Source, CAPACITY};
 use crate::archive::text::parse_double;
 use crate::archive::{Index, RecordInput, MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -105,8 +105,13 @@ fn describe(b: Option<u8>) -> String {
 impl<R: Read> CsvInput<R> {
     /// An input reading from `inner`.
     pub fn new(inner: R) -> Self {
+        Self::with_capacity(inner, CAPACITY)
+    }
+
+    /// An input whose buffer starts at `capacity` bytes (at most [`CAPACITY`]).
+    pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         CsvInput {
-            src: Source::new(inner),
+            src: Source::with_capacity(inner, capacity),
             first: true,
             depth: 0,
             line: 1,

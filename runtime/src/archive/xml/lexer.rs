@@ -21,7 +21,8 @@ use std::io::{ErrorKind as IoErrorKind, Read};
 use super::elem::Elem;
 use crate::error::{Error, ErrorKind, Position, Result};
 
-/// How many bytes a read asks for at least.
+/// How many bytes a read asks for at least (once past the first, smaller buffer of a lexer
+/// made for small input).
 const MIN_READ: usize = 16 * 1024;
 /// Initial buffer size.
 const INITIAL: usize = 64 * 1024;
@@ -97,6 +98,8 @@ pub struct Lexer<R> {
     base_line_start: u64,
     /// Resolved element text (see [`Text`]).
     scratch: Vec<u8>,
+    /// The buffer's first size ([`INITIAL`], or less for input known to be small).
+    initial: usize,
 }
 
 impl<R> std::fmt::Debug for Lexer<R> {
@@ -127,6 +130,11 @@ impl<R> Lexer<R> {
 
 impl<R: Read> Lexer<R> {
     pub fn new(reader: R) -> Self {
+        Self::with_capacity(reader, INITIAL)
+    }
+
+    /// A lexer whose buffer starts at `capacity` bytes (at least 1, at most [`INITIAL`]).
+    pub fn with_capacity(reader: R, capacity: usize) -> Self {
         Lexer {
             reader,
             buf: Vec::new(),
@@ -137,6 +145,7 @@ impl<R: Read> Lexer<R> {
             base_line: 1,
             base_line_start: 0,
             scratch: Vec::new(),
+            initial: capacity.clamp(1, INITIAL),
         }
     }
 
@@ -169,7 +178,7 @@ impl<R: Read> Lexer<R> {
             self.pos = 0;
         }
         if self.buf.len() - self.end < MIN_READ {
-            let grown = (self.buf.len() * 2).max(INITIAL);
+            let grown = (self.buf.len() * 2).max(self.initial);
             self.buf.resize(grown, 0);
         }
         loop {
