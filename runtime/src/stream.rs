@@ -35,7 +35,7 @@
 //! each of the `with_input!`/`with_output!` macros, and an arm in each constructor. Its input
 //! implements [`RecordInput`] (`at_end` at a clean end of input, `position` for errors) and its
 //! output implements [`RecordOutput`] plus the crate's `StreamOutput` (its [`Sink`], `reset`
-//! after a failed record, `get_ref`, `into_inner`).
+//! after a failed record) and has inherent `get_ref` and `into_inner`.
 
 use std::fmt;
 use std::io::{Read, Write};
@@ -102,23 +102,12 @@ pub(crate) trait StreamOutput<W: Write>: RecordOutput {
     fn sink(&mut self) -> &mut Sink<W>;
     /// Forgets the state of a record abandoned midway (a comma flag, an indentation level),
     /// so the next record starts as at the beginning of a stream.
-    fn reset(&mut self);
-    /// The writer.
-    fn get_ref(&self) -> &W;
-    /// Flushes and returns the writer.
-    fn into_inner(self) -> Result<W>;
+    fn reset(&mut self) {}
 }
 
 impl<W: Write> StreamOutput<W> for BinaryOutput<W> {
     fn sink(&mut self) -> &mut Sink<W> {
         self.sink_mut()
-    }
-    fn reset(&mut self) {}
-    fn get_ref(&self) -> &W {
-        BinaryOutput::get_ref(self)
-    }
-    fn into_inner(self) -> Result<W> {
-        BinaryOutput::into_inner(self)
     }
 }
 
@@ -129,12 +118,6 @@ impl<W: Write> StreamOutput<W> for XmlOutput<W> {
     fn reset(&mut self) {
         XmlOutput::reset(self)
     }
-    fn get_ref(&self) -> &W {
-        XmlOutput::get_ref(self)
-    }
-    fn into_inner(self) -> Result<W> {
-        XmlOutput::into_inner(self)
-    }
 }
 
 impl<W: Write> StreamOutput<W> for CsvOutput<W> {
@@ -143,12 +126,6 @@ impl<W: Write> StreamOutput<W> for CsvOutput<W> {
     }
     fn reset(&mut self) {
         CsvOutput::reset(self)
-    }
-    fn get_ref(&self) -> &W {
-        CsvOutput::get_ref(self)
-    }
-    fn into_inner(self) -> Result<W> {
-        CsvOutput::into_inner(self)
     }
 }
 
@@ -564,14 +541,14 @@ impl<W: Write> RecordWriter<W> {
 
     /// The writer. Bytes may still be buffered: see [`RecordWriter::flush`].
     pub fn get_ref(&self) -> &W {
-        with_output!(&self.output, o => StreamOutput::get_ref(o),
+        with_output!(&self.output, o => o.get_ref(),
             Output::Taken => unreachable!("a RecordWriter is consumed by into_inner"),
         )
     }
 
     /// Flushes and returns the writer.
     pub fn into_inner(mut self) -> Result<W> {
-        with_output!(std::mem::replace(&mut self.output, Output::Taken), o => StreamOutput::into_inner(o),
+        with_output!(std::mem::replace(&mut self.output, Output::Taken), o => o.into_inner(),
             Output::Taken => Err(taken()),
         )
     }
