@@ -8,6 +8,7 @@
 use std::io::{ErrorKind as IoErrorKind, Read};
 
 use crate::error::{Error, Position, Result};
+use crate::uninterrupted::read_some;
 
 /// Bytes read from the reader at a time.
 pub(crate) const CAPACITY: usize = 64 * 1024;
@@ -91,21 +92,16 @@ impl<R: Read> Source<R> {
             // buffer is never more than twice the bytes that actually arrived.
             self.buf.resize(self.buf.len() * 2, 0);
         }
-        loop {
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == IoErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(Error::from(e).at(Position::Byte(self.base + self.end as u64)))
-                }
+        match read_some(&mut self.inner, &mut self.buf[self.end..]) {
+            Ok(0) => {
+                self.eof = true;
+                Ok(false)
             }
+            Ok(n) => {
+                self.end += n;
+                Ok(true)
+            }
+            Err(e) => Err(Error::from(e).at(Position::Byte(self.base + self.end as u64))),
         }
     }
 

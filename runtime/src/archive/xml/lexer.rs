@@ -16,10 +16,11 @@
 //! buffer grows only to hold one token: a tag (at most [`MAX_TAG`] bytes) or the text of
 //! one element, which is as long as the input that holds it.
 
-use std::io::{ErrorKind as IoErrorKind, Read};
+use std::io::Read;
 
 use super::elem::Elem;
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::uninterrupted::read_some;
 
 /// How many bytes a read asks for at least (once past the first, smaller buffer of a lexer
 /// made for small input).
@@ -181,19 +182,16 @@ impl<R: Read> Lexer<R> {
             let grown = (self.buf.len() * 2).max(self.initial);
             self.buf.resize(grown, 0);
         }
-        loop {
-            match self.reader.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == IoErrorKind::Interrupted => continue,
-                Err(e) => return Err(Error::from(e).at(self.position_at(self.end))),
+        match read_some(&mut self.reader, &mut self.buf[self.end..]) {
+            Ok(0) => {
+                self.eof = true;
+                Ok(false)
             }
+            Ok(n) => {
+                self.end += n;
+                Ok(true)
+            }
+            Err(e) => Err(Error::from(e).at(self.position_at(self.end))),
         }
     }
 

@@ -77,7 +77,7 @@ impl<T: AsRef<[u8]>> Encoder<T> for MesosCodec {
 
     fn encode(&mut self, item: T, dst: &mut BytesMut) -> Result<()> {
         let payload = item.as_ref();
-        let mut digits = [0u8; 20];
+        let mut digits = itoa::Buffer::new();
         let header = length_digits(payload.len() as u64, &mut digits);
         dst.reserve(header.len() + 1 + payload.len());
         dst.put_slice(header);

@@ -455,7 +455,7 @@ impl Iterator for Feed<'_, '_> {
 /// assert_eq!(out, b"2\n{}");
 /// ```
 pub fn encode_frame(payload: &[u8], out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
+    let mut digits = itoa::Buffer::new();
     let header = length_digits(payload.len() as u64, &mut digits);
     out.reserve(header.len() + 1 + payload.len());
     out.extend_from_slice(header);
@@ -463,17 +463,10 @@ pub fn encode_frame(payload: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(payload);
 }
 
-/// Writes `n` in minimal decimal form into `buf`, returning the digits.
-pub(crate) fn length_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buf[i..];
-        }
-    }
+/// Writes `n` in minimal decimal form (Mesos' length line) into `buf`, returning the digits.
+#[inline]
+pub(crate) fn length_digits(n: u64, buf: &mut itoa::Buffer) -> &[u8] {
+    buf.format(n).as_bytes()
 }
 
 #[cfg(test)]
@@ -494,7 +487,7 @@ mod tests {
 
     #[test]
     fn length_digits_are_minimal() {
-        let mut b = [0; 20];
+        let mut b = itoa::Buffer::new();
         assert_eq!(length_digits(0, &mut b), b"0");
         assert_eq!(length_digits(1234, &mut b), b"1234");
         assert_eq!(length_digits(u64::MAX, &mut b), b"18446744073709551615");
