@@ -2,7 +2,7 @@
 
 use std::io::{Read, Write};
 
-use super::decoder::{length_digits, MesosDecoder, MesosOptions};
+use super::decoder::{length_line, MesosDecoder, MesosOptions};
 use crate::error::{Error, Result};
 use crate::framing::FrameWrite;
 use crate::uninterrupted::read_some;
@@ -139,13 +139,9 @@ impl<W: Write> MesosWriter<W> {
 
 impl<W: Write> FrameWrite for MesosWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        // The length line in one write: at most 20 digits and LF.
-        let mut digits = itoa::Buffer::new();
-        let digits = length_digits(payload.len() as u64, &mut digits);
-        let mut line = [b'\n'; 21];
-        line[..digits.len()].copy_from_slice(digits);
+        let mut line = [0u8; 21];
         self.inner
-            .write_all(&line[..=digits.len()])
+            .write_all(length_line(payload.len() as u64, &mut line))
             .map_err(|e| Error::from(e).in_record(self.records))?;
         self.inner
             .write_all(payload)
