@@ -281,6 +281,15 @@ impl<R: Read> RecordReader<R> {
         }
     }
 
+    /// [`RecordReader::read`] as an iterator item: nothing after the first error.
+    #[inline]
+    fn next_record<T: Record>(&mut self) -> Option<Result<T>> {
+        if self.failed {
+            return None;
+        }
+        self.read().transpose()
+    }
+
     #[inline]
     fn count<T>(&mut self, result: Result<Option<T>>) -> Result<Option<T>> {
         match result {
@@ -368,10 +377,7 @@ impl<R: Read, T: Record> Iterator for Records<'_, R, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        if self.reader.failed {
-            return None;
-        }
-        self.reader.read().transpose()
+        self.reader.next_record()
     }
 }
 
@@ -394,10 +400,7 @@ impl<R: Read, T: Record> Iterator for IntoRecords<R, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        if self.reader.failed {
-            return None;
-        }
-        self.reader.read().transpose()
+        self.reader.next_record()
     }
 }
 

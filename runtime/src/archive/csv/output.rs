@@ -127,8 +127,6 @@ fn push_escaped(buf: &mut Vec<u8>, s: &[u8]) {
     buf.extend_from_slice(&s[start..]);
 }
 
-/// Appends lowercase hex, two digits per byte (Java's `Utils.toCSVBuffer`).
-
 impl<W: Write> RecordOutput for CsvOutput<W> {
     #[inline]
     fn write_byte(&mut self, v: i8, _tag: &str) -> Result<()> {
