@@ -3,7 +3,7 @@
 //! position and a path rooted at the type name; whatever decoded must re-encode and decode
 //! again to the same values.
 
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 
 use crate::fixture_records::{AllPrims, Containers, Outer, ToValue};
@@ -66,8 +66,28 @@ fn recursive() -> Schema {
     s
 }
 
+/// `RecordReader::from_slice` (its buffer sized to the bytes) reads exactly as `new` does:
+/// the same values, the same errors word for word.
+fn same_from_slice(data: &[u8], format: Format, schema: &Schema, id: RecordId) {
+    let outcome = |mut reader: RecordReader<&[u8]>| -> Vec<Result<Value, String>> {
+        let items = reader.values(schema, id);
+        items.map(|r| r.map_err(|e| e.to_string())).collect()
+    };
+    let expected = outcome(RecordReader::new(data, format));
+    let got = outcome(RecordReader::from_slice(data, format));
+    assert_eq!(got.len(), expected.len());
+    for (g, e) in got.iter().zip(&expected) {
+        match (g, e) {
+            (Ok(g), Ok(e)) => assert!(g.bitwise_eq(e)),
+            (Err(g), Err(e)) => assert_eq!(g, e),
+            _ => panic!("from_slice: {g:?}, new: {e:?}"),
+        }
+    }
+}
+
 fn dynamic(data: &[u8], format: Format, schema: &Schema, name: &str) {
     let id = schema.find(name).expect("record type");
+    same_from_slice(data, format, schema, id);
     let mut values = Vec::new();
     let mut reader = RecordReader::new(data, format);
     for v in reader.values(schema, id) {

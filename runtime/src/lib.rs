@@ -17,6 +17,7 @@ mod include;
 mod record;
 pub mod schema;
 mod stream;
+mod uninterrupted;
 pub mod value;
 
 pub use archive::{Index, RecordInput, RecordOutput};

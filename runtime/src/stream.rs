@@ -35,7 +35,7 @@
 //! each of the `with_input!`/`with_output!` macros, and an arm in each constructor. Its input
 //! implements [`RecordInput`] (`at_end` at a clean end of input, `position` for errors) and its
 //! output implements [`RecordOutput`] plus the crate's `StreamOutput` (its [`Sink`], `reset`
-//! after a failed record, `get_ref`, `into_inner`).
+//! after a failed record) and has inherent `get_ref` and `into_inner`.
 
 use std::fmt;
 use std::io::{Read, Write};
@@ -102,23 +102,12 @@ pub(crate) trait StreamOutput<W: Write>: RecordOutput {
     fn sink(&mut self) -> &mut Sink<W>;
     /// Forgets the state of a record abandoned midway (a comma flag, an indentation level),
     /// so the next record starts as at the beginning of a stream.
-    fn reset(&mut self);
-    /// The writer.
-    fn get_ref(&self) -> &W;
-    /// Flushes and returns the writer.
-    fn into_inner(self) -> Result<W>;
+    fn reset(&mut self) {}
 }
 
 impl<W: Write> StreamOutput<W> for BinaryOutput<W> {
     fn sink(&mut self) -> &mut Sink<W> {
         self.sink_mut()
-    }
-    fn reset(&mut self) {}
-    fn get_ref(&self) -> &W {
-        BinaryOutput::get_ref(self)
-    }
-    fn into_inner(self) -> Result<W> {
-        BinaryOutput::into_inner(self)
     }
 }
 
@@ -129,12 +118,6 @@ impl<W: Write> StreamOutput<W> for XmlOutput<W> {
     fn reset(&mut self) {
         XmlOutput::reset(self)
     }
-    fn get_ref(&self) -> &W {
-        XmlOutput::get_ref(self)
-    }
-    fn into_inner(self) -> Result<W> {
-        XmlOutput::into_inner(self)
-    }
 }
 
 impl<W: Write> StreamOutput<W> for CsvOutput<W> {
@@ -143,12 +126,6 @@ impl<W: Write> StreamOutput<W> for CsvOutput<W> {
     }
     fn reset(&mut self) {
         CsvOutput::reset(self)
-    }
-    fn get_ref(&self) -> &W {
-        CsvOutput::get_ref(self)
-    }
-    fn into_inner(self) -> Result<W> {
-        CsvOutput::into_inner(self)
     }
 }
 
@@ -220,10 +197,15 @@ pub struct RecordReader<R> {
 impl<R: Read> RecordReader<R> {
     /// A reader of `format` records from `reader`.
     pub fn new(reader: R, format: Format) -> Self {
+        Self::with_capacity(reader, format, usize::MAX)
+    }
+
+    /// A reader whose input buffer starts at `capacity` bytes (at most the usual 64 KiB).
+    fn with_capacity(reader: R, format: Format, capacity: usize) -> Self {
         let input = match format {
-            Format::Binary => Input::Binary(BinaryInput::new(reader)),
-            Format::Csv => Input::Csv(CsvInput::new(reader)),
-            Format::Xml => Input::Xml(XmlInput::new(reader)),
+            Format::Binary => Input::Binary(BinaryInput::with_capacity(reader, capacity)),
+            Format::Csv => Input::Csv(CsvInput::with_capacity(reader, capacity)),
+            Format::Xml => Input::Xml(XmlInput::with_capacity(reader, capacity)),
         };
         RecordReader {
             input,
@@ -299,6 +281,15 @@ impl<R: Read> RecordReader<R> {
         }
     }
 
+    /// [`RecordReader::read`] as an iterator item: nothing after the first error.
+    #[inline]
+    fn next_record<T: Record>(&mut self) -> Option<Result<T>> {
+        if self.failed {
+            return None;
+        }
+        self.read().transpose()
+    }
+
     #[inline]
     fn count<T>(&mut self, result: Result<Option<T>>) -> Result<Option<T>> {
         match result {
@@ -322,6 +313,36 @@ impl<R: Read> RecordReader<R> {
         )
         .in_record(self.records)
         .at(self.position())
+    }
+}
+
+impl<'a> RecordReader<&'a [u8]> {
+    /// A reader of `format` records from bytes already in memory, such as one framed payload.
+    ///
+    /// It reads and reports errors exactly as [`RecordReader::new`] over the same bytes does,
+    /// but its buffer is sized to the bytes instead of 64 KiB: making one per small payload is
+    /// cheap.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, RecordReader, Value};
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// let mut schema = Schema::new();
+    /// let id = schema.add(RecordType {
+    ///     module: String::new(),
+    ///     name: "N".into(),
+    ///     fields: vec![FieldDef::new("n", FieldType::Long)],
+    /// });
+    /// let payload = b"7\n";
+    /// let mut reader = RecordReader::from_slice(payload, Format::Csv);
+    /// assert_eq!(reader.read_value(&schema, id).unwrap(), Some(Value::Record(vec![Value::Long(7)])));
+    /// assert_eq!(reader.read_value(&schema, id).unwrap(), None);
+    ///
+    /// let e = RecordReader::from_slice(b"7x\n", Format::Csv).read_value(&schema, id).unwrap_err();
+    /// let same = RecordReader::new(&b"7x\n"[..], Format::Csv).read_value(&schema, id).unwrap_err();
+    /// assert_eq!(e.to_string(), same.to_string());
+    /// ```
+    pub fn from_slice(bytes: &'a [u8], format: Format) -> Self {
+        Self::with_capacity(bytes, format, bytes.len())
     }
 }
 
@@ -356,10 +377,7 @@ impl<R: Read, T: Record> Iterator for Records<'_, R, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        if self.reader.failed {
-            return None;
-        }
-        self.reader.read().transpose()
+        self.reader.next_record()
     }
 }
 
@@ -382,10 +400,7 @@ impl<R: Read, T: Record> Iterator for IntoRecords<R, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        if self.reader.failed {
-            return None;
-        }
-        self.reader.read().transpose()
+        self.reader.next_record()
     }
 }
 
@@ -529,14 +544,14 @@ impl<W: Write> RecordWriter<W> {
 
     /// The writer. Bytes may still be buffered: see [`RecordWriter::flush`].
     pub fn get_ref(&self) -> &W {
-        with_output!(&self.output, o => StreamOutput::get_ref(o),
+        with_output!(&self.output, o => o.get_ref(),
             Output::Taken => unreachable!("a RecordWriter is consumed by into_inner"),
         )
     }
 
     /// Flushes and returns the writer.
     pub fn into_inner(mut self) -> Result<W> {
-        with_output!(std::mem::replace(&mut self.output, Output::Taken), o => StreamOutput::into_inner(o),
+        with_output!(std::mem::replace(&mut self.output, Output::Taken), o => o.into_inner(),
             Output::Taken => Err(taken()),
         )
     }
@@ -569,6 +584,64 @@ fn write_one<W: Write, O: StreamOutput<W>>(
             }
             out.reset();
             Err(e.in_field(type_name))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{FieldDef, FieldType, RecordType};
+
+    /// Everything `reader` yields until its first error or the end: values, then the error.
+    fn drain<R: Read>(mut reader: RecordReader<R>, schema: &Schema, id: RecordId) -> String {
+        let mut out = String::new();
+        loop {
+            match reader.read_value(schema, id) {
+                Ok(Some(v)) => out.push_str(&format!("{v:?}\n")),
+                Ok(None) => return out,
+                Err(e) => return out + &e.to_string(),
+            }
+        }
+    }
+
+    /// `from_slice` reads every prefix of a stream (so every place a record can be cut off,
+    /// across the growth of its small buffer) exactly as `new` does.
+    #[test]
+    fn from_slice_reads_and_fails_as_new_does() {
+        let mut schema = Schema::new();
+        let id = schema.add(RecordType {
+            module: String::new(),
+            name: "R".into(),
+            fields: vec![
+                FieldDef::new("s", FieldType::String),
+                FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Double))),
+                FieldDef::new("b", FieldType::Buffer),
+                FieldDef::new("n", FieldType::Long),
+            ],
+        });
+        let record = |i: i64| {
+            Value::Record(vec![
+                Value::String(format!("name,{i}\n{}", "x".repeat(i as usize * 40))),
+                Value::Vector(vec![Value::Double(i as f64 / 3.0); i as usize]),
+                Value::Buffer(vec![i as u8; 3]),
+                Value::Long(i * 1_000_003),
+            ])
+        };
+        for format in [Format::Binary, Format::Csv, Format::Xml] {
+            let mut writer = RecordWriter::new(Vec::new(), format);
+            for i in 0..3 {
+                writer.write_value(&schema, id, &record(i)).unwrap();
+            }
+            let bytes = writer.into_inner().unwrap();
+            for end in 0..=bytes.len() {
+                let slice = &bytes[..end];
+                let expected = drain(RecordReader::new(slice, format), &schema, id);
+                let got = drain(RecordReader::from_slice(slice, format), &schema, id);
+                assert_eq!(got, expected, "{format}, first {end} bytes");
+            }
+            let whole = drain(RecordReader::from_slice(&bytes, format), &schema, id);
+            assert_eq!(whole.lines().count(), 3, "{format}: {whole}");
         }
     }
 }

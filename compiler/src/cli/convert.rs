@@ -399,10 +399,9 @@ impl Source {
                     scratch.push(b'\n');
                     bytes = scratch;
                 }
-                // A reader per payload: its errors are the stream reader's, word for word.
-                // (It allocates a 64 KiB buffer each time; the runtime's slice cursor would
-                // not, but words its errors differently.)
-                let mut reader = RecordReader::new(bytes, *format);
+                // A reader per payload: its errors are the stream reader's, word for word, and
+                // its buffer is only as large as the payload.
+                let mut reader = RecordReader::from_slice(bytes, *format);
                 let value = match reader.read_value(schema, id) {
                     Ok(Some(value)) => value,
                     Ok(None) => {

@@ -10,6 +10,7 @@
 
 pub mod binary;
 pub mod csv;
+mod hex;
 mod sink;
 mod source;
 pub mod text;

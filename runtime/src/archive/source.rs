@@ -8,9 +8,10 @@
 use std::io::{ErrorKind as IoErrorKind, Read};
 
 use crate::error::{Error, Position, Result};
+use crate::uninterrupted::read_some;
 
 /// Bytes read from the reader at a time.
-const CAPACITY: usize = 64 * 1024;
+pub(crate) const CAPACITY: usize = 64 * 1024;
 
 /// A reader with a refillable buffer and the stream offset of every buffered byte.
 #[derive(Debug)]
@@ -26,10 +27,17 @@ pub(crate) struct Source<R> {
 }
 
 impl<R: Read> Source<R> {
+    #[cfg(test)]
     pub(crate) fn new(inner: R) -> Self {
+        Self::with_capacity(inner, CAPACITY)
+    }
+
+    /// A source whose buffer starts at `capacity` bytes (at least 1, at most [`CAPACITY`]):
+    /// smaller for input known to be small, such as one record in memory.
+    pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         Source {
             inner,
-            buf: vec![0; CAPACITY],
+            buf: vec![0; capacity.clamp(1, CAPACITY)],
             pos: 0,
             end: 0,
             base: 0,
@@ -84,26 +92,21 @@ impl<R: Read> Source<R> {
             // buffer is never more than twice the bytes that actually arrived.
             self.buf.resize(self.buf.len() * 2, 0);
         }
-        loop {
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == IoErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(Error::from(e).at(Position::Byte(self.base + self.end as u64)))
-                }
+        match read_some(&mut self.inner, &mut self.buf[self.end..]) {
+            Ok(0) => {
+                self.eof = true;
+                Ok(false)
             }
+            Ok(n) => {
+                self.end += n;
+                Ok(true)
+            }
+            Err(e) => Err(Error::from(e).at(Position::Byte(self.base + self.end as u64))),
         }
     }
 
-    /// Makes at least `n` bytes available when the input holds them (`n` at most the buffer
-    /// size); returns whether it does.
+    /// Makes at least `n` bytes available when the input holds them (`n` at most 64 KiB; a
+    /// smaller buffer grows to it); returns whether it does.
     #[inline]
     pub(crate) fn request(&mut self, n: usize) -> Result<bool> {
         debug_assert!(n <= CAPACITY);

@@ -18,6 +18,23 @@ pub trait FrameWrite {
     fn finish(&mut self) -> Result<()>;
 }
 
+/// A reader's next step as an iterator item: `Ok(None)` (the end) and an error both set
+/// `done`, so that a reader yields nothing after either.
+pub(crate) fn fuse<T>(done: &mut bool, step: Result<Option<T>>) -> Option<Result<T>> {
+    let item = step.transpose();
+    if !matches!(item, Some(Ok(_))) {
+        *done = true;
+    }
+    item
+}
+
+/// Flushes a buffered writer and returns the writer inside.
+pub(crate) fn unbuffer<W: std::io::Write>(writer: std::io::BufWriter<W>) -> Result<W> {
+    writer
+        .into_inner()
+        .map_err(|e| crate::error::Error::from(e.into_error()))
+}
+
 pub mod mesos;
 pub mod paddle;
 pub mod plasma;

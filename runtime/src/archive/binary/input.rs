@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::output::find_nonchar;
 use super::vint;
-use crate::archive::source::Source;
+use crate::archive::source::{Source, CAPACITY};
 use crate::archive::{Index, RecordInput, MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -39,8 +39,13 @@ pub struct BinaryInput<R> {
 impl<R: Read> BinaryInput<R> {
     /// An input reading from `inner`.
     pub fn new(inner: R) -> Self {
+        Self::with_capacity(inner, CAPACITY)
+    }
+
+    /// An input whose buffer starts at `capacity` bytes (at most [`CAPACITY`]).
+    pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         BinaryInput {
-            src: Source::new(inner),
+            src: Source::with_capacity(inner, capacity),
             depth: 0,
         }
     }

@@ -3,7 +3,8 @@
 
 use std::io::Read;
 
-use crate::archive::source::Source;
+use crate::archive::hex::decode_pairs;
+use crate::archive::source::{Source, CAPACITY};
 use crate::archive::text::parse_double;
 use crate::archive::{Index, RecordInput, MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -105,8 +106,13 @@ fn describe(b: Option<u8>) -> String {
 impl<R: Read> CsvInput<R> {
     /// An input reading from `inner`.
     pub fn new(inner: R) -> Self {
+        Self::with_capacity(inner, CAPACITY)
+    }
+
+    /// An input whose buffer starts at `capacity` bytes (at most [`CAPACITY`]).
+    pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         CsvInput {
-            src: Source::new(inner),
+            src: Source::with_capacity(inner, capacity),
             first: true,
             depth: 0,
             line: 1,
@@ -327,17 +333,6 @@ fn parse_long(text: &[u8]) -> Option<Option<i64>> {
     Some(if negative { Some(v) } else { v.checked_neg() })
 }
 
-/// A hex digit of either case.
-#[inline(always)]
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
 type FieldResult<T> = std::result::Result<T, (usize, ErrorKind, String)>;
 
 /// `'` + text with Java's six escapes (Java's `Utils.fromCSVString`).
@@ -410,28 +405,22 @@ fn parse_buffer(text: &[u8]) -> FieldResult<Vec<u8>> {
             ),
         ));
     };
-    let pairs = hex.chunks_exact(2);
-    if !pairs.remainder().is_empty() {
+    if !hex.len().is_multiple_of(2) {
         return Err((
             text.len() - 1,
             ErrorKind::Syntax,
             "odd number of hex digits in buffer".to_owned(),
         ));
     }
-    let mut out = Vec::with_capacity(hex.len() / 2);
-    for (i, pair) in pairs.enumerate() {
-        match (hex_value(pair[0]), hex_value(pair[1])) {
-            (Some(hi), Some(lo)) => out.push(hi << 4 | lo),
-            (hi, _) => {
-                let at = 1 + 2 * i + usize::from(hi.is_some());
-                return Err((
-                    at,
-                    ErrorKind::Syntax,
-                    format!("expected a hex digit, found {}", describe(Some(text[at]))),
-                ));
-            }
-        }
-    }
+    let mut out = Vec::new();
+    decode_pairs(hex, &mut out).map_err(|i| {
+        let at = 1 + i;
+        (
+            at,
+            ErrorKind::Syntax,
+            format!("expected a hex digit, found {}", describe(Some(text[at]))),
+        )
+    })?;
     Ok(out)
 }
 

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use crate::archive::hex::push_hex;
 use crate::archive::text::push_double;
 use crate::archive::{RecordOutput, Sink};
 use crate::error::Result;
@@ -124,16 +125,6 @@ fn push_escaped(buf: &mut Vec<u8>, s: &[u8]) {
         }
     }
     buf.extend_from_slice(&s[start..]);
-}
-
-/// Appends lowercase hex, two digits per byte (Java's `Utils.toCSVBuffer`).
-#[inline]
-fn push_hex(buf: &mut Vec<u8>, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    buf.reserve(2 * bytes.len());
-    for &b in bytes {
-        buf.extend_from_slice(&[DIGITS[(b >> 4) as usize], DIGITS[(b & 15) as usize]]);
-    }
 }
 
 impl<W: Write> RecordOutput for CsvOutput<W> {

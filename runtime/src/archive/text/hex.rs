@@ -4,6 +4,8 @@
 //! the first 57 to 60 significant bits of the significand plus a sticky bit for the rest, then
 //! round once to the target precision, subnormals and overflow included.
 
+use crate::archive::hex::digit;
+
 /// An IEEE binary format.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Format {
@@ -62,14 +64,14 @@ pub(super) fn parse(text: &[u8], format: &Format) -> Result<u64, (usize, &'stati
 
     let mut i = 0;
     let mut digits = 0;
-    while let Some(d) = text.get(i).and_then(|&b| hex_digit(b)) {
+    while let Some(d) = text.get(i).and_then(|&b| digit(b)) {
         push(d, false);
         digits += 1;
         i += 1;
     }
     if text.get(i) == Some(&b'.') {
         i += 1;
-        while let Some(d) = text.get(i).and_then(|&b| hex_digit(b)) {
+        while let Some(d) = text.get(i).and_then(|&b| digit(b)) {
             push(d, true);
             digits += 1;
             i += 1;
@@ -156,15 +158,6 @@ fn round(significand: u64, sticky: bool, exp: i64, format: &Format) -> u64 {
     }
     let biased = (top + format.max_exp) as u64;
     biased << fraction_bits | (q & ((1 << fraction_bits) - 1))
-}
-
-fn hex_digit(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -368,21 +368,7 @@ fn large_exponent<T: Target>(negative: bool, mantissa: &[u8], int_digits: usize,
         put(b'1', &mut n);
     }
     put(b'e', &mut n);
-    let mut exp_text = [0u8; 8];
-    let mut e = sci.unsigned_abs();
-    let mut k = exp_text.len();
-    loop {
-        k -= 1;
-        exp_text[k] = b'0' + (e % 10) as u8;
-        e /= 10;
-        if e == 0 {
-            break;
-        }
-    }
-    if sci < 0 {
-        put(b'-', &mut n);
-    }
-    for &b in &exp_text[k..] {
+    for &b in itoa::Buffer::new().format(sci).as_bytes() {
         put(b, &mut n);
     }
     std::str::from_utf8(&buf[..n])

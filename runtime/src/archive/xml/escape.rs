@@ -7,10 +7,10 @@
 //! becomes two escapes (U+1F600 → `%D83D%DE00`). Everything else (`>`, quotes, DEL, C1
 //! controls, `]]>`) is written raw as UTF-8.
 
+use crate::archive::hex::{decode_pairs, digit};
 use crate::error::ErrorKind;
 
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
-const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
 
 /// Bytes that may start something to escape: control characters, `%`, `&`, `<`, the lead
 /// byte of U+FFFE/U+FFFF (`ef`, checked further) and lead bytes of 4-byte sequences.
@@ -92,27 +92,6 @@ pub fn push_escaped(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(&bytes[plain..]);
 }
 
-/// Appends `bytes` as lowercase hex, two digits per byte (Java's `Utils.toXMLBuffer`).
-pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len() * 2);
-    for &b in bytes {
-        out.extend_from_slice(&[
-            HEX_LOWER[usize::from(b >> 4)],
-            HEX_LOWER[usize::from(b & 0xf)],
-        ]);
-    }
-}
-
-#[inline]
-fn hex_value(b: u8) -> Option<u32> {
-    match b {
-        b'0'..=b'9' => Some(u32::from(b - b'0')),
-        b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
-        b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
-        _ => None,
-    }
-}
-
 /// What is wrong with the text of a `<string>` or a buffer, and at which byte of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextError {
@@ -146,7 +125,7 @@ fn unit_at(text: &str, at: usize) -> Result<u32, TextError> {
         .get(at + 1..at + 5)
         .ok_or_else(|| text_error(at, "`%` escape needs four hex digits but the string ends"))?;
     digits.iter().try_fold(0u32, |acc, &d| {
-        hex_value(d).map(|v| acc << 4 | v).ok_or_else(|| {
+        digit(d).map(|v| acc << 4 | u32::from(v)).ok_or_else(|| {
             let shown: String = text[at..].chars().take(5).collect();
             text_error(
                 at,
@@ -204,28 +183,21 @@ pub fn unhex_into(text: &[u8], out: &mut Vec<u8>) -> Result<(), TextError> {
             "buffer has an odd number of hex digits",
         ));
     }
-    out.reserve(text.len() / 2);
-    for (i, pair) in text.chunks_exact(2).enumerate() {
-        match (hex_value(pair[0]), hex_value(pair[1])) {
-            (Some(hi), Some(lo)) => out.push((hi << 4 | lo) as u8),
-            _ => {
-                let bad = if hex_value(pair[0]).is_none() { 0 } else { 1 };
-                return Err(text_error(
-                    2 * i + bad,
-                    format!(
-                        "buffer holds a non-hex character {:?}",
-                        char::from(pair[bad])
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
+    decode_pairs(text, out).map_err(|at| {
+        text_error(
+            at,
+            format!(
+                "buffer holds a non-hex character {:?}",
+                char::from(text[at])
+            ),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::archive::hex::push_hex;
 
     fn escaped(s: &str) -> String {
         let mut out = Vec::new();

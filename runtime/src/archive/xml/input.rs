@@ -72,6 +72,14 @@ impl<R: Read> XmlInput<R> {
         }
     }
 
+    /// An input whose buffer starts at `capacity` bytes (at most the usual 64 KiB).
+    pub(crate) fn with_capacity(reader: R, capacity: usize) -> Self {
+        XmlInput {
+            lex: Lexer::with_capacity(reader, capacity),
+            stack: Vec::new(),
+        }
+    }
+
     /// The reader.
     pub fn get_ref(&self) -> &R {
         self.lex.get_ref()

@@ -16,12 +16,14 @@
 //! buffer grows only to hold one token: a tag (at most [`MAX_TAG`] bytes) or the text of
 //! one element, which is as long as the input that holds it.
 
-use std::io::{ErrorKind as IoErrorKind, Read};
+use std::io::Read;
 
 use super::elem::Elem;
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::uninterrupted::read_some;
 
-/// How many bytes a read asks for at least.
+/// How many bytes a read asks for at least (once past the first, smaller buffer of a lexer
+/// made for small input).
 const MIN_READ: usize = 16 * 1024;
 /// Initial buffer size.
 const INITIAL: usize = 64 * 1024;
@@ -97,6 +99,8 @@ pub struct Lexer<R> {
     base_line_start: u64,
     /// Resolved element text (see [`Text`]).
     scratch: Vec<u8>,
+    /// The buffer's first size ([`INITIAL`], or less for input known to be small).
+    initial: usize,
 }
 
 impl<R> std::fmt::Debug for Lexer<R> {
@@ -127,6 +131,11 @@ impl<R> Lexer<R> {
 
 impl<R: Read> Lexer<R> {
     pub fn new(reader: R) -> Self {
+        Self::with_capacity(reader, INITIAL)
+    }
+
+    /// A lexer whose buffer starts at `capacity` bytes (at least 1, at most [`INITIAL`]).
+    pub fn with_capacity(reader: R, capacity: usize) -> Self {
         Lexer {
             reader,
             buf: Vec::new(),
@@ -137,6 +146,7 @@ impl<R: Read> Lexer<R> {
             base_line: 1,
             base_line_start: 0,
             scratch: Vec::new(),
+            initial: capacity.clamp(1, INITIAL),
         }
     }
 
@@ -169,22 +179,19 @@ impl<R: Read> Lexer<R> {
             self.pos = 0;
         }
         if self.buf.len() - self.end < MIN_READ {
-            let grown = (self.buf.len() * 2).max(INITIAL);
+            let grown = (self.buf.len() * 2).max(self.initial);
             self.buf.resize(grown, 0);
         }
-        loop {
-            match self.reader.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == IoErrorKind::Interrupted => continue,
-                Err(e) => return Err(Error::from(e).at(self.position_at(self.end))),
+        match read_some(&mut self.reader, &mut self.buf[self.end..]) {
+            Ok(0) => {
+                self.eof = true;
+                Ok(false)
             }
+            Ok(n) => {
+                self.end += n;
+                Ok(true)
+            }
+            Err(e) => Err(Error::from(e).at(self.position_at(self.end))),
         }
     }
 

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use super::escape::{push_escaped, push_hex};
+use super::escape::push_escaped;
+use crate::archive::hex::push_hex;
 use crate::archive::text;
 use crate::archive::{RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};

@@ -3,7 +3,7 @@
 use bytes::{Buf, BufMut, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use super::decoder::{length_digits, MesosDecoder, MesosOptions};
+use super::decoder::{length_line, MesosDecoder, MesosOptions};
 use crate::error::{Error, Result};
 
 /// A tokio-util codec for Mesos RecordIO, built on [`MesosDecoder`]: use it with
@@ -77,11 +77,10 @@ impl<T: AsRef<[u8]>> Encoder<T> for MesosCodec {
 
     fn encode(&mut self, item: T, dst: &mut BytesMut) -> Result<()> {
         let payload = item.as_ref();
-        let mut digits = [0u8; 20];
-        let header = length_digits(payload.len() as u64, &mut digits);
-        dst.reserve(header.len() + 1 + payload.len());
-        dst.put_slice(header);
-        dst.put_u8(b'\n');
+        let mut line = [0u8; 21];
+        let line = length_line(payload.len() as u64, &mut line);
+        dst.reserve(line.len() + payload.len());
+        dst.put_slice(line);
         dst.put_slice(payload);
         Ok(())
     }

@@ -455,17 +455,19 @@ impl Iterator for Feed<'_, '_> {
 /// assert_eq!(out, b"2\n{}");
 /// ```
 pub fn encode_frame(payload: &[u8], out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
-    let header = length_digits(payload.len() as u64, &mut digits);
-    out.reserve(header.len() + 1 + payload.len());
-    out.extend_from_slice(header);
-    out.push(b'\n');
+    let mut line = [0u8; 21];
+    let line = length_line(payload.len() as u64, &mut line);
+    out.reserve(line.len() + payload.len());
+    out.extend_from_slice(line);
     out.extend_from_slice(payload);
 }
 
-/// Writes `n` in minimal decimal form into `buf`, returning the digits.
-pub(crate) fn length_digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut i = buf.len();
+/// The length line of an `n`-byte payload (`n` in minimal decimal form, then LF), written
+/// into the end of `buf`: every encoder writes it this way, digits and LF in one piece.
+#[inline]
+pub(crate) fn length_line(mut n: u64, buf: &mut [u8; 21]) -> &[u8] {
+    let mut i = buf.len() - 1;
+    buf[i] = b'\n';
     loop {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;
@@ -494,10 +496,10 @@ mod tests {
 
     #[test]
     fn length_digits_are_minimal() {
-        let mut b = [0; 20];
-        assert_eq!(length_digits(0, &mut b), b"0");
-        assert_eq!(length_digits(1234, &mut b), b"1234");
-        assert_eq!(length_digits(u64::MAX, &mut b), b"18446744073709551615");
+        let mut b = [0; 21];
+        assert_eq!(length_line(0, &mut b), b"0\n");
+        assert_eq!(length_line(1234, &mut b), b"1234\n");
+        assert_eq!(length_line(u64::MAX, &mut b), b"18446744073709551615\n");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Mesos RecordIO over `std::io`: a reader that yields records and a writer that frames them.
 
-use std::io::{ErrorKind as IoErrorKind, Read, Write};
+use std::io::{Read, Write};
 
-use super::decoder::{length_digits, MesosDecoder, MesosOptions};
+use super::decoder::{length_line, MesosDecoder, MesosOptions};
 use crate::error::{Error, Result};
 use crate::framing::FrameWrite;
+use crate::uninterrupted::read_some;
 
 /// Size of the reader's input buffer.
 const READ_BUFFER: usize = 64 * 1024;
@@ -69,16 +70,9 @@ impl<R: Read> MesosReader<R> {
                     return Ok(record);
                 }
             }
-            let read = loop {
-                match self.inner.read(&mut self.buf) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == IoErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        let offset = self.decoder.offset();
-                        return Err(Error::from(e).at(crate::error::Position::Byte(offset)));
-                    }
-                }
-            };
+            let read = read_some(&mut self.inner, &mut self.buf).map_err(|e| {
+                Error::from(e).at(crate::error::Position::Byte(self.decoder.offset()))
+            })?;
             if read == 0 {
                 self.decoder.finish()?;
                 return Ok(None);
@@ -96,17 +90,8 @@ impl<R: Read> Iterator for MesosReader<R> {
         if self.done {
             return None;
         }
-        match self.next_record() {
-            Ok(Some(record)) => Some(Ok(record)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
+        let step = self.next_record();
+        crate::framing::fuse(&mut self.done, step)
     }
 }
 
@@ -154,13 +139,9 @@ impl<W: Write> MesosWriter<W> {
 
 impl<W: Write> FrameWrite for MesosWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        let mut digits = [0u8; 21];
-        let (len_buf, lf) = digits.split_at_mut(20);
-        let len_buf: &mut [u8; 20] = len_buf.try_into().expect("20 bytes");
-        let n = length_digits(payload.len() as u64, len_buf).len();
-        lf[0] = b'\n';
+        let mut line = [0u8; 21];
         self.inner
-            .write_all(&digits[20 - n..])
+            .write_all(length_line(payload.len() as u64, &mut line))
             .map_err(|e| Error::from(e).in_record(self.records))?;
         self.inner
             .write_all(payload)

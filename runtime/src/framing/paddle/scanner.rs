@@ -37,6 +37,40 @@ impl OpenChunk {
             &self.stored
         }
     }
+
+    /// Opens the payload in `stored`, its CRC checked first unless `verified`: then the chunk
+    /// is the one at `offset`. On damage it keeps no record spans.
+    fn open(
+        &mut self,
+        offset: u64,
+        header: ChunkHeader,
+        compressor: Compressor,
+        limit: u64,
+        verified: bool,
+    ) -> Result<(), Damage> {
+        let open = if verified { open_verified } else { open_chunk };
+        let opened = open(
+            &header,
+            compressor,
+            &self.stored,
+            limit,
+            &mut self.scratch,
+            &mut self.spans,
+        );
+        match opened {
+            Ok(in_scratch) => {
+                self.in_scratch = in_scratch;
+                self.offset = offset;
+                self.header = header;
+                self.raw_len = self.raw().len() as u64;
+                Ok(())
+            }
+            Err(damage) => {
+                self.spans.clear();
+                Err(damage)
+            }
+        }
+    }
 }
 
 /// What the scanner found next.
@@ -136,25 +170,12 @@ impl<R: Read> ChunkScanner<R> {
                     compressor,
                 } => {
                     let at = (offset - base) as usize;
-                    let chunk = &mut self.chunk;
-                    chunk.stored.clear();
-                    chunk
-                        .stored
-                        .extend_from_slice(&buf[at + HEADER_LEN..at + len]);
+                    let stored = &mut self.chunk.stored;
+                    stored.clear();
+                    stored.extend_from_slice(&buf[at + HEADER_LEN..at + len]);
                     self.src.consume(at + len);
-                    match open_verified(
-                        &header,
-                        compressor,
-                        &chunk.stored,
-                        limit,
-                        &mut chunk.scratch,
-                        &mut chunk.spans,
-                    ) {
-                        Ok(in_scratch) => {
-                            chunk.in_scratch = in_scratch;
-                            chunk.offset = offset;
-                            chunk.header = header;
-                            chunk.raw_len = chunk.raw().len() as u64;
+                    match self.chunk.open(offset, header, compressor, limit, true) {
+                        Ok(()) => {
                             if let Some(skipped) = self.finder.accept() {
                                 self.pending_chunk = true;
                                 return Ok(Step::Skipped(skipped));
@@ -162,7 +183,6 @@ impl<R: Read> ChunkScanner<R> {
                             return Ok(Step::Chunk);
                         }
                         Err(damage) => {
-                            chunk.spans.clear();
                             self.finder.reject(damage);
                             want = HEADER_LEN;
                         }
@@ -217,26 +237,10 @@ impl<R: Read> ChunkScanner<R> {
         if have < want {
             return Ok(Attempt::Bad(Damage::TruncatedPayload { have, want }));
         }
-        let chunk = &mut self.chunk;
-        match open_chunk(
-            &header,
-            compressor,
-            &chunk.stored,
-            limit,
-            &mut chunk.scratch,
-            &mut chunk.spans,
-        ) {
-            Ok(in_scratch) => {
-                chunk.in_scratch = in_scratch;
-                chunk.offset = self.src.offset() - want - HEADER_LEN as u64;
-                chunk.header = header;
-                chunk.raw_len = chunk.raw().len() as u64;
-                Ok(Attempt::Ok)
-            }
-            Err(damage) => {
-                chunk.spans.clear();
-                Ok(Attempt::Bad(damage))
-            }
+        let offset = self.src.offset() - want - HEADER_LEN as u64;
+        match self.chunk.open(offset, header, compressor, limit, false) {
+            Ok(()) => Ok(Attempt::Ok),
+            Err(damage) => Ok(Attempt::Bad(damage)),
         }
     }
 }

@@ -1,9 +1,10 @@
 //! A buffered byte source that tracks its offset: what the chunk scanner reads headers
 //! (and, when recovering, whole chunks) from.
 
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 
 use crate::error::{Error, Position, Result};
+use crate::uninterrupted::read_some;
 
 const BLOCK: usize = 64 * 1024;
 
@@ -53,14 +54,11 @@ impl<R: Read> Source<R> {
             // from a header costs memory only as its bytes arrive.
             let step = (want - len).max(BLOCK).min(len.max(BLOCK));
             self.buf.resize(len + step, 0);
-            let n = loop {
-                match self.inner.read(&mut self.buf[len..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        self.buf.truncate(len);
-                        return Err(self.io_error(e));
-                    }
+            let n = match read_some(&mut self.inner, &mut self.buf[len..]) {
+                Ok(n) => n,
+                Err(e) => {
+                    self.buf.truncate(len);
+                    return Err(self.io_error(e));
                 }
             };
             self.buf.truncate(len + n);

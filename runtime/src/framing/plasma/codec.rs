@@ -14,6 +14,7 @@
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
+use super::fixed::check_length;
 use super::text::{check_payload, LineScanner, Scan, TextOptions};
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -152,16 +153,7 @@ impl Encoder<&[u8]> for FixedCodec {
     type Error = Error;
 
     fn encode(&mut self, payload: &[u8], dst: &mut BytesMut) -> Result<()> {
-        if payload.len() != self.size {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "payload of {} bytes in a plasma-fixed:{} stream",
-                    payload.len(),
-                    self.size
-                ),
-            ));
-        }
+        check_length(payload, self.size, "stream")?;
         dst.extend_from_slice(payload);
         Ok(())
     }

@@ -5,6 +5,7 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::framing::FrameWrite;
+use crate::uninterrupted::read_some;
 
 use super::READ_BUFFER;
 
@@ -92,13 +93,11 @@ impl<R: Read> FixedReader<R> {
                 (self.size - have).min(READ_BUFFER)
             };
             self.buf.resize(have + step, 0);
-            let result = self.inner.read(&mut self.buf[have..]);
+            let result = read_some(&mut self.inner, &mut self.buf[have..]);
             let n = *result.as_ref().unwrap_or(&0);
             self.buf.truncate(have + n);
             match result {
-                Ok(0) => self.eof = true,
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Ok(n) => self.eof = n == 0,
                 Err(e) => return Err(Error::from(e).at(Position::Byte(self.offset + have as u64))),
             }
         }
@@ -148,6 +147,21 @@ impl<R: Read> Iterator for FixedReader<R> {
     }
 }
 
+/// Checks that a payload fits a `size`-byte record of a plasma-fixed `container` ("file",
+/// "stream").
+pub(crate) fn check_length(payload: &[u8], size: usize, container: &str) -> Result<()> {
+    if payload.len() == size {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Unsupported,
+        format!(
+            "payload of {} bytes in a plasma-fixed:{size} {container}",
+            payload.len()
+        ),
+    ))
+}
+
 /// Writes records of exactly `size` bytes; a payload of another length is refused.
 pub struct FixedWriter<W: Write> {
     inner: BufWriter<W>,
@@ -173,25 +187,13 @@ impl<W: Write> FixedWriter<W> {
 
     /// Flushes and returns the underlying writer.
     pub fn into_inner(self) -> Result<W> {
-        self.inner
-            .into_inner()
-            .map_err(|e| Error::from(e.into_error()))
+        crate::framing::unbuffer(self.inner)
     }
 }
 
 impl<W: Write> FrameWrite for FixedWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        if payload.len() != self.size {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "payload of {} bytes in a plasma-fixed:{} file",
-                    payload.len(),
-                    self.size
-                ),
-            )
-            .in_record(self.records));
-        }
+        check_length(payload, self.size, "file").map_err(|e| e.in_record(self.records))?;
         self.inner.write_all(payload)?;
         self.records += 1;
         Ok(())

@@ -12,6 +12,7 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::framing::FrameWrite;
+use crate::uninterrupted::read_some;
 
 use super::{io_buffer, READ_BUFFER};
 
@@ -256,16 +257,6 @@ impl<R: Read + Seek> TextReader<R> {
     }
 }
 
-/// Reads into `buf`, retrying on interruption; 0 means end of input.
-fn read_some(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    loop {
-        match r.read(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
-}
-
 impl<R: Read> Iterator for TextReader<R> {
     type Item = Result<Vec<u8>>;
 
@@ -274,17 +265,8 @@ impl<R: Read> Iterator for TextReader<R> {
             self.done = true;
             return None;
         }
-        match self.read_record() {
-            Ok(Some(record)) => Some(Ok(record)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
+        let step = self.read_record();
+        crate::framing::fuse(&mut self.done, step)
     }
 }
 
@@ -312,9 +294,7 @@ impl<W: Write> TextWriter<W> {
 
     /// Flushes and returns the underlying writer.
     pub fn into_inner(self) -> Result<W> {
-        self.inner
-            .into_inner()
-            .map_err(|e| Error::from(e.into_error()))
+        crate::framing::unbuffer(self.inner)
     }
 }
 

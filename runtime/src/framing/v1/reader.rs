@@ -120,17 +120,8 @@ impl<R: Read> V1Reader<R> {
         if self.done {
             return None;
         }
-        match self.next_event() {
-            Ok(Some(_)) => Some(Ok(())),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
+        let step = self.next_event().map(|event| event.map(drop));
+        crate::framing::fuse(&mut self.done, step)
     }
 }
 

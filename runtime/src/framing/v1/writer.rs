@@ -63,20 +63,11 @@ pub(crate) fn write_segments(
 }
 
 /// Writes `v` in decimal at the start of `out`; returns the digits written.
-fn write_decimal(mut v: u64, out: &mut [u8]) -> usize {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let n = digits.len() - i;
-    out[..n].copy_from_slice(&digits[i..]);
-    n
+fn write_decimal(v: u64, out: &mut [u8]) -> usize {
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(v).as_bytes();
+    out[..digits.len()].copy_from_slice(digits);
+    digits.len()
 }
 
 /// Validates a writer's header and options.
@@ -173,9 +164,7 @@ impl<W: Write> V1Writer<W> {
     /// Finishes and returns the underlying writer.
     pub fn into_inner(mut self) -> Result<W> {
         self.finish()?;
-        self.inner
-            .into_inner()
-            .map_err(|e| Error::from(e.into_error()))
+        crate::framing::unbuffer(self.inner)
     }
 }
 

@@ -4,6 +4,7 @@ use std::io::{Read, Seek, SeekFrom};
 
 use super::header::{ChunkHeader, Compression, HEADER_LEN, LONG_LENGTH, MAX_SHORT_LENGTH};
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::uninterrupted::read_some;
 
 /// Options of [`VarReader`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,13 +189,12 @@ impl<R: Read> VarReader<R> {
     fn read_full(&mut self, buf: &mut [u8]) -> Step<usize> {
         let mut n = 0;
         while n < buf.len() {
-            match self.inner.read(&mut buf[n..]) {
+            match read_some(&mut self.inner, &mut buf[n..]) {
                 Ok(0) => break,
                 Ok(k) => {
                     n += k;
                     self.at += k as u64;
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(self.io_error(e)),
             }
         }
@@ -629,10 +629,9 @@ impl<R: Read + Seek> VarReader<R> {
                 let mut raw = [0u8; HEADER_LEN];
                 let mut got = 0;
                 while got < HEADER_LEN {
-                    match inner.read(&mut raw[got..]) {
+                    match read_some(&mut inner, &mut raw[got..]) {
                         Ok(0) => break,
                         Ok(k) => got += k,
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                         Err(e) => return Err(Error::from(e).at(Position::Byte(got as u64))),
                     }
                 }

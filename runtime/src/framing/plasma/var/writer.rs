@@ -160,18 +160,7 @@ impl<W: Write> VarWriter<W> {
         let mut hasher = crc32fast::Hasher::new();
         hasher.update(&self.pending);
         hasher.update(head);
-        let from = self.emitted;
-        let header = ChunkHeader {
-            is_final,
-            compression: Compression::None,
-            chunk_size: self.options.chunk_size,
-            stored_size: len as u32,
-            payload_size: len as u32,
-            first_record: self.first_record_in(from, from + len as u64),
-            payload_crc: hasher.finalize(),
-        };
-        self.pay_padding()?;
-        self.inner.write_all(&header.encode())?;
+        self.begin_chunk(Compression::None, len, len, hasher.finalize(), is_final)?;
         self.inner.write_all(&self.pending)?;
         self.inner.write_all(head)?;
         self.pending.clear();
@@ -217,21 +206,36 @@ impl<W: Write> VarWriter<W> {
 
     /// Writes `pending[..n]`, compressed into `scratch[..c]`, as one chunk.
     fn write_compressed(&mut self, n: usize, c: usize, is_final: bool) -> Result<()> {
-        let from = self.emitted;
-        let header = ChunkHeader {
-            is_final,
-            compression: Compression::Snappy,
-            chunk_size: self.options.chunk_size,
-            stored_size: c as u32,
-            payload_size: n as u32,
-            first_record: self.first_record_in(from, from + n as u64),
-            payload_crc: crc32fast::hash(&self.scratch[..c]),
-        };
-        self.pay_padding()?;
-        self.inner.write_all(&header.encode())?;
+        let crc = crc32fast::hash(&self.scratch[..c]);
+        self.begin_chunk(Compression::Snappy, n, c, crc, is_final)?;
         self.inner.write_all(&self.scratch[..c])?;
         self.pending.drain(..n);
         self.end_chunk(n, c, is_final)
+    }
+
+    /// Writes the padding owed and the header of a chunk of `raw` payload bytes, `stored` of
+    /// them on disk with CRC `crc`.
+    fn begin_chunk(
+        &mut self,
+        compression: Compression,
+        raw: usize,
+        stored: usize,
+        crc: u32,
+        is_final: bool,
+    ) -> Result<()> {
+        let from = self.emitted;
+        let header = ChunkHeader {
+            is_final,
+            compression,
+            chunk_size: self.options.chunk_size,
+            stored_size: stored as u32,
+            payload_size: raw as u32,
+            first_record: self.first_record_in(from, from + raw as u64),
+            payload_crc: crc,
+        };
+        self.pay_padding()?;
+        self.inner.write_all(&header.encode())?;
+        Ok(())
     }
 
     /// Bookkeeping after a chunk of `raw` payload bytes, `stored` of them on disk.
