@@ -113,6 +113,48 @@ fn d_writes_a_mod_rs_and_a_file_per_module() {
     );
 }
 
+/// Every file below `dir`, relative to it, sorted.
+fn files_below(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                out.push(path.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn d_removes_what_an_earlier_run_generated_for_modules_that_are_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().unwrap();
+    let out = rcc(&["-d", dir_arg, OUTLINKS, "tests/ddl/hadoop/test.jr"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(dir.path().join("mine.rs"), "// written by hand\n").unwrap();
+    std::fs::create_dir(dir.path().join("org")).ok();
+    std::fs::write(dir.path().join("org/notes.txt"), "kept").unwrap();
+
+    let out = rcc(&["-d", dir_arg, OUTLINKS]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let model = load(&[OUTLINKS], &LoadOptions::default()).unwrap();
+    let mut expected: Vec<_> = rust::generate_tree(&model, &Options::default())
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
+    expected.push("mine.rs".into());
+    expected.push("org/notes.txt".into());
+    expected.sort();
+    assert_eq!(files_below(dir.path()), expected);
+}
+
 #[test]
 fn o_and_d_together_are_a_usage_error() {
     let out = rcc(&["-o", "x.rs", "-d", "out", OUTLINKS]);

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use hadoop_record_compiler::backend::{rust, write_if_changed};
+use hadoop_record_compiler::backend::{remove_stale, rust, write_if_changed};
 use hadoop_record_compiler::{load, LoadOptions, Model};
 
 use super::Context;
@@ -52,7 +52,8 @@ pub(crate) struct GenerateArgs {
     )]
     language: Language,
 
-    /// Directory to write generated files into (Rust: a mod.rs and one file per module)
+    /// Directory to write generated files into (Rust: a mod.rs and one file per module;
+    /// files an earlier run generated there for modules that are gone are removed)
     #[arg(short, long = "destdir", value_name = "DIR")]
     destdir: Option<PathBuf>,
 
@@ -144,9 +145,30 @@ fn generate_rust(
             }
         };
     }
-    files
+    let written = files
         .iter()
-        .all(|(path, contents)| write(context, path, contents))
+        .all(|(path, contents)| write(context, path, contents));
+    match destdir {
+        // Files an earlier run wrote for modules that are gone would linger (and one left
+        // as `x.rs` beside a new `x/` could even be picked up): remove them.
+        Some(dir) if written => {
+            let keep: Vec<PathBuf> = files
+                .iter()
+                .filter_map(|(path, _)| path.strip_prefix(&dir).ok().map(Path::to_path_buf))
+                .collect();
+            match remove_stale(&dir, &keep) {
+                Ok(_) => true,
+                Err(e) => {
+                    context.error(&format!(
+                        "cannot remove stale generated files in `{}`: {e}",
+                        dir.display()
+                    ));
+                    false
+                }
+            }
+        }
+        _ => written,
+    }
 }
 
 fn write(context: &Context, path: &Path, contents: &str) -> bool {
