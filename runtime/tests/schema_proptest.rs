@@ -4,8 +4,8 @@
 //! back as the same values — maps in Java's key order, equal keys merged as `TreeMap.put`
 //! merges them (first key, last value), NaNs canonical.
 
+use fixture_harness::read_back;
 use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
-use hadoop_record::value::key_cmp;
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
 use proptest::prelude::*;
 
@@ -171,32 +171,6 @@ fn value(schema: &Schema, t: &FieldType, in_key: bool) -> BoxedStrategy<Value> {
     }
 }
 
-/// What `v` reads back as.
-fn normalised(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(normalised).collect()),
-        Value::Record(fields) => Value::Record(fields.iter().map(normalised).collect()),
-        Value::Map(entries) => {
-            let mut sorted: Vec<(Value, Value)> = entries
-                .iter()
-                .map(|(k, v)| (normalised(k), normalised(v)))
-                .collect();
-            sorted.sort_by(|a, b| key_cmp(&a.0, &b.0));
-            let mut out: Vec<(Value, Value)> = Vec::new();
-            for (k, v) in sorted {
-                match out.last_mut() {
-                    Some(last) if key_cmp(&last.0, &k).is_eq() => last.1 = v,
-                    _ => out.push((k, v)),
-                }
-            }
-            Value::Map(out)
-        }
-        other => other.clone(),
-    }
-}
-
 /// A random top-level record type and a few values of it.
 fn case() -> impl Strategy<Value = (Schema, RecordId, Vec<Value>)> {
     prop::collection::vec(ty(), 1..5).prop_flat_map(|fields| {
@@ -229,7 +203,7 @@ proptest! {
                 })?;
             prop_assert_eq!(read.len(), values.len());
             for (got, want) in read.iter().zip(&values) {
-                let want = normalised(want);
+                let want = read_back(want);
                 prop_assert!(got.bitwise_eq(&want), "{}: got {:?}\nwant {:?}", format, got, want);
             }
             // What was read writes the same bytes again.

@@ -28,7 +28,7 @@ pub use schemas::fixture_schema;
 pub use shapes::{
     java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
 };
-pub use values::canon;
+pub use values::{canon, read_back};
 
 /// `tests/fixtures` of the repository.
 pub fn fixtures_dir() -> PathBuf {
