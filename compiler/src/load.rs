@@ -269,13 +269,17 @@ impl Loader<'_> {
                 continue;
             };
             if let Some(&id) = self.by_canonical.get(&canonical) {
+                self.files[file.index()].add_include(id);
                 if let Some(pos) = stack.iter().position(|&(f, _)| f == id) {
                     self.report_cycle(&stack[pos..], id, file, &include);
                 }
                 continue;
             }
             match self.read(path.clone(), canonical, false) {
-                Ok(id) => stack.push((id, 0)),
+                Ok(id) => {
+                    self.files[file.index()].add_include(id);
+                    stack.push((id, 0));
+                }
                 Err(e) => self.diagnostics.push(
                     Diagnostic::error(format!(
                         "cannot read included file `{}`: {}",

@@ -86,6 +86,7 @@ pub struct SourceFile {
     text: String,
     line_starts: Vec<usize>,
     is_root: bool,
+    includes: Vec<FileId>,
 }
 
 impl SourceFile {
@@ -104,6 +105,7 @@ impl SourceFile {
             text,
             line_starts,
             is_root,
+            includes: Vec::new(),
         }
     }
 
@@ -137,6 +139,17 @@ impl SourceFile {
 
     pub(crate) fn mark_root(&mut self) {
         self.is_root = true;
+    }
+
+    /// The files this file's `include`s name, in the order they appear (each once).
+    pub fn includes(&self) -> &[FileId] {
+        &self.includes
+    }
+
+    pub(crate) fn add_include(&mut self, file: FileId) {
+        if !self.includes.contains(&file) {
+            self.includes.push(file);
+        }
     }
 
     /// 0-based index of the line holding byte `offset`.

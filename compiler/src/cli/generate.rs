@@ -2,14 +2,15 @@
 //! code for the records of the files named and of the files they include.
 //!
 //! For Rust: `-o FILE` writes one self-contained file, `-d DIR` a `mod.rs` plus one file
-//! per module, and with neither the one-file form goes to standard output. Files whose
-//! content would not change are not rewritten.
+//! per module, and with neither the one-file form goes to standard output. For C++: `x.jr.hh`
+//! and `x.jr.cc` for every DDL file, plus the runtime, into `-d DIR` (default: the current
+//! directory, as Hadoop's `rcc`). Files whose content would not change are not rewritten.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use hadoop_record_compiler::backend::{remove_stale, rust, write_if_changed};
+use hadoop_record_compiler::backend::{cpp, remove_stale, rust, write_if_changed};
 use hadoop_record_compiler::{load, LoadOptions, Model};
 
 use super::Context;
@@ -20,7 +21,7 @@ pub(crate) enum Language {
     /// Rust, for the hadoop-record crate
     #[value(name = "rust", alias = "rs")]
     Rust,
-    /// C++, for Hadoop's librecordio
+    /// C++17: Hadoop's C++ mapping, with a runtime of our own written alongside
     #[value(name = "c++", alias = "cpp")]
     Cpp,
     /// Java, for org.apache.hadoop.record
@@ -53,7 +54,9 @@ pub(crate) struct GenerateArgs {
     language: Language,
 
     /// Directory to write generated files into (Rust: a mod.rs and one file per module;
-    /// files an earlier run generated there for modules that are gone are removed)
+    /// files an earlier run generated there for modules that are gone are removed. C++:
+    /// FILE.hh and FILE.cc per DDL file and the runtime's hadoop/*.hh and hadoop_record.cc;
+    /// default: the current directory)
     #[arg(short, long = "destdir", value_name = "DIR")]
     destdir: Option<PathBuf>,
 
@@ -89,7 +92,8 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
     };
     match language {
         Language::Rust => generate_rust(context, &model, destdir, output),
-        Language::Cpp | Language::Java => {
+        Language::Cpp => generate_cpp(context, &model, destdir, output),
+        Language::Java => {
             context.error(&format!(
                 "the {} back end is not built yet; `rcc check` checks DDL files without generating code",
                 language.name()
@@ -169,6 +173,37 @@ fn generate_rust(
         }
         _ => written,
     }
+}
+
+/// Writes the headers and sources of every DDL file and the runtime into `destdir`.
+fn generate_cpp(
+    context: &Context,
+    model: &Model,
+    destdir: Option<PathBuf>,
+    output: Option<PathBuf>,
+) -> bool {
+    if let Some(file) = output {
+        context.error(&format!(
+            "`-o {}` is for Rust: C++ is a header and a source per DDL file, written into `-d DIR`",
+            file.display()
+        ));
+        return false;
+    }
+    let options = cpp::Options {
+        source_root: std::env::current_dir().ok(),
+    };
+    let files = match cpp::generate(model, &options) {
+        Ok(files) => files,
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            return false;
+        }
+    };
+    let dir = destdir.unwrap_or_else(|| PathBuf::from("."));
+    files
+        .into_iter()
+        .chain(cpp::runtime())
+        .all(|f| write(context, &dir.join(f.path), &f.contents))
 }
 
 fn write(context: &Context, path: &Path, contents: &str) -> bool {

@@ -22,7 +22,10 @@ Examples:
   rcc check -I ddl/common a.jr b.jr  Also look for includes in ddl/common
   rcc links.jr                       Print the Rust code for links.jr and its includes
   rcc -o src/records.rs links.jr     Write it to one file (for include!)
-  rcc -l rust -d src/gen links.jr    Write a mod.rs and a file per module (Hadoop's invocation)";
+  rcc -l rust -d src/gen links.jr    Write a mod.rs and a file per module (Hadoop's invocation)
+  rcc -l c++ -d gen links.jr         Write gen/links.jr.hh and gen/links.jr.cc (and those of
+                                     the files links.jr includes) plus the C++ runtime; then
+                                     g++ -std=c++17 -I gen gen/*.cc app.cc builds";
 
 /// rcc: the Hadoop Record I/O compiler. Reads DDL (.jr) files, checks them and generates
 /// code for them.
