@@ -59,6 +59,23 @@ pub struct Options {
 const HEADER_TEMPLATE: &str = include_str!("../../../../templates/cpp/header.hh.tera");
 const SOURCE_TEMPLATE: &str = include_str!("../../../../templates/cpp/source.cc.tera");
 
+/// The C++ name of the class generated for every record of `model` (`::a::b::Class`), in
+/// [`Model::records`] order.
+///
+/// ```
+/// use hadoop_record_compiler::{backend::cpp, load_with, LoadOptions, MemoryFileSystem};
+/// let mut fs = MemoryFileSystem::new();
+/// fs.insert("x.jr", "module a.delete { class errno { int x; } }");
+/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
+/// assert_eq!(cpp::qualified_names(&model), ["::a::delete_::errno_"]);
+/// ```
+pub fn qualified_names(model: &Model) -> Vec<String> {
+    names::assign(model)
+        .iter()
+        .map(RecordNames::qualified)
+        .collect()
+}
+
 /// `x.jr.hh` and `x.jr.cc` for every DDL file of `model` (included files too, so that the
 /// headers they include exist), with paths relative to the output directory.
 ///

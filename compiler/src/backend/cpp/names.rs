@@ -12,6 +12,9 @@
 //!    trailing `_`). Scopes are filled in a fixed order: namespaces before classes, in model
 //!    order; in a class, the generated API (`serialize`, `type`, …) and the class name, then
 //!    the accessors (`getF`, `setF`) in field order, then the data members in field order.
+//!    The generated API's member names and `HadoopArchive` (the generated code's template
+//!    parameter) are taken in every namespace too, since a class cannot be named like one of
+//!    its members.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -123,8 +126,13 @@ const GLOBALS: &str = include_str!("reserved/globals.txt");
 /// Top-level namespaces the generated code and its runtime rely on.
 const RUNTIME_NAMESPACES: &[&str] = &["hadoop", "std"];
 
+/// The template parameter of the generated `hadoopSerialize`/`hadoopDeserialize`: no class
+/// or member may have this name.
+pub(crate) const ARCHIVE_PARAMETER: &str = "HadoopArchive";
+
 /// Members every generated class has, and the class's own name, are taken first.
 const CLASS_API: &[&str] = &[
+    ARCHIVE_PARAMETER,
     "serialize",
     "deserialize",
     "type",
@@ -260,7 +268,12 @@ pub(crate) fn assign(model: &Model) -> Vec<RecordNames> {
                 None => {
                     let name = scopes[node].claim(escape(segment, node == 0));
                     let child = scopes.len();
-                    scopes.push(Scope::default());
+                    // A class cannot be named like one of its members.
+                    let mut scope = Scope::default();
+                    for api in CLASS_API {
+                        scope.claim((*api).to_owned());
+                    }
+                    scopes.push(scope);
                     nodes.insert(key, (child, name.clone()));
                     (child, name)
                 }

@@ -1,0 +1,38 @@
+// The record types a test driver knows, by DDL name. The tests generate registry.cc (one
+// entry per record of the schemas they compile) next to the generated code.
+
+#ifndef RCC_TEST_REGISTRY_HH
+#define RCC_TEST_REGISTRY_HH
+
+#include <cstddef>
+#include <memory>
+
+#include "hadoop/recordio.hh"
+
+struct RecordType {
+  const char* name;  // `module.Class`
+  std::unique_ptr<hadoop::Record> (*make)();
+  int (*compare)(const hadoop::Record& a, const hadoop::Record& b);
+  bool (*equal)(const hadoop::Record& a, const hadoop::Record& b);
+};
+
+extern const RecordType kRecordTypes[];
+extern const std::size_t kRecordTypeCount;
+
+/// The entry named `name`, or null.
+const RecordType* findRecordType(const char* name);
+
+template <class T>
+std::unique_ptr<hadoop::Record> makeRecord() {
+  return std::unique_ptr<hadoop::Record>(new T());
+}
+template <class T>
+int compareRecords(const hadoop::Record& a, const hadoop::Record& b) {
+  return static_cast<const T&>(a).compareTo(static_cast<const T&>(b));
+}
+template <class T>
+bool equalRecords(const hadoop::Record& a, const hadoop::Record& b) {
+  return static_cast<const T&>(a) == static_cast<const T&>(b);
+}
+
+#endif  // RCC_TEST_REGISTRY_HH
