@@ -1,0 +1,508 @@
+//! Bad input never crashes the C++ readers: truncated input, huge claimed lengths, deep
+//! nesting, invalid UTF-8, malformed CSV and XML all give `hadoop::IOError` of the right
+//! kind, under AddressSanitizer and UndefinedBehaviorSanitizer (any report fails the test;
+//! allocations over 64 MiB abort, so nothing is allocated from a claimed length). Then the
+//! fuzz target (tests/cpp/fuzz_readers.cc) runs, seeded with every fixture file, under the
+//! same sanitizers with a small coverage-guided fuzzer (tests/cpp/hostile.cc):
+//! `RCC_CPP_FUZZ_SECONDS` sets how long (default 20).
+
+mod cpp_support;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use cpp_support::{generate, model, registry, scratch, toolchain, Unit, STRICT};
+use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir};
+
+const SCHEMAS: &[&[&str]] = &[
+    &[
+        "tests/fixtures/hadoop-java/prims.jr",
+        "tests/fixtures/hadoop-java/composite.jr",
+    ],
+    &["runtime/tests/data/java_shapes/shapes.jr"],
+    &["compiler/tests/ddl/extensions/forward.jr"],
+];
+
+const SANITIZE: &[&str] = &[
+    "-O1",
+    "-g",
+    "-fno-omit-frame-pointer",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+];
+
+struct Hostile {
+    program: PathBuf,
+    dir: PathBuf,
+    /// Record types in registry order.
+    types: Vec<String>,
+}
+
+fn hostile() -> Option<&'static Hostile> {
+    static HOSTILE: OnceLock<Option<Hostile>> = OnceLock::new();
+    HOSTILE
+        .get_or_init(|| {
+            let tc = toolchain()?;
+            let dir = scratch("hostile");
+            let mut models = Vec::new();
+            for files in SCHEMAS {
+                generate(&dir, files);
+                models.push(model(files));
+            }
+            registry(&dir, &models);
+            let types = models
+                .iter()
+                .flat_map(|m| m.records().iter().map(|r| r.qualified_name().to_owned()))
+                .collect();
+            let base: Vec<&str> = STRICT.iter().chain(SANITIZE).copied().collect();
+            let covered: Vec<&str> = base
+                .iter()
+                .copied()
+                .chain(["-fsanitize-coverage=trace-pc"])
+                .collect();
+            let include_dirs = vec![dir.clone(), cpp_support::drivers()];
+            let mut units: Vec<Unit> = cpp_support::generated_sources(&dir)
+                .into_iter()
+                .chain([dir.join("hadoop_record.cc"), dir.join("registry.cc")])
+                .chain([cpp_support::drivers().join("fuzz_readers.cc")])
+                .map(|source| Unit {
+                    source,
+                    include_dirs: include_dirs.clone(),
+                    flags: &covered,
+                })
+                .collect();
+            // The coverage counter itself must not be instrumented.
+            units.push(Unit {
+                source: cpp_support::drivers().join("hostile.cc"),
+                include_dirs,
+                flags: &base,
+            });
+            let objects = tc.compile(&units);
+            let program = dir.join("hostile");
+            tc.link(&objects, &program, &["-fsanitize=address,undefined"]);
+            Some(Hostile {
+                program,
+                dir,
+                types,
+            })
+        })
+        .as_ref()
+}
+
+impl Hostile {
+    /// Runs the program with sanitizers strict; its output, after checking it exited
+    /// cleanly without a sanitizer report.
+    fn run(&self, args: &[String]) -> String {
+        let out = Command::new(&self.program)
+            .args(args)
+            .env(
+                "ASAN_OPTIONS",
+                "abort_on_error=1:detect_leaks=1:max_allocation_size_mb=64:allocator_may_return_null=0:detect_stack_use_after_return=1",
+            )
+            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+            .output()
+            .expect("the sanitized program runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success()
+                && !stderr.contains("Sanitizer")
+                && !stderr.contains("runtime error"),
+            "{} {args:?} failed ({}):\n{stderr}",
+            self.program.display(),
+            out.status
+        );
+        String::from_utf8(out.stdout.clone()).unwrap()
+    }
+
+    fn type_index(&self, name: &str) -> usize {
+        self.types.iter().position(|t| t == name).unwrap()
+    }
+}
+
+/// A binary `ext.forward.Tree` nested `depth` deep through `children`.
+fn deep_tree_binary(depth: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for _ in 0..depth {
+        out.extend_from_slice(&[0x00, 0x01]); // value 0, one child
+    }
+    out.extend_from_slice(&[0x00, 0x00, 0x00, 0x00]); // the innermost tree
+    for _ in 0..depth {
+        out.extend_from_slice(&[0x00, 0x00]); // no byName, empty first.text
+    }
+    out
+}
+
+fn deep_tree_csv(depth: usize) -> Vec<u8> {
+    let mut out = b"0,v{".to_vec();
+    for _ in 0..depth {
+        out.extend_from_slice(b"s{0,v{");
+    }
+    out
+}
+
+fn deep_tree_xml(depth: usize) -> Vec<u8> {
+    let level = "<value><struct><member><name>value</name><value><i4>0</i4></value></member>\
+                 <member><name>children</name><value><array>";
+    level.repeat(depth).into_bytes()
+}
+
+fn xml_int(inner: &str) -> Vec<u8> {
+    format!(
+        "<value><struct><member><name>v</name><value>{inner}</value></member></struct></value>\n"
+    )
+    .into_bytes()
+}
+
+fn xml_string(inner: &[u8]) -> Vec<u8> {
+    let mut out = b"<value><struct><member><name>v</name><value><string>".to_vec();
+    out.extend_from_slice(inner);
+    out.extend_from_slice(b"</string></value></member></struct></value>\n");
+    out
+}
+
+/// (record type, encoding, nesting limit, input, expected outcome: `ok N` or an error kind)
+fn cases() -> Vec<(&'static str, &'static str, usize, Vec<u8>, &'static str)> {
+    const STR: &str = "oracle.prims.StringRec";
+    const BUF: &str = "oracle.prims.BufferRec";
+    const INT: &str = "oracle.prims.IntRec";
+    const TREE: &str = "ext.forward.Tree";
+    let huge = [0x8c, 0x7f, 0xff, 0xff, 0xff];
+    let with = |head: &[u8], tail: &[u8]| [head, tail].concat();
+    vec![
+        // Huge claimed lengths: an end-of-input error, nothing allocated for them.
+        (STR, "binary", 200, with(&huge, b"abc"), "eof"),
+        (BUF, "binary", 200, with(&huge, b"abc"), "eof"),
+        (
+            "oracle.composite.IntVec",
+            "binary",
+            200,
+            with(&huge, &[1]),
+            "eof",
+        ),
+        (
+            "oracle.composite.StrVec",
+            "binary",
+            200,
+            with(&huge, &[0; 64]),
+            "eof",
+        ),
+        (
+            "shapes.keys.OtherKeys",
+            "binary",
+            200,
+            with(&huge, &[0; 16]),
+            "eof",
+        ),
+        // Numbers and lengths out of range.
+        (INT, "binary", 200, vec![0x8b, 1, 0, 0, 0, 0], "overflow"),
+        (STR, "binary", 200, vec![0xff], "syntax"),
+        ("oracle.prims.LongRec", "binary", 200, vec![0x88, 1], "eof"),
+        // Invalid UTF-8 and the code points Hadoop refuses.
+        (STR, "binary", 200, vec![1, 0xff], "encoding"),
+        (STR, "binary", 200, vec![2, 0xc0, 0x80], "encoding"),
+        (STR, "binary", 200, vec![3, 0xed, 0xa0, 0x80], "encoding"),
+        (
+            STR,
+            "binary",
+            200,
+            vec![4, 0xf4, 0x90, 0x80, 0x80],
+            "encoding",
+        ),
+        (STR, "binary", 200, vec![3, 0xef, 0xbf, 0xbe], "encoding"),
+        (STR, "binary", 200, vec![2, 0xe2, 0x82], "encoding"),
+        // Nesting: the limit, configurable, instead of a stack overflow. Each level of Tree
+        // is a record and a vector: 99 levels and the innermost tree's vector are 200 deep.
+        (TREE, "binary", 200, deep_tree_binary(100_000), "limit"),
+        (TREE, "binary", 200, deep_tree_binary(99), "ok 1"),
+        (TREE, "binary", 200, deep_tree_binary(100), "limit"),
+        (TREE, "binary", 5, deep_tree_binary(10), "limit"),
+        (TREE, "binary", 5, deep_tree_binary(1), "ok 1"),
+        (TREE, "csv", 200, deep_tree_csv(100_000), "limit"),
+        (TREE, "xml", 200, deep_tree_xml(100_000), "limit"),
+        (TREE, "xml", 3, deep_tree_xml(10), "limit"),
+        // Malformed CSV.
+        (INT, "csv", 200, b"2147483648\n".to_vec(), "overflow"),
+        (INT, "csv", 200, b"12a\n".to_vec(), "syntax"),
+        (INT, "csv", 200, b"1".to_vec(), "eof"),
+        (INT, "csv", 200, b"".to_vec(), "ok 0"),
+        (INT, "csv", 200, b"1\r\n2\r3\n".to_vec(), "ok 3"),
+        (INT, "csv", 200, b"1,2\n".to_vec(), "syntax"),
+        (
+            "oracle.prims.BoolRec",
+            "csv",
+            200,
+            b"X\n".to_vec(),
+            "syntax",
+        ),
+        (STR, "csv", 200, b"'%0a\n".to_vec(), "encoding"),
+        (STR, "csv", 200, b"'%2\n".to_vec(), "encoding"),
+        (STR, "csv", 200, b"'\xff\n".to_vec(), "encoding"),
+        (STR, "csv", 200, b"abc\n".to_vec(), "syntax"),
+        (BUF, "csv", 200, b"#abc\n".to_vec(), "syntax"),
+        (BUF, "csv", 200, b"#zz\n".to_vec(), "syntax"),
+        (
+            "oracle.composite.IntVec",
+            "csv",
+            200,
+            b"v{1,2\n".to_vec(),
+            "syntax",
+        ),
+        (
+            "oracle.composite.IntVec",
+            "csv",
+            200,
+            b"v{1,,2}\n".to_vec(),
+            "syntax",
+        ),
+        (
+            "oracle.composite.IntVec",
+            "csv",
+            200,
+            b"v{1,2".to_vec(),
+            "eof",
+        ),
+        (
+            "oracle.composite.IntVec",
+            "csv",
+            200,
+            b"m{}\n".to_vec(),
+            "syntax",
+        ),
+        (
+            "oracle.prims.DoubleRec",
+            "csv",
+            200,
+            b"1.0x\n".to_vec(),
+            "syntax",
+        ),
+        (
+            "oracle.prims.DoubleRec",
+            "csv",
+            200,
+            b"inf\n".to_vec(),
+            "syntax",
+        ),
+        (
+            "oracle.prims.DoubleRec",
+            "csv",
+            200,
+            b"1e99999999999999999999\n".to_vec(),
+            "ok 1",
+        ),
+        // Malformed XML.
+        (INT, "xml", 200, b"<value><struct>".to_vec(), "eof"),
+        (
+            INT,
+            "xml",
+            200,
+            [xml_int("<i4>1</i4>"), b"<value><struct>".to_vec()].concat(),
+            "eof",
+        ),
+        (INT, "xml", 200, xml_int("<string>1</string>"), "syntax"),
+        (INT, "xml", 200, xml_int("<i4>1</i8>"), "syntax"),
+        (INT, "xml", 200, xml_int("<i4>99999999999</i4>"), "overflow"),
+        (INT, "xml", 200, xml_int("<i4 a=\"1\">1</i4>"), "syntax"),
+        (
+            INT,
+            "xml",
+            200,
+            xml_int(&format!("<i4{}>1</i4>", " ".repeat(300))),
+            "ok 1",
+        ),
+        (
+            INT,
+            "xml",
+            200,
+            format!(
+                "<value><struct><member><name>v</name><value><i4{}",
+                " ".repeat(300)
+            )
+            .into_bytes(),
+            "limit",
+        ),
+        (
+            INT,
+            "xml",
+            200,
+            b"<!DOCTYPE x><value/>".to_vec(),
+            "unsupported",
+        ),
+        (INT, "xml", 200, b"<!-- never closed".to_vec(), "eof"),
+        (INT, "xml", 200, b"<value/>".to_vec(), "syntax"),
+        (
+            INT,
+            "xml",
+            200,
+            b"<value><struct></value>".to_vec(),
+            "syntax",
+        ),
+        (INT, "xml", 200, b"junk".to_vec(), "syntax"),
+        (STR, "xml", 200, xml_string(b"&foo;"), "syntax"),
+        (STR, "xml", 200, xml_string(b"&#0;"), "encoding"),
+        (STR, "xml", 200, xml_string(b"&#x110000;"), "encoding"),
+        (STR, "xml", 200, xml_string(b"&amp"), "syntax"),
+        (STR, "xml", 200, xml_string(b"%D83D"), "encoding"),
+        (STR, "xml", 200, xml_string(b"%DE00x"), "encoding"),
+        (STR, "xml", 200, xml_string(b"%00G1"), "syntax"),
+        (STR, "xml", 200, xml_string(b"%00"), "syntax"),
+        (STR, "xml", 200, xml_string(b"\xc3\x28"), "encoding"),
+        (STR, "xml", 200, xml_string(b"<![CDATA[never closed"), "eof"),
+        (
+            STR,
+            "xml",
+            200,
+            xml_string(b"a\r\nb<![CDATA[<&]]>&lt;%0025"),
+            "ok 1",
+        ),
+        (BUF, "xml", 200, xml_string(b"abc"), "syntax"),
+        (BUF, "xml", 200, xml_string(b"zz"), "syntax"),
+    ]
+}
+
+#[test]
+fn hostile_inputs_are_errors_of_the_right_kind() {
+    let Some(h) = hostile() else { return };
+    let work = h.dir.join("cases");
+    std::fs::create_dir_all(&work).unwrap();
+    let cases = cases();
+    let mut jobs = String::new();
+    for (i, (ty, format, depth, bytes, _)) in cases.iter().enumerate() {
+        let path = work.join(i.to_string());
+        std::fs::write(&path, bytes).unwrap();
+        writeln!(jobs, "read\t{ty}\t{format}\t{depth}\t{}", path.display()).unwrap();
+    }
+    let job_file = work.join("jobs");
+    std::fs::write(&job_file, jobs).unwrap();
+    let out = h.run(&["cases".into(), job_file.display().to_string()]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), cases.len(), "{out}");
+    let mut failures = Vec::new();
+    for ((ty, format, depth, bytes, want), got) in cases.iter().zip(lines) {
+        let ok = if want.starts_with("ok") {
+            got == *want
+        } else {
+            got.starts_with(&format!("error {want} "))
+        };
+        if !ok {
+            let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(60)]).into_owned();
+            failures.push(format!(
+                "{ty} {format} (depth {depth}) {shown:?}: {got} (expected {want})"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Errors say where: a byte offset for binary, line:col for text, and the field.
+    let e = lines_of(&out, &cases, |(_, f, _, b, _)| {
+        *f == "binary" && b.starts_with(&[1, 0xff])
+    });
+    assert!(
+        e.contains("record 0, byte 1, in StringRec.v: invalid UTF-8"),
+        "{e}"
+    );
+    let e = lines_of(&out, &cases, |(_, f, _, b, _)| *f == "csv" && b == b"12a\n");
+    assert!(e.contains("record 0, line 1:1, in IntRec.v: "), "{e}");
+}
+
+/// The output line of the first case `pick` selects.
+fn lines_of(
+    out: &str,
+    cases: &[(&str, &str, usize, Vec<u8>, &str)],
+    pick: impl Fn(&(&str, &str, usize, Vec<u8>, &str)) -> bool,
+) -> String {
+    let i = cases.iter().position(pick).unwrap();
+    out.lines().nth(i).unwrap().to_owned()
+}
+
+/// Prefixes of multi-record and deeply structured fixture files (every one near the ends of
+/// a file, a sample between) read to records or an error, in all three encodings.
+#[test]
+fn every_prefix_of_the_fixtures_reads_or_fails_cleanly() {
+    let Some(h) = hostile() else { return };
+    let mut jobs = String::new();
+    let mut expected = Vec::new();
+    let java = hadoop_java().cases.iter().map(|c| (c, hadoop_java_dir()));
+    let shapes = java_shapes().cases.iter().map(|c| (c, java_shapes_dir()));
+    for (case, dir) in java.chain(shapes) {
+        let stem = case.name.rsplit_once('.').unwrap().0;
+        let interesting = [
+            "stream_",
+            "outer",
+            "containers",
+            "nest",
+            "texts",
+            "other_keys",
+            "float_keys",
+        ];
+        if !interesting.iter().any(|p| stem.starts_with(p)) {
+            continue;
+        }
+        let encoding = match case.encoding {
+            fixture_harness::Encoding::Binary => "binary",
+            fixture_harness::Encoding::Csv => "csv",
+            fixture_harness::Encoding::Xml => "xml",
+        };
+        let path = dir.join(&case.file);
+        writeln!(
+            jobs,
+            "prefixes\t{}\t{encoding}\t{}",
+            case.record_type,
+            path.display()
+        )
+        .unwrap();
+        expected.push((case.name.clone(), case.size));
+    }
+    assert!(expected.len() > 20);
+    let job_file = h.dir.join("prefix-jobs");
+    std::fs::write(&job_file, jobs).unwrap();
+    let out = h.run(&["prefixes".into(), job_file.display().to_string()]);
+    for ((name, size), line) in expected.iter().zip(out.lines()) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let ok: u64 = words[1].parse().unwrap();
+        let errors: u64 = words[3].parse().unwrap();
+        let cuts: u64 = words[5].parse().unwrap();
+        assert_eq!(ok + errors, cuts, "{name}: {line}");
+        assert!(cuts == size + 1 || cuts > 300, "{name}: {line}");
+        // The empty prefix and the whole file read; a cut inside the first record does not.
+        assert!(ok >= 2 && errors >= 1, "{name}: {line}");
+    }
+    assert_eq!(out.lines().count(), expected.len());
+}
+
+/// The fuzz target under the sanitizers, seeded with every fixture file.
+#[test]
+fn fuzz_target_runs_clean() {
+    let Some(h) = hostile() else { return };
+    let seconds: f64 = std::env::var("RCC_CPP_FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20.0);
+    let seeds = h.dir.join("seeds");
+    std::fs::create_dir_all(&seeds).unwrap();
+    let mut args = vec!["fuzz".to_owned(), seconds.to_string(), "12345".to_owned()];
+    let java = hadoop_java().cases.iter().map(|c| (c, hadoop_java_dir()));
+    let shapes = java_shapes().cases.iter().map(|c| (c, java_shapes_dir()));
+    for (i, (case, dir)) in java.chain(shapes).enumerate() {
+        let encoding = match case.encoding {
+            fixture_harness::Encoding::Binary => 0u8,
+            fixture_harness::Encoding::Csv => 1,
+            fixture_harness::Encoding::Xml => 2,
+        };
+        let mut input = vec![encoding, h.type_index(&case.record_type) as u8];
+        input.extend(std::fs::read(dir.join(&case.file)).unwrap());
+        let path = seeds.join(i.to_string());
+        std::fs::write(&path, input).unwrap();
+        args.push(path.display().to_string());
+    }
+    assert!(h.types.len() < 256);
+    let out = h.run(&args);
+    let words: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(words[..2], ["fuzz", "runs"], "{out}");
+    let runs: usize = words[2].parse().unwrap();
+    let edges: usize = words[6].parse().unwrap();
+    assert!(runs > args.len(), "{out}");
+    // Coverage feedback works: the readers and writers have thousands of edges.
+    assert!(edges > 1000, "{out}");
+    eprintln!("{out}");
+}
