@@ -39,3 +39,16 @@ fn every_format_reads_back() {
         assert_eq!(read_all(&bytes, format).unwrap(), pages(), "{format:?}");
     }
 }
+
+/// `data/pages.bin` is what `cargo run -p weblinks -- write data/pages.bin` writes: the file
+/// the C++ example (`examples/cpp-weblinks`) and its test read.
+#[test]
+fn checked_in_pages_are_what_the_example_writes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pages.bin");
+    let written = write_all(&pages(), Format::Binary).unwrap();
+    assert_eq!(
+        std::fs::read(path).unwrap(),
+        written,
+        "regenerate with `cargo run -p weblinks -- write examples/weblinks/data/pages.bin`"
+    );
+}
