@@ -97,6 +97,7 @@ impl Hostile {
     fn run(&self, args: &[String]) -> String {
         let out = Command::new(&self.program)
             .args(args)
+            .current_dir(&self.dir)
             .env(
                 "ASAN_OPTIONS",
                 "abort_on_error=1:detect_leaks=1:max_allocation_size_mb=64:allocator_may_return_null=0:detect_stack_use_after_return=1",
@@ -496,6 +497,7 @@ fn fuzz_target_runs_clean() {
         args.push(path.display().to_string());
     }
     assert!(h.types.len() < 256);
+    // A crashing input is saved in the program's directory as `crash-input`.
     let out = h.run(&args);
     let words: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(words[..2], ["fuzz", "runs"], "{out}");

@@ -8,12 +8,18 @@
 //                            `ok READ errors FAILED cuts TRIED`
 //   hostile fuzz SECONDS SEED FILE...  a coverage-guided fuzzer of its own over
 //                            LLVMFuzzerTestOneInput (fuzz_readers.cc), seeded with FILEs
-//                            (each: encoding byte, type byte, then the input), for SECONDS.
+//                            (each: encoding byte, type byte, then the input), for SECONDS;
+//                            an input that aborts is saved as `crash-input` (run it again
+//                            with `hostile fuzz 0 1 crash-input`).
 //
 // The runtime and generated code are compiled with -fsanitize-coverage=trace-pc; this file
 // is not, and counts the edges they report in __sanitizer_cov_trace_pc.
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -213,11 +219,30 @@ std::string mutate(const std::vector<std::string>& corpus, Rng& rng) {
   return s;
 }
 
+/// The input being run, written to `crash-input` if it aborts (a sanitizer report or a failed
+/// check), so that it can be run again.
+const std::string* g_current = nullptr;
+
+extern "C" void saveCrash(int) {
+  if (g_current != nullptr) {
+    const int fd = open("crash-input", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    if (fd >= 0) {
+      const ssize_t written = write(fd, g_current->data(), g_current->size());
+      (void)written;
+      close(fd);
+    }
+  }
+  std::signal(SIGABRT, SIG_DFL);
+  std::raise(SIGABRT);
+}
+
 int fuzz(double seconds, std::uint64_t seed, const std::vector<std::string>& seeds) {
+  std::signal(SIGABRT, saveCrash);
   std::vector<std::string> corpus;
   static std::uint8_t seen[kMapSize];
   std::size_t runs = 0, edges = 0;
   auto execute = [&](const std::string& input) {
+    g_current = &input;
     std::memset(g_edges, 0, sizeof g_edges);
     g_previous = 0;
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(input.data()), input.size());

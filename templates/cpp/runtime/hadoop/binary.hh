@@ -17,6 +17,51 @@
 namespace hadoop {
 
 namespace detail {
+/// The number of leading zero bits of `x` (which is not zero).
+inline unsigned leadingZeros(std::uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return static_cast<unsigned>(__builtin_clzll(x));
+#else
+  unsigned n = 0;
+  while ((x & (std::uint64_t(1) << 63)) == 0) {
+    x <<= 1;
+    ++n;
+  }
+  return n;
+#endif
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HADOOP_RECORDIO_BSWAP 1
+#endif
+
+/// Stores `v` big-endian into `out[0..8)`.
+inline void storeBigEndian64(std::uint64_t v, unsigned char* out) {
+#ifdef HADOOP_RECORDIO_BSWAP
+  v = __builtin_bswap64(v);
+  std::memcpy(out, &v, 8);
+#else
+  for (int i = 7; i >= 0; --i) {
+    out[i] = static_cast<unsigned char>(v);
+    v >>= 8;
+  }
+#endif
+}
+
+/// Loads `in[0..8)` as a big-endian number.
+inline std::uint64_t loadBigEndian64(const unsigned char* in) {
+#ifdef HADOOP_RECORDIO_BSWAP
+  std::uint64_t v;
+  std::memcpy(&v, in, 8);
+  return __builtin_bswap64(v);
+#else
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = v << 8 | in[i];
+  return v;
+#endif
+}
+
 /// Hadoop's zero-compressed integer (`WritableUtils.writeVLong`): one byte for
 /// -112..127, otherwise a marker byte and 1 to 8 big-endian bytes (`1024` is `8e 04 00`).
 /// Writes into `out` (room for 9 bytes); returns the length.
@@ -34,11 +79,10 @@ inline std::size_t encodeVLong(std::int64_t v, unsigned char* out) {
     u = static_cast<std::uint64_t>(v);
     base = -112;
   }
-  unsigned n = 1;
-  while (n < 8 && (u >> (8 * n)) != 0) ++n;
+  // Significant bytes of u (not zero here), 1 to 8.
+  const unsigned n = 8 - leadingZeros(u) / 8;
   out[0] = static_cast<unsigned char>(base - static_cast<int>(n));
-  const std::uint64_t shifted = u << (64 - 8 * n);
-  for (unsigned i = 0; i < 8; ++i) out[1 + i] = static_cast<unsigned char>(shifted >> (56 - 8 * i));
+  storeBigEndian64(u << (64 - 8 * n), out + 1);
   return n + 1;
 }
 
@@ -56,6 +100,15 @@ inline std::int64_t decodeVLong(const unsigned char* p) {
   const unsigned n = vlongPayload(p[0]);
   std::uint64_t u = 0;
   for (unsigned i = 1; i <= n; ++i) u = (u << 8) | p[i];
+  return m < -120 ? static_cast<std::int64_t>(~u) : static_cast<std::int64_t>(u);
+}
+
+/// decodeVLong when nine bytes are there to read.
+inline std::int64_t decodeVLong9(const unsigned char* p) {
+  const int m = static_cast<signed char>(p[0]);
+  if (m >= -112) return m;
+  const unsigned n = vlongPayload(p[0]);
+  const std::uint64_t u = loadBigEndian64(p + 1) >> (64 - 8 * n);
   return m < -120 ? static_cast<std::int64_t>(~u) : static_cast<std::int64_t>(u);
 }
 
@@ -84,13 +137,16 @@ class BinaryOArchive final : public OArchive {
     std::uint32_t bits;
     std::memcpy(&bits, &v, 4);
     if (v != v) bits = 0x7fc00000u;  // Java's floatToIntBits: one NaN
-    bigEndian(bits, 4);
+    // Eight bytes stored, four kept: one fixed-size store.
+    detail::storeBigEndian64(std::uint64_t(bits) << 32, reinterpret_cast<unsigned char*>(sink_.reserve(8)));
+    sink_.commit(4);
   }
   void writeDouble(double v, const char*) override {
     std::uint64_t bits;
     std::memcpy(&bits, &v, 8);
     if (v != v) bits = 0x7ff8000000000000ULL;
-    bigEndian(bits, 8);
+    detail::storeBigEndian64(bits, reinterpret_cast<unsigned char*>(sink_.reserve(8)));
+    sink_.commit(8);
   }
   void writeString(const std::string& v, const char*) override {
     if (!utf8::isAscii(v.data(), v.size())) detail::checkOutgoingString(v, true);
@@ -125,12 +181,6 @@ class BinaryOArchive final : public OArchive {
     if (n > 0x7fffffffu) detail::checkLength(n, what);
     vlong(static_cast<std::int64_t>(n));
   }
-  void bigEndian(std::uint64_t bits, unsigned n) {
-    char* p = sink_.reserve(8);
-    for (unsigned i = 0; i < n; ++i) p[i] = static_cast<char>(bits >> (8 * (n - 1 - i)));
-    sink_.commit(n);
-  }
-
   detail::Sink sink_;
 };
 
@@ -192,7 +242,7 @@ class BinaryIArchive final : public IArchive {
     if (src_.available() >= 9) {
       const unsigned char* p = src_.data();
       src_.consume(1 + detail::vlongPayload(p[0]));
-      return detail::decodeVLong(p);
+      return detail::decodeVLong9(p);
     }
     return vlongSlow(what);
   }
@@ -209,7 +259,12 @@ class BinaryIArchive final : public IArchive {
     return static_cast<std::size_t>(n);
   }
   std::uint64_t bigEndian(unsigned n, const char* what) {
-    if (src_.available() < n && !src_.request(n)) eof(what);
+    if (src_.available() >= 8) {
+      const std::uint64_t bits = detail::loadBigEndian64(src_.data()) >> (64 - 8 * n);
+      src_.consume(n);
+      return bits;
+    }
+    if (!src_.request(n)) eof(what);
     const unsigned char* p = src_.data();
     std::uint64_t bits = 0;
     for (unsigned i = 0; i < n; ++i) bits = (bits << 8) | p[i];
@@ -254,5 +309,7 @@ class BinaryIArchive final : public IArchive {
 };
 
 }  // namespace hadoop
+
+#undef HADOOP_RECORDIO_BSWAP
 
 #endif  // HADOOP_RECORDIO_BINARY_HH

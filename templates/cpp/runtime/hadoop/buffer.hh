@@ -27,18 +27,18 @@ class Sink {
 
   /// Room for `n` more bytes at the end of the buffer; commit() what was used.
   char* reserve(std::size_t n) {
-    if (cap_ - len_ < n) grow(n);
-    return buf_.get() + len_;
+    if (static_cast<std::size_t>(limit_ - end_) < n) grow(n);
+    return end_;
   }
-  void commit(std::size_t n) { len_ += n; }
+  void commit(std::size_t n) { end_ += n; }
   void push(char c) {
-    if (len_ == cap_) grow(1);
-    buf_[len_++] = c;
+    if (end_ == limit_) grow(1);
+    *end_++ = c;
   }
   void append(const char* p, std::size_t n) {
     if (n == 0) return;
     std::memcpy(reserve(n), p, n);
-    len_ += n;
+    end_ += n;
   }
   /// Appends a payload; long ones bypass the buffer (one copy instead of two).
   void writeBytes(const char* p, std::size_t n) {
@@ -50,18 +50,18 @@ class Sink {
   }
   /// Called after each top-level record: hands the buffer over once it is large.
   void endOfRecord() {
-    if (len_ >= kFlushAt) drain();
+    if (buffered() >= kFlushAt) drain();
   }
   /// Writes everything buffered and flushes the stream.
   void flush();
   /// Bytes written so far, buffered or not.
-  std::uint64_t position() const { return written_ + len_; }
+  std::uint64_t position() const { return written_ + buffered(); }
   /// Bytes handed to the stream so far.
   std::uint64_t handedOver() const { return written_; }
-  std::size_t buffered() const { return len_; }
+  std::size_t buffered() const { return static_cast<std::size_t>(end_ - buf_.get()); }
   /// Drops buffered bytes after the first `n` (to take back a record that failed).
   void truncate(std::size_t n) {
-    if (n < len_) len_ = n;
+    if (n < buffered()) end_ = buf_.get() + n;
   }
 
  private:
@@ -73,8 +73,9 @@ class Sink {
 
   OutStream* out_;
   std::unique_ptr<char[]> buf_;
-  std::size_t len_ = 0;
-  std::size_t cap_ = 0;
+  // The buffered bytes are [buf_, end_); the buffer ends at limit_.
+  char* end_ = nullptr;
+  char* limit_ = nullptr;
   std::uint64_t written_ = 0;
 };
 
@@ -90,23 +91,23 @@ class Source {
   Source& operator=(const Source&) = delete;
 
   /// The unconsumed bytes.
-  const unsigned char* data() const { return buf_ + pos_; }
-  std::size_t available() const { return end_ - pos_; }
-  void consume(std::size_t n) { pos_ += n; }
+  const unsigned char* data() const { return cur_; }
+  std::size_t available() const { return static_cast<std::size_t>(end_ - cur_); }
+  void consume(std::size_t n) { cur_ += n; }
   /// Stream offset of the next unconsumed byte.
-  std::uint64_t offset() const { return base_ + pos_; }
+  std::uint64_t offset() const { return base_ + static_cast<std::uint64_t>(cur_ - buf_); }
   /// The next byte, or -1 at the end of input.
   int peek() {
-    if (pos_ < end_) return buf_[pos_];
+    if (cur_ < end_) return *cur_;
     if (!fill()) return -1;
-    return buf_[pos_];
+    return *cur_;
   }
   /// Reads more bytes after those available (keeping them: offsets counted from data()
   /// stay valid, pointers do not). False at the end of input.
   bool fill();
   /// Makes at least `n` bytes available when the input holds them.
   bool request(std::size_t n) {
-    while (end_ - pos_ < n) {
+    while (static_cast<std::size_t>(end_ - cur_) < n) {
       if (!fill()) return false;
     }
     return true;
@@ -128,10 +129,11 @@ class Source {
 
   InStream* in_;
   std::unique_ptr<unsigned char[]> own_;
+  // The window is [buf_, end_) of a buffer of cap_ bytes; [cur_, end_) is unconsumed.
   const unsigned char* buf_ = nullptr;
+  const unsigned char* cur_ = nullptr;
+  const unsigned char* end_ = nullptr;
   std::size_t cap_ = 0;
-  std::size_t pos_ = 0;
-  std::size_t end_ = 0;
   std::uint64_t base_ = 0;
   bool eof_ = false;
   bool borrowed_ = false;

@@ -70,7 +70,7 @@ class CsvOArchive final : public OArchive {
   }
   void integer(std::int64_t v) {
     item();
-    char* p = sink_.reserve(20);
+    char* p = sink_.reserve(text::kMaxFloatText);
     sink_.commit(text::formatLong(v, p));
   }
   void number(double v) {

@@ -48,13 +48,26 @@ class RecordWriter {
   ~RecordWriter();
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
-  void write(const Record& record);
+  void write(const Record& record) {
+    const std::size_t len = sink_->buffered();
+    const std::uint64_t handed = sink_->handedOver();
+    try {
+      record.serialize(*archive_, "");
+    } catch (IOError& e) {
+      failed(e, record, len, handed);
+      throw;
+    }
+    ++records_;
+  }
   /// Writes everything buffered and flushes the stream.
   void flush();
   RecFormat format() const { return format_; }
   std::uint64_t recordsWritten() const { return records_; }
 
  private:
+  /// Takes a record that failed back out of the buffer, and adds the record's place to `e`.
+  void failed(IOError& e, const Record& record, std::size_t len, std::uint64_t handed);
+
   RecFormat format_;
   std::unique_ptr<OArchive> archive_;
   detail::Sink* sink_;
@@ -73,7 +86,18 @@ class RecordReader {
   ~RecordReader();
   RecordReader(const RecordReader&) = delete;
   RecordReader& operator=(const RecordReader&) = delete;
-  bool read(Record& record);
+  bool read(Record& record) {
+    if (failed_) failedBefore();
+    try {
+      if (archive_->atEnd()) return false;
+      record.deserialize(*archive_, "");
+    } catch (IOError& e) {
+      failed(e, record);
+      throw;
+    }
+    ++records_;
+    return true;
+  }
   RecFormat format() const { return format_; }
   std::uint64_t recordsRead() const { return records_; }
   /// Where the next record starts (or where reading failed).
@@ -82,6 +106,10 @@ class RecordReader {
   IArchive& archive() { return *archive_; }
 
  private:
+  [[noreturn]] void failedBefore() const;
+  /// Marks the reader failed and adds the record's place to `e`.
+  void failed(IOError& e, const Record& record);
+
   RecFormat format_;
   std::unique_ptr<IArchive> archive_;
   std::uint64_t records_ = 0;

@@ -50,7 +50,8 @@ bool parseFloat(const char* text, std::size_t len, float& out, ParseError* error
 int parseInteger(const char* text, std::size_t len, std::int64_t min, std::int64_t max,
                  std::int64_t& out);
 
-/// Decimal text of `v` into `out` (room for 20 bytes); returns its length.
+/// Decimal text of `v` (at most 20 bytes) into `out`, which has room for kMaxFloatText
+/// bytes; returns its length.
 std::size_t formatLong(std::int64_t v, char* out);
 
 }  // namespace text
