@@ -2,36 +2,20 @@
 //! java_shapes file) is read into the generated classes and written back byte for byte in all
 //! three encodings; signatures equal Java's; `compareTo`/`equals` agree with Java's; Java's
 //! float text is reproduced and parsed back exactly; and random values written by the Rust
-//! runtime cross Rust → C++ → Rust unchanged. One driver program (tests/cpp/driver.cc)
-//! serves every test, each test a batch of commands in one run.
+//! runtime cross Rust → C++ → Rust unchanged. One driver program (tests/cpp/driver.cc, built
+//! with AddressSanitizer and UndefinedBehaviorSanitizer) serves every test, each test a batch
+//! of commands in one run.
 
 mod cpp_support;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use cpp_support::{generate, model, registry, run, scratch, toolchain, Unit, STRICT};
+use cpp_support::run;
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case, Encoding};
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
-
-/// Schemas the driver is built with: one `rcc` run each, into one directory.
-const SCHEMAS: &[&[&str]] = &[
-    &[
-        "tests/fixtures/hadoop-java/prims.jr",
-        "tests/fixtures/hadoop-java/composite.jr",
-    ],
-    &["runtime/tests/data/java_shapes/shapes.jr"],
-    &["examples/weblinks/schema/outlinks.jr"],
-    &["compiler/tests/ddl/extensions/forward.jr"],
-    &[
-        "compiler/tests/ddl/rust/all_types.jr",
-        "compiler/tests/ddl/rust/containers.jr",
-    ],
-    &["compiler/tests/ddl/cpp/names.jr"],
-];
 
 const ENCODINGS: [(Encoding, &str); 3] = [
     (Encoding::Binary, "binary"),
@@ -44,47 +28,14 @@ struct Driver {
     dir: PathBuf,
 }
 
-/// The driver, built once per test run; `None` when the C++ tests are skipped.
-fn driver() -> Option<&'static Driver> {
-    static DRIVER: OnceLock<Option<Driver>> = OnceLock::new();
-    DRIVER
-        .get_or_init(|| {
-            let tc = toolchain()?;
-            let dir = scratch("driver");
-            let mut models = Vec::new();
-            for files in SCHEMAS {
-                generate(&dir, files);
-                models.push(model(files));
-            }
-            let mut classes = std::collections::HashSet::new();
-            for m in &models {
-                for name in hadoop_record_compiler::backend::cpp::qualified_names(m) {
-                    assert!(
-                        classes.insert(name.clone()),
-                        "{name} twice in the driver's schemas"
-                    );
-                }
-            }
-            registry(&dir, &models);
-            let flags: Vec<&str> = STRICT.iter().copied().chain(["-O1", "-g0"]).collect();
-            let mut sources = cpp_support::generated_sources(&dir);
-            sources.push(dir.join("hadoop_record.cc"));
-            sources.push(dir.join("registry.cc"));
-            sources.push(cpp_support::drivers().join("driver.cc"));
-            let units: Vec<Unit> = sources
-                .into_iter()
-                .map(|source| Unit {
-                    source,
-                    include_dirs: vec![dir.clone(), cpp_support::drivers()],
-                    flags: &flags,
-                })
-                .collect();
-            let objects = tc.compile(&units);
-            let program = dir.join("driver");
-            tc.link(&objects, &program, &[]);
-            Some(Driver { program, dir })
-        })
-        .as_ref()
+/// The driver (built with sanitizers, so every fixture and random value also runs under
+/// them); `None` when the C++ tests are skipped.
+fn driver() -> Option<Driver> {
+    let p = cpp_support::programs()?;
+    Some(Driver {
+        program: p.driver.clone(),
+        dir: p.dir.clone(),
+    })
 }
 
 impl Driver {
@@ -92,7 +43,7 @@ impl Driver {
     fn run(&self, name: &str, jobs: &str) -> Vec<String> {
         let job_file = self.dir.join(format!("{name}.jobs"));
         std::fs::write(&job_file, jobs).unwrap();
-        let out = run(&self.program, &[&job_file]);
+        let out = run(&self.program, &[job_file.as_os_str()], &self.dir);
         let lines: Vec<String> = out.lines().map(str::to_owned).collect();
         assert_eq!(lines.len(), jobs.lines().count(), "{out}");
         lines
@@ -186,7 +137,7 @@ fn round_trip_cases(
 
 #[test]
 fn hadoop_java_fixtures_round_trip_byte_for_byte() {
-    let Some(d) = driver() else { return };
+    let Some(d) = &driver() else { return };
     round_trip_cases(
         d,
         "hadoop-java",
@@ -199,7 +150,7 @@ fn hadoop_java_fixtures_round_trip_byte_for_byte() {
 
 #[test]
 fn java_shapes_round_trip_byte_for_byte() {
-    let Some(d) = driver() else { return };
+    let Some(d) = &driver() else { return };
     let shapes = java_shapes();
     let refused: Vec<(String, &str, String)> = shapes
         .refused
@@ -223,7 +174,7 @@ fn java_shapes_round_trip_byte_for_byte() {
 
 #[test]
 fn signatures_equal_javas() {
-    let Some(d) = driver() else { return };
+    let Some(d) = &driver() else { return };
     let mut expected: Vec<(String, String)> = Vec::new();
     for (ty, sig) in hadoop_java()
         .signatures
@@ -246,7 +197,7 @@ fn signatures_equal_javas() {
 /// Java's `compareTo` and `equals` on the manifests' pairs of values.
 #[test]
 fn compare_and_equals_follow_java() {
-    let Some(d) = driver() else { return };
+    let Some(d) = &driver() else { return };
     let work = d.work("compare");
     let mut jobs = String::new();
     let mut expected = Vec::new();
@@ -304,7 +255,7 @@ fn compare_and_equals_follow_java() {
 /// parser reads the texts of both JDKs back to the exact bits.
 #[test]
 fn float_text_is_javas() {
-    let Some(d) = driver() else { return };
+    let Some(d) = &driver() else { return };
     let work = d.work("float-text");
     let dir = cpp_support::repo().join("tests/fixtures/java-float-text");
     let modern = dir.join("jdk_modern.tsv");
@@ -579,14 +530,13 @@ fn random_record(
 #[test]
 fn random_values_cross_rust_cpp_rust_unchanged() {
     const PER_TYPE: usize = 60;
-    let Some(d) = driver() else { return };
+    let Some(d) = &driver() else { return };
     let work = d.work("random");
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     let mut jobs = String::new();
     // (type, schema, id, values, Rust's bytes per encoding)
     let mut cases = Vec::new();
-    for files in SCHEMAS {
-        let m = model(files);
+    for m in &cpp_support::programs().unwrap().models {
         let schema = m.to_schema();
         for record in m.records() {
             let id = schema.find(record.qualified_name()).unwrap();

@@ -4,122 +4,27 @@
 //! allocations over 64 MiB abort, so nothing is allocated from a claimed length). Then the
 //! fuzz target (tests/cpp/fuzz_readers.cc) runs, seeded with every fixture file, under the
 //! same sanitizers with a small coverage-guided fuzzer (tests/cpp/hostile.cc):
-//! `RCC_CPP_FUZZ_SECONDS` sets how long (default 20).
+//! `RCC_CPP_FUZZ_SECONDS` sets how long (default 20). The programs are those of
+//! `cpp_support::programs`, which the fixture tests share.
 
 mod cpp_support;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
-
-use cpp_support::{generate, model, registry, scratch, toolchain, Unit, STRICT};
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir};
 
-const SCHEMAS: &[&[&str]] = &[
-    &[
-        "tests/fixtures/hadoop-java/prims.jr",
-        "tests/fixtures/hadoop-java/composite.jr",
-    ],
-    &["runtime/tests/data/java_shapes/shapes.jr"],
-    &["compiler/tests/ddl/extensions/forward.jr"],
-];
-
-const SANITIZE: &[&str] = &[
-    "-O1",
-    "-g",
-    "-fno-omit-frame-pointer",
-    "-fsanitize=address,undefined",
-    "-fno-sanitize-recover=all",
-];
-
-struct Hostile {
-    program: PathBuf,
-    dir: PathBuf,
-    /// Record types in registry order.
-    types: Vec<String>,
+/// The hostile-input program: `None` when the C++ tests are skipped.
+fn hostile() -> Option<&'static cpp_support::Programs> {
+    cpp_support::programs()
 }
 
-fn hostile() -> Option<&'static Hostile> {
-    static HOSTILE: OnceLock<Option<Hostile>> = OnceLock::new();
-    HOSTILE
-        .get_or_init(|| {
-            let tc = toolchain()?;
-            let dir = scratch("hostile");
-            let mut models = Vec::new();
-            for files in SCHEMAS {
-                generate(&dir, files);
-                models.push(model(files));
-            }
-            registry(&dir, &models);
-            let types = models
-                .iter()
-                .flat_map(|m| m.records().iter().map(|r| r.qualified_name().to_owned()))
-                .collect();
-            let base: Vec<&str> = STRICT.iter().chain(SANITIZE).copied().collect();
-            let covered: Vec<&str> = base
-                .iter()
-                .copied()
-                .chain(["-fsanitize-coverage=trace-pc"])
-                .collect();
-            let include_dirs = vec![dir.clone(), cpp_support::drivers()];
-            let mut units: Vec<Unit> = cpp_support::generated_sources(&dir)
-                .into_iter()
-                .chain([dir.join("hadoop_record.cc"), dir.join("registry.cc")])
-                .chain([cpp_support::drivers().join("fuzz_readers.cc")])
-                .map(|source| Unit {
-                    source,
-                    include_dirs: include_dirs.clone(),
-                    flags: &covered,
-                })
-                .collect();
-            // The coverage counter itself must not be instrumented.
-            units.push(Unit {
-                source: cpp_support::drivers().join("hostile.cc"),
-                include_dirs,
-                flags: &base,
-            });
-            let objects = tc.compile(&units);
-            let program = dir.join("hostile");
-            tc.link(&objects, &program, &["-fsanitize=address,undefined"]);
-            Some(Hostile {
-                program,
-                dir,
-                types,
-            })
-        })
-        .as_ref()
+/// Runs the hostile-input program with `args`.
+fn run_hostile(p: &cpp_support::Programs, args: &[String]) -> String {
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    cpp_support::run(&p.hostile, &args, &p.dir)
 }
 
-impl Hostile {
-    /// Runs the program with sanitizers strict; its output, after checking it exited
-    /// cleanly without a sanitizer report.
-    fn run(&self, args: &[String]) -> String {
-        let out = Command::new(&self.program)
-            .args(args)
-            .current_dir(&self.dir)
-            .env(
-                "ASAN_OPTIONS",
-                "abort_on_error=1:detect_leaks=1:max_allocation_size_mb=64:allocator_may_return_null=0:detect_stack_use_after_return=1",
-            )
-            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-            .output()
-            .expect("the sanitized program runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success()
-                && !stderr.contains("Sanitizer")
-                && !stderr.contains("runtime error"),
-            "{} {args:?} failed ({}):\n{stderr}",
-            self.program.display(),
-            out.status
-        );
-        String::from_utf8(out.stdout.clone()).unwrap()
-    }
-
-    fn type_index(&self, name: &str) -> usize {
-        self.types.iter().position(|t| t == name).unwrap()
-    }
+fn type_index(p: &cpp_support::Programs, name: &str) -> usize {
+    p.types.iter().position(|t| t == name).unwrap()
 }
 
 /// A binary `ext.forward.Tree` nested `depth` deep through `children`.
@@ -376,7 +281,7 @@ fn hostile_inputs_are_errors_of_the_right_kind() {
     }
     let job_file = work.join("jobs");
     std::fs::write(&job_file, jobs).unwrap();
-    let out = h.run(&["cases".into(), job_file.display().to_string()]);
+    let out = run_hostile(h, &["cases".into(), job_file.display().to_string()]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), cases.len(), "{out}");
     let mut failures = Vec::new();
@@ -457,7 +362,7 @@ fn every_prefix_of_the_fixtures_reads_or_fails_cleanly() {
     assert!(expected.len() > 20);
     let job_file = h.dir.join("prefix-jobs");
     std::fs::write(&job_file, jobs).unwrap();
-    let out = h.run(&["prefixes".into(), job_file.display().to_string()]);
+    let out = run_hostile(h, &["prefixes".into(), job_file.display().to_string()]);
     for ((name, size), line) in expected.iter().zip(out.lines()) {
         let words: Vec<&str> = line.split(' ').collect();
         let ok: u64 = words[1].parse().unwrap();
@@ -490,7 +395,7 @@ fn fuzz_target_runs_clean() {
             fixture_harness::Encoding::Csv => 1,
             fixture_harness::Encoding::Xml => 2,
         };
-        let mut input = vec![encoding, h.type_index(&case.record_type) as u8];
+        let mut input = vec![encoding, type_index(h, &case.record_type) as u8];
         input.extend(std::fs::read(dir.join(&case.file)).unwrap());
         let path = seeds.join(i.to_string());
         std::fs::write(&path, input).unwrap();
@@ -498,7 +403,7 @@ fn fuzz_target_runs_clean() {
     }
     assert!(h.types.len() < 256);
     // A crashing input is saved in the program's directory as `crash-input`.
-    let out = h.run(&args);
+    let out = run_hostile(h, &args);
     let words: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(words[..2], ["fuzz", "runs"], "{out}");
     let runs: usize = words[2].parse().unwrap();

@@ -12,8 +12,8 @@
 //                            an input that aborts is saved as `crash-input` (run it again
 //                            with `hostile fuzz 0 1 crash-input`).
 //
-// The runtime and generated code are compiled with -fsanitize-coverage=trace-pc; this file
-// is not, and counts the edges they report in __sanitizer_cov_trace_pc.
+// The runtime and generated code are compiled with -fsanitize-coverage=trace-pc; coverage.cc
+// counts the edges they report.
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -34,20 +34,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
+// coverage.cc
+extern std::uint8_t g_edges[1 << 16];
+extern std::uintptr_t g_previous;
+
 namespace {
-
-constexpr std::size_t kMapSize = 1 << 16;
-std::uint8_t g_edges[kMapSize];
-std::uintptr_t g_previous = 0;
-
+constexpr std::size_t kMapSize = sizeof g_edges;
 }  // namespace
-
-extern "C" void __sanitizer_cov_trace_pc() {
-  const std::uintptr_t pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
-  const std::size_t edge = (pc ^ g_previous) % kMapSize;
-  if (g_edges[edge] != 255) ++g_edges[edge];
-  g_previous = pc >> 1;
-}
 
 const RecordType* findRecordType(const char* name) {
   for (std::size_t i = 0; i < kRecordTypeCount; ++i) {

@@ -12,7 +12,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use hadoop_record_compiler::{backend::cpp, load, LoadOptions, Model};
 
@@ -259,19 +259,137 @@ impl Toolchain {
     }
 }
 
-/// Runs `program` with `args`; its standard output, after checking it succeeded.
-pub fn run(program: &Path, args: &[&Path]) -> String {
+/// Runs `program` with `args` in `dir`, with AddressSanitizer and UndefinedBehaviorSanitizer
+/// strict (allocations over 64 MiB abort, so nothing is allocated from a claimed length);
+/// its standard output, after checking that it succeeded without a sanitizer report.
+pub fn run(program: &Path, args: &[&std::ffi::OsStr], dir: &Path) -> String {
     let out = Command::new(program)
         .args(args)
+        .current_dir(dir)
+        .env(
+            "ASAN_OPTIONS",
+            "abort_on_error=1:detect_leaks=1:max_allocation_size_mb=64:\
+             allocator_may_return_null=0:detect_stack_use_after_return=1",
+        )
+        .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        out.status.success(),
-        "{} failed ({}):\n{}\n{}",
+        out.status.success() && !stderr.contains("Sanitizer") && !stderr.contains("runtime error"),
+        "{} {args:?} failed ({}):\n{}\n{stderr}",
         program.display(),
         out.status,
         String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// Schemas the test programs know: one `rcc` run each, into one directory.
+pub const PROGRAM_SCHEMAS: &[&[&str]] = &[
+    &[
+        "tests/fixtures/hadoop-java/prims.jr",
+        "tests/fixtures/hadoop-java/composite.jr",
+    ],
+    &["runtime/tests/data/java_shapes/shapes.jr"],
+    &["examples/weblinks/schema/outlinks.jr"],
+    &["compiler/tests/ddl/extensions/forward.jr"],
+    &[
+        "compiler/tests/ddl/rust/all_types.jr",
+        "compiler/tests/ddl/rust/containers.jr",
+    ],
+    &["compiler/tests/ddl/cpp/names.jr"],
+];
+
+/// The test programs over the generated code of [`PROGRAM_SCHEMAS`], built once with
+/// AddressSanitizer and UndefinedBehaviorSanitizer (and edge coverage for the fuzzer):
+/// `driver` (tests/cpp/driver.cc) and `hostile` (tests/cpp/hostile.cc).
+pub struct Programs {
+    /// Where the generated code is; the programs run here.
+    pub dir: PathBuf,
+    pub driver: PathBuf,
+    pub hostile: PathBuf,
+    /// The models of [`PROGRAM_SCHEMAS`].
+    pub models: Vec<Model>,
+    /// Record types in registry order.
+    pub types: Vec<String>,
+}
+
+/// Flags of the sanitized build.
+const SANITIZE: &[&str] = &[
+    "-O1",
+    "-g",
+    "-fno-omit-frame-pointer",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+];
+
+/// The test programs; `None` when the C++ tests are skipped.
+pub fn programs() -> Option<&'static Programs> {
+    static PROGRAMS: OnceLock<Option<Programs>> = OnceLock::new();
+    PROGRAMS.get_or_init(build_programs).as_ref()
+}
+
+fn build_programs() -> Option<Programs> {
+    let tc = toolchain()?;
+    let dir = scratch("programs");
+    let mut models = Vec::new();
+    for files in PROGRAM_SCHEMAS {
+        generate(&dir, files);
+        models.push(model(files));
+    }
+    let mut classes = std::collections::HashSet::new();
+    for m in &models {
+        for name in cpp::qualified_names(m) {
+            assert!(classes.insert(name.clone()), "{name} twice in the test schemas");
+        }
+    }
+    registry(&dir, &models);
+    let types = models
+        .iter()
+        .flat_map(|m| m.records().iter().map(|r| r.qualified_name().to_owned()))
+        .collect();
+    let base: Vec<&str> = STRICT.iter().chain(SANITIZE).copied().collect();
+    let covered: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain(["-fsanitize-coverage=trace-pc"])
+        .collect();
+    let include_dirs = vec![dir.clone(), drivers()];
+    let unit = |source: PathBuf, flags| Unit {
+        source,
+        include_dirs: include_dirs.clone(),
+        flags,
+    };
+    let mut units: Vec<Unit> = generated_sources(&dir)
+        .into_iter()
+        .chain([
+            dir.join("hadoop_record.cc"),
+            dir.join("registry.cc"),
+            drivers().join("fuzz_readers.cc"),
+        ])
+        .map(|source| unit(source, &covered))
+        .collect();
+    // The programs themselves, and the coverage counter, are not instrumented.
+    for program in ["coverage.cc", "driver.cc", "hostile.cc"] {
+        units.push(unit(drivers().join(program), &base));
+    }
+    let objects = tc.compile(&units);
+    let n = objects.len();
+    let (shared, own) = objects.split_at(n - 3);
+    let link = |name: &str, extra: &[PathBuf]| {
+        let program = dir.join(name);
+        let objects: Vec<PathBuf> = shared.iter().chain(extra).cloned().collect();
+        tc.link(&objects, &program, &["-fsanitize=address,undefined"]);
+        program
+    };
+    let driver = link("driver", &[own[0].clone(), own[1].clone()]);
+    let hostile = link("hostile", &[own[0].clone(), own[2].clone()]);
+    Some(Programs {
+        dir,
+        driver,
+        hostile,
+        models,
+        types,
+    })
 }
