@@ -12,6 +12,10 @@
 
 #[path = "../tests/cpp_support/mod.rs"]
 mod cpp_support;
+#[path = "../../runtime/benches/support/shapes.rs"]
+mod shapes;
+
+use cpp_support::Rng;
 
 use std::hint::black_box;
 use std::io::{BufRead, Write};
@@ -43,65 +47,24 @@ struct Bulk {
     n: i64,
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-/// Ints and longs of every encoded length, doubles of 16–17 significant digits.
 fn small(n: usize) -> Vec<Small> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    (0..n)
-        .map(|_| {
-            let r = rng.next();
-            Small {
-                i: (r as i32) >> (r % 31),
-                l: (rng.next() as i64) >> (r % 63),
-                z: r & 1 == 1,
-                d: (rng.next() >> 11) as f64 / (1u64 << 40) as f64,
-            }
-        })
+    shapes::small(n)
+        .into_iter()
+        .map(|(i, l, z, d)| Small { i, l, z, d })
         .collect()
 }
 
-/// Two 40-character ASCII sentences and an int.
 fn text(n: usize) -> Vec<Text> {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let words = [
-        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
-    ];
-    let sentence = |rng: &mut Rng| {
-        let mut s = String::with_capacity(48);
-        while s.len() < 36 {
-            s.push_str(words[(rng.next() % 8) as usize]);
-            s.push(' ');
-        }
-        s.truncate(40);
-        s
-    };
-    (0..n)
-        .map(|_| Text {
-            a: sentence(&mut rng),
-            b: sentence(&mut rng),
-            n: rng.next() as i32 >> 8,
-        })
+    shapes::text(n)
+        .into_iter()
+        .map(|(a, b, n)| Text { a, b, n })
         .collect()
 }
 
-/// 4096 random bytes and a long.
 fn bulk(n: usize) -> Vec<Bulk> {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
-    (0..n)
-        .map(|i| Bulk {
-            data: (0..4096).map(|_| rng.next() as u8).collect(),
-            n: i as i64,
-        })
+    shapes::bulk(n)
+        .into_iter()
+        .map(|(data, n)| Bulk { data, n })
         .collect()
 }
 

@@ -6,7 +6,7 @@ mod cpp_support;
 
 use std::path::{Path, PathBuf};
 
-use cpp_support::{generate, generated_sources, scratch, toolchain, Unit, STRICT};
+use cpp_support::{generate, generated_sources, scratch, toolchain, Draw, Rng, Unit, STRICT};
 
 /// Schemas compiled together, each group in its own directory (file names repeat across
 /// groups).
@@ -114,24 +114,6 @@ fn every_schema_compiles_strictly_and_links() {
         })
         .collect();
     compile_and_link(&groups);
-}
-
-/// A deterministic xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
 }
 
 /// Names C++ treats specially, and ordinary ones.
@@ -329,6 +311,20 @@ fn the_command_writes_headers_sources_and_runtime() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("`-o x.hh` is for Rust"));
+
+    // The language is named case-insensitively, as Hadoop's rcc takes it.
+    for lang in ["C++", "cpp", "CPP"] {
+        let other = dir.join(lang);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rcc"))
+            .args(["--language", lang, "-d"])
+            .arg(&other)
+            .arg("examples/weblinks/schema/links.jr")
+            .current_dir(cpp_support::repo())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{lang}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(other.join("links.jr.hh").is_file(), "{lang}");
+    }
 
     let help = std::process::Command::new(env!("CARGO_BIN_EXE_rcc"))
         .arg("--help")

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use cpp_support::run;
+use cpp_support::{run, Draw, Rng};
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case, Encoding};
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
@@ -325,21 +325,6 @@ fn float_text_is_javas() {
     );
 }
 
-/// A deterministic xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Characters for random strings: everything the CSV and XML writers escape, and UTF-8 of
 /// every length (no U+FFFE/U+FFFF: Hadoop's binary writer refuses them).
 const CHARS: &[char] = &[
@@ -396,47 +381,30 @@ impl Place {
     }
 }
 
-fn random_f64(rng: &mut Rng, place: Place) -> f64 {
-    let v = match rng.below(8) {
-        0 => [
-            0.0,
-            -0.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NAN,
-            f64::MIN_POSITIVE,
-        ][rng.below(6) as usize],
-        1 => f64::from_bits(rng.below(16)),
-        2 => (rng.below(2001) as f64 - 1000.0) / 8.0,
-        3 => [1e7, 9999999.0, 1e-3, 9.99e-4, 1e23, 1e21, 0.1, f64::MAX][rng.below(8) as usize],
-        _ => f64::from_bits(rng.next()),
+/// A random float of type `$t` (bits `$bits`): special values, tiny subnormals, short
+/// decimals, values at Java's notation boundaries, any bits; never NaN or zero inside a key.
+macro_rules! random_float {
+    ($name:ident, $t:ty, $bits:ty, $boundaries:expr, $inside_key:expr) => {
+        fn $name(rng: &mut Rng, place: Place) -> $t {
+            let specials = [0.0, -0.0, <$t>::INFINITY, <$t>::NEG_INFINITY, <$t>::NAN, <$t>::MIN_POSITIVE];
+            let boundaries: [$t; 8] = $boundaries;
+            let v = match rng.below(8) {
+                0 => specials[rng.below(specials.len())],
+                1 => <$t>::from_bits(rng.below(16) as $bits),
+                2 => (rng.below(2001) as $t - 1000.0) / 8.0,
+                3 => boundaries[rng.below(boundaries.len())],
+                _ => <$t>::from_bits(rng.next() as $bits),
+            };
+            if place == Place::InsideKey && (v.is_nan() || v == 0.0) {
+                return $inside_key;
+            }
+            v
+        }
     };
-    if place == Place::InsideKey && (v.is_nan() || v == 0.0) {
-        return 1.5;
-    }
-    v
 }
 
-fn random_f32(rng: &mut Rng, place: Place) -> f32 {
-    let v = match rng.below(8) {
-        0 => [
-            0.0,
-            -0.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-            f32::MIN_POSITIVE,
-        ][rng.below(6) as usize],
-        1 => f32::from_bits(rng.below(16) as u32),
-        2 => (rng.below(2001) as f32 - 1000.0) / 8.0,
-        3 => [1e7, 9999999.0, 1e-3, 9.99e-4, 0.1, f32::MAX, 3.4e38, 1e-40][rng.below(8) as usize],
-        _ => f32::from_bits(rng.next() as u32),
-    };
-    if place == Place::InsideKey && (v.is_nan() || v == 0.0) {
-        return 2.5;
-    }
-    v
-}
+random_float!(random_f64, f64, u64, [1e7, 9999999.0, 1e-3, 9.99e-4, 1e23, 1e21, 0.1, f64::MAX], 1.5);
+random_float!(random_f32, f32, u32, [1e7, 9999999.0, 1e-3, 9.99e-4, 0.1, f32::MAX, 3.4e38, 1e-40], 2.5);
 
 fn random_value(
     rng: &mut Rng,
@@ -445,16 +413,16 @@ fn random_value(
     depth: usize,
     place: Place,
 ) -> Value {
-    let small = |rng: &mut Rng| rng.below(if depth > 3 { 1 } else { 4 }) as usize;
+    let small = |rng: &mut Rng| rng.below(if depth > 3 { 1 } else { 4 });
     match ty {
         FieldType::Byte => Value::Byte(rng.next() as i8),
         FieldType::Bool => Value::Bool(rng.next() & 1 == 1),
         FieldType::Int => Value::Int(match rng.below(4) {
-            0 => [0, -1, 127, 128, -112, -113, 1024, i32::MIN, i32::MAX][rng.below(9) as usize],
+            0 => [0, -1, 127, 128, -112, -113, 1024, i32::MIN, i32::MAX][rng.below(9)],
             _ => (rng.next() as i32) >> rng.below(32),
         }),
         FieldType::Long => Value::Long(match rng.below(4) {
-            0 => [0, -1, 1 << 32, -(1 << 40), i64::MIN, i64::MAX][rng.below(6) as usize],
+            0 => [0, -1, 1 << 32, -(1 << 40), i64::MIN, i64::MAX][rng.below(6)],
             _ => (rng.next() as i64) >> rng.below(64),
         }),
         FieldType::Float => Value::Float(random_f32(rng, place)),
@@ -463,7 +431,7 @@ fn random_value(
             let n = rng.below(12);
             Value::String(
                 (0..n)
-                    .map(|_| CHARS[rng.below(CHARS.len() as u64) as usize])
+                    .map(|_| CHARS[rng.below(CHARS.len())])
                     .collect(),
             )
         }

@@ -123,6 +123,9 @@ fn cases() -> Vec<(&'static str, &'static str, usize, Vec<u8>, &'static str)> {
         (TREE, "binary", 200, deep_tree_binary(100_000), "limit"),
         (TREE, "binary", 200, deep_tree_binary(99), "ok 1"),
         (TREE, "binary", 200, deep_tree_binary(100), "limit"),
+        // The default limit, kMaxDepth = 512 as in the Rust runtime: 255 levels fit.
+        (TREE, "binary", 512, deep_tree_binary(255), "ok 1"),
+        (TREE, "binary", 512, deep_tree_binary(256), "limit"),
         (TREE, "binary", 5, deep_tree_binary(10), "limit"),
         (TREE, "binary", 5, deep_tree_binary(1), "ok 1"),
         (TREE, "csv", 200, deep_tree_csv(100_000), "limit"),

@@ -21,7 +21,7 @@ use std::time::Duration;
 use criterion::measurement::Measurement;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use hadoop_record::{Format, Record, RecordReader, RecordWriter};
-use support::{Rng, ThreadCpu};
+use support::ThreadCpu;
 
 record!(Small {
     i: i32 = "i",
@@ -42,51 +42,23 @@ record!(Bulk {
 const N: usize = 1_000_000;
 
 fn small(n: usize) -> Vec<Small> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    (0..n)
-        .map(|_| {
-            let r = rng.next();
-            Small {
-                // A mix of one- to five-byte ints and longer longs.
-                i: (r as i32) >> (r % 31),
-                l: (rng.next() as i64) >> (r % 63),
-                z: r & 1 == 1,
-                d: (rng.next() >> 11) as f64 / (1u64 << 40) as f64,
-            }
-        })
+    support::shapes::small(n)
+        .into_iter()
+        .map(|(i, l, z, d)| Small { i, l, z, d })
         .collect()
 }
 
 fn text(n: usize) -> Vec<Text> {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let words = [
-        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
-    ];
-    let sentence = |rng: &mut Rng| {
-        let mut s = String::with_capacity(48);
-        while s.len() < 36 {
-            s.push_str(words[(rng.next() % 8) as usize]);
-            s.push(' ');
-        }
-        s.truncate(40);
-        s
-    };
-    (0..n)
-        .map(|_| Text {
-            a: sentence(&mut rng),
-            b: sentence(&mut rng),
-            n: rng.next() as i32 >> 8,
-        })
+    support::shapes::text(n)
+        .into_iter()
+        .map(|(a, b, n)| Text { a, b, n })
         .collect()
 }
 
 fn bulk(n: usize) -> Vec<Bulk> {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
-    (0..n)
-        .map(|i| Bulk {
-            data: (0..4096).map(|_| rng.next() as u8).collect(),
-            n: i as i64,
-        })
+    support::shapes::bulk(n)
+        .into_iter()
+        .map(|(data, n)| Bulk { data, n })
         .collect()
 }
 

@@ -16,6 +16,27 @@ use std::sync::{Mutex, OnceLock};
 
 use hadoop_record_compiler::{backend::cpp, load, LoadOptions, Model};
 
+#[path = "../../../runtime/tests/support/gozip_inputs.rs"]
+mod gozip_inputs;
+
+pub use gozip_inputs::Rng;
+
+/// Draws from an [`Rng`].
+pub trait Draw {
+    /// A value below `n` (not zero).
+    fn below(&mut self, n: usize) -> usize;
+    /// One of `items`.
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+impl Draw for Rng {
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 /// Set to `1` to skip the C++ tests on a machine without g++.
 pub const SKIP_VAR: &str = "RCC_SKIP_CPP_TESTS";
 

@@ -12,6 +12,8 @@ mod gozip_inputs;
 
 pub use gozip_inputs::{chunk_payload, Rng};
 
+pub mod shapes;
+
 /// Words of Mesos-like JSON events, text that compression has work to do on.
 pub const WORDS: [&str; 8] = [
     "{\"type\":",

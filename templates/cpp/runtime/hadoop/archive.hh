@@ -18,9 +18,11 @@ namespace hadoop {
 enum RecFormat { kBinary, kXML, kCSV };
 
 /// How deeply records, vectors and maps may nest in input before reading fails with
-/// IOError::kLimit instead of overflowing the stack (the Rust runtime's limit too). A
-/// top-level record is depth 1. IArchive::setMaxDepth changes it per archive.
-constexpr std::size_t kMaxDepth = 200;
+/// IOError::kLimit instead of overflowing the stack: the Rust runtime's rule and default
+/// (`DEFAULT_MAX_DEPTH`). The depth is the number of records, vectors and maps open at once,
+/// the top-level record included; opening one more when the limit is reached fails at the
+/// value that would open it. IArchive::setMaxDepth changes it per archive.
+constexpr std::size_t kMaxDepth = 512;
 
 /// Progress through a vector or map being read (Hadoop's `Index`): binary input knows the
 /// element count up front, text input finds the end by looking for the closing delimiter.
