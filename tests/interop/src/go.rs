@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::tools::{self, locked, require, run, say};
+use crate::tools::{self, locked, require, run, run_batch, say};
 use crate::wire::Cursor;
 
 /// Records, then how reading ended: `None` at a clean end, else the Go error.
@@ -15,6 +15,25 @@ use crate::wire::Cursor;
 pub struct GoRead {
     pub records: Vec<Vec<u8>>,
     pub error: Option<String>,
+}
+
+impl GoRead {
+    /// What one of our framing readers returned, in the same form.
+    pub fn collect<E: std::fmt::Display>(
+        items: impl IntoIterator<Item = Result<Vec<u8>, E>>,
+    ) -> Self {
+        let mut read = GoRead {
+            records: Vec::new(),
+            error: None,
+        };
+        for item in items {
+            match item {
+                Ok(r) => read.records.push(r),
+                Err(e) => read.error = Some(e.to_string()),
+            }
+        }
+        read
+    }
 }
 
 /// The answer to one operation of a [`GoBatch`].
@@ -171,13 +190,14 @@ impl GoPeer {
 
     /// Runs `batch` in one process; the files stay in `<target>/interop/go/runs/<name>.*`.
     pub fn run(&self, name: &str, batch: &GoBatch) -> Vec<GoAnswer> {
-        let req = self.runs.join(format!("{name}.req"));
-        let resp = self.runs.join(format!("{name}.resp"));
-        fs::write(&req, &batch.bytes).expect("the request file");
-        run(Command::new(&self.binary).arg(&req).arg(&resp));
-        let bytes = fs::read(&resp).expect("the response file");
+        let response = run_batch(
+            &mut Command::new(&self.binary),
+            &self.runs,
+            name,
+            &batch.bytes,
+        );
         batch
-            .answers(&bytes)
-            .unwrap_or_else(|e| panic!("{}: {e}", resp.display()))
+            .answers(&response)
+            .unwrap_or_else(|e| panic!("the Go peer's answer to {name}: {e}"))
     }
 }

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use hadoop_record::schema::{RecordId, Schema};
 
 use crate::batch::{Answer, Batch};
-use crate::tools::{self, content_key, files_below, locked, require, run, say};
+use crate::tools::{self, content_key, files_below, locked, require, run, run_batch, say};
 
 /// A JDK: its home and feature version (17, 25, …).
 #[derive(Debug, Clone)]
@@ -255,19 +255,15 @@ impl HadoopPeer {
     /// runs/<name>.{req,resp}` so that a failure can be replayed with
     /// `java -cp … hadooprecord.peer.Driver REQ RESP`.
     pub fn run(&self, name: &str, batch: &Batch) -> Vec<Answer> {
-        let req = self.runs.join(format!("{name}.req"));
-        let resp = self.runs.join(format!("{name}.resp"));
-        fs::write(&req, batch.request()).expect("the request file");
-        run(Command::new(self.jdk.java())
+        let mut driver = Command::new(self.jdk.java());
+        driver
             .arg("-cp")
             .arg(&self.classpath)
-            .arg("hadooprecord.peer.Driver")
-            .arg(&req)
-            .arg(&resp));
-        let bytes = fs::read(&resp).expect("the response file");
+            .arg("hadooprecord.peer.Driver");
+        let response = run_batch(&mut driver, &self.runs, name, batch.request());
         batch
-            .answers(&bytes)
-            .unwrap_or_else(|e| panic!("{}: {e}", resp.display()))
+            .answers(&response)
+            .unwrap_or_else(|e| panic!("the Java driver's answer to {name}: {e}"))
     }
 
     /// Where [`Self::run`] keeps the request of the run `name`.

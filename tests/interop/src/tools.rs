@@ -83,6 +83,16 @@ pub fn run(cmd: &mut Command) -> Output {
     out
 }
 
+/// Runs a peer on a request: writes `request` to `dir/<name>.req`, runs `peer REQ RESP`
+/// and returns the response's bytes. Both files stay, so that a failure can be replayed.
+pub fn run_batch(peer: &mut Command, dir: &Path, name: &str, request: &[u8]) -> Vec<u8> {
+    let req = dir.join(format!("{name}.req"));
+    let resp = dir.join(format!("{name}.resp"));
+    fs::write(&req, request).unwrap_or_else(|e| panic!("writing {}: {e}", req.display()));
+    run(peer.arg(&req).arg(&resp));
+    fs::read(&resp).unwrap_or_else(|e| panic!("reading {}: {e}", resp.display()))
+}
+
 /// A stable key of the files' contents (FNV-1a), to know when a build is stale.
 pub fn content_key(files: &[PathBuf], extra: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -31,28 +31,22 @@ fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
     vec(record, 0..40)
 }
 
-fn mesos_bytes(records: &[Vec<u8>]) -> Vec<u8> {
-    let mut w = MesosWriter::new(Vec::new());
+/// `records` framed by `writer`.
+fn framed<W: FrameWrite>(mut writer: W, records: &[Vec<u8>]) -> W {
     for r in records {
-        w.write_payload(r).expect("writing to memory");
+        writer.write_payload(r).expect("writing to memory");
     }
-    w.finish().expect("writing to memory");
-    w.into_inner()
+    writer.finish().expect("writing to memory");
+    writer
+}
+
+fn mesos_bytes(records: &[Vec<u8>]) -> Vec<u8> {
+    framed(MesosWriter::new(Vec::new()), records).into_inner()
 }
 
 /// What our Mesos reader returns: the records, and the error that ended it.
 fn our_mesos(file: &[u8], options: MesosOptions) -> GoRead {
-    let mut read = GoRead {
-        records: Vec::new(),
-        error: None,
-    };
-    for item in MesosReader::with_options(file, options) {
-        match item {
-            Ok(r) => read.records.push(r),
-            Err(e) => read.error = Some(e.to_string()),
-        }
-    }
-    read
+    GoRead::collect(MesosReader::with_options(file, options))
 }
 
 fn go_read(answer: &GoAnswer) -> &GoRead {
@@ -248,26 +242,11 @@ fn paddle_bytes(records: &[Vec<u8>], (max, compressor): (i32, Compressor)) -> Ve
     let options = PaddleWriteOptions::default()
         .compressor(compressor)
         .max_chunk_size(max);
-    let mut w = PaddleWriter::with_options(Vec::new(), options);
-    for r in records {
-        w.write_payload(r).expect("writing to memory");
-    }
-    w.finish().expect("writing to memory");
-    w.into_inner()
+    framed(PaddleWriter::with_options(Vec::new(), options), records).into_inner()
 }
 
 fn our_paddle(file: &[u8], options: PaddleReadOptions) -> GoRead {
-    let mut read = GoRead {
-        records: Vec::new(),
-        error: None,
-    };
-    for item in PaddleReader::with_options(file, options) {
-        match item {
-            Ok(r) => read.records.push(r),
-            Err(e) => read.error = Some(e.to_string()),
-        }
-    }
-    read
+    GoRead::collect(PaddleReader::with_options(file, options))
 }
 
 #[test]
