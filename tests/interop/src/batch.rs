@@ -57,6 +57,8 @@ pub enum Answer {
     Stream(Result<[Written; 3], String>),
     /// To [`Batch::type_info`]: `getTypeInfo()` in binary, CSV and XML.
     TypeInfo([Written; 3]),
+    /// To [`Batch::filtered`]: the records read, in binary, CSV and XML; or the error.
+    Filtered(Result<[Written; 3], String>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -67,6 +69,7 @@ enum Op {
     Signature,
     Stream,
     TypeInfo,
+    Filtered,
 }
 
 /// Operations for one run of the driver.
@@ -152,6 +155,25 @@ impl Batch {
     pub fn type_info(&mut self, class: &str) {
         self.op(6, Op::TypeInfo);
         self.blob(Some(class.as_bytes()));
+    }
+
+    /// Read `count` binary records of class `writer` from `data` as class `reader`, with
+    /// `reader.setTypeFilter(writer.getTypeInfo())`, into records that first read
+    /// `defaults` (one binary record of `reader`).
+    pub fn filtered(
+        &mut self,
+        reader: &str,
+        writer: &str,
+        defaults: &[u8],
+        data: &[u8],
+        count: u32,
+    ) {
+        self.op(7, Op::Filtered);
+        self.blob(Some(reader.as_bytes()));
+        self.blob(Some(writer.as_bytes()));
+        self.blob(Some(defaults));
+        self.blob(Some(data));
+        self.bytes.extend_from_slice(&count.to_be_bytes());
     }
 
     /// The request file's bytes.
@@ -251,6 +273,10 @@ impl Cursor<'_> {
                 _ => Err(self.string()?),
             }),
             Op::TypeInfo => Answer::TypeInfo(self.three()?),
+            Op::Filtered => Answer::Filtered(match self.byte()? {
+                0 => Ok(self.three()?),
+                _ => Err(self.string()?),
+            }),
         })
     }
 }

@@ -2,9 +2,11 @@
 //! deterministic fallback where they would not (`docs/naming.md`). DDL names stay what goes
 //! on the wire; only the Java identifiers change.
 //!
-//! - A package segment, class or field that is a Java keyword or literal (`class`, `true`,
-//!   `_`) gets a `_` appended; a module whose first segment is a JDK package root (`java`,
-//!   `javax`, `jdk`, `sun`) gets it on that segment (javac refuses packages the JDK owns).
+//! - A package segment, class or field that is a Java keyword or literal (`package`, `true`,
+//!   `new`) gets a `_` appended, and so does a class named `var`, `yield`, `record`, `sealed`
+//!   or `permits` (which can name packages and fields, but no type). A module whose first
+//!   segment is a JDK package root (`java`, `javax`, `jdk`, `sun`) gets it on that segment
+//!   (javac refuses packages the JDK owns).
 //! - A class named `Comparator` (which would clash with its own nested raw comparator) or
 //!   named like the first segment of a package the generated code names in an expression
 //!   (`org`, `java`, and the first segment of every module) gets a `_`: such a name would
@@ -20,7 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::model::{Model, Record, Type};
 
-/// Java's keywords, contextual keywords that cannot name a type, and literals.
+/// Java's keywords, its literals and `_`: they name nothing.
 const RESERVED: &[&str] = &[
     "abstract",
     "assert",
@@ -76,13 +78,11 @@ const RESERVED: &[&str] = &[
     "volatile",
     "while",
     "_",
-    "var",
-    "yield",
-    "record",
-    "sealed",
-    "permits",
-    "non-sealed",
 ];
+
+/// Contextual keywords that cannot name a type (they can name packages, fields and methods,
+/// so `module org.apache.hadoop.record` stays Hadoop's package).
+const RESTRICTED_TYPE_NAMES: &[&str] = &["var", "yield", "record", "sealed", "permits"];
 
 /// First package segments the JDK's modules own.
 const JDK_ROOTS: &[&str] = &["java", "javax", "jdk", "sun"];
@@ -198,7 +198,10 @@ pub(crate) fn assign(model: &Model) -> Vec<RecordNames> {
             let hidden = &package_roots[package.as_str()];
             let used = classes.entry(package).or_default();
             let class = escape(record.name(), &|n| {
-                n == "Comparator" || hidden.contains(n) || used.contains(n)
+                n == "Comparator"
+                    || RESTRICTED_TYPE_NAMES.contains(&n)
+                    || hidden.contains(n)
+                    || used.contains(n)
             });
             used.insert(class.clone());
             RecordNames {

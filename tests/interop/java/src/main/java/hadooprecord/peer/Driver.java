@@ -49,6 +49,11 @@ import org.apache.hadoop.record.RecordOutput;
  *       one reader, write them with one writer per encoding. Answer byte 0 and three
  *       results, or byte 1 and an error.
  *   <li>6 TYPE_INFO(type): {@code getTypeInfo()} (itself a record) as three results.
+ *   <li>7 FILTERED(reader type, writer type, blob defaults, blob data, int count): {@code count}
+ *       reader records are first read from {@code defaults} (one binary record of the reader
+ *       type, so that no field is null), then, with {@code setTypeFilter(writer.getTypeInfo())},
+ *       from {@code data} (binary records of the writer type); answer byte 0 and the records
+ *       as three results, or byte 1 and an error. Every type filter is cleared afterwards.
  * </ul>
  *
  * <p>The CSV reader and the XML reader and writer are looked up by name, so that the driver
@@ -104,6 +109,9 @@ public final class Driver {
                     break;
                 case 6:
                     writeAll(out, (Record) type(readString(in)).getMethod("getTypeInfo").invoke(null));
+                    break;
+                case 7:
+                    filtered(in, out);
                     break;
                 default:
                     throw new IOException("unknown operation " + op);
@@ -196,6 +204,66 @@ public final class Driver {
         RandomRecords random = new RandomRecords(new SplittableRandom(seed));
         for (int i = 0; i < count; i++) {
             writeAll(out, random.record(type));
+        }
+    }
+
+    private void filtered(DataInputStream in, DataOutputStream out) throws Exception {
+        Class<? extends Record> reader = type(readString(in));
+        Class<? extends Record> writer = type(readString(in));
+        byte[] defaults = readBlob(in);
+        byte[] data = readBlob(in);
+        int count = in.readInt();
+        Record[] records = new Record[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                records[i] = reader.getDeclaredConstructor().newInstance();
+                records[i].deserialize(new BinaryRecordInput(new ByteArrayInputStream(defaults)), "");
+            }
+            Object info = writer.getMethod("getTypeInfo").invoke(null);
+            reader.getMethod("setTypeFilter", info.getClass()).invoke(null, info);
+            BinaryRecordInput input = new BinaryRecordInput(new ByteArrayInputStream(data));
+            for (Record record : records) {
+                record.deserialize(input, "");
+            }
+        } catch (Throwable e) {
+            out.writeByte(1);
+            writeString(out, e.toString());
+            return;
+        } finally {
+            clearFilters(reader, new java.util.HashSet<>());
+        }
+        out.writeByte(0);
+        writeAll(out, records);
+    }
+
+    /**
+     * Clears the type filter of {@code type} and of every record class its fields hold, which
+     * {@code setTypeFilter} set too. (Generated classes ignore {@code setTypeFilter(null)}, so
+     * the static fields are reset directly.)
+     */
+    private static void clearFilters(Class<?> type, java.util.Set<Class<?>> done) throws Exception {
+        if (!Record.class.isAssignableFrom(type) || !done.add(type)) {
+            return;
+        }
+        for (java.lang.reflect.Field field : type.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+                if (field.getName().equals("_rio_rtiFilter") || field.getName().equals("_rio_rtiFilterFields")) {
+                    field.setAccessible(true);
+                    field.set(null, null);
+                }
+                continue;
+            }
+            clearNested(field.getGenericType(), done);
+        }
+    }
+
+    private static void clearNested(java.lang.reflect.Type type, java.util.Set<Class<?>> done) throws Exception {
+        if (type instanceof java.lang.reflect.ParameterizedType) {
+            for (java.lang.reflect.Type arg : ((java.lang.reflect.ParameterizedType) type).getActualTypeArguments()) {
+                clearNested(arg, done);
+            }
+        } else if (type instanceof Class) {
+            clearFilters((Class<?>) type, done);
         }
     }
 
