@@ -59,6 +59,8 @@ pub enum Answer {
     TypeInfo([Written; 3]),
     /// To [`Batch::filtered`]: the records read, in binary, CSV and XML; or the error.
     Filtered(Result<[Written; 3], String>),
+    /// To [`Batch::bench`]: the fastest read and write of all the records, in nanoseconds.
+    Bench { read_ns: u64, write_ns: u64 },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +72,7 @@ enum Op {
     Stream,
     TypeInfo,
     Filtered,
+    Bench,
 }
 
 /// Operations for one run of the driver.
@@ -176,6 +179,17 @@ impl Batch {
         self.bytes.extend_from_slice(&count.to_be_bytes());
     }
 
+    /// Time reading the `count` records of `data` (encoding 0 binary, 1 CSV) into objects of
+    /// `class`, and writing them, `rounds` times each.
+    pub fn bench(&mut self, class: &str, encoding: u8, count: u32, data: &[u8], rounds: u32) {
+        self.op(8, Op::Bench);
+        self.blob(Some(class.as_bytes()));
+        self.bytes.push(encoding);
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.blob(Some(data));
+        self.bytes.extend_from_slice(&rounds.to_be_bytes());
+    }
+
     /// The request file's bytes.
     pub fn request(&self) -> &[u8] {
         &self.bytes
@@ -277,6 +291,10 @@ impl Cursor<'_> {
                 0 => Ok(self.three()?),
                 _ => Err(self.string()?),
             }),
+            Op::Bench => Answer::Bench {
+                read_ns: self.long()?,
+                write_ns: self.long()?,
+            },
         })
     }
 }

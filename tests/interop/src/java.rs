@@ -390,6 +390,11 @@ impl JavaPeer {
         self.classes != Classes::Ours(JavaApi::Hadoop3)
     }
 
+    /// The class path of the peer: its classes and Hadoop's jars.
+    pub fn classpath(&self) -> &str {
+        &self.classpath
+    }
+
     /// The JDK the peer runs on.
     pub fn jdk(&self) -> &Jdk {
         &self.jdk

@@ -28,6 +28,11 @@ impl<'a> Cursor<'a> {
         Ok(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
 
+    pub(crate) fn long(&mut self) -> Result<u64, String> {
+        let b = self.take(8)?;
+        Ok(u64::from_be_bytes(b.try_into().expect("eight bytes")))
+    }
+
     pub(crate) fn bool(&mut self) -> Result<bool, String> {
         Ok(self.byte()? != 0)
     }

@@ -371,3 +371,51 @@ fn type_filters_read_as_hadoops_do() {
         hadoop.types().len()
     ));
 }
+
+/// Client code written against Hadoop's generated classes (`java/client/…/ApiClient.java`,
+/// using their whole public API) compiles unchanged against ours, without a warning, and
+/// prints the same.
+#[test]
+fn code_written_for_hadoops_classes_compiles_and_runs_against_ours() {
+    let (Some(hadoop), Some(ours)) = (JavaPeer::hadoop(), JavaPeer::ours()) else {
+        return;
+    };
+    let client = interop_tests::tools::repo_root()
+        .join("tests/interop/java/client/hadooprecord/client/ApiClient.java");
+    let dir = interop_tests::tools::work_dir().join("java/client");
+    let mut outputs = Vec::new();
+    for peer in [hadoop, ours] {
+        let classes = dir.join(peer.classes().name().replace([' ', '\'', '(', ')'], "_"));
+        let _ = std::fs::remove_dir_all(&classes);
+        std::fs::create_dir_all(&classes).unwrap();
+        interop_tests::java::javac(
+            peer.jdk(),
+            std::slice::from_ref(&client),
+            peer.classpath(),
+            &classes,
+            &["-Xlint:all", "-Werror"],
+        )
+        .unwrap_or_else(|e| {
+            panic!(
+                "the client does not compile against {}: {e}",
+                peer.classes().name()
+            )
+        });
+        let cp = std::env::join_paths(
+            std::iter::once(classes.clone()).chain(std::env::split_paths(peer.classpath())),
+        )
+        .unwrap();
+        let out = interop_tests::tools::run(
+            std::process::Command::new(peer.jdk().java())
+                .arg("-cp")
+                .arg(cp)
+                .arg("hadooprecord.client.ApiClient"),
+        );
+        outputs.push(String::from_utf8(out.stdout).unwrap());
+    }
+    assert!(outputs[0].contains("LOuter("), "{}", outputs[0]);
+    assert_eq!(
+        outputs[0], outputs[1],
+        "the client printed differently against our classes"
+    );
+}

@@ -54,6 +54,9 @@ import org.apache.hadoop.record.RecordOutput;
  *       type, so that no field is null), then, with {@code setTypeFilter(writer.getTypeInfo())},
  *       from {@code data} (binary records of the writer type); answer byte 0 and the records
  *       as three results, or byte 1 and an error. Every type filter is cleared afterwards.
+ *   <li>8 BENCH(type, byte encoding, int count, blob data, int rounds): times reading the
+ *       {@code count} records of {@code data} with one reader, and writing them with one writer,
+ *       {@code rounds} times each; answers the fastest read and write in nanoseconds (longs).
  * </ul>
  *
  * <p>The CSV reader and the XML reader and writer are looked up by name, so that the driver
@@ -112,6 +115,9 @@ public final class Driver {
                     break;
                 case 7:
                     filtered(in, out);
+                    break;
+                case 8:
+                    bench(in, out);
                     break;
                 default:
                     throw new IOException("unknown operation " + op);
@@ -234,6 +240,41 @@ public final class Driver {
         }
         out.writeByte(0);
         writeAll(out, records);
+    }
+
+    private void bench(DataInputStream in, DataOutputStream out) throws Exception {
+        Class<? extends Record> type = type(readString(in));
+        int encoding = in.readByte();
+        int count = in.readInt();
+        byte[] data = readBlob(in);
+        int rounds = in.readInt();
+        Record[] records = new Record[count];
+        for (int i = 0; i < count; i++) {
+            records[i] = type.getDeclaredConstructor().newInstance();
+        }
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(data.length + 16);
+        long read = Long.MAX_VALUE;
+        long write = Long.MAX_VALUE;
+        for (int round = 0; round < rounds; round++) {
+            long start = System.nanoTime();
+            RecordInput reader = reader(encoding, new ByteArrayInputStream(data));
+            for (Record record : records) {
+                record.deserialize(reader, "");
+            }
+            read = Math.min(read, System.nanoTime() - start);
+            sink.reset();
+            start = System.nanoTime();
+            RecordOutput writer = writer(encoding, sink);
+            for (Record record : records) {
+                record.serialize(writer, "");
+            }
+            write = Math.min(write, System.nanoTime() - start);
+            if (sink.size() != data.length) {
+                throw new IOException("wrote " + sink.size() + " bytes of " + data.length);
+            }
+        }
+        out.writeLong(read);
+        out.writeLong(write);
     }
 
     /**
