@@ -14,6 +14,7 @@ pub mod error;
 pub mod field;
 pub mod framing;
 mod include;
+pub mod meta;
 mod record;
 pub mod schema;
 mod stream;

@@ -44,6 +44,14 @@ pub trait Record: Sized {
         schema.signature(id)
     }
 
+    /// Hadoop's type information of this record: what `getTypeInfo()` of the class Hadoop's
+    /// rcc generates returns. Write it next to data so that other versions of the record can
+    /// read the data ([`crate::RecordReader::read_with`]).
+    fn type_info() -> crate::meta::RecordTypeInfo {
+        let (schema, id) = Self::schema();
+        crate::meta::RecordTypeInfo::of(&schema, id)
+    }
+
     /// Compares two binary-encoded records of this type without building them, as Hadoop's
     /// raw comparators do for sorting serialized keys. Both inputs must be exactly one
     /// well-formed record; the result agrees with [`Record::compare_hadoop`] on the decoded

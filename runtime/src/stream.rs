@@ -47,6 +47,7 @@ use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
 use crate::schema::{RecordId, Schema};
 use crate::value::{self, Value};
@@ -251,6 +252,59 @@ impl<R: Read> RecordReader<R> {
         let name = &schema.record(id).name;
         let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
             value::read_record(i, schema, id, "")
+        }));
+        self.count(result)
+    }
+
+    /// Reads the next record, written with the type information `writer` (of an older or
+    /// newer version of `T`), into `T` with Hadoop's rules (see [`crate::meta`]): fields are
+    /// matched by name and type, those `T` lacks are skipped, those the data lacks are
+    /// empty. `None` at a clean end of input.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+    ///
+    /// #[derive(Record, Debug, PartialEq)]
+    /// struct V1 { id: i32, gone: String }
+    /// #[derive(Record, Debug, PartialEq)]
+    /// struct V2 { added: bool, id: i32 }
+    ///
+    /// let mut w = RecordWriter::new(Vec::new(), Format::Xml);
+    /// w.write(&V1 { id: 7, gone: "x".into() })?;
+    /// let xml = w.into_inner()?;
+    /// let mut r = RecordReader::new(&xml[..], Format::Xml);
+    /// let v2: Option<V2> = r.read_with(&V1::type_info())?;
+    /// assert_eq!(v2, Some(V2 { added: false, id: 7 }));
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn read_with<T: Record>(&mut self, writer: &RecordTypeInfo) -> Result<Option<T>> {
+        let (schema, id) = T::schema();
+        let Some(value) = self.read_value_with(&schema, id, writer)? else {
+            return Ok(None);
+        };
+        // `T`'s own decoding (the derive's) is the one authority on it: the value read goes
+        // through its binary form.
+        let mut binary = BinaryOutput::new(Vec::new());
+        value::write_record(&mut binary, &schema, id, &value, "")?;
+        let bytes = binary.into_inner()?;
+        let mut input = crate::archive::binary::RawInput::new(&bytes);
+        T::deserialize(&mut input, "").map(Some)
+    }
+
+    /// [`RecordReader::read_with`] for a record of type `id` of `schema`, as a [`Value`].
+    pub fn read_value_with(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        writer: &RecordTypeInfo,
+    ) -> Result<Option<Value>> {
+        if self.failed {
+            return Err(self.failed_before());
+        }
+        let filters = Filters::new(schema, id, writer);
+        let name = &schema.record(id).name;
+        let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
+            filters.read_record(i, schema, "")
         }));
         self.count(result)
     }

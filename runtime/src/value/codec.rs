@@ -4,6 +4,7 @@
 use super::{key_cmp, Value};
 use crate::archive::{RecordInput, RecordOutput};
 use crate::error::{Error, ErrorKind, Result};
+use crate::meta::Filters;
 use crate::schema::{FieldType, RecordId, Schema};
 
 /// Writes `value`, a record of type `id`, under `tag` (empty for a top-level record).
@@ -116,6 +117,18 @@ pub fn read_value<I: RecordInput + ?Sized>(
     ty: &FieldType,
     tag: &str,
 ) -> Result<Value> {
+    read_value_filtered(input, schema, ty, tag, None)
+}
+
+/// [`read_value`], with records that have a type filter in `filters` read through it
+/// (data written with other type information, see [`crate::meta`]).
+pub(crate) fn read_value_filtered<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    ty: &FieldType,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
     Ok(match ty {
         FieldType::Byte => Value::Byte(input.read_byte(tag)?),
         FieldType::Bool => Value::Bool(input.read_bool(tag)?),
@@ -129,7 +142,7 @@ pub fn read_value<I: RecordInput + ?Sized>(
             let mut index = input.start_vector(tag)?;
             let mut items = Vec::with_capacity(index.size_hint());
             while input.next_element(&mut index)? {
-                let item = read_value(input, schema, element, tag)
+                let item = read_value_filtered(input, schema, element, tag, filters)
                     .map_err(|e| e.in_index(items.len() as u64))?;
                 items.push(item);
             }
@@ -141,19 +154,25 @@ pub fn read_value<I: RecordInput + ?Sized>(
             let mut entries = Vec::with_capacity(index.size_hint());
             while input.next_element(&mut index)? {
                 let i = entries.len() as u64;
-                let k = read_value(input, schema, kt, tag).map_err(|e| e.in_index(i))?;
-                let v = read_value(input, schema, vt, tag).map_err(|e| e.in_index(i))?;
+                let k = read_value_filtered(input, schema, kt, tag, filters)
+                    .map_err(|e| e.in_index(i))?;
+                let v = read_value_filtered(input, schema, vt, tag, filters)
+                    .map_err(|e| e.in_index(i))?;
                 entries.push((k, v));
             }
             input.end_map(tag)?;
             Value::Map(entries)
+        }
+        FieldType::Record(id) if filters.is_some_and(|f| f.applies_to(*id)) => {
+            let filters = filters.expect("checked by the guard");
+            filters.read_filtered(input, schema, *id, tag)?
         }
         FieldType::Record(id) => {
             let record = schema.record(*id);
             input.start_record(tag)?;
             let mut fields = Vec::with_capacity(record.fields.len());
             for def in &record.fields {
-                let field = read_value(input, schema, &def.ty, &def.name)
+                let field = read_value_filtered(input, schema, &def.ty, &def.name, filters)
                     .map_err(|e| e.in_field(&def.name))?;
                 fields.push(field);
             }

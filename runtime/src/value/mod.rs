@@ -27,6 +27,7 @@ pub mod json;
 
 use crate::schema::{FieldType, Schema};
 
+pub(crate) use codec::read_value_filtered;
 pub use codec::{read_record, read_value, write_record, write_value};
 pub use compare::{compare_hadoop, equals_hadoop, key_cmp};
 pub use hash::hash_hadoop;
