@@ -22,7 +22,7 @@
 //! # Ok::<(), hadoop_record::Error>(())
 //! ```
 //!
-//! Hadoop's rules for reading with a writer's type information, which [`filter`] follows:
+//! Hadoop's rules for reading with a writer's type information, which [`Filters`] follows:
 //! a field of the data is read into the reader's first field of the same name whose type id
 //! is *Hadoop-equal* ([`TypeId::hadoop_eq`]: every struct equals every struct, whatever its
 //! fields), and skipped otherwise; fields the data lacks keep their empty value. A nested
