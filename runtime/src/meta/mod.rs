@@ -30,10 +30,12 @@
 //! record type (`RecordTypeInfo.getNestedStructTypeInfo`), when there is one; otherwise it
 //! reads unfiltered, which misreads data whose nested layout changed — as Hadoop's does.
 
+mod compat;
 mod filter;
 mod from_schema;
 mod io;
 
+pub use compat::{compat, type_name, FieldChange, Outcome};
 pub use filter::Filters;
 
 /// The type of a field in Hadoop's type information (`TypeID` and its subclasses).
