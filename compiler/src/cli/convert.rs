@@ -22,6 +22,7 @@ use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
 };
+use super::schema_type::{find_type, Early};
 use super::Context;
 
 const EXAMPLES: &str = "\
@@ -145,20 +146,6 @@ pub(crate) fn run(context: &Context, args: ConvertArgs) -> bool {
     }
 }
 
-/// A failure before any record was read.
-enum Early {
-    /// To print as one line.
-    Message(String),
-    /// Already printed (DDL diagnostics).
-    Reported,
-}
-
-impl From<String> for Early {
-    fn from(message: String) -> Self {
-        Early::Message(message)
-    }
-}
-
 fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     let options = LoadOptions {
         include_dirs: args.include_dirs.clone(),
@@ -171,7 +158,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         }
     };
     let schema = model.to_schema();
-    let id = find_type(schema.schema(), &args.type_name, &args)?;
+    let id = find_type(schema.schema(), &args.type_name, &args.schema)?;
     let schema = schema.schema();
 
     let in_framing = args
@@ -265,41 +252,6 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
     Ok(report_end(context, &source.skipped(), failure))
-}
-
-/// The record type named by `--type`: `module.Class`, or a class name declared once.
-fn find_type(schema: &Schema, name: &str, args: &ConvertArgs) -> Result<RecordId, String> {
-    if let Some(id) = schema.find(name) {
-        return Ok(id);
-    }
-    let names: Vec<String> = schema.records().iter().map(|r| r.full_name()).collect();
-    if !name.contains('.') {
-        let matching: Vec<&String> = names
-            .iter()
-            .filter(|n| n.rsplit('.').next() == Some(name))
-            .collect();
-        if let [only] = matching[..] {
-            return Ok(schema.find(only).expect("a declared name"));
-        }
-    }
-    let file = args.schema.display();
-    let closest = names
-        .iter()
-        .map(|n| {
-            let class = n.rsplit('.').next().unwrap_or(n);
-            let score = strsim::jaro_winkler(n, name).max(strsim::jaro_winkler(class, name));
-            (score, n)
-        })
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    Err(match closest {
-        Some((_, n)) => format!("unknown type `{name}` in {file}: did you mean `{n}`?"),
-        None if names.is_empty() => format!("unknown type `{name}`: {file} declares no records"),
-        None => format!(
-            "unknown type `{name}` in {file} (it and its includes declare {})",
-            names.join(", ")
-        ),
-    })
 }
 
 fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {

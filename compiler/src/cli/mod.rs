@@ -5,10 +5,13 @@
 //! variant in [`Command`].
 
 mod check;
+mod compat;
 mod convert;
 mod frame;
 mod framing;
 mod generate;
+mod schema_type;
+mod type_info;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -57,6 +60,11 @@ enum Command {
     /// Convert records of a DDL type between binary, CSV and XML (and to JSON), optionally
     /// inside framings
     Convert(Box<convert::ConvertArgs>),
+    /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
+    TypeInfo(type_info::TypeInfoArgs),
+    /// Report what data written with an old version of a record becomes when a new version
+    /// reads it; exit 1 when anything is lost or misread
+    Compat(compat::CompatArgs),
 }
 
 /// The `--color` choices.
@@ -121,6 +129,9 @@ pub(crate) fn main() -> ExitCode {
         Some(Command::Check(args)) => check::run(&context, args),
         Some(Command::Frame(args)) => frame::run(&context, *args),
         Some(Command::Convert(args)) => convert::run(&context, *args),
+        Some(Command::TypeInfo(args)) => type_info::run(&context, args),
+        // Its own exit statuses: 1 means incompatible, 2 an error.
+        Some(Command::Compat(args)) => return compat::run(&context, args),
         None => generate::run(&context, cli.generate),
     };
     if ok {

@@ -128,7 +128,10 @@ impl Walk<'_> {
             });
             let change = |read: Option<&FieldType>, outcome| FieldChange {
                 path: path.clone(),
-                written: Some(type_name(&field.type_id)),
+                written: Some(match read {
+                    Some(ty) => self.written_as(&field.type_id, ty),
+                    None => type_name(&field.type_id),
+                }),
                 read: read.map(|t| self.schema.type_name(t)),
                 outcome,
             };
@@ -164,6 +167,29 @@ impl Walk<'_> {
                 read: Some(self.schema.type_name(&def.ty)),
                 outcome: Outcome::Defaulted,
             });
+        }
+    }
+
+    /// The written type in DDL spelling, with a record written in the layout of the reader's
+    /// record type `ty` holds named like it.
+    fn written_as(&self, written: &TypeId, ty: &FieldType) -> String {
+        match (written, ty) {
+            (TypeId::Vector(w), FieldType::Vector(e)) => {
+                format!("vector<{}>", self.written_as(w, e))
+            }
+            (TypeId::Map(wk, wv), FieldType::Map(k, v)) => {
+                format!(
+                    "map<{}, {}>",
+                    self.written_as(wk, k),
+                    self.written_as(wv, v)
+                )
+            }
+            (TypeId::Struct(fields), FieldType::Record(id))
+                if same_layout(&RecordTypeInfo::of(self.schema, *id).fields, fields) =>
+            {
+                self.schema.record(*id).full_name()
+            }
+            _ => type_name(written),
         }
     }
 
