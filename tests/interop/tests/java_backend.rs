@@ -153,8 +153,8 @@ fn manifest_comparisons_hold_and_only_hadoops_raw_comparator_is_wrong() {
             let got = (
                 i64::from(java.a_to_b),
                 java.a_equals_b,
-                java.hash_a,
-                java.hash_b,
+                Some(java.hash_a),
+                Some(java.hash_b),
             );
             let want = (c.compare_to, c.equals, c.hash_code_a, c.hash_code_b);
             assert_eq!(
