@@ -193,7 +193,7 @@ fn rerun_if_changed<'a>(paths: impl Iterator<Item = &'a Path>, cargo: &mut dyn W
 
 /// Why [`Config::compile`] failed.
 pub enum Error {
-    /// The DDL has errors (or names that collide in Rust).
+    /// The DDL has errors.
     Ddl(Diagnostics),
     /// Neither [`Config::out_dir`] nor the `OUT_DIR` environment variable (set by Cargo
     /// for build scripts) says where to write.

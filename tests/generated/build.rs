@@ -34,4 +34,10 @@ fn main() {
             format!("{ddl}/hadoop/single.jr"),
         ])
         .unwrap();
+
+    // The stress corpus of names: every back end's keywords and colliding spellings.
+    Config::new()
+        .file_name("stress")
+        .compile(&[format!("{ddl}/names/stress.jr")])
+        .unwrap();
 }
