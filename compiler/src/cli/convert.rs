@@ -160,8 +160,10 @@ impl From<String> for Early {
 }
 
 fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
+    // What Hadoop's rcc would reject in the schema does not matter for converting data.
     let options = LoadOptions {
         include_dirs: args.include_dirs.clone(),
+        hadoop_compat: false,
     };
     let model = match load(&[&args.schema], &options) {
         Ok(model) => model,
