@@ -36,6 +36,7 @@ pub struct Config {
     file_name: Option<String>,
     options: rust::Options,
     rerun_if_changed: bool,
+    warnings: bool,
 }
 
 impl Default for Config {
@@ -53,6 +54,7 @@ impl Config {
             file_name: None,
             options: rust::Options::default(),
             rerun_if_changed: true,
+            warnings: true,
         }
     }
 
@@ -117,6 +119,14 @@ impl Config {
         self
     }
 
+    /// Whether to print a `cargo:warning` line for each construct Hadoop's own rcc would
+    /// reject (default: yes; see [`Config::hadoop_compat`]). Turn it off for schemas that
+    /// use such extensions on purpose and are never compiled by Hadoop.
+    pub fn emit_warnings(&mut self, emit: bool) -> &mut Self {
+        self.warnings = emit;
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` lines (default: yes).
     pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
         self.rerun_if_changed = emit;
@@ -157,8 +167,9 @@ impl Config {
             };
             rerun_if_changed(files.iter().map(AsRef::as_ref).chain(read), cargo);
         }
-        if let Ok(model) = &loaded {
-            cargo_warnings(&model.warnings(), cargo);
+        match &loaded {
+            Ok(model) if self.warnings => cargo_warnings(&model.warnings(), cargo),
+            _ => {}
         }
         let code = loaded
             .and_then(|model| rust::generate_file(&model, &options))
@@ -339,13 +350,14 @@ mod tests {
     }
 
     #[test]
-    fn watching_can_be_turned_off() {
+    fn watching_and_warnings_can_be_turned_off() {
         let out = tempfile::tempdir().unwrap();
         let mut cargo = Vec::new();
         Config::new()
             .out_dir(out.path())
             .emit_rerun_if_changed(false)
-            .compile_reporting(&[ddl("hadoop/links.jr")], &mut cargo)
+            .emit_warnings(false)
+            .compile_reporting(&[ddl("docs/links.jr")], &mut cargo)
             .unwrap();
         assert!(cargo.is_empty());
     }

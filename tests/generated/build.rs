@@ -18,6 +18,8 @@ fn main() {
     let ddl = "../../compiler/tests/ddl";
     Config::new()
         .file_name("shapes")
+        // Forward references, recursion and `};` on purpose: no warnings about them.
+        .emit_warnings(false)
         // Attributes of the user's: tests/shapes.rs checks they arrived.
         .type_attribute(".shapes.nested.Measured", "#[derive(Copy)]")
         .field_attribute("Measured.weight", "#[doc(alias = \"mass\")]")
