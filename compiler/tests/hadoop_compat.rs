@@ -7,7 +7,8 @@
 //! org.apache.hadoop.record.compiler.generated.Rcc --language java --destdir OUT FILE.jr`):
 //! it rejects every file of `tests/ddl/compat/` (with the message each file's first comment
 //! quotes; the three of `named_before_declaration.jr` each on its own), and accepts every
-//! file of [`PORTABLE`], for which there is no warning.
+//! file of [`PORTABLE`], for which there is no warning. `tests/interop/tests/rcc.rs` checks
+//! the same live, on every run, with Hadoop's rcc from Maven Central.
 
 mod support;
 

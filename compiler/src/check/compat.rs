@@ -12,11 +12,16 @@
 //!   record cannot name itself (not even through a vector), a record declared further
 //!   down or in a later `include`, or one from a file that is not included;
 //! - a simple name for a record of another module (Hadoop looks only in the current one);
-//! - an include found only in an include directory (`-I`; Hadoop looks next to the
-//!   including file only).
+//! - an include found only in an include directory (`-I`): Hadoop's rcc has none.
 //!
 //! Hadoop's other refusals (empty modules and classes, `};` after an include, unknown
 //! types, keywords as names) are errors here as well.
+//!
+//! Not flagged, as it depends on where Hadoop's rcc is run rather than on the DDL: it looks
+//! for the includes of a file named on its command line in the working directory (its
+//! `curDir` starts as `.`), and for those of an included file next to that file; this rcc
+//! looks next to the including file in both cases. The two agree when Hadoop's rcc runs in
+//! the folder of the files it is given.
 
 use std::collections::{HashMap, HashSet};
 
@@ -157,7 +162,7 @@ fn include_dir(
         d = d.primary(
             file,
             include.path_span,
-            "Hadoop's rcc looks for this only next to the including file",
+            "Hadoop's rcc has no include directories",
         );
     }
     d.help("give the path relative to the including file")
