@@ -232,7 +232,10 @@ fn build_scripts_fail_with_hadoop_compat() {
     let dir = tempfile::tempdir().unwrap();
     let file = Path::new(CRATE_DIR).join("tests/ddl/compat/semicolon_after_class.jr");
     let mut config = hadoop_record_compiler::Config::new();
-    config.out_dir(dir.path()).emit_rerun_if_changed(false);
+    config
+        .out_dir(dir.path())
+        .emit_rerun_if_changed(false)
+        .emit_warnings(false);
     config.compile(&[&file]).unwrap();
     let err = config.hadoop_compat(true).compile(&[&file]).unwrap_err();
     assert!(
