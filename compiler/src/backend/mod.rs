@@ -4,10 +4,13 @@
 //! unchanged file keeps its modification time (and Cargo does not rebuild for nothing), and
 //! [`remove_stale`] clears out what an earlier run wrote for modules that are gone.
 
+pub mod java;
 pub mod rust;
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+
+use crate::source::Location;
 
 /// A generated file: where it goes (relative to the output directory) and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +98,38 @@ fn is_generated(path: &Path) -> io::Result<bool> {
     Ok(head == GENERATED_MARK.as_bytes())
 }
 
+/// `path:line:col` with a machine-independent path ([`show_path`]).
+pub(crate) fn locate(location: &Location, root: Option<&Path>) -> String {
+    format!(
+        "{}:{}:{}",
+        show_path(&location.path, root),
+        location.line,
+        location.column
+    )
+}
+
+/// `path` as shown in generated code: relative paths as given, absolute ones relative to
+/// `root` (or by file name when outside it); always with `/` separators.
+pub(crate) fn show_path(path: &Path, root: Option<&Path>) -> String {
+    let shown = if path.is_absolute() {
+        match root.and_then(|root| path.strip_prefix(root).ok()) {
+            Some(relative) => relative,
+            None => Path::new(path.file_name().unwrap_or(path.as_os_str())),
+        }
+    } else {
+        path
+    };
+    let parts: Vec<String> = shown
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            Component::ParentDir => Some("..".to_owned()),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +177,23 @@ mod tests {
             remove_stale(&root.join("missing"), &[]).unwrap(),
             Vec::<PathBuf>::new()
         );
+    }
+
+    #[test]
+    fn paths_are_machine_independent() {
+        assert_eq!(show_path(Path::new("schema/a.jr"), None), "schema/a.jr");
+        assert_eq!(show_path(Path::new("../x/./a.jr"), None), "../x/a.jr");
+        assert_eq!(
+            show_path(
+                Path::new("/home/u/p/schema/a.jr"),
+                Some(Path::new("/home/u/p"))
+            ),
+            "schema/a.jr"
+        );
+        assert_eq!(
+            show_path(Path::new("/elsewhere/a.jr"), Some(Path::new("/home/u/p"))),
+            "a.jr"
+        );
+        assert_eq!(show_path(Path::new("/elsewhere/a.jr"), None), "a.jr");
     }
 }

@@ -2,14 +2,16 @@
 //! code for the records of the files named and of the files they include.
 //!
 //! For Rust: `-o FILE` writes one self-contained file, `-d DIR` a `mod.rs` plus one file
-//! per module, and with neither the one-file form goes to standard output. Files whose
-//! content would not change are not rewritten.
+//! per module, and with neither the one-file form goes to standard output. For Java:
+//! `<package>/<Class>.java` for every record of the files named, into `-d DIR` (default: the
+//! current directory, as Hadoop's `rcc`). Files whose content would not change are not
+//! rewritten.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use hadoop_record_compiler::backend::{remove_stale, rust, write_if_changed};
+use hadoop_record_compiler::backend::{java, remove_stale, rust, write_if_changed};
 use hadoop_record_compiler::Model;
 
 use super::{Context, LoadArgs};
@@ -23,9 +25,23 @@ pub(crate) enum Language {
     /// C++, for Hadoop's librecordio
     #[value(name = "c++", alias = "cpp")]
     Cpp,
-    /// Java, for org.apache.hadoop.record
+    /// Java: classes with the API of Hadoop's own rcc (see --java-api)
     #[value(name = "java")]
     Java,
+}
+
+/// The Hadoop APIs generated Java can compile against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum JavaApiArg {
+    /// Hadoop 2.x: org.apache.hadoop:hadoop-common (up to 2.10.2), the whole record package
+    #[value(name = "hadoop2")]
+    Hadoop2,
+    /// Hadoop 3: the record runtime left in org.apache.hadoop:hadoop-streaming (with
+    /// hadoop-common 3). It has no meta package, so no getTypeInfo()/setTypeFilter() and no
+    /// filtered (versioned) reads; its runtime has binary I/O and a CSV writer only, no CSV
+    /// reader and no XML
+    #[value(name = "hadoop3")]
+    Hadoop3,
 }
 
 impl Language {
@@ -53,7 +69,9 @@ pub(crate) struct GenerateArgs {
     language: Language,
 
     /// Directory to write generated files into (Rust: a mod.rs and one file per module;
-    /// files an earlier run generated there for modules that are gone are removed)
+    /// files an earlier run generated there for modules that are gone are removed. Java:
+    /// PACKAGE/CLASS.java for every record of the files named; default: the current
+    /// directory)
     #[arg(short, long = "destdir", value_name = "DIR")]
     destdir: Option<PathBuf>,
 
@@ -61,6 +79,10 @@ pub(crate) struct GenerateArgs {
     /// the code goes to standard output
     #[arg(short, long, value_name = "FILE", conflicts_with = "destdir")]
     output: Option<PathBuf>,
+
+    /// Java only: the Hadoop API the classes compile against
+    #[arg(long, value_enum, value_name = "API", default_value = "hadoop2")]
+    java_api: JavaApiArg,
 
     #[command(flatten)]
     load: LoadArgs,
@@ -76,6 +98,7 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         language,
         destdir,
         output,
+        java_api,
         load,
         files,
     } = args;
@@ -84,7 +107,8 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
     };
     match language {
         Language::Rust => generate_rust(context, &model, destdir, output),
-        Language::Cpp | Language::Java => {
+        Language::Java => generate_java(context, &model, destdir, output, java_api),
+        Language::Cpp => {
             context.error(&format!(
                 "the {} back end is not built yet; `rcc check` checks DDL files without generating code",
                 language.name()
@@ -164,6 +188,41 @@ fn generate_rust(
         }
         _ => written,
     }
+}
+
+/// Writes a `.java` file per record of the files named into `destdir`.
+fn generate_java(
+    context: &Context,
+    model: &Model,
+    destdir: Option<PathBuf>,
+    output: Option<PathBuf>,
+    api: JavaApiArg,
+) -> bool {
+    if let Some(file) = output {
+        context.error(&format!(
+            "`-o {}` is for Rust: Java is a file per class, written into `-d DIR`",
+            file.display()
+        ));
+        return false;
+    }
+    let options = java::Options {
+        api: match api {
+            JavaApiArg::Hadoop2 => java::JavaApi::Hadoop2,
+            JavaApiArg::Hadoop3 => java::JavaApi::Hadoop3,
+        },
+        source_root: std::env::current_dir().ok(),
+    };
+    let files = match java::generate(model, &options) {
+        Ok(files) => files,
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            return false;
+        }
+    };
+    let dir = destdir.unwrap_or_else(|| PathBuf::from("."));
+    files
+        .into_iter()
+        .all(|f| write(context, &dir.join(f.path), &f.contents))
 }
 
 fn write(context: &Context, path: &Path, contents: &str) -> bool {

@@ -222,6 +222,13 @@ fn value_at(schema: &'static Schema, ty: &FieldType, arb: Arb, depth: u32) -> Bo
             return s;
         }
     }
+    // Deep down, containers are empty: this also keeps recursive types (a record holding a
+    // vector of itself) from building strategies without end.
+    match ty {
+        FieldType::Vector(_) if depth > 5 => return Just(Value::Vector(Vec::new())).boxed(),
+        FieldType::Map(..) if depth > 5 => return Just(Value::Map(Vec::new())).boxed(),
+        _ => {}
+    }
     match ty {
         FieldType::Byte => any::<i8>().prop_map(Value::Byte).boxed(),
         FieldType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
@@ -283,8 +290,7 @@ where
             prop_oneof![150 => vec(element.clone(), 0..4), 1 => vec(element, 100..300)].boxed()
         }
         0..=2 => vec(element, 0..4).boxed(),
-        3..=5 => vec(element, 0..2).boxed(),
-        _ => vec(element, 0..1).boxed(),
+        _ => vec(element, 0..2).boxed(),
     }
 }
 

@@ -110,6 +110,10 @@ pub struct Comparison {
     #[serde(rename = "compareTo_reverse_sign")]
     pub compare_to_reverse_sign: i32,
     pub equals: bool,
+    #[serde(rename = "hashCode_a")]
+    pub hash_code_a: i32,
+    #[serde(rename = "hashCode_b")]
+    pub hash_code_b: i32,
     pub raw_comparator: Option<i64>,
 }
 

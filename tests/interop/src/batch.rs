@@ -23,7 +23,7 @@ pub enum ReadOutcome {
 }
 
 /// What Hadoop's generated class said of two records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
     /// `a.compareTo(b)`
     pub a_to_b: i32,
@@ -37,6 +37,9 @@ pub struct Comparison {
     pub hash_a: i32,
     /// `b.hashCode()`
     pub hash_b: i32,
+    /// The registered raw comparator's `compare` on the binary forms of `a` and `b`, or
+    /// what it threw.
+    pub raw: Result<i32, String>,
 }
 
 /// The answer to one operation.
@@ -50,6 +53,12 @@ pub enum Answer {
     Generated(Vec<[Written; 3]>),
     /// To [`Batch::signature`].
     Signature(String),
+    /// To [`Batch::stream`]: the records in binary, CSV and XML, or why reading failed.
+    Stream(Result<[Written; 3], String>),
+    /// To [`Batch::type_info`]: `getTypeInfo()` in binary, CSV and XML.
+    TypeInfo([Written; 3]),
+    /// To [`Batch::filtered`]: the records read, in binary, CSV and XML; or the error.
+    Filtered(Result<[Written; 3], String>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +67,9 @@ enum Op {
     Compare,
     Generate(u32),
     Signature,
+    Stream,
+    TypeInfo,
+    Filtered,
 }
 
 /// Operations for one run of the driver.
@@ -127,6 +139,41 @@ impl Batch {
     pub fn signature(&mut self, class: &str) {
         self.op(4, Op::Signature);
         self.blob(Some(class.as_bytes()));
+    }
+
+    /// Read `count` records of `class` from `input` (encoding 0 binary, 1 CSV, 2 XML) with
+    /// one reader, and write them all in each encoding.
+    pub fn stream(&mut self, class: &str, encoding: u8, count: u32, input: &[u8]) {
+        self.op(5, Op::Stream);
+        self.blob(Some(class.as_bytes()));
+        self.bytes.push(encoding);
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.blob(Some(input));
+    }
+
+    /// `class.getTypeInfo()`, written in each encoding.
+    pub fn type_info(&mut self, class: &str) {
+        self.op(6, Op::TypeInfo);
+        self.blob(Some(class.as_bytes()));
+    }
+
+    /// Read `count` binary records of class `writer` from `data` as class `reader`, with
+    /// `reader.setTypeFilter(writer.getTypeInfo())`, into records that first read
+    /// `defaults` (one binary record of `reader`).
+    pub fn filtered(
+        &mut self,
+        reader: &str,
+        writer: &str,
+        defaults: &[u8],
+        data: &[u8],
+        count: u32,
+    ) {
+        self.op(7, Op::Filtered);
+        self.blob(Some(reader.as_bytes()));
+        self.blob(Some(writer.as_bytes()));
+        self.blob(Some(defaults));
+        self.blob(Some(data));
+        self.bytes.extend_from_slice(&count.to_be_bytes());
     }
 
     /// The request file's bytes.
@@ -210,6 +257,10 @@ impl Cursor<'_> {
                     b_equals_a: self.bool()?,
                     hash_a: self.int()?,
                     hash_b: self.int()?,
+                    raw: match self.byte()? {
+                        0 => Ok(self.int()?),
+                        _ => Err(self.string()?),
+                    },
                 }),
                 _ => Err(self.string()?),
             }),
@@ -217,6 +268,15 @@ impl Cursor<'_> {
                 Answer::Generated((0..n).map(|_| self.three()).collect::<Result<_, _>>()?)
             }
             Op::Signature => Answer::Signature(self.string()?),
+            Op::Stream => Answer::Stream(match self.byte()? {
+                0 => Ok(self.three()?),
+                _ => Err(self.string()?),
+            }),
+            Op::TypeInfo => Answer::TypeInfo(self.three()?),
+            Op::Filtered => Answer::Filtered(match self.byte()? {
+                0 => Ok(self.three()?),
+                _ => Err(self.string()?),
+            }),
         })
     }
 }

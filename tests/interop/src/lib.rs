@@ -1,6 +1,6 @@
 //! Differential tests against the real implementations, run by `cargo test --workspace`.
 //!
-//! - [`java::HadoopPeer`]: Apache Hadoop 2.10.2's `org.apache.hadoop.record` (from Maven
+//! - [`java::JavaPeer`]: Apache Hadoop 2.10.2's `org.apache.hadoop.record` (from Maven
 //!   Central): its rcc generates Java classes for the test schemas, and a driver of ours
 //!   (`java/`) reads and writes batches of records with Hadoop's own readers and writers.
 //! - [`go::GoPeer`]: a Go program (`go/`) built on mesos-go's RecordIO reader and writer and
@@ -11,6 +11,7 @@
 //! [`tools::SKIP_VAR`] to skip them. See `tests/interop/README.md`.
 
 pub mod batch;
+pub mod differential;
 pub mod go;
 pub mod java;
 pub mod report;

@@ -69,18 +69,21 @@ pub fn require(program: &Path, arg: &str, fix: &str) {
 
 /// Runs `cmd`; panics with its command line and output unless it succeeds.
 pub fn run(cmd: &mut Command) -> Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
+    try_run(cmd).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs `cmd`; its command line and output as the error unless it succeeds.
+pub fn try_run(cmd: &mut Command) -> Result<Output, String> {
+    let out = cmd.output().map_err(|e| format!("running {cmd:?}: {e}"))?;
     if !out.status.success() {
-        panic!(
+        return Err(format!(
             "{cmd:?} failed ({}):\n{}\n{}",
             out.status,
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
-        );
+        ));
     }
-    out
+    Ok(out)
 }
 
 /// Runs a peer on a request: writes `request` to `dir/<name>.req`, runs `peer REQ RESP`

@@ -30,12 +30,11 @@ mod layout;
 mod names;
 mod types;
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use super::OutputFile;
+use super::{locate, show_path, OutputFile};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::Model;
-use crate::source::Location;
 use emit::{format_file, Emitter, Mode};
 use layout::Layout;
 use types::Ordered;
@@ -272,60 +271,5 @@ impl<'a> Generator<'a> {
             super::GENERATED_MARK,
             roots.join(", ")
         )
-    }
-}
-
-/// `path:line:col` with a machine-independent path ([`show_path`]).
-fn locate(location: &Location, root: Option<&Path>) -> String {
-    format!(
-        "{}:{}:{}",
-        show_path(&location.path, root),
-        location.line,
-        location.column
-    )
-}
-
-/// `path` as shown in generated code: relative paths as given, absolute ones relative to
-/// `root` (or by file name when outside it); always with `/` separators.
-fn show_path(path: &Path, root: Option<&Path>) -> String {
-    let shown = if path.is_absolute() {
-        match root.and_then(|root| path.strip_prefix(root).ok()) {
-            Some(relative) => relative,
-            None => Path::new(path.file_name().unwrap_or(path.as_os_str())),
-        }
-    } else {
-        path
-    };
-    let parts: Vec<String> = shown
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            Component::ParentDir => Some("..".to_owned()),
-            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
-        })
-        .collect();
-    parts.join("/")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_are_machine_independent() {
-        assert_eq!(show_path(Path::new("schema/a.jr"), None), "schema/a.jr");
-        assert_eq!(show_path(Path::new("../x/./a.jr"), None), "../x/a.jr");
-        assert_eq!(
-            show_path(
-                Path::new("/home/u/p/schema/a.jr"),
-                Some(Path::new("/home/u/p"))
-            ),
-            "schema/a.jr"
-        );
-        assert_eq!(
-            show_path(Path::new("/elsewhere/a.jr"), Some(Path::new("/home/u/p"))),
-            "a.jr"
-        );
-        assert_eq!(show_path(Path::new("/elsewhere/a.jr"), None), "a.jr");
     }
 }
