@@ -39,6 +39,7 @@ pub mod __private {
     pub use crate::derive_support::{compare_raw, display_csv, enter, in_field, leave};
     pub use std::cmp::Ordering;
     pub use std::fmt;
+    pub use std::marker::Sized;
     pub use std::result::Result::{Err, Ok};
     pub use std::vec::Vec;
 }

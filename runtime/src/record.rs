@@ -108,14 +108,14 @@ pub(crate) fn decode_exact<T: Record>(bytes: &[u8]) -> Result<T> {
 macro_rules! record_field {
     ($ty:ty) => {
         impl $crate::field::Field for $ty {
-            fn write<O: $crate::RecordOutput + ?Sized>(
+            fn write<O: $crate::RecordOutput + ?$crate::__private::Sized>(
                 &self,
                 out: &mut O,
                 tag: &str,
             ) -> $crate::Result<()> {
                 <$ty as $crate::Record>::serialize(self, out, tag)
             }
-            fn read<I: $crate::RecordInput + ?Sized>(
+            fn read<I: $crate::RecordInput + ?$crate::__private::Sized>(
                 input: &mut I,
                 tag: &str,
             ) -> $crate::Result<Self> {

@@ -8,12 +8,12 @@ use fixture_harness::arb::{self, Arb};
 use fixture_harness::canon;
 use fixture_harness::{hadoop_java, record_id, schema};
 use hadoop_record::schema::{FieldType, Schema};
-use hadoop_record::value::json::{from_json, to_json};
+use hadoop_record::value::json::{from_json, to_json, JsonReader};
 use hadoop_record::{ErrorKind, Value};
 use proptest::prelude::*;
 
 /// to_json, then serde_json, then from_json: the same bits (NaN payloads aside), and the
-/// text is one line.
+/// text is one line. A record also reads back from the text with `JsonReader`, the same.
 fn round_trip(schema: &Schema, ty: &FieldType, value: &Value) -> String {
     let text = to_json(schema, ty, value).unwrap();
     assert!(!text.contains('\n'), "{text}");
@@ -24,6 +24,17 @@ fn round_trip(schema: &Schema, ty: &FieldType, value: &Value) -> String {
         back.bitwise_eq(&canon(value)),
         "{text}\n{value:?}\n{back:?}"
     );
+    if let FieldType::Record(id) = ty {
+        let lines = format!("{text}\n{text}\n");
+        let mut reader = JsonReader::new(lines.as_bytes());
+        for _ in 0..2 {
+            let read = reader
+                .read_value(schema, *id)
+                .unwrap_or_else(|e| panic!("{e}: {text}"));
+            assert!(read.is_some_and(|r| r.bitwise_eq(&back)), "{text}");
+        }
+        assert!(reader.read_value(schema, *id).unwrap().is_none());
+    }
     text
 }
 

@@ -1,6 +1,6 @@
 //! `rcc convert --schema FILE.jr [-I DIR]… --type module.Class --from F --to F [INPUT [OUTPUT]]`:
-//! records of a DDL type from one encoding to another (binary, CSV, XML; JSON out), read
-//! and written by the schema-driven codec, optionally inside framings.
+//! records of a DDL type from one encoding to another (binary, CSV, XML, JSON), read and
+//! written by the schema-driven codec, optionally inside framings.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::FileHeader;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
-use hadoop_record::value::json::write_json;
+use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
 use hadoop_record_compiler::{load, LoadOptions};
 
@@ -29,10 +29,16 @@ const EXAMPLES: &str = "\
 Examples:
   rcc convert --schema links.jr --type links.Link --from binary --to csv in.bin out.csv
   rcc convert --schema links.jr --type links.Link --from csv --to json < links.csv
+  rcc convert --schema links.jr --type links.Link --from json --to binary links.json out.bin
   rcc convert --schema a.jr -I ddl/common --type a.Event --from xml --to binary in.xml
   rcc convert --schema l.jr --type l.Link --from binary --to csv --in-framing paddle in.paddle
   rcc convert --schema l.jr --type l.Link --from xml --to binary \\
       --out-framing v1 --record-type Link in.xml out.rio
+
+JSON is what --to json writes: one record per line (or any whitespace between records), or
+a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
+infinities the strings \"NaN\", \"Infinity\", \"-Infinity\", buffers hex, maps [key, value]
+pairs.
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -56,11 +62,11 @@ pub(crate) struct ConvertArgs {
     #[arg(long = "type", value_name = "module.Class")]
     type_name: String,
 
-    /// Encoding of the input
+    /// Encoding of the input (json: what --to json writes, or a JSON array of records)
     #[arg(long, value_enum, value_name = "FORMAT")]
     from: InFormat,
 
-    /// Encoding of the output (json: one value per line, for people)
+    /// Encoding of the output (json: one record per line, which --from json reads back)
     #[arg(long, value_enum, value_name = "FORMAT")]
     to: OutFormat,
 
@@ -98,6 +104,7 @@ enum InFormat {
     Binary,
     Csv,
     Xml,
+    Json,
 }
 
 /// `--to` values.
@@ -110,11 +117,13 @@ enum OutFormat {
 }
 
 impl InFormat {
-    fn format(self) -> Format {
+    /// The record encoding; `None` for JSON.
+    fn format(self) -> Option<Format> {
         match self {
-            InFormat::Binary => Format::Binary,
-            InFormat::Csv => Format::Csv,
-            InFormat::Xml => Format::Xml,
+            InFormat::Binary => Some(Format::Binary),
+            InFormat::Csv => Some(Format::Csv),
+            InFormat::Xml => Some(Format::Xml),
+            InFormat::Json => None,
         }
     }
 }
@@ -147,8 +156,10 @@ pub(crate) fn run(context: &Context, args: ConvertArgs) -> bool {
 }
 
 fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
+    // What Hadoop's rcc would reject in the schema does not matter for converting data.
     let options = LoadOptions {
         include_dirs: args.include_dirs.clone(),
+        hadoop_compat: false,
     };
     let model = match load(&[&args.schema], &options) {
         Ok(model) => model,
@@ -199,7 +210,10 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
             format: from,
             scratch: Vec::new(),
         },
-        None => Source::Stream(RecordReader::new(input, from)),
+        None => match from {
+            Some(format) => Source::Stream(RecordReader::new(input, format)),
+            None => Source::Json(JsonReader::new(input)),
+        },
     };
     let output = create_output(args.output.as_deref())?;
     let mut sink = match out_framing {
@@ -304,11 +318,14 @@ type Typed = (Value, Option<String>);
 enum Source {
     /// A stream of records back to back.
     Stream(RecordReader<Box<dyn Read>>),
+    /// JSON records.
+    Json(JsonReader<Box<dyn Read>>),
     /// One record per payload.
     Framed {
         frames: Box<FrameReader<Box<dyn Read>>>,
         framing: Framing,
-        format: Format,
+        /// `None` for JSON.
+        format: Option<Format>,
         scratch: Vec<u8>,
     },
 }
@@ -317,7 +334,7 @@ impl Source {
     /// The v1 input framing's header.
     fn v1_header(&self) -> Option<&FileHeader> {
         match self {
-            Source::Stream(_) => None,
+            Source::Stream(_) | Source::Json(_) => None,
             Source::Framed { frames, .. } => frames.v1_header(),
         }
     }
@@ -327,6 +344,10 @@ impl Source {
     fn next(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Typed>, String> {
         match self {
             Source::Stream(reader) => match reader.read_value(schema, id) {
+                Ok(value) => Ok(value.map(|v| (v, None))),
+                Err(e) => Err(e.to_string()),
+            },
+            Source::Json(reader) => match reader.read_value(schema, id) {
                 Ok(value) => Ok(value.map(|v| (v, None))),
                 Err(e) => Err(e.to_string()),
             },
@@ -345,7 +366,7 @@ impl Source {
                 let record_type = payload.record_type.map(str::to_owned);
                 let mut bytes = payload.bytes;
                 // plasma-text carries a CSV record without its line end.
-                if *framing == Framing::Plasma(PlasmaFormat::Text) && *format == Format::Csv {
+                if *framing == Framing::Plasma(PlasmaFormat::Text) && *format == Some(Format::Csv) {
                     scratch.clear();
                     scratch.extend_from_slice(bytes);
                     scratch.push(b'\n');
@@ -353,16 +374,28 @@ impl Source {
                 }
                 // A reader per payload: its errors are the stream reader's, word for word, and
                 // its buffer is only as large as the payload.
-                let mut reader = RecordReader::from_slice(bytes, *format);
-                let value = match reader.read_value(schema, id) {
+                let (first, end, second) = match format {
+                    Some(format) => {
+                        let mut reader = RecordReader::from_slice(bytes, *format);
+                        let first = reader.read_value(schema, id);
+                        let end = reader.position();
+                        (first, end, reader.read_value(schema, id))
+                    }
+                    None => {
+                        let mut reader = JsonReader::new(bytes);
+                        let first = reader.read_value(schema, id);
+                        let end = reader.position();
+                        (first, end, reader.read_value(schema, id))
+                    }
+                };
+                let value = match first {
                     Ok(Some(value)) => value,
                     Ok(None) => {
                         return Err(format!("record {n}: the {framing} payload is empty"));
                     }
                     Err(e) => return Err(in_payload(n, framing, &e)),
                 };
-                let end = reader.position();
-                match reader.read_value(schema, id) {
+                match second {
                     Ok(None) => Ok(Some((value, record_type))),
                     _ => Err(format!(
                         "record {n}, {end} of its {framing} payload: more bytes after the record \
@@ -375,7 +408,7 @@ impl Source {
 
     fn skipped(&self) -> Vec<String> {
         match self {
-            Source::Stream(_) => Vec::new(),
+            Source::Stream(_) | Source::Json(_) => Vec::new(),
             Source::Framed { frames, .. } => frames.skipped(),
         }
     }

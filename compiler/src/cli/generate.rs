@@ -1,4 +1,4 @@
-//! `rcc [-l LANG] [-d DIR | -o FILE] [-I DIR]… FILE…`: Hadoop's invocation, generating
+//! `rcc [-l LANG] [-d DIR | -o FILE] [-I DIR]… [--hadoop-compat] FILE…`: Hadoop's invocation, generating
 //! code for the records of the files named and of the files they include.
 //!
 //! For Rust: `-o FILE` writes one self-contained file, `-d DIR` a `mod.rs` plus one file
@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use hadoop_record_compiler::backend::{java, remove_stale, rust, write_if_changed};
-use hadoop_record_compiler::{load, LoadOptions, Model};
+use hadoop_record_compiler::Model;
 
-use super::Context;
+use super::{Context, LoadArgs};
 
 /// Languages code can be generated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -84,9 +84,8 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_enum, value_name = "API", default_value = "hadoop2")]
     java_api: JavaApiArg,
 
-    /// Also look for included files in DIR (repeatable)
-    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
-    include_dirs: Vec<PathBuf>,
+    #[command(flatten)]
+    load: LoadArgs,
 
     /// DDL files to compile
     #[arg(value_name = "FILE", required = true)]
@@ -100,15 +99,11 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         destdir,
         output,
         java_api,
-        include_dirs,
+        load,
         files,
     } = args;
-    let model = match load(&files, &LoadOptions { include_dirs }) {
-        Ok(model) => model,
-        Err(diagnostics) => {
-            context.report(&diagnostics);
-            return false;
-        }
+    let Some(model) = load.load(context, &files) else {
+        return false;
     };
     match language {
         Language::Rust => generate_rust(context, &model, destdir, output),

@@ -14,10 +14,11 @@ mod schema_type;
 mod type_info;
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use hadoop_record_compiler::{Diagnostics, RenderOptions};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hadoop_record_compiler::{load, Diagnostics, LoadOptions, Model, RenderOptions};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -57,8 +58,8 @@ enum Command {
     /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
     /// unchanged, or summarise a framed file (`rcc frame info`)
     Frame(Box<frame::FrameArgs>),
-    /// Convert records of a DDL type between binary, CSV and XML (and to JSON), optionally
-    /// inside framings
+    /// Convert records of a DDL type between binary, CSV, XML and JSON, optionally inside
+    /// framings
     Convert(Box<convert::ConvertArgs>),
     /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
     TypeInfo(type_info::TypeInfoArgs),
@@ -75,6 +76,42 @@ enum ColorWhen {
     Never,
 }
 
+/// How `rcc check` and code generation read DDL.
+#[derive(Debug, Args)]
+pub(crate) struct LoadArgs {
+    /// Also look for included files in DIR (repeatable; searched in order, after the
+    /// including file's directory)
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+
+    /// Make what Hadoop's own rcc rejects errors, not warnings: `;` after `}`, records
+    /// named before their declaration or from a file not included, a simple name for
+    /// another module's record, a byte order mark, a final `//` comment without a line
+    /// break, an include found only through -I
+    #[arg(long)]
+    hadoop_compat: bool,
+}
+
+impl LoadArgs {
+    /// Loads and checks `files`, printing the errors, or the warnings of a good load.
+    pub(crate) fn load(self, context: &Context, files: &[PathBuf]) -> Option<Model> {
+        let options = LoadOptions {
+            include_dirs: self.include_dirs,
+            hadoop_compat: self.hadoop_compat,
+        };
+        match load(files, &options) {
+            Ok(model) => {
+                context.report_warnings(&model.warnings());
+                Some(model)
+            }
+            Err(diagnostics) => {
+                context.report(&diagnostics);
+                None
+            }
+        }
+    }
+}
+
 /// What every subcommand needs from the top level.
 pub(crate) struct Context {
     color: bool,
@@ -87,6 +124,26 @@ impl Context {
         eprint!("{}", diagnostics.render(&options));
         let n = diagnostics.error_count();
         self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
+    }
+
+    /// Prints `warnings` (of a load that succeeded) to stderr, then a count; nothing when
+    /// there are none.
+    pub(crate) fn report_warnings(&self, warnings: &Diagnostics) {
+        if warnings.is_empty() {
+            return;
+        }
+        let options = RenderOptions { color: self.color };
+        eprint!("{}", warnings.render(&options));
+        let n = warnings.len();
+        self.warning(&format!(
+            "found {n} warning{}: Hadoop's rcc would reject {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 {
+                "this DDL"
+            } else {
+                "these DDL files"
+            }
+        ));
     }
 
     /// Prints `warning: message` to stderr.

@@ -61,8 +61,13 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error saying `message`.
     pub(crate) fn error(message: impl Into<String>) -> Self {
+        Diagnostic::new(Severity::Error, message)
+    }
+
+    /// A diagnostic of `severity` saying `message`.
+    pub(crate) fn new(severity: Severity, message: impl Into<String>) -> Self {
         Diagnostic {
-            severity: Severity::Error,
+            severity,
             message: message.into(),
             labels: Vec::new(),
             notes: Vec::new(),

@@ -20,8 +20,8 @@
 //! assert!(code.contains("#[record(name = \"isRelative\")]\n        pub is_relative: bool,"));
 //! ```
 //!
-//! Layout: `names` converts names, `layout` builds the module tree and finds
-//! collisions, `types` maps types (and decides which records can be `Ord`), `emit`
+//! Layout: `names` converts names and tells colliding ones apart, `layout` builds the
+//! module tree and names everything in it, `types` maps types (and decides which records can be `Ord`), `emit`
 //! writes the tokens and formats them.
 
 mod ast;
@@ -154,7 +154,8 @@ impl Attributes {
 /// One self-contained Rust file holding every module of `model` (included files too), to
 /// be used as `mod generated { include!("records.rs"); }`. It has no inner attributes.
 ///
-/// Fails when DDL names collide in Rust or an attribute in `options` does not parse.
+/// Fails only when an option does not parse (an attribute, the runtime crate's path): DDL
+/// names that would collide in Rust get fallbacks (`docs/naming.md`).
 pub fn generate_file(model: &Model, options: &Options) -> Result<String, Diagnostics> {
     let generator = Generator::new(model, options)?;
     let mut files = Vec::new();
@@ -221,24 +222,17 @@ impl<'a> Generator<'a> {
             problems.append(&mut p);
             Attributes::default()
         });
-        let layout = match Layout::new(model) {
-            Ok(layout) => Some(layout),
-            Err(mut p) => {
-                problems.append(&mut p);
-                None
-            }
-        };
-        match layout {
-            Some(layout) if problems.is_empty() => Ok(Generator {
-                model,
-                options,
-                ordered: Ordered::new(model),
-                layout,
-                attributes,
-                runtime,
-            }),
-            _ => Err(fail(problems)),
+        if !problems.is_empty() {
+            return Err(fail(problems));
         }
+        Ok(Generator {
+            model,
+            options,
+            ordered: Ordered::new(model),
+            layout: Layout::new(model),
+            attributes,
+            runtime,
+        })
     }
 
     fn emitter(&self) -> Emitter<'_> {
