@@ -471,7 +471,7 @@ fn nested_schema() -> (Schema, hadoop_record::schema::RecordId) {
 fn deep_nesting_is_a_limit_error_not_a_stack_overflow() {
     // A schema as deep as the input, so that only the reader's limit stops the descent.
     let mut ty = FieldType::Int;
-    for _ in 0..300 {
+    for _ in 0..600 {
         ty = FieldType::Vector(Box::new(ty));
     }
     let mut s = Schema::new();
@@ -481,12 +481,12 @@ fn deep_nesting_is_a_limit_error_not_a_stack_overflow() {
         fields: vec![FieldDef::new("v", ty)],
     });
     let mut doc = String::from("<value><struct><member><name>v</name>");
-    doc.push_str(&"<value><array>".repeat(300));
+    doc.push_str(&"<value><array>".repeat(600));
     let e = read_record(&mut XmlInput::new(doc.as_bytes()), &s, id, "").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
-    assert!(e.to_string().contains("nested more than 200"), "{e}");
-    // The record is level 1, so the 200th array is the one refused.
-    let col = "<value><struct><member><name>v</name>".len() + 199 * "<value><array>".len() + 1;
+    assert!(e.to_string().contains("nested more than 512"), "{e}");
+    // The record is level 1, so the 512th array is the one refused.
+    let col = "<value><struct><member><name>v</name>".len() + 511 * "<value><array>".len() + 1;
     assert_eq!(
         e.position(),
         Some(Position::LineCol {

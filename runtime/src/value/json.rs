@@ -38,7 +38,8 @@ use serde_json::Value as Json;
 
 use super::Value;
 use crate::archive::text::{push_double, push_float};
-use crate::error::{Error, ErrorKind, Result};
+use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
+use crate::error::{Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, Schema};
 
 /// The largest magnitude a `long` is written as a JSON number with (2^53): beyond it,
@@ -172,13 +173,113 @@ fn schema_error(message: String) -> Error {
     Error::new(ErrorKind::Schema, message)
 }
 
+/// Parses JSON text for [`from_json`]: errors at line:col, and nesting bounded by the
+/// readers' rule ([`Depth`]) rather than by serde_json's fixed 128 levels.
+///
+/// A value `max_depth` records, vectors and maps deep is written with at most
+/// `2 * max_depth + 1` levels of JSON arrays and objects (a map entry is an array in an
+/// array, a float may be an object); deeper text is refused with [`ErrorKind::Limit`] before
+/// it is parsed, and [`from_json_with_max_depth`] applies the exact limit.
+///
+/// ```
+/// use hadoop_record::value::json::parse;
+/// use hadoop_record::{ErrorKind, Position};
+/// assert_eq!(parse("[[1], {\"a\": 2}]", 1).unwrap()[1]["a"], 2);
+/// let e = parse("[[[[1]]]]", 1).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::Limit);
+/// assert_eq!(e.position(), Some(Position::LineCol { line: 1, col: 4 }));
+/// let e = parse("[1,\n 2", 512).unwrap_err();
+/// assert_eq!(e.position(), Some(Position::LineCol { line: 2, col: 2 }));
+/// ```
+pub fn parse(text: &str, max_depth: usize) -> Result<Json> {
+    let max_levels = max_depth.saturating_mul(2).saturating_add(1);
+    if let Some(at) = too_deep(text.as_bytes(), max_levels) {
+        let (line, col) = line_col(text.as_bytes(), at);
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "JSON nested more than {max_levels} deep, more than a value nested {max_depth} deep is written with"
+            ),
+        )
+        .at(Position::LineCol { line, col }));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Bounded above: serde_json recurses at most `max_levels` deep.
+    de.disable_recursion_limit();
+    let json = <Json as serde::Deserialize>::deserialize(&mut de)
+        .and_then(|json| de.end().map(|()| json))
+        .map_err(|e| {
+            Error::new(ErrorKind::Syntax, e.to_string()).at(Position::LineCol {
+                line: e.line() as u64,
+                col: e.column() as u64,
+            })
+        })?;
+    Ok(json)
+}
+
+/// The offset of the first `[` or `{` that opens more than `max` levels, outside strings.
+fn too_deep(text: &[u8], max: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// 1-based line and column (in bytes) of `offset`.
+fn line_col(text: &[u8], offset: usize) -> (u64, u64) {
+    let before = &text[..offset];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    (line as u64, (offset - line_start + 1) as u64)
+}
+
 /// Converts JSON in the fixture value form into a [`Value`] of type `ty`.
 ///
 /// Floats and doubles are taken from `bits` when present, else parsed from `value` (or
 /// from a plain JSON number or string: `"NaN"`, `"Infinity"`, `"-Infinity"`); longs may be
 /// numbers or decimal strings. Plain numbers are exact when serde_json's
 /// `float_roundtrip` feature is on (the `json` feature turns it on).
+///
+/// Records, vectors and maps nested more than [`DEFAULT_MAX_DEPTH`] deep are an
+/// [`ErrorKind::Limit`] error, as in every reader ([`Depth`]).
 pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> {
+    from_json_with_max_depth(schema, ty, json, DEFAULT_MAX_DEPTH)
+}
+
+/// [`from_json`] with a nesting limit of `max` records, vectors and maps open at once.
+pub fn from_json_with_max_depth(
+    schema: &Schema,
+    ty: &FieldType,
+    json: &Json,
+    max: usize,
+) -> Result<Value> {
+    from_json_in(schema, ty, json, &mut Depth::new(max))
+}
+
+/// Counts records, vectors and maps in `depth` as the archives' readers do.
+fn from_json_in(schema: &Schema, ty: &FieldType, json: &Json, depth: &mut Depth) -> Result<Value> {
     let mismatch = || {
         schema_error(format!(
             "expected {} but found JSON {}",
@@ -215,17 +316,23 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
         }
         FieldType::String => Value::String(json.as_str().ok_or_else(mismatch)?.to_owned()),
         FieldType::Buffer => Value::Buffer(hex(json.as_str().ok_or_else(mismatch)?)?),
-        FieldType::Vector(element) => Value::Vector(
-            json.as_array()
-                .ok_or_else(mismatch)?
+        FieldType::Vector(element) => {
+            let items = json.as_array().ok_or_else(mismatch)?;
+            depth.enter()?;
+            let items = items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| from_json(schema, element, item).map_err(|e| e.in_index(i as u64)))
-                .collect::<Result<_>>()?,
-        ),
-        FieldType::Map(kt, vt) => Value::Map(
-            json.as_array()
-                .ok_or_else(mismatch)?
+                .map(|(i, item)| {
+                    from_json_in(schema, element, item, depth).map_err(|e| e.in_index(i as u64))
+                })
+                .collect::<Result<_>>()?;
+            depth.leave();
+            Value::Vector(items)
+        }
+        FieldType::Map(kt, vt) => {
+            let entries = json.as_array().ok_or_else(mismatch)?;
+            depth.enter()?;
+            let entries = entries
                 .iter()
                 .enumerate()
                 .map(|(i, pair)| {
@@ -238,13 +345,15 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
                         }
                     };
                     Ok((
-                        from_json(schema, kt, pair.0)?,
-                        from_json(schema, vt, pair.1)?,
+                        from_json_in(schema, kt, pair.0, depth)?,
+                        from_json_in(schema, vt, pair.1, depth)?,
                     ))
                     .map_err(|e: Error| e.in_index(i as u64))
                 })
-                .collect::<Result<_>>()?,
-        ),
+                .collect::<Result<_>>()?;
+            depth.leave();
+            Value::Map(entries)
+        }
         FieldType::Record(id) => {
             let record = schema.record(*id);
             let object = json.as_object().ok_or_else(mismatch)?;
@@ -257,18 +366,19 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
                     record.name
                 )));
             }
-            Value::Record(
-                record
-                    .fields
-                    .iter()
-                    .map(|def| {
-                        let field = object
-                            .get(&def.name)
-                            .ok_or_else(|| schema_error(format!("missing field `{}`", def.name)))?;
-                        from_json(schema, &def.ty, field).map_err(|e| e.in_field(&def.name))
-                    })
-                    .collect::<Result<_>>()?,
-            )
+            depth.enter()?;
+            let fields = record
+                .fields
+                .iter()
+                .map(|def| {
+                    let field = object
+                        .get(&def.name)
+                        .ok_or_else(|| schema_error(format!("missing field `{}`", def.name)))?;
+                    from_json_in(schema, &def.ty, field, depth).map_err(|e| e.in_field(&def.name))
+                })
+                .collect::<Result<_>>()?;
+            depth.leave();
+            Value::Record(fields)
         }
     })
 }
