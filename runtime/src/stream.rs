@@ -46,7 +46,7 @@ use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 use crate::record::Record;
 use crate::schema::{RecordId, Schema};
 use crate::value::{self, Value};
@@ -90,7 +90,10 @@ impl FromStr for Format {
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::Unsupported,
-                    format!("unknown format `{s}` (expected binary, csv or xml)"),
+                    format!(
+                        "unknown format {} (expected binary, csv or xml)",
+                        excerpt(s)
+                    ),
                 )
             })
     }

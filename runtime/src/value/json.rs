@@ -39,7 +39,7 @@ use serde_json::Value as Json;
 use super::Value;
 use crate::archive::text::{push_double, push_float};
 use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, Schema};
 
 /// The largest magnitude a `long` is written as a JSON number with (2^53): beyond it,
@@ -209,9 +209,15 @@ pub fn parse(text: &str, max_depth: usize) -> Result<Json> {
     let json = <Json as serde::Deserialize>::deserialize(&mut de)
         .and_then(|json| de.end().map(|()| json))
         .map_err(|e| {
-            Error::new(ErrorKind::Syntax, e.to_string()).at(Position::LineCol {
-                line: e.line() as u64,
-                col: e.column() as u64,
+            // serde_json's messages name no input, only where it is; the position is ours.
+            let (line, col) = (e.line(), e.column());
+            let text = e.to_string();
+            let message = text
+                .strip_suffix(&format!(" at line {line} column {col}"))
+                .unwrap_or(&text);
+            Error::new(ErrorKind::Syntax, message.to_owned()).at(Position::LineCol {
+                line: line as u64,
+                col: col as u64,
             })
         })?;
     Ok(json)
@@ -362,8 +368,9 @@ fn from_json_in(schema: &Schema, ty: &FieldType, json: &Json, depth: &mut Depth)
                 .find(|k| !record.fields.iter().any(|f| &f.name == *k))
             {
                 return Err(schema_error(format!(
-                    "{} has no field `{unknown}`",
-                    record.name
+                    "{} has no field {}",
+                    record.name,
+                    excerpt(unknown)
                 )));
             }
             depth.enter()?;
@@ -470,7 +477,7 @@ fn hex(text: &str) -> Result<Vec<u8>> {
         .chunks(2)
         .map(|pair| match (digit(pair[0]), digit(pair[1])) {
             (Some(h), Some(l)) => Ok(h << 4 | l),
-            _ => Err(schema_error(format!("`{text}` is not hex"))),
+            _ => Err(schema_error(format!("{} is not hex", excerpt(text)))),
         })
         .collect()
 }

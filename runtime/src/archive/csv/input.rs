@@ -7,7 +7,7 @@ use crate::archive::hex::decode_pairs;
 use crate::archive::source::{Source, CAPACITY};
 use crate::archive::text::parse_double;
 use crate::archive::{Depth, Index, RecordInput};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 
 /// Reads records in Hadoop's CSV encoding from a reader, buffered.
 ///
@@ -265,7 +265,7 @@ impl<R: Read> CsvInput<R> {
                 (
                     0,
                     ErrorKind::Syntax,
-                    format!("expected {what}, found `{}`", String::from_utf8_lossy(text)),
+                    format!("expected {what}, found {}", excerpt(text)),
                 )
             })?;
             match v {
@@ -273,10 +273,7 @@ impl<R: Read> CsvInput<R> {
                 _ => Err((
                     0,
                     ErrorKind::Overflow,
-                    format!(
-                        "`{}` does not fit {what} ({min}..={max})",
-                        String::from_utf8_lossy(text)
-                    ),
+                    format!("{} does not fit {what} ({min}..={max})", excerpt(text)),
                 )),
             }
         })
@@ -381,7 +378,8 @@ fn parse_string(text: &[u8]) -> FieldResult<String> {
                     1 + i,
                     ErrorKind::Encoding,
                     format!(
-                        "bad escape `{seq}` in string (only %00 %0A %0D %2C %7D %25 are written by Hadoop)"
+                        "bad escape {} in string (only %00 %0A %0D %2C %7D %25 are written by Hadoop)",
+                        excerpt(&seq)
                     ),
                 ));
             }
@@ -430,10 +428,7 @@ fn parse_bool(text: &[u8]) -> FieldResult<bool> {
         _ => Err((
             0,
             ErrorKind::Syntax,
-            format!(
-                "expected a boolean (`T` or `F`), found `{}`",
-                String::from_utf8_lossy(text)
-            ),
+            format!("expected a boolean (`T` or `F`), found {}", excerpt(text)),
         )),
     }
 }
@@ -443,7 +438,7 @@ fn parse_f64(text: &[u8]) -> FieldResult<f64> {
         (
             e.offset().min(text.len().saturating_sub(1)),
             ErrorKind::Syntax,
-            format!("`{}`: {e}", String::from_utf8_lossy(text)),
+            format!("{}: {e}", excerpt(text)),
         )
     })
 }

@@ -7,7 +7,7 @@ use super::escape::{unescape_into, unhex_into, TextError};
 use super::lexer::Lexer;
 use crate::archive::text::{parse_double, parse_float, FloatTextError};
 use crate::archive::{Depth, Index, RecordInput};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -217,12 +217,7 @@ fn parse_integer(text: &[u8], min: i64, max: i64, what: &str) -> Result<i64, Dec
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let bad = || {
-        syntax(
-            0,
-            format!("not a valid {what}: {:?}", String::from_utf8_lossy(text)),
-        )
-    };
+    let bad = || syntax(0, format!("not a valid {what}: {}", excerpt(text)));
     if digits.is_empty() {
         return Err(bad());
     }
@@ -251,7 +246,7 @@ fn parse_integer(text: &[u8], min: i64, max: i64, what: &str) -> Result<i64, Dec
         _ => Err((
             0,
             ErrorKind::Overflow,
-            format!("{} does not fit in a {what}", String::from_utf8_lossy(text)),
+            format!("{} does not fit in a {what}", excerpt(text)),
         )),
     }
 }
@@ -261,8 +256,8 @@ fn float_error(text: &[u8], e: FloatTextError, what: &str) -> DecodeError {
     syntax(
         e.offset(),
         format!(
-            "not a valid {what}: {:?} ({} at byte {})",
-            String::from_utf8_lossy(text),
+            "not a valid {what}: {} ({} at byte {})",
+            excerpt(text),
             e.reason(),
             e.offset()
         ),
@@ -292,7 +287,7 @@ impl<R: Read> RecordInput for XmlInput<R> {
             b"0" => Ok(false),
             _ => Err(syntax(
                 0,
-                format!("a boolean is 1 or 0, not {:?}", String::from_utf8_lossy(t)),
+                format!("a boolean is 1 or 0, not {}", excerpt(t)),
             )),
         })
     }
