@@ -77,24 +77,24 @@ fn outcomes(bytes: &[u8]) -> Vec<(&'static str, Outcome)> {
             "compare_raw",
             outcome(Tree::compare_raw(bytes, bytes).map(drop)),
         ),
-        (
-            "RecordReader::read",
-            outcome(one(RecordReader::new(bytes, Format::Binary).read::<Tree>())),
-        ),
-        (
-            "RecordReader::read_value",
-            outcome(one(
-                RecordReader::new(bytes, Format::Binary).read_value(&schema, id)
-            )),
-        ),
+        ("RecordReader::read", {
+            let mut reader = RecordReader::new(bytes, Format::Binary);
+            outcome(one(|| reader.read::<Tree>()))
+        }),
+        ("RecordReader::read_value", {
+            let mut reader = RecordReader::new(bytes, Format::Binary);
+            outcome(one(|| reader.read_value(&schema, id)))
+        }),
     ]
 }
 
-/// A reader's outcome on input that must hold exactly one record.
-fn one<T>(r: Result<Option<T>>) -> Result<()> {
-    match r? {
-        Some(_) => Ok(()),
-        None => Err(Error::eof("no record")),
+/// A stream reader's outcome on input that must hold exactly one record: the record, then
+/// the clean end of input.
+fn one<T>(mut read: impl FnMut() -> Result<Option<T>>) -> Result<()> {
+    match (read()?, read()?) {
+        (Some(_), None) => Ok(()),
+        (None, _) => Err(Error::eof("no record")),
+        (Some(_), Some(_)) => Err(Error::syntax("more than one record")),
     }
 }
 
@@ -334,4 +334,44 @@ fn values_and_records_agree_on_the_limit() {
         .read_value(&schema, id)
         .unwrap_err();
     assert_eq!(typed.to_string(), value.to_string());
+}
+
+/// A non-recursive schema deeper than the default (a chain of 600 records): the default
+/// refuses it, the depth the schema itself gives (`Schema::max_depth`) reads it.
+#[test]
+fn a_deep_non_recursive_schema_reads_with_its_own_depth() {
+    use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    use hadoop_record::Value;
+    let mut schema = Schema::new();
+    let mut id = schema.add(RecordType {
+        module: "m".into(),
+        name: "R0".into(),
+        fields: vec![FieldDef::new("x", FieldType::Int)],
+    });
+    let mut value = Value::Record(vec![Value::Int(7)]);
+    for i in 1..600 {
+        id = schema.add(RecordType {
+            module: "m".into(),
+            name: format!("R{i}"),
+            fields: vec![FieldDef::new("r", FieldType::Record(id))],
+        });
+        value = Value::Record(vec![value]);
+    }
+    assert_eq!(schema.max_depth(id), Some(600));
+    for format in [Format::Binary, Format::Csv, Format::Xml] {
+        let mut writer = RecordWriter::new(Vec::new(), format);
+        writer.write_value(&schema, id, &value).unwrap();
+        let bytes = writer.into_inner().unwrap();
+        let e = RecordReader::new(&bytes[..], format)
+            .read_value(&schema, id)
+            .map(drop)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Limit, "{format}: {e}");
+        let max = schema.max_depth(id).unwrap_or(DEFAULT_MAX_DEPTH);
+        let read = RecordReader::new(&bytes[..], format)
+            .with_max_depth(max.max(DEFAULT_MAX_DEPTH))
+            .read_value(&schema, id)
+            .unwrap();
+        assert!(read.as_ref() == Some(&value), "{format}");
+    }
 }

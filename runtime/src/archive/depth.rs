@@ -22,9 +22,11 @@ use crate::error::{Error, ErrorKind, Result};
 /// open at once, the top-level record included.
 ///
 /// A non-recursive schema nests at most one level per record in its longest chain of
-/// records holding records plus one per `vector<…>`/`map<…>` on the way; `rcc` accepts at
-/// most 64 container levels in one field type, so this covers, for example, a chain of 7
-/// records each holding the next 64 containers deep, and any chain of up to 512 records.
+/// records holding records plus one per `vector<…>`/`map<…>` on the way
+/// ([`crate::schema::Schema::max_depth`] computes it); `rcc` accepts at most 64 container
+/// levels in one field type, so this covers, for example, a chain of 8 records each holding
+/// the next 64 containers deep, and any chain of up to 512 records. A deeper schema needs a
+/// raised limit, and a thread stack to match.
 pub const DEFAULT_MAX_DEPTH: usize = 512;
 
 /// Counts the records, vectors and maps open in one reader against its limit.
