@@ -21,11 +21,13 @@
 
 mod codec;
 mod compare;
+mod hash;
 #[cfg(feature = "json")]
 pub mod json;
 
 pub use codec::{read_record, read_value, write_record, write_value};
-pub use compare::{compare_hadoop, key_cmp};
+pub use compare::{compare_hadoop, equals_hadoop, key_cmp};
+pub use hash::hash_hadoop;
 
 /// A value of any DDL type. Which variant is valid where is decided by the schema.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,6 +10,7 @@
 //! }
 //! ```
 
+pub mod arb;
 mod schemas;
 mod shapes;
 mod values;
