@@ -1,25 +1,9 @@
-//! The one nesting rule of every reader.
-//!
-//! Every path that walks a record — typed `deserialize` through any archive, the schema-driven
-//! [`crate::Value`] codec, JSON values, and the raw comparators' `skip_raw`/`cmp_raw` — counts
-//! nesting the same way and stops at the same limit:
-//!
-//! * the **depth** is the number of records, vectors and maps open at once, the top-level
-//!   record included: `int` alone in a record is at depth 1, the elements of a `vector<int>`
-//!   field at depth 2, a record inside that vector at depth 3;
-//! * opening one more when `max` are open fails with [`ErrorKind::Limit`] at the position of
-//!   the value that would open it, before anything of it is read.
-//!
-//! The limit only ever binds recursive types (a record that holds itself through a vector or
-//! map): the depth of a non-recursive schema is fixed by the schema. [`DEFAULT_MAX_DEPTH`]
-//! is far above what real schemas nest, while keeping the recursion of every reader well
-//! inside a 2 MiB thread stack; raise or lower it with the readers' `with_max_depth`
-//! ([`crate::RecordReader::with_max_depth`] and the archives' inputs).
+//! The one nesting rule of every reader: [`Depth`].
 
 use crate::error::{Error, ErrorKind, Result};
 
-/// The default limit on nesting (see the [module docs](self)): records, vectors and maps
-/// open at once, the top-level record included.
+/// The default limit on nesting (see [`Depth`]): records, vectors and maps open at once,
+/// the top-level record included.
 ///
 /// A non-recursive schema nests at most one level per record in its longest chain of
 /// records holding records plus one per `vector<…>`/`map<…>` on the way
@@ -29,7 +13,25 @@ use crate::error::{Error, ErrorKind, Result};
 /// raised limit, and a thread stack to match.
 pub const DEFAULT_MAX_DEPTH: usize = 512;
 
-/// Counts the records, vectors and maps open in one reader against its limit.
+/// Counts the records, vectors and maps open in one reader against its limit: the one
+/// nesting rule of every reader.
+///
+/// Every path that walks a record — typed `deserialize` through any archive, the
+/// schema-driven [`crate::Value`] codec, JSON values, and the raw comparators'
+/// `skip_raw`/`cmp_raw` — counts nesting the same way and stops at the same limit:
+///
+/// * the **depth** is the number of records, vectors and maps open at once, the top-level
+///   record included: `int` alone in a record is at depth 1, the elements of a
+///   `vector<int>` field at depth 2, a record inside that vector at depth 3;
+/// * opening one more when `max` are open fails with [`ErrorKind::Limit`] at the position of
+///   the value that would open it, before anything of it is read.
+///
+/// The limit only ever binds recursive types (a record that holds itself through a vector
+/// or map) and schemas deeper than it: the depth of a non-recursive schema is fixed by the
+/// schema. [`DEFAULT_MAX_DEPTH`] is far above what real schemas nest, while keeping the
+/// recursion of every reader well inside a 2 MiB thread stack; raise or lower it with the
+/// readers' `with_max_depth` ([`crate::RecordReader::with_max_depth`] and the archives'
+/// inputs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Depth {
     open: usize,
