@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{listing, Diagnostic};
 use crate::source::{FileId, SourceFile};
 use crate::syntax::{self, ast};
 
@@ -364,7 +364,7 @@ impl Loader<'_> {
             .collect();
         let mut d = Diagnostic::error(format!("cannot find included file `{}`", include.path))
             .primary(file, include.path_span, "not found")
-            .note(format!("looked for {}", looked.join(", ")));
+            .note(format!("looked for {}", listing(&looked, ", ")));
         if self.options.include_dirs.is_empty() {
             d = d.help("add a directory to search with `-I DIR`");
         }
@@ -387,7 +387,7 @@ impl Loader<'_> {
             .map(|f| format!("`{}`", self.files[f.index()].path().display()))
             .collect();
         self.diagnostics.push(
-            Diagnostic::error(format!("include cycle: {}", names.join(" -> ")))
+            Diagnostic::error(format!("include cycle: {}", listing(&names, " -> ")))
                 .primary(file, include.path_span, "this include closes the cycle")
                 .help("a file cannot include itself, directly or through other files"),
         );

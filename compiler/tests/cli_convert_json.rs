@@ -115,7 +115,7 @@ fn bad_json_gives_the_records_before_it_and_a_located_error() {
         // Wrong type, in a field: line:col is where serde_json stopped, after the value.
         (
             r#"{"b": 1, "z": "yes", "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "", "buf": ""}"#,
-            "error: record 1, line 2:19, in AllPrims.z: invalid type: string \"yes\", expected boolean",
+            "error: record 1, line 2:19, in AllPrims.z: invalid type: string `yes`, expected boolean",
         ),
         (
             r#"{"b": 300, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "", "buf": ""}"#,
@@ -123,7 +123,7 @@ fn bad_json_gives_the_records_before_it_and_a_located_error() {
         ),
         (
             r#"{"b": 1, "z": true, "i": 1, "l": "12x", "f": 1.0, "d": 1.0, "s": "", "buf": ""}"#,
-            "error: record 1, line 2:38, in AllPrims.l: invalid type: string \"12x\", expected long",
+            "error: record 1, line 2:38, in AllPrims.l: invalid type: string `12x`, expected long",
         ),
         (
             r#"{"b": 1, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "", "buf": "0g"}"#,
@@ -179,7 +179,7 @@ fn bad_json_gives_the_records_before_it_and_a_located_error() {
     assert_eq!(composite.status.code(), Some(1));
     assert_eq!(
         stderr(&composite),
-        "error: record 0, line 1:23, in Outer.c.vi[1]: invalid type: string \"two\", expected int\n"
+        "error: record 0, line 1:23, in Outer.c.vi[1]: invalid type: string `two`, expected int\n"
     );
 }
 

@@ -11,6 +11,7 @@ pub mod archive;
 pub mod compare;
 mod derive_support;
 pub mod error;
+mod excerpt;
 pub mod field;
 pub mod framing;
 mod include;

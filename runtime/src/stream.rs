@@ -46,7 +46,7 @@ use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
 use crate::schema::{RecordId, Schema};
@@ -91,7 +91,10 @@ impl FromStr for Format {
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::Unsupported,
-                    format!("unknown format `{s}` (expected binary, csv or xml)"),
+                    format!(
+                        "unknown format {} (expected binary, csv or xml)",
+                        excerpt(s)
+                    ),
                 )
             })
     }
@@ -214,6 +217,35 @@ impl<R: Read> RecordReader<R> {
             records: 0,
             failed: false,
         }
+    }
+
+    /// The same reader with a nesting limit of `max` records, vectors and maps open at once
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`]; deeper input fails with
+    /// [`ErrorKind::Limit`]. The limit is counted as every reader counts it
+    /// ([`crate::archive::Depth`]), for typed records and [`Value`]s alike.
+    ///
+    /// ```
+    /// use hadoop_record::{ErrorKind, Format, RecordReader, Value};
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// let mut schema = Schema::new();
+    /// let id = schema.add(RecordType {
+    ///     module: String::new(),
+    ///     name: "R".into(),
+    ///     fields: vec![FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Int)))],
+    /// });
+    /// // The record and its vector: two levels.
+    /// let mut reader = RecordReader::new(&b"v{1}\n"[..], Format::Csv).with_max_depth(2);
+    /// assert!(reader.read_value(&schema, id).unwrap().is_some());
+    /// let mut reader = RecordReader::new(&b"v{1}\n"[..], Format::Csv).with_max_depth(1);
+    /// assert_eq!(reader.read_value(&schema, id).unwrap_err().kind(), ErrorKind::Limit);
+    /// ```
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.input = match self.input {
+            Input::Binary(i) => Input::Binary(i.with_max_depth(max)),
+            Input::Csv(i) => Input::Csv(i.with_max_depth(max)),
+            Input::Xml(i) => Input::Xml(i.with_max_depth(max)),
+        };
+        self
     }
 
     /// The format being read.

@@ -5,7 +5,7 @@
 
 use super::declare::{Decls, RecordDecl};
 use super::suggest;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{listing, Diagnostic};
 use crate::model::{Field, Record, RecordIndex, Type};
 use crate::source::{FileId, SourceFile, Span};
 use crate::syntax::ast::{is_keyword, Primitive, QualifiedName, TypeExpr};
@@ -173,7 +173,7 @@ impl Resolver<'_, '_> {
                 .iter()
                 .map(|&i| format!("`{}`", self.decls.records[i.index()].qualified))
                 .collect();
-            d = d.help(format!("records of that name: {}", names.join(", ")));
+            d = d.help(format!("records of that name: {}", listing(&names, ", ")));
         } else if !name.is_qualified() {
             d = d.note(format!(
                 "a simple name means a record of module `{}`, or the only record of that name in any file read",
@@ -204,6 +204,6 @@ impl Resolver<'_, '_> {
             d = d.secondary(r.file, r.class.name.span, format!("`{}`", r.qualified));
             names.push(format!("`{}`", r.qualified));
         }
-        d.help(format!("use a qualified name: {}", names.join(" or ")))
+        d.help(format!("use a qualified name: {}", listing(&names, " or ")))
     }
 }

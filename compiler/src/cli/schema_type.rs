@@ -65,6 +65,7 @@ pub(crate) fn load_type(
 ) -> Result<(Schema, RecordId), Early> {
     let options = LoadOptions {
         include_dirs: include_dirs.to_vec(),
+        hadoop_compat: false,
     };
     let model = match load(&[file], &options) {
         Ok(model) => model,

@@ -10,19 +10,17 @@
 
 pub mod binary;
 pub mod csv;
+mod depth;
 mod hex;
 mod sink;
 mod source;
 pub mod text;
 pub mod xml;
 
+pub use depth::{Depth, DEFAULT_MAX_DEPTH};
 pub use sink::Sink;
 
 use crate::error::{Position, Result};
-
-/// How deeply records, vectors and maps may nest in input before reading fails with
-/// [`crate::ErrorKind::Limit`] (instead of overflowing the stack on hostile input).
-pub const MAX_DEPTH: usize = 200;
 
 /// Where serialized records go: one method per DDL type, as Hadoop's `RecordOutput`.
 pub trait RecordOutput {
@@ -60,9 +58,10 @@ pub trait RecordOutput {
 /// Where serialized records come from: one method per DDL type, as Hadoop's `RecordInput`.
 ///
 /// Implementations never trust a length: a length or count larger than what the input can
-/// hold is an error before anything is allocated, and nesting deeper than a fixed limit is an
-/// error rather than a stack overflow. Errors carry the input position; the field path is
-/// added by the callers as the error travels up.
+/// hold is an error before anything is allocated, and nesting deeper than the reader's limit
+/// is an error rather than a stack overflow (one rule for every reader: see [`Depth`]).
+/// Errors carry the input position; the field path is added by the callers as the error
+/// travels up.
 pub trait RecordInput {
     /// `byte`
     fn read_byte(&mut self, tag: &str) -> Result<i8>;

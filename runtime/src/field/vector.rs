@@ -50,22 +50,31 @@ impl<T: Field> Field for Vec<T> {
     }
 
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        a.enter()?;
+        b.enter()?;
         let na = a.read_len()?;
         let nb = b.read_len()?;
-        for i in 0..na.min(nb) {
-            let o = T::cmp_raw(a, b).map_err(|e| e.in_index(i as u64))?;
-            if o.is_ne() {
-                return Ok(o);
+        let o = 'compare: {
+            for i in 0..na.min(nb) {
+                let o = T::cmp_raw(a, b).map_err(|e| e.in_index(i as u64))?;
+                if o.is_ne() {
+                    break 'compare o;
+                }
             }
-        }
-        Ok(na.cmp(&nb))
+            na.cmp(&nb)
+        };
+        a.leave();
+        b.leave();
+        Ok(o)
     }
 
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+        input.enter()?;
         let n = input.read_len()?;
         for i in 0..n {
             T::skip_raw(input).map_err(|e| e.in_index(i as u64))?;
         }
+        input.leave();
         Ok(())
     }
 }

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
-use crate::archive::{RecordInput, RecordOutput};
+use crate::archive::{Depth, RecordInput, RecordOutput};
 use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{FieldDef, FieldType, RecordId, SchemaBuilder};
 use crate::Record;
@@ -43,15 +43,12 @@ fn write_type<O: RecordOutput + ?Sized>(ty: &TypeId, out: &mut O, tag: &str) -> 
     }
 }
 
-/// How deeply type information may nest (vectors of vectors of …) before reading fails.
-const MAX_NESTING: usize = crate::archive::MAX_DEPTH;
-
 /// Reads a field list. The count comes from the input, so nothing is reserved for it: each
 /// field needs bytes of its own, and the input ends (an error) long before a hostile count.
 fn read_fields<I: RecordInput + ?Sized>(
     input: &mut I,
     tag: &str,
-    depth: usize,
+    depth: &mut Depth,
 ) -> Result<Vec<FieldTypeInfo>> {
     let count = input.read_int(tag)?;
     let mut fields = Vec::new();
@@ -63,19 +60,20 @@ fn read_fields<I: RecordInput + ?Sized>(
     Ok(fields)
 }
 
-/// Reads a type id `depth` levels down; hostile type information (a vector of a vector of
-/// …) fails at [`MAX_NESTING`] instead of exhausting the stack.
-fn read_type<I: RecordInput + ?Sized>(input: &mut I, tag: &str, depth: usize) -> Result<TypeId> {
+/// Reads a type id. Each struct, vector and map in it counts against the readers' nesting
+/// limit ([`Depth`]), so hostile type information (a vector of a vector of …) fails cleanly
+/// instead of exhausting the stack.
+fn read_type<I: RecordInput + ?Sized>(
+    input: &mut I,
+    tag: &str,
+    depth: &mut Depth,
+) -> Result<TypeId> {
     let position = input.position();
-    if depth >= MAX_NESTING {
-        return Err(Error::new(
-            ErrorKind::Limit,
-            format!("type information nested more than {MAX_NESTING} deep"),
-        )
-        .at(position));
+    let type_val = input.read_byte(tag)?;
+    if matches!(type_val, 8 | 10 | 11) {
+        depth.enter().map_err(|e| e.at(position))?;
     }
-    let nested = |input: &mut I| read_type(input, tag, depth + 1).map(Box::new);
-    Ok(match input.read_byte(tag)? {
+    let ty = match type_val {
         1 => TypeId::Bool,
         2 => TypeId::Buffer,
         3 => TypeId::Byte,
@@ -84,12 +82,12 @@ fn read_type<I: RecordInput + ?Sized>(input: &mut I, tag: &str, depth: usize) ->
         6 => TypeId::Int,
         7 => TypeId::Long,
         8 => {
-            let key = nested(input)?;
-            TypeId::Map(key, nested(input)?)
+            let key = read_type(input, tag, depth)?;
+            TypeId::Map(Box::new(key), Box::new(read_type(input, tag, depth)?))
         }
         9 => TypeId::String,
-        10 => TypeId::Struct(read_fields(input, tag, depth + 1)?),
-        11 => TypeId::Vector(nested(input)?),
+        10 => TypeId::Struct(read_fields(input, tag, depth)?),
+        11 => TypeId::Vector(Box::new(read_type(input, tag, depth)?)),
         other => {
             return Err(Error::new(
                 ErrorKind::Syntax,
@@ -97,7 +95,11 @@ fn read_type<I: RecordInput + ?Sized>(input: &mut I, tag: &str, depth: usize) ->
             )
             .at(position))
         }
-    })
+    };
+    if ty.is_composite() {
+        depth.leave();
+    }
+    Ok(ty)
 }
 
 impl Record for RecordTypeInfo {
@@ -115,7 +117,7 @@ impl Record for RecordTypeInfo {
     fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
         input.start_record(tag)?;
         let name = input.read_string(tag)?;
-        let fields = read_fields(input, tag, 0)?;
+        let fields = read_fields(input, tag, &mut Depth::default())?;
         input.end_record(tag)?;
         Ok(RecordTypeInfo { name, fields })
     }

@@ -103,7 +103,7 @@ impl TypeId {
         }
     }
 
-    fn is_composite(&self) -> bool {
+    pub(crate) fn is_composite(&self) -> bool {
         matches!(
             self,
             TypeId::Vector(_) | TypeId::Map(..) | TypeId::Struct(_)

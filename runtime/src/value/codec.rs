@@ -138,48 +138,78 @@ pub(crate) fn read_value_filtered<I: RecordInput + ?Sized>(
         FieldType::Double => Value::Double(input.read_double(tag)?),
         FieldType::String => Value::String(input.read_string(tag)?),
         FieldType::Buffer => Value::Buffer(input.read_buffer(tag)?),
-        FieldType::Vector(element) => {
-            let mut index = input.start_vector(tag)?;
-            let mut items = Vec::with_capacity(index.size_hint());
-            while input.next_element(&mut index)? {
-                let item = read_value_filtered(input, schema, element, tag, filters)
-                    .map_err(|e| e.in_index(items.len() as u64))?;
-                items.push(item);
-            }
-            input.end_vector(tag)?;
-            Value::Vector(items)
-        }
-        FieldType::Map(kt, vt) => {
-            let mut index = input.start_map(tag)?;
-            let mut entries = Vec::with_capacity(index.size_hint());
-            while input.next_element(&mut index)? {
-                let i = entries.len() as u64;
-                let k = read_value_filtered(input, schema, kt, tag, filters)
-                    .map_err(|e| e.in_index(i))?;
-                let v = read_value_filtered(input, schema, vt, tag, filters)
-                    .map_err(|e| e.in_index(i))?;
-                entries.push((k, v));
-            }
-            input.end_map(tag)?;
-            Value::Map(entries)
-        }
+        FieldType::Vector(element) => read_vector(input, schema, element, tag, filters)?,
+        FieldType::Map(kt, vt) => read_map(input, schema, kt, vt, tag, filters)?,
         FieldType::Record(id) if filters.is_some_and(|f| f.applies_to(*id)) => {
             let filters = filters.expect("checked by the guard");
             filters.read_filtered(input, schema, *id, tag)?
         }
-        FieldType::Record(id) => {
-            let record = schema.record(*id);
-            input.start_record(tag)?;
-            let mut fields = Vec::with_capacity(record.fields.len());
-            for def in &record.fields {
-                let field = read_value_filtered(input, schema, &def.ty, &def.name, filters)
-                    .map_err(|e| e.in_field(&def.name))?;
-                fields.push(field);
-            }
-            input.end_record(tag)?;
-            Value::Record(fields)
-        }
+        FieldType::Record(id) => read_fields(input, schema, *id, tag, filters)?,
     })
+}
+
+// The containers are read out of line: `read_value` recurses once per level of nesting, and
+// keeping their locals out of its frame makes each level take a third of the stack in
+// unoptimised builds.
+
+#[inline(never)]
+fn read_vector<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    element: &FieldType,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
+    let mut index = input.start_vector(tag)?;
+    let mut items = Vec::with_capacity(index.size_hint());
+    while input.next_element(&mut index)? {
+        let item = read_value_filtered(input, schema, element, tag, filters)
+            .map_err(|e| e.in_index(items.len() as u64))?;
+        items.push(item);
+    }
+    input.end_vector(tag)?;
+    Ok(Value::Vector(items))
+}
+
+#[inline(never)]
+fn read_map<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    kt: &FieldType,
+    vt: &FieldType,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
+    let mut index = input.start_map(tag)?;
+    let mut entries = Vec::with_capacity(index.size_hint());
+    while input.next_element(&mut index)? {
+        let i = entries.len() as u64;
+        let k = read_value_filtered(input, schema, kt, tag, filters).map_err(|e| e.in_index(i))?;
+        let v = read_value_filtered(input, schema, vt, tag, filters).map_err(|e| e.in_index(i))?;
+        entries.push((k, v));
+    }
+    input.end_map(tag)?;
+    Ok(Value::Map(entries))
+}
+
+#[inline(never)]
+fn read_fields<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    id: RecordId,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
+    let record = schema.record(id);
+    input.start_record(tag)?;
+    let mut fields = Vec::with_capacity(record.fields.len());
+    for def in &record.fields {
+        let field = read_value_filtered(input, schema, &def.ty, &def.name, filters)
+            .map_err(|e| e.in_field(&def.name))?;
+        fields.push(field);
+    }
+    input.end_record(tag)?;
+    Ok(Value::Record(fields))
 }
 
 #[cfg(test)]

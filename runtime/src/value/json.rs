@@ -44,7 +44,8 @@ use serde_json::Value as Json;
 
 use super::Value;
 use crate::archive::text::{push_double, push_float};
-use crate::error::{Error, ErrorKind, Result};
+use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
+use crate::error::{Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, Schema};
 use read::{Trail, ValueSeed};
 pub use reader::JsonReader;
@@ -180,6 +181,94 @@ fn schema_error(message: String) -> Error {
     Error::new(ErrorKind::Schema, message)
 }
 
+/// Parses JSON text for [`from_json`]: errors at line:col, and nesting bounded by the
+/// readers' rule ([`Depth`]) rather than by serde_json's fixed 128 levels.
+///
+/// A value `max_depth` records, vectors and maps deep is written with at most
+/// `2 * max_depth + 1` levels of JSON arrays and objects (a map entry is an array in an
+/// array, a float may be an object); deeper text is refused with [`ErrorKind::Limit`] before
+/// it is parsed, and [`from_json_with_max_depth`] applies the exact limit.
+///
+/// ```
+/// use hadoop_record::value::json::parse;
+/// use hadoop_record::{ErrorKind, Position};
+/// assert_eq!(parse("[[1], {\"a\": 2}]", 1).unwrap()[1]["a"], 2);
+/// let e = parse("[[[[1]]]]", 1).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::Limit);
+/// assert_eq!(e.position(), Some(Position::LineCol { line: 1, col: 4 }));
+/// let e = parse("[1,\n 2", 512).unwrap_err();
+/// assert_eq!(e.position(), Some(Position::LineCol { line: 2, col: 2 }));
+/// ```
+pub fn parse(text: &str, max_depth: usize) -> Result<Json> {
+    let max_levels = max_depth.saturating_mul(2).saturating_add(1);
+    if let Some(at) = too_deep(text.as_bytes(), max_levels) {
+        let (line, col) = line_col(text.as_bytes(), at);
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "JSON nested more than {max_levels} deep, more than a value nested {max_depth} deep is written with"
+            ),
+        )
+        .at(Position::LineCol { line, col }));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Bounded above: serde_json recurses at most `max_levels` deep.
+    de.disable_recursion_limit();
+    let json = <Json as serde::Deserialize>::deserialize(&mut de)
+        .and_then(|json| de.end().map(|()| json))
+        .map_err(|e| {
+            // serde_json's messages name no input, only where it is; the position is ours.
+            let (line, col) = (e.line(), e.column());
+            let text = e.to_string();
+            let message = text
+                .strip_suffix(&format!(" at line {line} column {col}"))
+                .unwrap_or(&text);
+            Error::new(ErrorKind::Syntax, message.to_owned()).at(Position::LineCol {
+                line: line as u64,
+                col: col as u64,
+            })
+        })?;
+    Ok(json)
+}
+
+/// The offset of the first `[` or `{` that opens more than `max` levels, outside strings.
+fn too_deep(text: &[u8], max: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// 1-based line and column (in bytes) of `offset`.
+fn line_col(text: &[u8], offset: usize) -> (u64, u64) {
+    let before = &text[..offset];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    (line as u64, (offset - line_start + 1) as u64)
+}
+
 /// Converts JSON into a [`Value`] of type `ty`: what [`to_json`] writes, and the fixture
 /// manifests' value form.
 ///
@@ -188,8 +277,21 @@ fn schema_error(message: String) -> Error {
 /// win); integers may be numbers or decimal strings; a record's fields may come in any
 /// order. Plain numbers are exact (serde_json's `float_roundtrip` feature is on). Errors
 /// name the field path; [`JsonReader`] reads from text and adds line and column.
+///
+/// Records, vectors and maps nested more than [`DEFAULT_MAX_DEPTH`] deep are an
+/// [`ErrorKind::Limit`] error, as in every reader ([`Depth`]).
 pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> {
-    let mut trail = Trail::default();
+    from_json_with_max_depth(schema, ty, json, DEFAULT_MAX_DEPTH)
+}
+
+/// [`from_json`] with a nesting limit of `max` records, vectors and maps open at once.
+pub fn from_json_with_max_depth(
+    schema: &Schema,
+    ty: &FieldType,
+    json: &Json,
+    max: usize,
+) -> Result<Value> {
+    let mut trail = Trail::new(Depth::new(max));
     let seed = ValueSeed {
         schema,
         ty,

@@ -7,18 +7,21 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::archive::text::push_float;
-use crate::error::{Error, ErrorKind, Position};
+use crate::archive::Depth;
+use crate::error::{excerpt, Error, ErrorKind, Position};
 use crate::schema::{FieldType, Schema};
 use crate::value::Value;
 
-/// Where the reader is: the field path from the record to the value being read, and the
+/// Where the reader is: the field path from the record to the value being read, how deeply
+/// records, vectors and maps are open (the readers' one nesting rule, [`Depth`]), and the
 /// kind of a failure the seed found itself (serde's errors carry only text).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Trail<'s> {
     path: Vec<Step<'s>>,
+    depth: Depth,
     kind: Option<ErrorKind>,
 }
 
@@ -29,6 +32,23 @@ enum Step<'s> {
 }
 
 impl Trail<'_> {
+    /// At the top, with `depth` counting nesting.
+    pub(super) fn new(depth: Depth) -> Self {
+        Trail {
+            path: Vec::new(),
+            depth,
+            kind: None,
+        }
+    }
+
+    /// Opens a record, vector or map: an error past the nesting limit.
+    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
+        match self.depth.enter() {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.fail(ErrorKind::Limit, e.message())),
+        }
+    }
+
     /// A serde error with the message `message`, remembering its `kind`.
     fn fail<E: de::Error>(&mut self, kind: ErrorKind, message: impl fmt::Display) -> E {
         self.kind = Some(kind);
@@ -82,6 +102,12 @@ impl<'s> ValueSeed<'s, '_> {
     fn mismatch<E: de::Error>(&mut self, found: de::Unexpected<'_>) -> E {
         self.trail.kind = Some(ErrorKind::Schema);
         E::invalid_type(found, &Expected(self.schema.type_name(self.ty)))
+    }
+
+    /// [`Self::mismatch`] for a string, quoted as a short excerpt whatever its length.
+    fn mismatch_str<E: de::Error>(&mut self, found: &str) -> E {
+        let quoted = format!("string {}", excerpt(found));
+        self.mismatch(de::Unexpected::Other(&quoted))
     }
 
     /// An integer of type `ty`, from a JSON number or a decimal string.
@@ -174,16 +200,16 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
             // Longs beyond ±2^53 are strings; any integer may be.
             FieldType::Byte | FieldType::Int | FieldType::Long => match v.parse::<i64>() {
                 Ok(wide) => self.integer(wide),
-                Err(_) => Err(self.mismatch(de::Unexpected::Str(v))),
+                Err(_) => Err(self.mismatch_str(v)),
             },
             // "NaN", "Infinity", "-Infinity", or a number as text (the fixtures' form).
             FieldType::Float => float_text(v)
                 .map(Value::Float)
-                .ok_or_else(|| self.mismatch(de::Unexpected::Str(v))),
+                .ok_or_else(|| self.mismatch_str(v)),
             FieldType::Double => float_text(v)
                 .map(Value::Double)
-                .ok_or_else(|| self.mismatch(de::Unexpected::Str(v))),
-            _ => Err(self.mismatch(de::Unexpected::Str(v))),
+                .ok_or_else(|| self.mismatch_str(v)),
+            _ => Err(self.mismatch_str(v)),
         }
     }
 
@@ -193,6 +219,9 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
+        if matches!(self.ty, FieldType::Vector(_) | FieldType::Map(..)) {
+            self.trail.enter()?;
+        }
         match self.ty {
             FieldType::Vector(element) => loop {
                 self.trail.path.push(Step::Index(items.len() as u64));
@@ -219,11 +248,13 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                     self.trail.path.pop();
                 }
                 self.trail.path.pop();
+                self.trail.depth.leave();
                 return Ok(Value::Map(entries));
             }
             _ => return Err(self.mismatch(de::Unexpected::Seq)),
         }
         self.trail.path.pop();
+        self.trail.depth.leave();
         Ok(Value::Vector(items))
     }
 
@@ -231,6 +262,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
         match self.ty {
             FieldType::Record(id) => {
                 let record = self.schema.record(*id);
+                self.trail.enter()?;
                 let mut fields: Vec<Option<Value>> = vec![None; record.fields.len()];
                 loop {
                     let key = FieldSeed {
@@ -264,6 +296,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                         }
                     }
                 }
+                self.trail.depth.leave();
                 Ok(Value::Record(values))
             }
             // The fixtures' form: `{"value": "<Java text>", "bits": "0x…"}`, bits first.
@@ -275,11 +308,12 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                         "value" => text = Some(map.next_value::<String>()?),
                         "bits" => bits = Some(map.next_value::<String>()?),
                         _ => {
-                            map.next_value::<IgnoredAny>()?;
+                            // Failing before the value is read: nothing of it is parsed.
                             return Err(self.trail.fail(
                                 ErrorKind::Schema,
                                 format!(
-                                    "a float is a number or {{\"value\", \"bits\"}}, not `{key}`"
+                                    "a float is a number or {{\"value\", \"bits\"}}, not {}",
+                                    excerpt(&key)
                                 ),
                             ));
                         }
@@ -347,13 +381,57 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_> {
             })?,
             None => None,
         };
-        match (key, value, seq.next_element::<IgnoredAny>()?) {
+        match (key, value, seq.next_element::<Scalar>()?) {
             (Some(key), Some(value), None) => Ok((key, value)),
             _ => Err(self.trail.fail(
                 ErrorKind::Schema,
                 "a map entry must be a [key, value] array",
             )),
         }
+    }
+}
+
+/// Whatever follows a map entry's value: a scalar is read (to be refused by the caller), an
+/// array or object refused unread. Unlike `IgnoredAny` it never recurses, so JSON nested
+/// without end cannot exhaust the stack; every nesting the reader does is counted against
+/// the limit.
+struct Scalar;
+
+impl<'de> de::Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
+        d.deserialize_any(Scalar)
+    }
+}
+
+impl<'de> Visitor<'de> for Scalar {
+    type Value = Scalar;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the end of a [key, value] map entry")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Scalar, E> {
+        Ok(Scalar)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Scalar, E> {
+        Ok(Scalar)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Scalar, E> {
+        Ok(Scalar)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Scalar, E> {
+        Ok(Scalar)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Scalar, E> {
+        Ok(Scalar)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Scalar, E> {
+        Ok(Scalar)
     }
 }
 
@@ -384,7 +462,7 @@ impl<'de> Visitor<'de> for FieldSeed<'_, '_> {
             Some(i) => Ok(i),
             None => Err(self.trail.fail(
                 ErrorKind::Schema,
-                format!("{} has no field `{v}`", self.record),
+                format!("{} has no field {}", self.record, excerpt(v)),
             )),
         }
     }
@@ -447,7 +525,7 @@ fn hex(text: &str) -> Result<Value, String> {
         .chunks(2)
         .map(|pair| match (digit(pair[0]), digit(pair[1])) {
             (Some(h), Some(l)) => Ok(h << 4 | l),
-            _ => Err(format!("`{text}` is not hex")),
+            _ => Err(format!("{} is not hex", excerpt(text))),
         })
         .collect::<Result<_, _>>()
         .map(Value::Buffer)

@@ -6,6 +6,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use serde::de::DeserializeSeed;
 
 use super::read::{Trail, ValueSeed};
+use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, RecordId, Schema};
 use crate::value::Value;
@@ -41,7 +42,7 @@ use crate::value::Value;
 /// let mut array = JsonReader::new(&b"[{\"x\": 1, \"l\": 2},\n {\"x\": \"a\", \"l\": 2}]"[..]);
 /// assert!(array.read_value(&schema, id)?.is_some());
 /// let e = array.read_value(&schema, id).unwrap_err();
-/// assert_eq!(e.to_string(), "record 1, line 2:10, in P.x: invalid type: string \"a\", expected int");
+/// assert_eq!(e.to_string(), "record 1, line 2:10, in P.x: invalid type: string `a`, expected int");
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 #[derive(Debug)]
@@ -50,6 +51,7 @@ pub struct JsonReader<R> {
     layout: Layout,
     records: u64,
     failed: bool,
+    max_depth: usize,
 }
 
 /// How the records are laid out, once the first one has been looked for.
@@ -78,8 +80,17 @@ impl<R: Read> JsonReader<R> {
             },
             layout: Layout::Unknown,
             records: 0,
+            max_depth: DEFAULT_MAX_DEPTH,
             failed: false,
         }
+    }
+
+    /// Sets the nesting limit: records, vectors and maps open at once (default
+    /// [`DEFAULT_MAX_DEPTH`], the rule of every reader, see [`Depth`]).
+    #[must_use]
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.max_depth = max;
+        self
     }
 
     /// How many records have been read.
@@ -155,7 +166,7 @@ impl<R: Read> JsonReader<R> {
         }
         let start = self.input.position();
         let ty = FieldType::Record(id);
-        let mut trail = Trail::default();
+        let mut trail = Trail::new(Depth::new(self.max_depth));
         let seed = ValueSeed {
             schema,
             ty: &ty,
@@ -164,6 +175,10 @@ impl<R: Read> JsonReader<R> {
         // A deserializer per record, so that the next one can start after it: it reads
         // a byte at a time and, as a record is an object, none past its closing `}`.
         let mut de = serde_json::Deserializer::from_reader(&mut self.input);
+        // The schema-driven seed bounds nesting by the readers' rule (`Trail`'s depth) and
+        // never lets serde_json recurse on its own, so serde_json's fixed 128 levels, which
+        // would refuse records the other readers take, are not needed.
+        de.disable_recursion_limit();
         match seed.deserialize(&mut de) {
             Ok(value) => Ok(Some(value)),
             Err(e) => {
