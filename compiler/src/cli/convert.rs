@@ -1,5 +1,5 @@
 //! `rcc convert --schema FILE.jr [-I DIR]… --type module.Class --from F --to F [INPUT [OUTPUT]]`:
-//! records of a DDL type from one encoding to another (binary, CSV, XML; JSON out), read
+//! records of a DDL type from one encoding to another (binary, CSV, XML, jute; JSON out), read
 //! and written by the schema-driven codec, optionally inside framings.
 
 use std::cell::RefCell;
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
+use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::FileHeader;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
@@ -76,6 +77,11 @@ pub(crate) struct ConvertArgs {
     #[arg(long)]
     recover: bool,
 
+    /// With `--from jute`: the longest string or buffer to accept is N plus N (at least
+    /// 1024), as ZooKeeper's `-Djute.maxbuffer=N` sets it (default 1048575)
+    #[arg(long, value_name = "N")]
+    jute_maxbuffer: Option<i32>,
+
     #[command(flatten)]
     read: ReadOptions,
 
@@ -97,6 +103,8 @@ enum InFormat {
     Binary,
     Csv,
     Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
 }
 
 /// `--to` values.
@@ -105,6 +113,8 @@ enum OutFormat {
     Binary,
     Csv,
     Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
     Json,
 }
 
@@ -114,6 +124,7 @@ impl InFormat {
             InFormat::Binary => Format::Binary,
             InFormat::Csv => Format::Csv,
             InFormat::Xml => Format::Xml,
+            InFormat::Jute => Format::Jute,
         }
     }
 }
@@ -124,6 +135,7 @@ impl OutFormat {
             OutFormat::Binary => Some(Format::Binary),
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
+            OutFormat::Jute => Some(Format::Jute),
             OutFormat::Json => None,
         }
     }
@@ -205,14 +217,23 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let from = args.from.format();
+    if args.jute_maxbuffer.is_some() && from != Format::Jute {
+        return Err("--jute-maxbuffer applies to --from jute only"
+            .to_string()
+            .into());
+    }
+    let jute = args
+        .jute_maxbuffer
+        .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
     let mut source = match in_framing {
         Some(framing) => Source::Framed {
             frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
             framing,
             format: from,
+            jute,
             scratch: Vec::new(),
         },
-        None => Source::Stream(RecordReader::new(input, from)),
+        None => Source::Stream(RecordReader::new(input, from).with_jute_options(jute)),
     };
     let output = create_output(args.output.as_deref())?;
     let mut sink = match out_framing {
@@ -357,6 +378,7 @@ enum Source {
         frames: Box<FrameReader<Box<dyn Read>>>,
         framing: Framing,
         format: Format,
+        jute: JuteOptions,
         scratch: Vec<u8>,
     },
 }
@@ -382,6 +404,7 @@ impl Source {
                 frames,
                 framing,
                 format,
+                jute,
                 scratch,
             } => {
                 let n = frames.records();
@@ -401,7 +424,7 @@ impl Source {
                 }
                 // A reader per payload: its errors are the stream reader's, word for word, and
                 // its buffer is only as large as the payload.
-                let mut reader = RecordReader::from_slice(bytes, *format);
+                let mut reader = RecordReader::from_slice(bytes, *format).with_jute_options(*jute);
                 let value = match reader.read_value(schema, id) {
                     Ok(Some(value)) => value,
                     Ok(None) => {

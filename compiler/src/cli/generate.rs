@@ -88,6 +88,11 @@ pub(crate) struct GenerateArgs {
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
 
+    /// Rust only: make every ustring, buffer and vector an Option, whose None is jute's
+    /// null (for ZooKeeper's zookeeper.jute)
+    #[arg(long)]
+    nullable: bool,
+
     /// DDL files to compile
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
@@ -101,6 +106,7 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         output,
         java_api,
         include_dirs,
+        nullable,
         files,
     } = args;
     let model = match load(&files, &LoadOptions { include_dirs }) {
@@ -111,7 +117,7 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         }
     };
     match language {
-        Language::Rust => generate_rust(context, &model, destdir, output),
+        Language::Rust => generate_rust(context, &model, destdir, output, nullable),
         Language::Java => generate_java(context, &model, destdir, output, java_api),
         Language::Cpp => {
             context.error(&format!(
@@ -128,9 +134,11 @@ fn generate_rust(
     model: &Model,
     destdir: Option<PathBuf>,
     output: Option<PathBuf>,
+    nullable: bool,
 ) -> bool {
     let options = rust::Options {
         source_root: std::env::current_dir().ok(),
+        nullable,
         ..rust::Options::default()
     };
     let result = match (&destdir, &output) {

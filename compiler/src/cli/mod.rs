@@ -54,8 +54,8 @@ enum Command {
     /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
     /// unchanged, or summarise a framed file (`rcc frame info`)
     Frame(Box<frame::FrameArgs>),
-    /// Convert records of a DDL type between binary, CSV and XML (and to JSON), optionally
-    /// inside framings
+    /// Convert records of a DDL type between binary, CSV, XML and ZooKeeper's jute (and to
+    /// JSON), optionally inside framings
     Convert(Box<convert::ConvertArgs>),
 }
 

@@ -86,6 +86,9 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
                 non_finite(out, v.is_nan(), v.is_sign_negative());
             }
         }
+        (FieldType::String | FieldType::Buffer | FieldType::Vector(_), Value::Null) => {
+            out.extend_from_slice(b"null");
+        }
         (FieldType::String, Value::String(v)) => {
             serde_json::to_writer(&mut *out, v.as_str())
                 .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
@@ -186,6 +189,14 @@ pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> 
             json_kind(json)
         ))
     };
+    if json.is_null()
+        && matches!(
+            ty,
+            FieldType::String | FieldType::Buffer | FieldType::Vector(_)
+        )
+    {
+        return Ok(Value::Null);
+    }
     Ok(match ty {
         FieldType::Byte => Value::Byte(integer(json, mismatch)?),
         FieldType::Bool => Value::Bool(json.as_bool().ok_or_else(mismatch)?),
