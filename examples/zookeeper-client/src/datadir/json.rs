@@ -78,7 +78,8 @@ pub fn txn_entry_json(entry: &TxnEntry) -> String {
     let mut o = Map::new();
     o.insert("offset".into(), json!(entry.offset));
     o.insert("session".into(), hex(h.client_id));
-    o.insert("cxid".into(), hex(i64::from(h.cxid) & 0xffff_ffff));
+    // As `Long.toHexString` prints the int widened to a long.
+    o.insert("cxid".into(), hex(i64::from(h.cxid)));
     o.insert("zxid".into(), hex(h.zxid));
     o.insert("time".into(), json!(h.time));
     o.insert("type".into(), json!(opcode::name(h.r#type)));
