@@ -127,6 +127,13 @@ impl Config {
         self
     }
 
+    /// Generates `Option` for every `ustring`, `buffer` and `vector`, whose `None` is jute's
+    /// null (see [`rust::Options::nullable`]): for ZooKeeper's `zookeeper.jute`.
+    pub fn nullable(&mut self, nullable: bool) -> &mut Self {
+        self.options.nullable = nullable;
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` lines (default: yes).
     pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
         self.rerun_if_changed = emit;

@@ -44,6 +44,7 @@ use std::str::FromStr;
 
 use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
+use crate::archive::jute::{JuteInput, JuteOptions, JuteOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
 use crate::error::{excerpt, Error, ErrorKind, Position, Result};
@@ -52,7 +53,7 @@ use crate::record::Record;
 use crate::schema::{RecordId, Schema};
 use crate::value::{self, Value};
 
-/// Hadoop's three record encodings.
+/// Hadoop's three record encodings, and ZooKeeper's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// `BinaryRecordOutput`/`BinaryRecordInput` (spec §3).
@@ -61,15 +62,20 @@ pub enum Format {
     Csv,
     /// `XmlRecordOutput`/`XmlRecordInput` (spec §5).
     Xml,
+    /// ZooKeeper's jute `BinaryOutputArchive`/`BinaryInputArchive` ([`crate::archive::jute`]),
+    /// read with ZooKeeper's default `jute.maxbuffer` unless
+    /// [`RecordReader::with_jute_options`] says otherwise.
+    Jute,
 }
 
 impl Format {
-    /// The lower-case name: `binary`, `csv` or `xml`.
+    /// The lower-case name: `binary`, `csv`, `xml` or `jute`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Binary => "binary",
             Format::Csv => "csv",
             Format::Xml => "xml",
+            Format::Jute => "jute",
         }
     }
 }
@@ -83,16 +89,16 @@ impl fmt::Display for Format {
 impl FromStr for Format {
     type Err = Error;
 
-    /// `binary`, `csv` or `xml`, in any case.
+    /// `binary`, `csv`, `xml` or `jute`, in any case.
     fn from_str(s: &str) -> Result<Self> {
-        [Format::Binary, Format::Csv, Format::Xml]
+        [Format::Binary, Format::Csv, Format::Xml, Format::Jute]
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::Unsupported,
                     format!(
-                        "unknown format {} (expected binary, csv or xml)",
+                        "unknown format {} (expected binary, csv, xml or jute)",
                         excerpt(s)
                     ),
                 )
@@ -110,6 +116,12 @@ pub(crate) trait StreamOutput<W: Write>: RecordOutput {
 }
 
 impl<W: Write> StreamOutput<W> for BinaryOutput<W> {
+    fn sink(&mut self) -> &mut Sink<W> {
+        self.sink_mut()
+    }
+}
+
+impl<W: Write> StreamOutput<W> for JuteOutput<W> {
     fn sink(&mut self) -> &mut Sink<W> {
         self.sink_mut()
     }
@@ -139,6 +151,7 @@ enum Input<R> {
     Binary(BinaryInput<R>),
     Csv(CsvInput<R>),
     Xml(XmlInput<R>),
+    Jute(JuteInput<R>),
 }
 
 /// Runs `$body` with `$i` bound to the concrete input: one statically dispatched copy per
@@ -149,6 +162,7 @@ macro_rules! with_input {
             Input::Binary($i) => $body,
             Input::Csv($i) => $body,
             Input::Xml($i) => $body,
+            Input::Jute($i) => $body,
         }
     };
 }
@@ -210,6 +224,11 @@ impl<R: Read> RecordReader<R> {
             Format::Binary => Input::Binary(BinaryInput::with_capacity(reader, capacity)),
             Format::Csv => Input::Csv(CsvInput::with_capacity(reader, capacity)),
             Format::Xml => Input::Xml(XmlInput::with_capacity(reader, capacity)),
+            Format::Jute => Input::Jute(JuteInput::with_capacity(
+                reader,
+                JuteOptions::default(),
+                capacity,
+            )),
         };
         RecordReader {
             input,
@@ -244,7 +263,26 @@ impl<R: Read> RecordReader<R> {
             Input::Binary(i) => Input::Binary(i.with_max_depth(max)),
             Input::Csv(i) => Input::Csv(i.with_max_depth(max)),
             Input::Xml(i) => Input::Xml(i.with_max_depth(max)),
+            Input::Jute(i) => Input::Jute(i.with_max_depth(max)),
         };
+        self
+    }
+
+    /// The same reader with the string and buffer length limit of `options` (ZooKeeper's
+    /// `jute.maxbuffer`) when it reads jute; other formats have no such limit.
+    ///
+    /// ```
+    /// use hadoop_record::archive::jute::JuteOptions;
+    /// use hadoop_record::{Format, RecordReader};
+    /// let bytes = b"\0\0\x04\0";
+    /// let reader = RecordReader::new(&bytes[..], Format::Jute)
+    ///     .with_jute_options(JuteOptions::max_buffer(4096));
+    /// assert_eq!(reader.format(), Format::Jute);
+    /// ```
+    pub fn with_jute_options(mut self, options: JuteOptions) -> Self {
+        if let Input::Jute(input) = &mut self.input {
+            input.set_options(options);
+        }
         self
     }
 
@@ -515,6 +553,7 @@ enum Output<W: Write> {
     Binary(BinaryOutput<W>),
     Csv(CsvOutput<W>),
     Xml(XmlOutput<W>),
+    Jute(JuteOutput<W>),
     /// After `into_inner`.
     Taken,
 }
@@ -526,6 +565,7 @@ macro_rules! with_output {
             Output::Binary($o) => $body,
             Output::Csv($o) => $body,
             Output::Xml($o) => $body,
+            Output::Jute($o) => $body,
             $($other)*
         }
     };
@@ -574,6 +614,7 @@ impl<W: Write> RecordWriter<W> {
             Format::Binary => Output::Binary(BinaryOutput::new(writer)),
             Format::Csv => Output::Csv(CsvOutput::new(writer)),
             Format::Xml => Output::Xml(XmlOutput::new(writer)),
+            Format::Jute => Output::Jute(JuteOutput::new(writer)),
         };
         RecordWriter {
             output,
@@ -714,7 +755,7 @@ mod tests {
                 Value::Long(i * 1_000_003),
             ])
         };
-        for format in [Format::Binary, Format::Csv, Format::Xml] {
+        for format in [Format::Binary, Format::Csv, Format::Xml, Format::Jute] {
             let mut writer = RecordWriter::new(Vec::new(), format);
             for i in 0..3 {
                 writer.write_value(&schema, id, &record(i)).unwrap();

@@ -1,6 +1,6 @@
 //! `rcc convert --schema FILE.jr [-I DIR]… --type module.Class --from F --to F [INPUT [OUTPUT]]`:
-//! records of a DDL type from one encoding to another (binary, CSV, XML, JSON), read and
-//! written by the schema-driven codec, optionally inside framings.
+//! records of a DDL type from one encoding to another (binary, CSV, XML, JSON, ZooKeeper's
+//! jute), read and written by the schema-driven codec, optionally inside framings.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
+use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::FileHeader;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
@@ -83,6 +84,11 @@ pub(crate) struct ConvertArgs {
     #[arg(long)]
     recover: bool,
 
+    /// With `--from jute`: the longest string or buffer to accept is N plus N (at least
+    /// 1024), as ZooKeeper's `-Djute.maxbuffer=N` sets it (default 1048575)
+    #[arg(long, value_name = "N")]
+    jute_maxbuffer: Option<i32>,
+
     #[command(flatten)]
     read: ReadOptions,
 
@@ -104,6 +110,8 @@ enum InFormat {
     Binary,
     Csv,
     Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
     Json,
 }
 
@@ -113,6 +121,8 @@ enum OutFormat {
     Binary,
     Csv,
     Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
     Json,
 }
 
@@ -123,6 +133,7 @@ impl InFormat {
             InFormat::Binary => Some(Format::Binary),
             InFormat::Csv => Some(Format::Csv),
             InFormat::Xml => Some(Format::Xml),
+            InFormat::Jute => Some(Format::Jute),
             InFormat::Json => None,
         }
     }
@@ -134,6 +145,7 @@ impl OutFormat {
             OutFormat::Binary => Some(Format::Binary),
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
+            OutFormat::Jute => Some(Format::Jute),
             OutFormat::Json => None,
         }
     }
@@ -203,15 +215,26 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let from = args.from.format();
+    if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
+        return Err("--jute-maxbuffer applies to --from jute only"
+            .to_string()
+            .into());
+    }
+    let jute = args
+        .jute_maxbuffer
+        .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
     let mut source = match in_framing {
         Some(framing) => Source::Framed {
             frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
             framing,
             format: from,
+            jute,
             scratch: Vec::new(),
         },
         None => match from {
-            Some(format) => Source::Stream(RecordReader::new(input, format)),
+            Some(format) => {
+                Source::Stream(RecordReader::new(input, format).with_jute_options(jute))
+            }
             None => Source::Json(JsonReader::new(input)),
         },
     };
@@ -326,6 +349,7 @@ enum Source {
         framing: Framing,
         /// `None` for JSON.
         format: Option<Format>,
+        jute: JuteOptions,
         scratch: Vec<u8>,
     },
 }
@@ -355,6 +379,7 @@ impl Source {
                 frames,
                 framing,
                 format,
+                jute,
                 scratch,
             } => {
                 let n = frames.records();
@@ -376,7 +401,8 @@ impl Source {
                 // its buffer is only as large as the payload.
                 let (first, end, second) = match format {
                     Some(format) => {
-                        let mut reader = RecordReader::from_slice(bytes, *format);
+                        let mut reader =
+                            RecordReader::from_slice(bytes, *format).with_jute_options(*jute);
                         let first = reader.read_value(schema, id);
                         let end = reader.position();
                         (first, end, reader.read_value(schema, id))

@@ -87,6 +87,11 @@ pub(crate) struct GenerateArgs {
     #[command(flatten)]
     load: LoadArgs,
 
+    /// Rust only: make every ustring, buffer and vector an Option, whose None is jute's
+    /// null (for ZooKeeper's zookeeper.jute)
+    #[arg(long)]
+    nullable: bool,
+
     /// DDL files to compile
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
@@ -100,13 +105,14 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         output,
         java_api,
         load,
+        nullable,
         files,
     } = args;
     let Some(model) = load.load(context, &files) else {
         return false;
     };
     match language {
-        Language::Rust => generate_rust(context, &model, destdir, output),
+        Language::Rust => generate_rust(context, &model, destdir, output, nullable),
         Language::Java => generate_java(context, &model, destdir, output, java_api),
         Language::Cpp => {
             context.error(&format!(
@@ -123,9 +129,11 @@ fn generate_rust(
     model: &Model,
     destdir: Option<PathBuf>,
     output: Option<PathBuf>,
+    nullable: bool,
 ) -> bool {
     let options = rust::Options {
         source_root: std::env::current_dir().ok(),
+        nullable,
         ..rust::Options::default()
     };
     let result = match (&destdir, &output) {

@@ -58,8 +58,8 @@ enum Command {
     /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
     /// unchanged, or summarise a framed file (`rcc frame info`)
     Frame(Box<frame::FrameArgs>),
-    /// Convert records of a DDL type between binary, CSV, XML and JSON, optionally inside
-    /// framings
+    /// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
+    /// optionally inside framings
     Convert(Box<convert::ConvertArgs>),
     /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
     TypeInfo(type_info::TypeInfoArgs),

@@ -2,7 +2,7 @@
 //! with the same bytes) as typed records.
 
 use super::{key_cmp, Value};
-use crate::archive::{RecordInput, RecordOutput};
+use crate::archive::{NullType, RecordInput, RecordOutput};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::Filters;
 use crate::schema::{FieldType, RecordId, Schema};
@@ -45,6 +45,9 @@ pub fn write_value<O: RecordOutput + ?Sized>(
         (FieldType::Float, Value::Float(v)) => out.write_float(*v, tag),
         (FieldType::Double, Value::Double(v)) => out.write_double(*v, tag),
         (FieldType::String, Value::String(v)) => out.write_string(v, tag),
+        (FieldType::String, Value::Null) => out.write_null(NullType::String, tag),
+        (FieldType::Buffer, Value::Null) => out.write_null(NullType::Buffer, tag),
+        (FieldType::Vector(_), Value::Null) => out.write_null(NullType::Vector, tag),
         (FieldType::Buffer, Value::Buffer(v)) => out.write_buffer(v, tag),
         (FieldType::Vector(element), Value::Vector(items)) => {
             out.start_vector(items.len(), tag)?;
@@ -136,8 +139,13 @@ pub(crate) fn read_value_filtered<I: RecordInput + ?Sized>(
         FieldType::Long => Value::Long(input.read_long(tag)?),
         FieldType::Float => Value::Float(input.read_float(tag)?),
         FieldType::Double => Value::Double(input.read_double(tag)?),
-        FieldType::String => Value::String(input.read_string(tag)?),
-        FieldType::Buffer => Value::Buffer(input.read_buffer(tag)?),
+        // Only jute has nulls; the other formats never return `None` here.
+        FieldType::String => input
+            .read_nullable_string(tag)?
+            .map_or(Value::Null, Value::String),
+        FieldType::Buffer => input
+            .read_nullable_buffer(tag)?
+            .map_or(Value::Null, Value::Buffer),
         FieldType::Vector(element) => read_vector(input, schema, element, tag, filters)?,
         FieldType::Map(kt, vt) => read_map(input, schema, kt, vt, tag, filters)?,
         FieldType::Record(id) if filters.is_some_and(|f| f.applies_to(*id)) => {
@@ -160,7 +168,9 @@ fn read_vector<I: RecordInput + ?Sized>(
     tag: &str,
     filters: Option<&Filters>,
 ) -> Result<Value> {
-    let mut index = input.start_vector(tag)?;
+    let Some(mut index) = input.start_nullable_vector(tag)? else {
+        return Ok(Value::Null);
+    };
     let mut items = Vec::with_capacity(index.size_hint());
     while input.next_element(&mut index)? {
         let item = read_value_filtered(input, schema, element, tag, filters)

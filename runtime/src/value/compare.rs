@@ -45,6 +45,10 @@ fn cmp_with(a: &Value, b: &Value, as_key: bool) -> Ordering {
             sequence(kx.into_iter(), ky.into_iter(), as_key)
                 .unwrap_or_else(|| x.len().cmp(&y.len()))
         }
+        // Null first, as `Comparator.nullsFirst` orders it (jute's `compareTo` throws).
+        (Null, Null) => Ordering::Equal,
+        (Null, _) => Ordering::Less,
+        (_, Null) => Ordering::Greater,
         _ => variant_rank(a).cmp(&variant_rank(b)),
     }
 }
@@ -123,6 +127,7 @@ fn variant_rank(v: &Value) -> u8 {
         Value::Vector(_) => 8,
         Value::Map(_) => 9,
         Value::Record(_) => 10,
+        Value::Null => 11,
     }
 }
 

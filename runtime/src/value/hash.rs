@@ -54,6 +54,8 @@ fn hash_with(value: &Value, boxed: bool) -> i32 {
         Value::Record(fields) => fields.iter().fold(17i32, |h, field| {
             h.wrapping_mul(37).wrapping_add(hash_with(field, false))
         }),
+        // `Objects.hashCode(null)`.
+        Value::Null => 0,
     }
 }
 

@@ -95,6 +95,9 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
                 non_finite(out, v.is_nan(), v.is_sign_negative());
             }
         }
+        (FieldType::String | FieldType::Buffer | FieldType::Vector(_), Value::Null) => {
+            out.extend_from_slice(b"null");
+        }
         (FieldType::String, Value::String(v)) => {
             serde_json::to_writer(&mut *out, v.as_str())
                 .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;

@@ -58,6 +58,10 @@ pub enum Value {
     Map(Vec<(Value, Value)>),
     /// A record: field values in declaration order.
     Record(Vec<Value>),
+    /// Java's `null` for a `ustring`, `buffer` or `vector`, which only jute writes (a length
+    /// of −1): read from jute, written to jute and JSON (`null`), refused by Hadoop's binary
+    /// and XML encodings, an empty field in CSV.
+    Null,
 }
 
 impl Value {
@@ -114,6 +118,7 @@ impl Value {
             Value::Vector(_) => "vector",
             Value::Map(_) => "map",
             Value::Record(_) => "record",
+            Value::Null => "null",
         }
     }
 

@@ -33,6 +33,9 @@ pub struct Arb {
     /// Values from a handful per type, so that equal values and equal prefixes are common
     /// (for comparisons).
     pub narrow: bool,
+    /// Now and then [`Value::Null`] for a string, buffer or vector (never a map key): the
+    /// nulls of ZooKeeper's jute.
+    pub nulls: bool,
 }
 
 impl Arb {
@@ -43,6 +46,7 @@ impl Arb {
             java_maps: true,
             large: false,
             narrow: false,
+            nulls: false,
         }
     }
 
@@ -53,7 +57,13 @@ impl Arb {
             java_maps: false,
             large: false,
             narrow: false,
+            nulls: false,
         }
+    }
+
+    /// With or without jute's nulls.
+    pub const fn nulls(self, nulls: bool) -> Self {
+        Arb { nulls, ..self }
     }
 
     /// With or without U+FFFE/U+FFFF in strings.
@@ -217,6 +227,24 @@ pub fn value(schema: &'static Schema, ty: &FieldType, arb: Arb) -> BoxedStrategy
 }
 
 fn value_at(schema: &'static Schema, ty: &FieldType, arb: Arb, depth: u32) -> BoxedStrategy<Value> {
+    if arb.nulls
+        && matches!(
+            ty,
+            FieldType::String | FieldType::Buffer | FieldType::Vector(_)
+        )
+    {
+        let inner = non_null_at(schema, ty, arb, depth);
+        return prop_oneof![1 => Just(Value::Null), 4 => inner].boxed();
+    }
+    non_null_at(schema, ty, arb, depth)
+}
+
+fn non_null_at(
+    schema: &'static Schema,
+    ty: &FieldType,
+    arb: Arb,
+    depth: u32,
+) -> BoxedStrategy<Value> {
     if arb.narrow {
         if let Some(s) = narrow_primitive(ty) {
             return s;
@@ -254,8 +282,9 @@ fn value_at(schema: &'static Schema, ty: &FieldType, arb: Arb, depth: u32) -> Bo
             .prop_map(Value::Vector)
             .boxed(),
         FieldType::Map(k, v) => {
+            // Java's TreeMap holds no null key.
             let entry = (
-                value_at(schema, k, arb, depth + 1),
+                value_at(schema, k, arb.nulls(false), depth + 1),
                 value_at(schema, v, arb, depth + 1),
             );
             let java = arb.java_maps;

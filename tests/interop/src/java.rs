@@ -57,30 +57,59 @@ pub fn jdk() -> Jdk {
             )
         });
     }
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    candidates.extend(std::env::var_os("JAVA_HOME").map(PathBuf::from));
+    candidates()
+        .into_iter()
+        .max_by_key(|jdk| jdk.feature)
+        .unwrap_or_else(|| no_jdk("Hadoop's Java implementation"))
+}
+
+/// The JDKs found in `JAVA_HOME`, where the `javac` on the `PATH` belongs, and under
+/// `/usr/lib/jvm`.
+fn candidates() -> Vec<Jdk> {
+    let mut homes: Vec<PathBuf> = Vec::new();
+    homes.extend(std::env::var_os("JAVA_HOME").map(PathBuf::from));
     if let Some(path) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&path) {
             if let Ok(javac) = fs::canonicalize(dir.join("javac")) {
-                candidates.extend(javac.ancestors().nth(2).map(Path::to_path_buf));
+                homes.extend(javac.ancestors().nth(2).map(Path::to_path_buf));
             }
         }
     }
     if let Ok(entries) = fs::read_dir("/usr/lib/jvm") {
-        candidates.extend(entries.flatten().map(|e| e.path()));
+        homes.extend(entries.flatten().map(|e| e.path()));
     }
-    candidates
-        .iter()
-        .filter_map(|home| probe(home))
-        .max_by_key(|jdk| jdk.feature)
-        .unwrap_or_else(|| {
+    homes.iter().filter_map(|home| probe(home)).collect()
+}
+
+fn no_jdk(what: &str) -> ! {
+    panic!(
+        "no JDK was found (JAVA_HOME, javac on the PATH, /usr/lib/jvm), and the tests against \
+         {what} need one.\nFix: {JDK_FIX}\n(To skip these tests on a machine without it, set {}=1.)",
+        tools::SKIP_VAR
+    )
+}
+
+/// The JDK versions ZooKeeper 3.9 runs on (its documentation supports 8, 11, 17 and 21).
+pub const ZOOKEEPER_JDKS: std::ops::RangeInclusive<u32> = 11..=21;
+
+/// The JDK to run ZooKeeper on: `HADOOP_RECORD_ZOOKEEPER_JAVA_HOME` if set; otherwise the
+/// newest JDK (found as [`jdk`] finds them) whose version is in [`ZOOKEEPER_JDKS`] — so JDK
+/// 17 where Temurin 25 is also installed, which [`jdk`] would pick for Hadoop.
+pub fn zookeeper_jdk() -> Jdk {
+    if let Some(home) = std::env::var_os("HADOOP_RECORD_ZOOKEEPER_JAVA_HOME") {
+        let home = PathBuf::from(home);
+        return probe(&home).unwrap_or_else(|| {
             panic!(
-                "no JDK was found (JAVA_HOME, javac on the PATH, /usr/lib/jvm), and the tests \
-                 against Hadoop's Java implementation need one.\nFix: {JDK_FIX}\n\
-                 (To skip these tests on a machine without it, set {}=1.)",
-                tools::SKIP_VAR
+                "HADOOP_RECORD_ZOOKEEPER_JAVA_HOME={} holds no JDK (bin/javac)",
+                home.display()
             )
-        })
+        });
+    }
+    candidates()
+        .into_iter()
+        .filter(|jdk| ZOOKEEPER_JDKS.contains(&jdk.feature))
+        .max_by_key(|jdk| jdk.feature)
+        .unwrap_or_else(|| no_jdk("ZooKeeper 3.9 (a JDK 11 to 21)"))
 }
 
 /// The JDK at `home`, if it has a `javac`; its version from the `release` file.

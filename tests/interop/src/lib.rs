@@ -3,6 +3,8 @@
 //! - [`java::JavaPeer`]: Apache Hadoop 2.10.2's `org.apache.hadoop.record` (from Maven
 //!   Central): its rcc generates Java classes for the test schemas, and a driver of ours
 //!   (`java/`) reads and writes batches of records with Hadoop's own readers and writers.
+//! - [`zookeeper::ZkPeer`]: Apache ZooKeeper 3.9.5 (from Maven Central): a real server, its
+//!   tools, and a driver of ours (`java/zookeeper/`) on its jute runtime.
 //! - [`go::GoPeer`]: a Go program (`go/`) built on mesos-go's RecordIO reader and writer and
 //!   on Go's snappy and gzip, from the Go module proxy.
 //!
@@ -17,6 +19,7 @@ pub mod java;
 pub mod report;
 pub mod tools;
 mod wire;
+pub mod zookeeper;
 
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};

@@ -28,6 +28,8 @@ pub(crate) struct Emitter<'a> {
     pub runtime_attr: Option<String>,
     /// Absolute DDL paths are shown relative to this ([`super::show_path`]).
     pub source_root: Option<&'a std::path::Path>,
+    /// [`super::Options::nullable`]
+    pub nullable: bool,
 }
 
 /// Whether modules with records get files of their own.
@@ -133,6 +135,9 @@ impl Emitter<'_> {
             vec: TypeWriter::prelude(self.shadowed(node, "Vec"), "vec", "Vec"),
             map: path(true, ["std", "collections", "BTreeMap"].map(ident)),
             map_key,
+            option: self
+                .nullable
+                .then(|| TypeWriter::prelude(self.shadowed(node, "Option"), "option", "Option")),
         };
 
         let mut attrs = vec![doc(&format!(

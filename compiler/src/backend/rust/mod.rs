@@ -57,6 +57,12 @@ pub struct Options {
     pub type_attributes: Vec<(String, String)>,
     /// `(path, attribute)`: attributes added to matching fields (`links.Link.URL`).
     pub field_attributes: Vec<(String, String)>,
+    /// Jute's nulls: every `ustring`, `buffer` and `vector`, at any depth (vector elements
+    /// and map values too), becomes an `Option` (`Option<String>`, `Option<Vec<u8>>`,
+    /// `Option<Vec<T>>`), whose `None` is Java's `null` — a length of −1 in jute
+    /// ([`hadoop_record::archive::jute`]). Map keys and records stay as they are: Java cannot
+    /// write a null key or record. For ZooKeeper's `zookeeper.jute`.
+    pub nullable: bool,
 }
 
 /// Whether a `type_attribute`/`field_attribute` path selects the DDL name `name`
@@ -250,6 +256,7 @@ impl<'a> Generator<'a> {
             runtime: self.runtime.clone(),
             runtime_attr,
             source_root: self.options.source_root.as_deref(),
+            nullable: self.options.nullable,
         }
     }
 

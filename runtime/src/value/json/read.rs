@@ -213,8 +213,12 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
         }
     }
 
+    /// JSON `null`: jute's null string, buffer or vector ([`Value::Null`]).
     fn visit_unit<E: de::Error>(mut self) -> Result<Value, E> {
-        Err(self.mismatch(de::Unexpected::Unit))
+        match self.ty {
+            FieldType::String | FieldType::Buffer | FieldType::Vector(_) => Ok(Value::Null),
+            _ => Err(self.mismatch(de::Unexpected::Unit)),
+        }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
