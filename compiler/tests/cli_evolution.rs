@@ -165,3 +165,182 @@ fn compat_errors_exit_2() {
     let out = rcc(&["compat", V1, &version(2), "--old-type", "shop.Order"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `rcc convert` with stdin.
+fn convert(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut c = command(CRATE_DIR, &[&["convert"], args].concat());
+    c.env("NO_COLOR", "1");
+    run(c, stdin)
+}
+
+/// Two version-1 orders, in CSV.
+const V1_ORDERS: &[u8] = b"7,'alice,v{s{'pen,3},s{'ink,1}},9.5,'gift\n8,'bob,v{},0.25,'\n";
+
+/// The same orders as version 2 reads them: `note` dropped, `total` (double then, long now)
+/// and `express` (new) empty, fields in version 2's order.
+const AS_V2: &str = "'alice,7,v{s{'pen,3},s{'ink,1}},0,F\n'bob,8,v{},0,F\n";
+
+#[test]
+fn convert_reads_data_written_with_an_older_schema() {
+    let v1 = version(1);
+    let v2 = version(2);
+    for format in ["binary", "csv", "xml", "json", "jute"] {
+        // The version-1 data in `format`.
+        let old = convert(
+            &[
+                "--schema",
+                &v1,
+                "--type",
+                "shop.Order",
+                "--from",
+                "csv",
+                "--to",
+                format,
+            ],
+            V1_ORDERS,
+        );
+        assert!(old.status.success(), "{format}: {}", stderr(&old));
+        let new = convert(
+            &[
+                "--writer-schema",
+                &v1,
+                "--schema",
+                &v2,
+                "--type",
+                "shop.Order",
+                "--from",
+                format,
+                "--to",
+                "csv",
+            ],
+            &old.stdout,
+        );
+        assert!(new.status.success(), "{format}: {}", stderr(&new));
+        assert_eq!(stdout(&new), AS_V2, "{format}");
+        // Inside a framing: one record per payload.
+        let framed = convert(
+            &[
+                "--schema",
+                &v1,
+                "--type",
+                "shop.Order",
+                "--from",
+                format,
+                "--to",
+                format,
+                "--out-framing",
+                "mesos",
+            ],
+            &old.stdout,
+        );
+        assert!(framed.status.success(), "{format}: {}", stderr(&framed));
+        let new = convert(
+            &[
+                "--writer-schema",
+                &v1,
+                "--schema",
+                &v2,
+                "--type",
+                "shop.Order",
+                "--from",
+                format,
+                "--to",
+                "csv",
+                "--in-framing",
+                "mesos",
+            ],
+            &framed.stdout,
+        );
+        assert!(new.status.success(), "{format}: {}", stderr(&new));
+        assert_eq!(stdout(&new), AS_V2, "{format} in mesos");
+    }
+    // Without --writer-schema, version 2 cannot read version 1's bytes.
+    let old = convert(
+        &[
+            "--schema",
+            &v1,
+            "--type",
+            "shop.Order",
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+        ],
+        V1_ORDERS,
+    );
+    let misread = convert(
+        &[
+            "--schema",
+            &v2,
+            "--type",
+            "shop.Order",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+        ],
+        &old.stdout,
+    );
+    assert_ne!(stdout(&misread), AS_V2);
+}
+
+#[test]
+fn convert_writer_type_names_another_class_of_the_same_schema_or_errs() {
+    // --writer-type alone: a class of --schema (here the element type, read as an order:
+    // nothing matches by name and type, so every order field is empty).
+    let item = convert(
+        &[
+            "--schema",
+            V1,
+            "--type",
+            "shop.Item",
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+        ],
+        b"'pen,3\n",
+    );
+    assert!(item.status.success(), "{}", stderr(&item));
+    let out = convert(
+        &[
+            "--writer-type",
+            "shop.Item",
+            "--schema",
+            V1,
+            "--type",
+            "shop.Order",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+        ],
+        &item.stdout,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "0,',v{},0.0,'\n");
+    // An unknown writer type is an error before any work.
+    let out = convert(
+        &[
+            "--writer-schema",
+            V1,
+            "--writer-type",
+            "shop.Ordr",
+            "--schema",
+            V1,
+            "--type",
+            "shop.Order",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("did you mean `shop.Order`"),
+        "{}",
+        stderr(&out)
+    );
+}

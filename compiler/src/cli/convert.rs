@@ -11,10 +11,10 @@ use clap::{Args, ValueEnum};
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::FileHeader;
+use hadoop_record::meta::RecordTypeInfo;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
-use hadoop_record_compiler::{load, LoadOptions};
 
 use super::frame::{
     check_distinct, create_output, open_input, report_end, write_failure, Stop, OUTPUT_BUFFER,
@@ -23,7 +23,7 @@ use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
 };
-use super::schema_type::{find_type, Early};
+use super::schema_type::{load_type, Early};
 use super::Context;
 
 const EXAMPLES: &str = "\
@@ -35,11 +35,18 @@ Examples:
   rcc convert --schema l.jr --type l.Link --from binary --to csv --in-framing paddle in.paddle
   rcc convert --schema l.jr --type l.Link --from xml --to binary \\
       --out-framing v1 --record-type Link in.xml out.rio
+  rcc convert --writer-schema old/links.jr --schema links.jr --type links.Link \\
+      --from binary --to binary written-by-old.bin readable-by-new.bin
 
 JSON is what --to json writes: one record per line (or any whitespace between records), or
 a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
 infinities the strings \"NaN\", \"Infinity\", \"-Infinity\", buffers hex, maps [key, value]
 pairs.
+
+With --writer-schema (or --writer-type), the input was written as an older (or other)
+version of the record: each record is read as Hadoop's type filter reads it (fields matched by
+name and type; the writer's others dropped, the reader's others empty); `rcc compat` tells what
+changes.
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -62,6 +69,18 @@ pub(crate) struct ConvertArgs {
     /// The record type, `module.Class`
     #[arg(long = "type", value_name = "module.Class")]
     type_name: String,
+
+    /// The DDL file of the type the input was written as, when it differs from --schema's
+    /// (an older version of the record): fields are matched by name and type as Hadoop's
+    /// type filter matches them, fields the writer had and --type lacks are dropped, fields
+    /// --type has and the writer lacked are empty (see `rcc compat`)
+    #[arg(long, value_name = "OLD.jr")]
+    writer_schema: Option<PathBuf>,
+
+    /// The record type the input was written as, `module.Class` (default: --type), in
+    /// --writer-schema (default: --schema)
+    #[arg(long, value_name = "module.Class")]
+    writer_type: Option<String>,
 
     /// Encoding of the input (json: what --to json writes, or a JSON array of records)
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -168,21 +187,17 @@ pub(crate) fn run(context: &Context, args: ConvertArgs) -> bool {
 }
 
 fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
-    // What Hadoop's rcc would reject in the schema does not matter for converting data.
-    let options = LoadOptions {
-        include_dirs: args.include_dirs.clone(),
-        hadoop_compat: false,
-    };
-    let model = match load(&[&args.schema], &options) {
-        Ok(model) => model,
-        Err(diagnostics) => {
-            context.report(&diagnostics);
-            return Err(Early::Reported);
+    let (schema, id) = load_type(context, &args.schema, &args.include_dirs, &args.type_name)?;
+    let schema = &schema;
+    let writer = match (&args.writer_schema, &args.writer_type) {
+        (None, None) => None,
+        (file, name) => {
+            let file = file.as_ref().unwrap_or(&args.schema);
+            let name = name.as_ref().unwrap_or(&args.type_name);
+            let (schema, id) = load_type(context, file, &args.include_dirs, name)?;
+            Some(Writer::new(schema, id))
         }
     };
-    let schema = model.to_schema();
-    let id = find_type(schema.schema(), &args.type_name, &args.schema)?;
-    let schema = schema.schema();
 
     let in_framing = args
         .in_framing
@@ -270,7 +285,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     let mut failure = None;
     let mut records = 0u64;
     loop {
-        match source.next(schema, id) {
+        match source.next(schema, id, writer.as_ref()) {
             Ok(Some((value, record_type))) => {
                 if let Err(e) = sink.write(schema, id, &value, record_type.as_deref(), records) {
                     failure = Some(write_failure(&e, records, args.to.name()));
@@ -364,14 +379,19 @@ impl Source {
     }
 
     /// The next record, with its v1 type when the input framing is v1; `Err` is the message
-    /// to print.
-    fn next(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Typed>, String> {
+    /// to print. Records written as `writer`'s type are read into type `id`.
+    fn next(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        writer: Option<&Writer>,
+    ) -> Result<Option<Typed>, String> {
         match self {
-            Source::Stream(reader) => match reader.read_value(schema, id) {
+            Source::Stream(reader) => match read_record(reader, schema, id, writer) {
                 Ok(value) => Ok(value.map(|v| (v, None))),
                 Err(e) => Err(e.to_string()),
             },
-            Source::Json(reader) => match reader.read_value(schema, id) {
+            Source::Json(reader) => match read_json(reader, schema, id, writer) {
                 Ok(value) => Ok(value.map(|v| (v, None))),
                 Err(e) => Err(e.to_string()),
             },
@@ -403,15 +423,15 @@ impl Source {
                     Some(format) => {
                         let mut reader =
                             RecordReader::from_slice(bytes, *format).with_jute_options(*jute);
-                        let first = reader.read_value(schema, id);
+                        let first = read_record(&mut reader, schema, id, writer);
                         let end = reader.position();
-                        (first, end, reader.read_value(schema, id))
+                        (first, end, read_record(&mut reader, schema, id, writer))
                     }
                     None => {
                         let mut reader = JsonReader::new(bytes);
-                        let first = reader.read_value(schema, id);
+                        let first = read_json(&mut reader, schema, id, writer);
                         let end = reader.position();
-                        (first, end, reader.read_value(schema, id))
+                        (first, end, read_json(&mut reader, schema, id, writer))
                     }
                 };
                 let value = match first {
@@ -437,6 +457,62 @@ impl Source {
             Source::Stream(_) | Source::Json(_) => Vec::new(),
             Source::Framed { frames, .. } => frames.skipped(),
         }
+    }
+}
+
+/// The type the input was written as, when it is not the type converted to
+/// (`--writer-schema`, `--writer-type`).
+struct Writer {
+    schema: Schema,
+    id: RecordId,
+    info: RecordTypeInfo,
+}
+
+impl Writer {
+    fn new(schema: Schema, id: RecordId) -> Self {
+        let info = RecordTypeInfo::of(&schema, id);
+        Writer { schema, id, info }
+    }
+
+    /// `value`, of the writer's type, as type `id` reads it: through its binary form, which
+    /// [`RecordReader::read_value_with`] reads by Hadoop's rules, as it reads every encoding.
+    fn project(&self, value: &Value, schema: &Schema, id: RecordId) -> Result<Value, Error> {
+        let mut binary = RecordWriter::new(Vec::new(), Format::Binary);
+        binary.write_value(&self.schema, self.id, value)?;
+        let bytes = binary.into_inner()?;
+        let read = RecordReader::from_slice(&bytes, Format::Binary)
+            .read_value_with(schema, id, &self.info)?;
+        Ok(read.expect("a record was written"))
+    }
+}
+
+/// The next record of `reader`, written as `writer`'s type when given.
+fn read_record<R: Read>(
+    reader: &mut RecordReader<R>,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+) -> Result<Option<Value>, Error> {
+    match writer {
+        None => reader.read_value(schema, id),
+        Some(writer) => reader.read_value_with(schema, id, &writer.info),
+    }
+}
+
+/// The next JSON record of `reader`: JSON names fields, so a record of `writer`'s type is
+/// read as such, then projected.
+fn read_json<R: Read>(
+    reader: &mut JsonReader<R>,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+) -> Result<Option<Value>, Error> {
+    match writer {
+        None => reader.read_value(schema, id),
+        Some(writer) => reader
+            .read_value(&writer.schema, writer.id)?
+            .map(|value| writer.project(&value, schema, id))
+            .transpose(),
     }
 }
 

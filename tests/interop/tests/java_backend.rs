@@ -266,6 +266,26 @@ fn awkward_names_compile_and_behave() {
     }
 }
 
+/// The names stress corpus (`compiler/tests/ddl/names/stress.jr`: every word reserved or
+/// awkward in Rust, C++ and Java as a field, record and module segment, and names that collide
+/// in each language's conventions) compiles warning-free against both APIs, and its classes
+/// cross both ways with Hadoop's runtime.
+#[test]
+fn the_names_stress_corpus_compiles_and_behaves() {
+    if interop_tests::tools::skipped("the names stress corpus") {
+        return;
+    }
+    let stress = vec![interop_tests::tools::repo_root().join("compiler/tests/ddl/names/stress.jr")];
+    let hadoop3 = JavaPeer::try_build(&stress, Classes::Ours(JavaApi::Hadoop3));
+    assert!(hadoop3.is_ok(), "{}", hadoop3.err().unwrap_or_default());
+    let peer: &'static JavaPeer = Box::leak(Box::new(JavaPeer::build(
+        &stress,
+        Classes::Ours(JavaApi::Hadoop2),
+    )));
+    peer_reads_and_rewrites_our_bytes(peer);
+    signatures_agree_with_ours(peer);
+}
+
 /// Hadoop's rcc output for a class whose fields are all records does not compile; ours does.
 #[test]
 fn all_record_fields_compile_only_in_ours() {

@@ -7,8 +7,9 @@
 //! `RecordOutput`s, the same comparisons and hash codes. Where Hadoop's rcc is wrong, this
 //! one is right: classes whose fields are all records compile, the raw comparator agrees
 //! with `compareTo`, names that are not Java identifiers get a Java name
-//! ([`names`](self) documents the rules), fields start empty instead of `null`, and `clone`
-//! is deep.
+//! ([`names`](self) documents the rules), fields start empty instead of `null`, `clone`
+//! is deep, and a record too wide for a Java constructor (over 254 parameter slots) has no
+//! all-fields constructor rather than one javac refuses.
 //!
 //! Code comes from the tera templates in `templates/java` (`record.java.tera`, whose
 //! recursive macros in `macros.tera` walk field types), fed by the checked [`Model`].
@@ -134,6 +135,7 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Dia
             "meta": meta,
             "signature": schema.signature(record.qualified_name()).map(|s| s.to_string()),
             "fields": fields,
+            "all_fields_constructor": constructor_fits(record.fields().iter().map(|f| f.ty())),
             "nested": nested_records(model, i, &names),
         });
         let context = tera::Context::from_value(context).map_err(|e| template_error(model, &e))?;
@@ -148,6 +150,20 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Dia
         });
     }
     Ok(out)
+}
+
+/// Whether a constructor taking fields of these types fits the JVM's limit of 255 parameter
+/// slots, `this` included (a `long` or `double` takes two). Hadoop's rcc writes the
+/// all-fields constructor whatever the count, and javac refuses it past the limit ("too many
+/// parameters"); such a record has only the no-argument constructor and the setters.
+fn constructor_fits<'a>(types: impl Iterator<Item = &'a Type>) -> bool {
+    let slots: usize = types
+        .map(|ty| match ty {
+            Type::Primitive(Primitive::Long | Primitive::Double) => 2,
+            _ => 1,
+        })
+        .sum();
+    slots < 255
 }
 
 /// The template's type tree ([`types::descriptor`]) plus `immutable`: whether a value can be

@@ -16,6 +16,10 @@
 //!   When that collides with another field's accessor (`b` and `B` both give `getB`), with
 //!   `Object.getClass` or with the static `getTypeInfo`/`setTypeFilter`, the later field's
 //!   accessors are `get_`/`set_` and the DDL name, then a `_2`, `_3`… suffix if needed.
+//! - A class named like a package (record `link` of module `names` beside a module
+//!   `names.link`, which javac refuses as a clash) gets a `_`.
+//! - The generated code names `java.lang` types by their full names (`@java.lang.Override`),
+//!   so records named `String`, `Override` or `Object` keep their names.
 //! - When escaping makes two names equal, more `_` are appended until they differ.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -115,7 +119,7 @@ pub(crate) struct RecordNames {
 impl RecordNames {
     /// `package.Class`
     pub fn qualified(&self) -> String {
-        format!("{}.{}", self.package, self.class)
+        qualify(&self.package, &self.class)
     }
 }
 
@@ -188,6 +192,15 @@ pub(crate) fn assign(model: &Model) -> Vec<RecordNames> {
             .or_default()
             .extend(roots.iter().cloned());
     }
+    // Every package, and every package above one: a class may not share a package's name.
+    let all_packages: HashSet<&str> = packages
+        .iter()
+        .flat_map(|p| {
+            p.match_indices('.')
+                .map(|(i, _)| &p[..i])
+                .chain([p.as_str()])
+        })
+        .collect();
     let mut classes: HashMap<&str, HashSet<String>> = HashMap::new();
     model
         .records()
@@ -202,6 +215,7 @@ pub(crate) fn assign(model: &Model) -> Vec<RecordNames> {
                     || RESTRICTED_TYPE_NAMES.contains(&n)
                     || hidden.contains(n)
                     || used.contains(n)
+                    || all_packages.contains(qualify(package, n).as_str())
             });
             used.insert(class.clone());
             RecordNames {
@@ -211,6 +225,15 @@ pub(crate) fn assign(model: &Model) -> Vec<RecordNames> {
             }
         })
         .collect()
+}
+
+/// `name` in `package` (the default package when empty).
+fn qualify(package: &str, name: &str) -> String {
+    if package.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{package}.{name}")
+    }
 }
 
 /// Calls `f` with the index of every record `ty` names, at any depth.
@@ -273,6 +296,26 @@ mod tests {
         fs.insert("x.jr", ddl);
         let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
         assign(&model)
+    }
+
+    #[test]
+    fn a_class_named_like_a_package_gets_a_suffix() {
+        let n = names(
+            "module names { class link { int x; } class Override { int y; } class String { int z; } } \
+             module names.link.deeper { class X { int y; } } \
+             module other { class names { int x; } }",
+        );
+        let classes: Vec<String> = n.iter().map(RecordNames::qualified).collect();
+        assert_eq!(
+            classes,
+            [
+                "names.link_",
+                "names.Override",
+                "names.String",
+                "names.link.deeper.X",
+                "other.names"
+            ]
+        );
     }
 
     #[test]
