@@ -31,11 +31,12 @@ use crate::{load, LoadOptions};
 /// with `cargo:rerun-if-changed`, so the build script runs again when any of them changes.
 #[derive(Debug, Clone)]
 pub struct Config {
-    include_dirs: Vec<PathBuf>,
+    load: LoadOptions,
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     options: rust::Options,
     rerun_if_changed: bool,
+    warnings: bool,
 }
 
 impl Default for Config {
@@ -48,18 +49,26 @@ impl Config {
     /// A configuration with no include directories, writing to `OUT_DIR`.
     pub fn new() -> Self {
         Config {
-            include_dirs: Vec::new(),
+            load: LoadOptions::default(),
             out_dir: None,
             file_name: None,
             options: rust::Options::default(),
             rerun_if_changed: true,
+            warnings: true,
         }
     }
 
     /// Also looks for included files in `dir` (after the including file's directory, and
     /// after the directories added before).
     pub fn include_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        self.include_dirs.push(dir.into());
+        self.load.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Whether what Hadoop's own rcc rejects (`};`, records named before their
+    /// declaration, ...) fails the build (default: no; each is then a `cargo:warning`).
+    pub fn hadoop_compat(&mut self, on: bool) -> &mut Self {
+        self.load.hadoop_compat = on;
         self
     }
 
@@ -110,6 +119,21 @@ impl Config {
         self
     }
 
+    /// Whether to print a `cargo:warning` line for each construct Hadoop's own rcc would
+    /// reject (default: yes; see [`Config::hadoop_compat`]). Turn it off for schemas that
+    /// use such extensions on purpose and are never compiled by Hadoop.
+    pub fn emit_warnings(&mut self, emit: bool) -> &mut Self {
+        self.warnings = emit;
+        self
+    }
+
+    /// Generates `Option` for every `ustring`, `buffer` and `vector`, whose `None` is jute's
+    /// null (see [`rust::Options::nullable`]): for ZooKeeper's `zookeeper.jute`.
+    pub fn nullable(&mut self, nullable: bool) -> &mut Self {
+        self.options.nullable = nullable;
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` lines (default: yes).
     pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
         self.rerun_if_changed = emit;
@@ -142,16 +166,17 @@ impl Config {
             source_root,
             ..self.options.clone()
         };
-        let load_options = LoadOptions {
-            include_dirs: self.include_dirs.clone(),
-        };
-        let loaded = load(files, &load_options);
+        let loaded = load(files, &self.load);
         if self.rerun_if_changed {
             let read: Vec<&Path> = match &loaded {
                 Ok(model) => model.files_read().collect(),
                 Err(diagnostics) => diagnostics.files_read().collect(),
             };
             rerun_if_changed(files.iter().map(AsRef::as_ref).chain(read), cargo);
+        }
+        match &loaded {
+            Ok(model) if self.warnings => cargo_warnings(&model.warnings(), cargo),
+            _ => {}
         }
         let code = loaded
             .and_then(|model| rust::generate_file(&model, &options))
@@ -180,6 +205,24 @@ impl Config {
     }
 }
 
+/// Prints `cargo:warning=path:line:col: message` for each warning (Cargo shows one line
+/// per warning).
+fn cargo_warnings(warnings: &Diagnostics, cargo: &mut dyn Write) {
+    for warning in warnings {
+        let place = warning
+            .primary_label()
+            .and_then(|l| warnings.location_of(l))
+            .map(|l| format!("{l}: "))
+            .unwrap_or_default();
+        // As for rerun-if-changed: without Cargo there is no one to tell.
+        let _ = writeln!(
+            cargo,
+            "cargo:warning={place}{}: Hadoop's rcc rejects this (`rcc check` shows more)",
+            warning.message()
+        );
+    }
+}
+
 /// Prints `cargo:rerun-if-changed` once for each path.
 fn rerun_if_changed<'a>(paths: impl Iterator<Item = &'a Path>, cargo: &mut dyn Write) {
     let mut seen = BTreeSet::new();
@@ -193,7 +236,7 @@ fn rerun_if_changed<'a>(paths: impl Iterator<Item = &'a Path>, cargo: &mut dyn W
 
 /// Why [`Config::compile`] failed.
 pub enum Error {
-    /// The DDL has errors (or names that collide in Rust).
+    /// The DDL has errors.
     Ddl(Diagnostics),
     /// Neither [`Config::out_dir`] nor the `OUT_DIR` environment variable (set by Cargo
     /// for build scripts) says where to write.
@@ -275,11 +318,21 @@ mod tests {
             .compile_reporting(&[&root, &root], &mut cargo)
             .unwrap();
         assert_eq!(path, out.path().join("outlinks.rs"));
+        let warning = |file: &str, at: &str, class: &str| {
+            format!(
+                "cargo:warning={}:{at}: `;` after the `}}` of class `{class}`: Hadoop's rcc \
+                 rejects this (`rcc check` shows more)",
+                ddl(file).display()
+            )
+        };
         assert_eq!(
             lines(cargo),
             [
                 format!("cargo:rerun-if-changed={}", root.display()),
                 format!("cargo:rerun-if-changed={}", ddl("docs/links.jr").display()),
+                // The documentation's `};`, which Hadoop's rcc rejects.
+                warning("docs/outlinks.jr", "9:6", "OutLinks"),
+                warning("docs/links.jr", "8:6", "Link"),
             ]
         );
     }
@@ -304,12 +357,13 @@ mod tests {
     }
 
     #[test]
-    fn watching_can_be_turned_off() {
+    fn watching_and_warnings_can_be_turned_off() {
         let out = tempfile::tempdir().unwrap();
         let mut cargo = Vec::new();
         Config::new()
             .out_dir(out.path())
             .emit_rerun_if_changed(false)
+            .emit_warnings(false)
             .compile_reporting(&[ddl("docs/links.jr")], &mut cargo)
             .unwrap();
         assert!(cargo.is_empty());

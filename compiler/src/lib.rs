@@ -40,7 +40,9 @@ pub use source::{FileId, Location, SourceFile, Span};
 /// Reads the DDL files `paths` and everything they include from disk, and checks them.
 ///
 /// Includes are looked up next to the including file, then in each of
-/// `options.include_dirs`. On failure, every problem found is in the [`Diagnostics`].
+/// `options.include_dirs`. On failure, every problem found is in the [`Diagnostics`]. What
+/// Hadoop's own rcc would reject is in [`Model::warnings`] (or, with
+/// `options.hadoop_compat`, an error).
 pub fn load<P: AsRef<Path>>(paths: &[P], options: &LoadOptions) -> Result<Model, Diagnostics> {
     load_with(&RealFileSystem, paths, options)
 }
@@ -52,5 +54,5 @@ pub fn load_with<P: AsRef<Path>>(
     options: &LoadOptions,
 ) -> Result<Model, Diagnostics> {
     let roots: Vec<&Path> = paths.iter().map(AsRef::as_ref).collect();
-    check::check(load::load_files(fs, &roots, options))
+    check::check(load::load_files(fs, &roots, options), options)
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{listing, Diagnostic};
 use crate::source::{FileId, SourceFile};
 use crate::syntax::{self, ast};
 
@@ -20,12 +20,21 @@ pub struct LoadOptions {
     /// Directories searched, in order, for an include not found next to the including file
     /// (`rcc -I DIR`).
     pub include_dirs: Vec<PathBuf>,
+    /// Make what Hadoop's own rcc rejects errors rather than warnings (`--hadoop-compat`);
+    /// see [`crate::Model::warnings`].
+    pub hadoop_compat: bool,
 }
 
 impl LoadOptions {
     /// Adds an include directory after the existing ones.
     pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Sets [`LoadOptions::hadoop_compat`].
+    pub fn hadoop_compat(mut self, on: bool) -> Self {
+        self.hadoop_compat = on;
         self
     }
 }
@@ -125,12 +134,23 @@ fn tidy(path: &Path) -> PathBuf {
         .collect()
 }
 
+/// Where an include led.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IncludeTarget {
+    /// The included file.
+    pub file: FileId,
+    /// Found in an include directory (`-I`) rather than next to the including file.
+    pub via_include_dir: bool,
+}
+
 /// The outcome of reading every file: the files, their syntax trees (for those that
-/// parsed) in include order, and the problems found.
+/// parsed) in include order, where their includes led, and the problems found.
 pub(crate) struct Loaded {
     pub files: Vec<SourceFile>,
     /// Parsed files, each after the files it includes.
     pub parsed: Vec<(FileId, ast::File)>,
+    /// `(file, n)` → where the `n`th include of `file` (counting from 0) led.
+    pub includes: HashMap<(FileId, usize), IncludeTarget>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -140,6 +160,7 @@ struct Loader<'a> {
     files: Vec<SourceFile>,
     trees: Vec<Option<ast::File>>,
     by_canonical: HashMap<PathBuf, FileId>,
+    includes: HashMap<(FileId, usize), IncludeTarget>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -151,6 +172,7 @@ pub(crate) fn load_files(fs: &dyn FileSystem, roots: &[&Path], options: &LoadOpt
         files: Vec::new(),
         trees: Vec::new(),
         by_canonical: HashMap::new(),
+        includes: HashMap::new(),
         diagnostics: Vec::new(),
     };
     let mut order = Vec::new();
@@ -187,6 +209,7 @@ pub(crate) fn load_files(fs: &dyn FileSystem, roots: &[&Path], options: &LoadOpt
     Loaded {
         files: loader.files,
         parsed,
+        includes: loader.includes,
         diagnostics: loader.diagnostics,
     }
 }
@@ -264,45 +287,65 @@ impl Loader<'_> {
                 order.push(file);
                 continue;
             };
+            let ordinal = *next;
             *next += 1;
-            let Some((path, canonical)) = self.resolve(file, &include) else {
+            let Some((path, canonical, via_include_dir)) = self.resolve(file, &include) else {
                 continue;
             };
-            if let Some(&id) = self.by_canonical.get(&canonical) {
-                self.files[file.index()].add_include(id);
-                if let Some(pos) = stack.iter().position(|&(f, _)| f == id) {
-                    self.report_cycle(&stack[pos..], id, file, &include);
+            let id = match self.by_canonical.get(&canonical) {
+                Some(&id) => {
+                    if let Some(pos) = stack.iter().position(|&(f, _)| f == id) {
+                        self.report_cycle(&stack[pos..], id, file, &include);
+                    }
+                    id
                 }
-                continue;
-            }
-            match self.read(path.clone(), canonical, false) {
-                Ok(id) => {
-                    self.files[file.index()].add_include(id);
-                    stack.push((id, 0));
-                }
-                Err(e) => self.diagnostics.push(
-                    Diagnostic::error(format!(
-                        "cannot read included file `{}`: {}",
-                        path.display(),
-                        describe_io(&e)
-                    ))
-                    .primary(file, include.path_span, "included here"),
-                ),
-            }
+                None => match self.read(path.clone(), canonical, false) {
+                    Ok(id) => {
+                        stack.push((id, 0));
+                        id
+                    }
+                    Err(e) => {
+                        self.diagnostics.push(
+                            Diagnostic::error(format!(
+                                "cannot read included file `{}`: {}",
+                                path.display(),
+                                describe_io(&e)
+                            ))
+                            .primary(
+                                file,
+                                include.path_span,
+                                "included here",
+                            ),
+                        );
+                        continue;
+                    }
+                },
+            };
+            self.files[file.index()].add_include(id);
+            let target = IncludeTarget {
+                file: id,
+                via_include_dir,
+            };
+            self.includes.insert((file, ordinal), target);
         }
     }
 
-    /// The path (as shown) and canonical path of `include` in `file`, or a diagnostic.
-    fn resolve(&mut self, file: FileId, include: &ast::Include) -> Option<(PathBuf, PathBuf)> {
+    /// The path (as shown) and canonical path of `include` in `file`, and whether it was
+    /// found in an include directory; or a diagnostic.
+    fn resolve(
+        &mut self,
+        file: FileId,
+        include: &ast::Include,
+    ) -> Option<(PathBuf, PathBuf, bool)> {
         let including = self.files[file.index()].path();
         let here = including.parent().unwrap_or(Path::new(""));
         let candidates: Vec<PathBuf> = std::iter::once(here)
             .chain(self.options.include_dirs.iter().map(PathBuf::as_path))
             .map(|dir| tidy(&dir.join(&include.path)))
             .collect();
-        for candidate in &candidates {
+        for (i, candidate) in candidates.iter().enumerate() {
             match self.fs.canonicalize(candidate) {
-                Ok(canonical) => return Some((candidate.clone(), canonical)),
+                Ok(canonical) => return Some((candidate.clone(), canonical, i > 0)),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => {
                     self.diagnostics.push(
@@ -322,7 +365,7 @@ impl Loader<'_> {
             .collect();
         let mut d = Diagnostic::error(format!("cannot find included file `{}`", include.path))
             .primary(file, include.path_span, "not found")
-            .note(format!("looked for {}", looked.join(", ")));
+            .note(format!("looked for {}", listing(&looked, ", ")));
         if self.options.include_dirs.is_empty() {
             d = d.help("add a directory to search with `-I DIR`");
         }
@@ -345,7 +388,7 @@ impl Loader<'_> {
             .map(|f| format!("`{}`", self.files[f.index()].path().display()))
             .collect();
         self.diagnostics.push(
-            Diagnostic::error(format!("include cycle: {}", names.join(" -> ")))
+            Diagnostic::error(format!("include cycle: {}", listing(&names, " -> ")))
                 .primary(file, include.path_span, "this include closes the cycle")
                 .help("a file cannot include itself, directly or through other files"),
         );

@@ -21,6 +21,7 @@ use std::path::Path;
 use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
 use hadoop_record::Signature;
 
+use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Location, SourceFile};
 pub use crate::syntax::ast::Primitive;
 
@@ -174,9 +175,19 @@ pub struct Model {
     pub(crate) modules: Vec<Module>,
     pub(crate) records: Vec<Record>,
     pub(crate) by_name: HashMap<String, RecordIndex>,
+    /// What Hadoop's own rcc would reject (see [`Model::warnings`]).
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 impl Model {
+    /// Warnings about constructs Hadoop's own `rcc` rejects (`};`, records named before
+    /// their declaration, a simple name for another module's record, ...), rendered as
+    /// `rcc check` prints them. Empty when the DDL is portable to Hadoop; with
+    /// [`crate::LoadOptions::hadoop_compat`] they are errors instead and the load fails.
+    pub fn warnings(&self) -> Diagnostics {
+        Diagnostics::new(self.files.clone(), self.warnings.clone())
+    }
+
     /// Every file read, root and included.
     pub fn files(&self) -> &[SourceFile] {
         &self.files

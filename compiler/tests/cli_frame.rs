@@ -585,7 +585,7 @@ fn errors_before_any_work() {
         ),
         (
             &["--from", "mesos", "--to", "v1", "--record-type", ".idx"],
-            "error: --record-type: record type \".idx\" is reserved (types starting with `.` belong to the library)\n",
+            "error: --record-type: record type `.idx` is reserved (types starting with `.` belong to the library)\n",
         ),
         (
             &["--from", "mesos", "--to", "mesos", "--compression", "gzip"],

@@ -55,10 +55,13 @@ const GROUPS: &[(&str, &[&str])] = &[
             "compiler/tests/ddl/rust/containers.jr",
             "compiler/tests/ddl/rust/keywords.jr",
             "compiler/tests/ddl/rust/modules.jr",
-            "compiler/tests/ddl/rust/bad/collisions.jr",
+            "compiler/tests/ddl/rust/collisions.jr",
         ],
     ),
     ("names", &["compiler/tests/ddl/cpp/names.jr"]),
+    // Every word reserved or awkward in Rust, C++ and Java, and colliding names.
+    ("stress", &["compiler/tests/ddl/names/stress.jr"]),
+    ("evolution", &["compiler/tests/ddl/evolution/v3.jr"]),
 ];
 
 /// Compiles the runtime and each group's sources strictly and links each group.
@@ -322,7 +325,11 @@ fn the_command_writes_headers_sources_and_runtime() {
             .current_dir(cpp_support::repo())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{lang}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{lang}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(other.join("links.jr.hh").is_file(), "{lang}");
     }
 

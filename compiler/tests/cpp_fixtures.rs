@@ -386,7 +386,14 @@ impl Place {
 macro_rules! random_float {
     ($name:ident, $t:ty, $bits:ty, $boundaries:expr, $inside_key:expr) => {
         fn $name(rng: &mut Rng, place: Place) -> $t {
-            let specials = [0.0, -0.0, <$t>::INFINITY, <$t>::NEG_INFINITY, <$t>::NAN, <$t>::MIN_POSITIVE];
+            let specials = [
+                0.0,
+                -0.0,
+                <$t>::INFINITY,
+                <$t>::NEG_INFINITY,
+                <$t>::NAN,
+                <$t>::MIN_POSITIVE,
+            ];
             let boundaries: [$t; 8] = $boundaries;
             let v = match rng.below(8) {
                 0 => specials[rng.below(specials.len())],
@@ -403,8 +410,20 @@ macro_rules! random_float {
     };
 }
 
-random_float!(random_f64, f64, u64, [1e7, 9999999.0, 1e-3, 9.99e-4, 1e23, 1e21, 0.1, f64::MAX], 1.5);
-random_float!(random_f32, f32, u32, [1e7, 9999999.0, 1e-3, 9.99e-4, 0.1, f32::MAX, 3.4e38, 1e-40], 2.5);
+random_float!(
+    random_f64,
+    f64,
+    u64,
+    [1e7, 9999999.0, 1e-3, 9.99e-4, 1e23, 1e21, 0.1, f64::MAX],
+    1.5
+);
+random_float!(
+    random_f32,
+    f32,
+    u32,
+    [1e7, 9999999.0, 1e-3, 9.99e-4, 0.1, f32::MAX, 3.4e38, 1e-40],
+    2.5
+);
 
 fn random_value(
     rng: &mut Rng,
@@ -429,11 +448,7 @@ fn random_value(
         FieldType::Double => Value::Double(random_f64(rng, place)),
         FieldType::String => {
             let n = rng.below(12);
-            Value::String(
-                (0..n)
-                    .map(|_| CHARS[rng.below(CHARS.len())])
-                    .collect(),
-            )
+            Value::String((0..n).map(|_| CHARS[rng.below(CHARS.len())]).collect())
         }
         FieldType::Buffer => {
             let n = rng.below(10);

@@ -9,8 +9,8 @@
 
 mod cpp_support;
 
-use std::fmt::Write as _;
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir};
+use std::fmt::Write as _;
 
 /// The hostile-input program: `None` when the C++ tests are skipped.
 fn hostile() -> Option<&'static cpp_support::Programs> {

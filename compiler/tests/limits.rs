@@ -1,6 +1,7 @@
 //! Bad input is normal input: nothing here may panic, overflow the stack or take long.
 //! These run on the default test threads (2 MiB stacks).
 
+use hadoop_record_compiler::diagnostics::QUOTE_CHARS;
 use hadoop_record_compiler::{load_with, syntax, LoadOptions, MemoryFileSystem, RenderOptions};
 use proptest::prelude::*;
 
@@ -152,4 +153,85 @@ proptest! {
             prop_assert_eq!(tree.without_spans(), again.without_spans());
         }
     }
+}
+
+/// Issue 15: no diagnostic grows with the size of the input that caused it. Every quoted
+/// name is an excerpt (its first characters, an ellipsis and its full length), and the
+/// diagnostic still points at `file:line:col`.
+#[test]
+fn huge_names_are_quoted_as_excerpts() {
+    let huge = "a".repeat(100_000);
+    let cut = format!("`{}…` (100000 bytes)", "a".repeat(QUOTE_CHARS));
+    for (text, message, at) in [
+        (
+            format!("module m {{ class C {{ {huge} x; }} }}"),
+            format!("unknown type {cut}"),
+            "in.jr:1:22",
+        ),
+        (
+            format!("module m {{ class C {{ int {huge}; int {huge}; }} }}"),
+            format!("field {cut} is declared twice in class `C`"),
+            "in.jr:1:100032",
+        ),
+        (
+            format!("module {huge} {{ class C {{ int x; }} }}\nmodule {huge} {{ class C {{ int x; }} }}"),
+            format!("class `C` is declared twice in module {cut}"),
+            "in.jr:2:100017",
+        ),
+        (
+            format!("module m {{ class C {{ int x; }} {huge} }}"),
+            format!("found {cut}"),
+            "in.jr:1:",
+        ),
+        (
+            format!("include \"{huge}\"\nmodule m {{ class C {{ int x; }} }}"),
+            format!("cannot find included file {cut}"),
+            "in.jr:1:9",
+        ),
+    ] {
+        let rendered = check(text).expect("rejected");
+        assert!(rendered.contains(&message), "{message}\n{rendered}");
+        assert!(rendered.contains(at), "{at}\n{rendered}");
+        assert!(rendered.len() < 2_000, "{} bytes:\n{rendered}", rendered.len());
+    }
+}
+
+/// Lists of names in a diagnostic name a few and count the rest, and a diagnostic points
+/// at a few places and counts the rest, however many the input holds.
+#[test]
+fn long_lists_are_cut_short() {
+    // A containment cycle through 500 records, each holding the next.
+    let n = 500;
+    let mut text = String::from("module m {\n");
+    for i in 0..n {
+        text.push_str(&format!("class R{i} {{ R{} next; }}\n", (i + 1) % n));
+    }
+    text.push('}');
+    let rendered = check(text).expect("rejected");
+    assert!(rendered.contains("contains itself"), "{rendered}");
+    assert!(rendered.contains("… (493 more)"), "{rendered}");
+    assert!(
+        rendered.contains("and 490 more place(s) not shown"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.len() < 4_000,
+        "{} bytes:\n{rendered}",
+        rendered.len()
+    );
+
+    // A simple name declared by 300 modules.
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!("module m{i} {{ class P {{ int x; }} }}\n"));
+    }
+    text.push_str("module user { class U { P p; } }\n");
+    let rendered = check(text).expect("rejected");
+    assert!(rendered.contains("ambiguous record name `P`"), "{rendered}");
+    assert!(rendered.contains("… (292 more)"), "{rendered}");
+    assert!(
+        rendered.len() < 4_000,
+        "{} bytes:\n{rendered}",
+        rendered.len()
+    );
 }

@@ -66,6 +66,7 @@ fn class() -> impl Strategy<Value = Class> {
             name,
             fields,
             span: Span::default(),
+            semicolon: None,
         })
 }
 
@@ -81,13 +82,18 @@ fn item() -> impl Strategy<Value = Item> {
                 name,
                 classes,
                 span: Span::default(),
+                semicolon: None,
             })
         }),
     ]
 }
 
 fn file() -> impl Strategy<Value = File> {
-    proptest::collection::vec(item(), 1..5).prop_map(|items| File { items })
+    proptest::collection::vec(item(), 1..5).prop_map(|items| File {
+        items,
+        bom: None,
+        unterminated_comment: None,
+    })
 }
 
 /// Every span in a type, with the text it must cover.

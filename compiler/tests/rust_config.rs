@@ -13,7 +13,11 @@ const OUTLINKS: &str = "tests/ddl/docs/outlinks.jr";
 
 fn config(out: &Path) -> Config {
     let mut config = Config::new();
-    config.out_dir(out).emit_rerun_if_changed(false);
+    // The documentation's DDL has `};`: no cargo:warning lines in the test output.
+    config
+        .out_dir(out)
+        .emit_rerun_if_changed(false)
+        .emit_warnings(false);
     config
 }
 
@@ -137,12 +141,6 @@ fn ddl_errors_read_as_the_cli_prints_them() {
         "{text}"
     );
     assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
-
-    // Names that collide in Rust fail the same way.
-    let err = config(out.path())
-        .compile(&["tests/ddl/rust/bad/collisions.jr"])
-        .unwrap_err();
-    assert!(err.to_string().ends_with("found 4 errors"), "{err}");
 }
 
 #[test]
@@ -153,6 +151,7 @@ fn without_out_dir_it_says_where_to_write() {
     }
     let err = Config::new()
         .emit_rerun_if_changed(false)
+        .emit_warnings(false)
         .compile(&[LINKS])
         .unwrap_err();
     assert!(matches!(err, Error::NoOutDir));

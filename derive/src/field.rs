@@ -26,7 +26,7 @@ pub fn expand(record: &Record) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #krate::field::Field for #ident #ty_generics #where_clause {
             #[inline]
-            fn write<__O: #krate::RecordOutput + ?Sized>(
+            fn write<__O: #krate::RecordOutput + ?#krate::__private::Sized>(
                 &self,
                 __out: &mut __O,
                 __tag: &str,
@@ -35,7 +35,7 @@ pub fn expand(record: &Record) -> TokenStream {
             }
 
             #[inline]
-            fn read<__I: #krate::RecordInput + ?Sized>(
+            fn read<__I: #krate::RecordInput + ?#krate::__private::Sized>(
                 __input: &mut __I,
                 __tag: &str,
             ) -> #krate::Result<Self> {

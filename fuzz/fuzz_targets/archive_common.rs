@@ -15,9 +15,12 @@ fn canon(v: Value) -> Value {
         Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
         Value::Vector(items) => Value::Vector(items.into_iter().map(canon).collect()),
         Value::Record(items) => Value::Record(items.into_iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.into_iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
+        Value::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (canon(k), canon(v)))
+                .collect(),
+        ),
         v => v,
     }
 }
@@ -98,7 +101,8 @@ fn dynamic(data: &[u8], format: Format, schema: &Schema, name: &str) {
     }
     let mut w = RecordWriter::new(Vec::new(), format);
     for v in &values {
-        w.write_value(schema, id, v).expect("what was read can be written");
+        w.write_value(schema, id, v)
+            .expect("what was read can be written");
     }
     let bytes = w.into_inner().unwrap();
     let mut reader = RecordReader::new(&bytes[..], format);

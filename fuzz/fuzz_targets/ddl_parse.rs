@@ -10,7 +10,10 @@ fuzz_target!(|data: &[u8]| {
     let mut fs = MemoryFileSystem::new();
     fs.insert("fuzz.jr", data);
     // A second file, so that includes of it and include cycles are reachable.
-    fs.insert("other.jr", "include \"fuzz.jr\" module other { class O { int x; } }");
+    fs.insert(
+        "other.jr",
+        "include \"fuzz.jr\" module other { class O { int x; } }",
+    );
     match load_with(&fs, &["fuzz.jr"], &LoadOptions::default()) {
         Ok(model) => {
             // Not the signatures: they grow exponentially with records that hold a record

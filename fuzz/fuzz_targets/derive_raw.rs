@@ -1,6 +1,7 @@
-//! Derived records on arbitrary bytes: `deserialize`, `skip_raw` and `compare_raw` must
-//! agree on what is a valid record, never panic, and `compare_raw` must equal
-//! `compare_hadoop` of the decoded records.
+//! Derived records on arbitrary bytes: `deserialize`, `skip_raw`, `compare_raw` and the
+//! schema-driven `Value` reader must agree on what is a valid record (the nesting limit
+//! included), never panic, and `compare_raw` must equal `compare_hadoop` of the decoded
+//! records.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -47,10 +48,17 @@ fn skips<T: Field>(bytes: &[u8]) -> bool {
     T::skip_raw(&mut input).is_ok() && input.finish().is_ok()
 }
 
+fn values<T: Record>(bytes: &[u8]) -> bool {
+    let (schema, id) = T::schema();
+    let mut input = RawInput::new(bytes);
+    hadoop_record::value::read_record(&mut input, &schema, id, "").is_ok() && input.finish().is_ok()
+}
+
 fn check<T: Record + Field>(a: &[u8], b: &[u8]) {
     let (x, y) = (decode::<T>(a), decode::<T>(b));
     assert_eq!(x.is_some(), skips::<T>(a));
     assert_eq!(y.is_some(), skips::<T>(b));
+    assert_eq!(x.is_some(), values::<T>(a));
     let raw = <T as Record>::compare_raw(a, b);
     match (x, y) {
         (Some(x), Some(y)) => assert_eq!(raw.ok(), Some(Record::compare_hadoop(&x, &y))),

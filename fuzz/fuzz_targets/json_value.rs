@@ -1,12 +1,14 @@
-//! `value::json::from_json` over arbitrary JSON (the fixture schemas' record types): it never
-//! panics, and whatever it accepts `to_json` writes as text that reads back to the same
-//! value (floats to the same bits, NaN payloads aside).
+//! `JsonReader`, `value::json::parse` and `from_json` over arbitrary text (the fixture
+//! schemas' record types): they never panic, errors carry a position or a path, and whatever
+//! they accept `to_json` writes as text that reads back to the same value (floats to the same
+//! bits, NaN payloads aside).
 #![no_main]
 
 use std::sync::OnceLock;
 
+use hadoop_record::archive::DEFAULT_MAX_DEPTH;
 use hadoop_record::schema::{FieldType, Schema};
-use hadoop_record::value::json::{from_json, to_json};
+use hadoop_record::value::json::{from_json, parse, to_json, JsonReader};
 use hadoop_record::Value;
 use hadoop_record_compiler::{load, LoadOptions};
 
@@ -37,19 +39,34 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some((&which, text)) = data.split_first() else {
         return;
     };
-    let Ok(json) = serde_json::from_slice::<serde_json::Value>(text) else {
-        return;
-    };
     let s = schema();
     let records = s.records();
     let record = &records[usize::from(which) % records.len()];
-    let ty = FieldType::Record(s.find(&record.full_name()).expect("declared"));
+    let id = s.find(&record.full_name()).expect("declared");
+    let ty = FieldType::Record(id);
+    // The text reader: records until the end or the first error, each reading back.
+    let mut reader = JsonReader::new(text);
+    while let Ok(Some(value)) = reader.read_value(s, id) {
+        let text = to_json(s, &ty, &value).expect("a value JsonReader made matches its type");
+        let back = JsonReader::new(text.as_bytes()).read_value(s, id);
+        assert!(matches!(back, Ok(Some(b)) if b.bitwise_eq(&canon(&value))), "{text}");
+    }
+    let Ok(text) = std::str::from_utf8(text) else {
+        return;
+    };
+    let json = match parse(text, DEFAULT_MAX_DEPTH) {
+        Ok(json) => json,
+        Err(e) => {
+            assert!(e.position().is_some(), "{e}");
+            return;
+        }
+    };
     let Ok(value) = from_json(s, &ty, &json) else {
         return;
     };
     let text = to_json(s, &ty, &value).expect("a value from_json made matches its type");
     assert!(!text.contains('\n'));
-    let again: serde_json::Value = serde_json::from_str(&text).expect("to_json writes JSON");
+    let again = parse(&text, DEFAULT_MAX_DEPTH).expect("to_json writes JSON");
     let back = from_json(s, &ty, &again).expect("to_json output reads back");
     assert!(back.bitwise_eq(&canon(&value)), "{text}");
 });

@@ -16,7 +16,10 @@ fn decode(opts: MesosOptions, pieces: &[&[u8]]) -> (Vec<Vec<u8>>, Option<String>
             }
         }
     }
-    let end = dec.finish().err().map(|e| format!("{:?}", (e.kind(), e.position())));
+    let end = dec
+        .finish()
+        .err()
+        .map(|e| format!("{:?}", (e.kind(), e.position())));
     (out, end)
 }
 

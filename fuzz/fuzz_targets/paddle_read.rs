@@ -41,7 +41,13 @@ fn codec_read(input: &[u8], options: PaddleReadOptions, piece: usize) -> Outcome
             match codec.decode(&mut buf) {
                 Ok(Some(r)) => records.push(r.to_vec()),
                 Ok(None) => break,
-                Err(e) => return (records, Some(format!("{:?} {e}", e.kind())), skipped(&codec)),
+                Err(e) => {
+                    return (
+                        records,
+                        Some(format!("{:?} {e}", e.kind())),
+                        skipped(&codec),
+                    )
+                }
             }
         }
     }
@@ -49,7 +55,13 @@ fn codec_read(input: &[u8], options: PaddleReadOptions, piece: usize) -> Outcome
         match codec.decode_eof(&mut buf) {
             Ok(Some(r)) => records.push(r.to_vec()),
             Ok(None) => return (records, None, skipped(&codec)),
-            Err(e) => return (records, Some(format!("{:?} {e}", e.kind())), skipped(&codec)),
+            Err(e) => {
+                return (
+                    records,
+                    Some(format!("{:?} {e}", e.kind())),
+                    skipped(&codec),
+                )
+            }
         }
     }
 }
@@ -58,14 +70,21 @@ fuzz_target!(|data: &[u8]| {
     let Some((&control, input)) = data.split_first() else {
         return;
     };
-    let layout = if control & 1 == 0 { Layout::Go } else { Layout::Cpp };
+    let layout = if control & 1 == 0 {
+        Layout::Go
+    } else {
+        Layout::Cpp
+    };
     // A small cap keeps bombs cheap.
     let options = PaddleReadOptions::default()
         .layout(layout)
         .max_chunk_bytes(1 << 20);
     let strict: Vec<_> = PaddleReader::with_options(input, options).collect();
     let strict_ok = strict.iter().take_while(|r| r.is_ok()).count();
-    assert!(strict.iter().skip(strict_ok).count() <= 1, "nothing after an error");
+    assert!(
+        strict.iter().skip(strict_ok).count() <= 1,
+        "nothing after an error"
+    );
 
     let recovered = PaddleReader::with_options(input, options.recover(true))
         .collect::<Result<Vec<_>, _>>()

@@ -34,7 +34,9 @@ fuzz_target!(|data: &[u8]| {
             // Two splits at an arbitrary point partition what a sound read gives.
             let cut = (selector as u64 * 7) % (rest.len() as u64 + 1);
             let mut parts = drain(TextReader::split(Cursor::new(rest), 0, cut, small).unwrap());
-            parts.extend(drain(TextReader::split(Cursor::new(rest), cut, u64::MAX, small).unwrap()));
+            parts.extend(drain(
+                TextReader::split(Cursor::new(rest), cut, u64::MAX, small).unwrap(),
+            ));
             if TextReader::with_options(rest, small).all(|r| r.is_ok()) {
                 assert_eq!(parts, whole);
             }

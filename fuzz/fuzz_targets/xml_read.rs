@@ -5,10 +5,10 @@
 //! an error that has a position, never panic or hang.
 #![no_main]
 
-#[path = "../../runtime/tests/fixture_records/mod.rs"]
-mod fixture_records;
 #[path = "archive_common.rs"]
 mod archive_common;
+#[path = "../../runtime/tests/fixture_records/mod.rs"]
+mod fixture_records;
 
 use std::io::Read;
 

@@ -7,23 +7,22 @@ use std::fmt;
 
 use crate::archive::binary::RawInput;
 use crate::archive::csv::CsvOutput;
-use crate::archive::RecordInput;
 use crate::error::{Error, Result};
 use crate::field::Field;
 use crate::record::Record;
 
-/// Enters a nested record on a raw cursor: records are where types recurse, so counting
-/// them bounds the recursion of raw comparison and skipping on hostile input.
+/// Enters a record on a raw cursor, under the nesting rule every reader follows
+/// ([`crate::archive::Depth`]): raw comparison and skipping count exactly what `deserialize`
+/// counts.
 #[inline]
 pub fn enter(input: &mut RawInput<'_>) -> Result<()> {
-    input.start_record("")
+    input.enter()
 }
 
 /// Leaves a record entered with [`enter`].
 #[inline]
 pub fn leave(input: &mut RawInput<'_>) {
-    // Cannot fail on a raw cursor: it only lowers the depth count.
-    let _ = input.end_record("");
+    input.leave();
 }
 
 /// Prepends a field name to an error's path: out of line and cold, so that a field's error
@@ -79,7 +78,7 @@ mod tests {
     #[test]
     fn depth_is_bounded_by_records() {
         let mut input = RawInput::new(&[]);
-        for _ in 0..crate::archive::MAX_DEPTH {
+        for _ in 0..crate::archive::DEFAULT_MAX_DEPTH {
             enter(&mut input).unwrap();
         }
         assert_eq!(enter(&mut input).unwrap_err().kind(), ErrorKind::Limit);

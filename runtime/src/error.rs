@@ -3,6 +3,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
+pub use crate::excerpt::{excerpt, Excerpt, EXCERPT_CHARS};
+
+/// Most segments of a field path a rendered error shows: a deeper path keeps its first and
+/// last few and says how many it leaves out, so that the message stays short however deeply
+/// the input nests. [`Error::path`] returns the whole path.
+const SHOWN_SEGMENTS: usize = 16;
+
 /// Result alias used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -196,21 +203,51 @@ impl Error {
     /// The field path, outermost first: `Outer.c.vrec[3].tag`; empty when unknown.
     pub fn path(&self) -> String {
         let mut out = String::new();
-        for segment in self.inner.path.iter().rev() {
-            match segment {
-                Segment::Field(name) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(name);
-                }
-                Segment::Index(i) => {
-                    use fmt::Write;
-                    let _ = write!(out, "[{i}]");
-                }
-            }
+        for (i, segment) in self.inner.path.iter().rev().enumerate() {
+            let _ = segment.write(&mut out, i == 0, false);
         }
         out
+    }
+
+    /// The path as the message shows it: long names as [`excerpt`]s, and of a path of more
+    /// than [`SHOWN_SEGMENTS`] segments only the first and last few.
+    fn write_path(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = &self.inner.path;
+        let keep = SHOWN_SEGMENTS / 2;
+        let left_out = if path.len() > SHOWN_SEGMENTS {
+            keep..path.len() - keep
+        } else {
+            0..0
+        };
+        for (i, segment) in path.iter().rev().enumerate() {
+            if left_out.contains(&i) {
+                if i == left_out.start {
+                    write!(f, " … ({} more) … ", left_out.len())?;
+                }
+                continue;
+            }
+            segment.write(f, i == 0 || i == left_out.end, true)?;
+        }
+        Ok(())
+    }
+}
+
+impl Segment {
+    /// `.name` (`name` first) or `[3]`; names cut to an excerpt when `short`.
+    fn write(&self, out: &mut impl fmt::Write, first: bool, short: bool) -> fmt::Result {
+        match self {
+            Segment::Field(name) => {
+                if !first {
+                    out.write_char('.')?;
+                }
+                if short {
+                    write!(out, "{}", excerpt(name.as_ref()).unquoted())
+                } else {
+                    out.write_str(name)
+                }
+            }
+            Segment::Index(i) => write!(out, "[{i}]"),
+        }
     }
 }
 
@@ -242,10 +279,10 @@ impl fmt::Display for Error {
             sep(f)?;
             write!(f, "{position}")?;
         }
-        let path = self.path();
-        if !path.is_empty() {
+        if !self.inner.path.is_empty() {
             sep(f)?;
-            write!(f, "in {path}")?;
+            f.write_str("in ")?;
+            self.write_path(f)?;
         }
         if wrote {
             f.write_str(": ")?;
@@ -304,6 +341,28 @@ mod tests {
         assert_eq!(e.position(), Some(Position::LineCol { line: 2, col: 5 }));
         assert_eq!(e.to_string(), "record 4, line 2:5, in items[0].v: cut");
         assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn deep_paths_and_long_names_are_shortened_in_the_message_only() {
+        let mut e = Error::eof("cut").at(Position::Byte(9)).in_field("tag");
+        for i in (0..1000).rev() {
+            e = e.in_index(i).in_field("kids");
+        }
+        let e = e.in_field("Node");
+        let full: String = (0..1000).map(|i| format!(".kids[{i}]")).collect();
+        assert_eq!(e.path(), format!("Node{full}.tag"));
+        assert_eq!(
+            e.to_string(),
+            "byte 9, in Node.kids[0].kids[1].kids[2].kids … (1986 more) … [996].kids[997].kids[998].kids[999].tag: cut"
+        );
+        let long = "n".repeat(10_000);
+        let e = Error::eof("cut").in_field(&long).in_field("R");
+        assert_eq!(e.path(), format!("R.{long}"));
+        assert_eq!(
+            e.to_string(),
+            format!("in R.{}… (10000 bytes): cut", "n".repeat(EXCERPT_CHARS))
+        );
     }
 
     #[test]

@@ -11,9 +11,11 @@ pub mod archive;
 pub mod compare;
 mod derive_support;
 pub mod error;
+mod excerpt;
 pub mod field;
 pub mod framing;
 mod include;
+pub mod meta;
 mod record;
 pub mod schema;
 mod stream;
@@ -38,6 +40,7 @@ pub mod __private {
     pub use crate::derive_support::{compare_raw, display_csv, enter, in_field, leave};
     pub use std::cmp::Ordering;
     pub use std::fmt;
+    pub use std::marker::Sized;
     pub use std::result::Result::{Err, Ok};
     pub use std::vec::Vec;
 }

@@ -44,6 +44,14 @@ pub trait Record: Sized {
         schema.signature(id)
     }
 
+    /// Hadoop's type information of this record: what `getTypeInfo()` of the class Hadoop's
+    /// rcc generates returns. Write it next to data so that other versions of the record can
+    /// read the data ([`crate::RecordReader::read_with`]).
+    fn type_info() -> crate::meta::RecordTypeInfo {
+        let (schema, id) = Self::schema();
+        crate::meta::RecordTypeInfo::of(&schema, id)
+    }
+
     /// Compares two binary-encoded records of this type without building them, as Hadoop's
     /// raw comparators do for sorting serialized keys. Both inputs must be exactly one
     /// well-formed record; the result agrees with [`Record::compare_hadoop`] on the decoded
@@ -100,14 +108,14 @@ pub(crate) fn decode_exact<T: Record>(bytes: &[u8]) -> Result<T> {
 macro_rules! record_field {
     ($ty:ty) => {
         impl $crate::field::Field for $ty {
-            fn write<O: $crate::RecordOutput + ?Sized>(
+            fn write<O: $crate::RecordOutput + ?$crate::__private::Sized>(
                 &self,
                 out: &mut O,
                 tag: &str,
             ) -> $crate::Result<()> {
                 <$ty as $crate::Record>::serialize(self, out, tag)
             }
-            fn read<I: $crate::RecordInput + ?Sized>(
+            fn read<I: $crate::RecordInput + ?$crate::__private::Sized>(
                 input: &mut I,
                 tag: &str,
             ) -> $crate::Result<Self> {

@@ -157,6 +157,96 @@ impl Schema {
         }
     }
 
+    /// How deep a record of type `id` nests, counted as the readers count it
+    /// ([`crate::archive::Depth`]: records, vectors and maps open at once, the record itself
+    /// included), or `None` when it can hold itself (through a vector or map), so that only
+    /// the input bounds its depth.
+    ///
+    /// A reader of a non-recursive schema deeper than [`crate::archive::DEFAULT_MAX_DEPTH`]
+    /// accepts everything the schema can produce with
+    /// `with_max_depth(schema.max_depth(id).unwrap_or(DEFAULT_MAX_DEPTH).max(DEFAULT_MAX_DEPTH))`.
+    ///
+    /// ```
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// let mut s = Schema::new();
+    /// let point = s.add(RecordType { module: "m".into(), name: "P".into(),
+    ///     fields: vec![FieldDef::new("x", FieldType::Int)] });
+    /// let line = s.add(RecordType { module: "m".into(), name: "L".into(),
+    ///     fields: vec![FieldDef::new("ps", FieldType::Vector(Box::new(FieldType::Record(point))))] });
+    /// assert_eq!(s.max_depth(point), Some(1));
+    /// assert_eq!(s.max_depth(line), Some(3));
+    /// s.record_mut(point).fields.push(FieldDef::new("more", FieldType::Vector(Box::new(FieldType::Record(line)))));
+    /// assert_eq!(s.max_depth(line), None);
+    /// ```
+    pub fn max_depth(&self, id: RecordId) -> Option<usize> {
+        /// The containers a type nests at most below where it stands, and each record it
+        /// refers to with the containers above that reference.
+        fn walk(ty: &FieldType, above: usize, refs: &mut Vec<(RecordId, usize)>) -> usize {
+            match ty {
+                FieldType::Vector(t) => walk(t, above + 1, refs) + 1,
+                FieldType::Map(k, v) => walk(k, above + 1, refs).max(walk(v, above + 1, refs)) + 1,
+                FieldType::Record(r) => {
+                    refs.push((*r, above));
+                    0
+                }
+                _ => 0,
+            }
+        }
+        #[derive(Clone, Copy)]
+        enum Seen {
+            No,
+            Open,
+            Depth(usize),
+        }
+        let mut seen = vec![Seen::No; self.records.len()];
+        // Depth-first, without recursion: chains of records can be thousands long.
+        let mut stack = vec![id];
+        while let Some(&r) = stack.last() {
+            let mut refs = Vec::new();
+            let own = self.records[r.index()]
+                .fields
+                .iter()
+                .map(|f| walk(&f.ty, 0, &mut refs))
+                .max()
+                .unwrap_or(0);
+            if let Seen::No = seen[r.index()] {
+                seen[r.index()] = Seen::Open;
+                let pending: Vec<RecordId> = refs
+                    .iter()
+                    .map(|&(t, _)| t)
+                    .filter(|t| !matches!(seen[t.index()], Seen::Depth(_)))
+                    .collect();
+                if pending
+                    .iter()
+                    .any(|t| matches!(seen[t.index()], Seen::Open))
+                {
+                    return None;
+                }
+                if !pending.is_empty() {
+                    stack.extend(pending);
+                    continue;
+                }
+            }
+            if let Seen::Depth(_) = seen[r.index()] {
+                stack.pop();
+                continue;
+            }
+            let mut depth = own;
+            for &(t, above) in &refs {
+                match seen[t.index()] {
+                    Seen::Depth(d) => depth = depth.max(above + d),
+                    _ => return None,
+                }
+            }
+            seen[r.index()] = Seen::Depth(depth + 1);
+            stack.pop();
+        }
+        match seen[id.index()] {
+            Seen::Depth(d) => Some(d),
+            _ => None,
+        }
+    }
+
     /// Hadoop's type signature of record `id`, e.g. `LOuter(LInner(sl)z)`.
     ///
     /// Nested records are inlined, as in Hadoop. A record that refers back to one of its
@@ -353,6 +443,57 @@ mod tests {
         assert_eq!(s.find("m.RecRecord0"), Some(r0));
         assert_eq!(s.find("RecRecord1"), Some(r1));
         assert_eq!(s.find("Nope"), None);
+    }
+
+    #[test]
+    fn max_depth_counts_records_vectors_and_maps_along_the_deepest_chain() {
+        let t = |ty| Box::new(ty);
+        let mut s = Schema::new();
+        let leaf = s.add(rec("Leaf", vec![FieldDef::new("x", FieldType::Int)]));
+        let mid = s.add(rec(
+            "Mid",
+            vec![
+                FieldDef::new(
+                    "a",
+                    FieldType::Vector(t(FieldType::Vector(t(FieldType::Int)))),
+                ),
+                FieldDef::new(
+                    "m",
+                    FieldType::Map(t(FieldType::String), t(FieldType::Record(leaf))),
+                ),
+            ],
+        ));
+        let top = s.add(rec(
+            "Top",
+            vec![FieldDef::new("mid", FieldType::Record(mid))],
+        ));
+        assert_eq!(s.max_depth(leaf), Some(1));
+        assert_eq!(s.max_depth(mid), Some(3));
+        assert_eq!(s.max_depth(top), Some(4));
+        // A chain of 10,000 records, one inside the next: no recursion to overflow.
+        let mut s = Schema::new();
+        let mut inner = s.add(rec("R0", vec![FieldDef::new("x", FieldType::Int)]));
+        for i in 1..10_000 {
+            inner = s.add(rec(
+                &format!("R{i}"),
+                vec![FieldDef::new("r", FieldType::Record(inner))],
+            ));
+        }
+        assert_eq!(s.max_depth(inner), Some(10_000));
+        // A cycle anywhere below makes the depth unbounded.
+        let mut s = Schema::new();
+        let a = s.add(rec("A", vec![]));
+        let b = s.add(rec(
+            "B",
+            vec![FieldDef::new(
+                "a",
+                FieldType::Vector(t(FieldType::Record(a))),
+            )],
+        ));
+        let c = s.add(rec("C", vec![FieldDef::new("b", FieldType::Record(b))]));
+        s.record_mut(a).fields = vec![FieldDef::new("b", FieldType::Record(b))];
+        assert_eq!(s.max_depth(c), None);
+        assert_eq!(s.max_depth(a), None);
     }
 
     #[test]

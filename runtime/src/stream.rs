@@ -44,14 +44,16 @@ use std::str::FromStr;
 
 use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
+use crate::archive::jute::{JuteInput, JuteOptions, JuteOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
+use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
 use crate::schema::{RecordId, Schema};
 use crate::value::{self, Value};
 
-/// Hadoop's three record encodings.
+/// Hadoop's three record encodings, and ZooKeeper's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// `BinaryRecordOutput`/`BinaryRecordInput` (spec §3).
@@ -60,15 +62,20 @@ pub enum Format {
     Csv,
     /// `XmlRecordOutput`/`XmlRecordInput` (spec §5).
     Xml,
+    /// ZooKeeper's jute `BinaryOutputArchive`/`BinaryInputArchive` ([`crate::archive::jute`]),
+    /// read with ZooKeeper's default `jute.maxbuffer` unless
+    /// [`RecordReader::with_jute_options`] says otherwise.
+    Jute,
 }
 
 impl Format {
-    /// The lower-case name: `binary`, `csv` or `xml`.
+    /// The lower-case name: `binary`, `csv`, `xml` or `jute`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Binary => "binary",
             Format::Csv => "csv",
             Format::Xml => "xml",
+            Format::Jute => "jute",
         }
     }
 }
@@ -82,15 +89,18 @@ impl fmt::Display for Format {
 impl FromStr for Format {
     type Err = Error;
 
-    /// `binary`, `csv` or `xml`, in any case.
+    /// `binary`, `csv`, `xml` or `jute`, in any case.
     fn from_str(s: &str) -> Result<Self> {
-        [Format::Binary, Format::Csv, Format::Xml]
+        [Format::Binary, Format::Csv, Format::Xml, Format::Jute]
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::Unsupported,
-                    format!("unknown format `{s}` (expected binary, csv or xml)"),
+                    format!(
+                        "unknown format {} (expected binary, csv, xml or jute)",
+                        excerpt(s)
+                    ),
                 )
             })
     }
@@ -106,6 +116,12 @@ pub(crate) trait StreamOutput<W: Write>: RecordOutput {
 }
 
 impl<W: Write> StreamOutput<W> for BinaryOutput<W> {
+    fn sink(&mut self) -> &mut Sink<W> {
+        self.sink_mut()
+    }
+}
+
+impl<W: Write> StreamOutput<W> for JuteOutput<W> {
     fn sink(&mut self) -> &mut Sink<W> {
         self.sink_mut()
     }
@@ -135,6 +151,7 @@ enum Input<R> {
     Binary(BinaryInput<R>),
     Csv(CsvInput<R>),
     Xml(XmlInput<R>),
+    Jute(JuteInput<R>),
 }
 
 /// Runs `$body` with `$i` bound to the concrete input: one statically dispatched copy per
@@ -145,6 +162,7 @@ macro_rules! with_input {
             Input::Binary($i) => $body,
             Input::Csv($i) => $body,
             Input::Xml($i) => $body,
+            Input::Jute($i) => $body,
         }
     };
 }
@@ -206,6 +224,11 @@ impl<R: Read> RecordReader<R> {
             Format::Binary => Input::Binary(BinaryInput::with_capacity(reader, capacity)),
             Format::Csv => Input::Csv(CsvInput::with_capacity(reader, capacity)),
             Format::Xml => Input::Xml(XmlInput::with_capacity(reader, capacity)),
+            Format::Jute => Input::Jute(JuteInput::with_capacity(
+                reader,
+                JuteOptions::default(),
+                capacity,
+            )),
         };
         RecordReader {
             input,
@@ -213,6 +236,54 @@ impl<R: Read> RecordReader<R> {
             records: 0,
             failed: false,
         }
+    }
+
+    /// The same reader with a nesting limit of `max` records, vectors and maps open at once
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`]; deeper input fails with
+    /// [`ErrorKind::Limit`]. The limit is counted as every reader counts it
+    /// ([`crate::archive::Depth`]), for typed records and [`Value`]s alike.
+    ///
+    /// ```
+    /// use hadoop_record::{ErrorKind, Format, RecordReader, Value};
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// let mut schema = Schema::new();
+    /// let id = schema.add(RecordType {
+    ///     module: String::new(),
+    ///     name: "R".into(),
+    ///     fields: vec![FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Int)))],
+    /// });
+    /// // The record and its vector: two levels.
+    /// let mut reader = RecordReader::new(&b"v{1}\n"[..], Format::Csv).with_max_depth(2);
+    /// assert!(reader.read_value(&schema, id).unwrap().is_some());
+    /// let mut reader = RecordReader::new(&b"v{1}\n"[..], Format::Csv).with_max_depth(1);
+    /// assert_eq!(reader.read_value(&schema, id).unwrap_err().kind(), ErrorKind::Limit);
+    /// ```
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.input = match self.input {
+            Input::Binary(i) => Input::Binary(i.with_max_depth(max)),
+            Input::Csv(i) => Input::Csv(i.with_max_depth(max)),
+            Input::Xml(i) => Input::Xml(i.with_max_depth(max)),
+            Input::Jute(i) => Input::Jute(i.with_max_depth(max)),
+        };
+        self
+    }
+
+    /// The same reader with the string and buffer length limit of `options` (ZooKeeper's
+    /// `jute.maxbuffer`) when it reads jute; other formats have no such limit.
+    ///
+    /// ```
+    /// use hadoop_record::archive::jute::JuteOptions;
+    /// use hadoop_record::{Format, RecordReader};
+    /// let bytes = b"\0\0\x04\0";
+    /// let reader = RecordReader::new(&bytes[..], Format::Jute)
+    ///     .with_jute_options(JuteOptions::max_buffer(4096));
+    /// assert_eq!(reader.format(), Format::Jute);
+    /// ```
+    pub fn with_jute_options(mut self, options: JuteOptions) -> Self {
+        if let Input::Jute(input) = &mut self.input {
+            input.set_options(options);
+        }
+        self
     }
 
     /// The format being read.
@@ -251,6 +322,59 @@ impl<R: Read> RecordReader<R> {
         let name = &schema.record(id).name;
         let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
             value::read_record(i, schema, id, "")
+        }));
+        self.count(result)
+    }
+
+    /// Reads the next record, written with the type information `writer` (of an older or
+    /// newer version of `T`), into `T` with Hadoop's rules (see [`crate::meta`]): fields are
+    /// matched by name and type, those `T` lacks are skipped, those the data lacks are
+    /// empty. `None` at a clean end of input.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+    ///
+    /// #[derive(Record, Debug, PartialEq)]
+    /// struct V1 { id: i32, gone: String }
+    /// #[derive(Record, Debug, PartialEq)]
+    /// struct V2 { added: bool, id: i32 }
+    ///
+    /// let mut w = RecordWriter::new(Vec::new(), Format::Xml);
+    /// w.write(&V1 { id: 7, gone: "x".into() })?;
+    /// let xml = w.into_inner()?;
+    /// let mut r = RecordReader::new(&xml[..], Format::Xml);
+    /// let v2: Option<V2> = r.read_with(&V1::type_info())?;
+    /// assert_eq!(v2, Some(V2 { added: false, id: 7 }));
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn read_with<T: Record>(&mut self, writer: &RecordTypeInfo) -> Result<Option<T>> {
+        let (schema, id) = T::schema();
+        let Some(value) = self.read_value_with(&schema, id, writer)? else {
+            return Ok(None);
+        };
+        // `T`'s own decoding (the derive's) is the one authority on it: the value read goes
+        // through its binary form.
+        let mut binary = BinaryOutput::new(Vec::new());
+        value::write_record(&mut binary, &schema, id, &value, "")?;
+        let bytes = binary.into_inner()?;
+        let mut input = crate::archive::binary::RawInput::new(&bytes);
+        T::deserialize(&mut input, "").map(Some)
+    }
+
+    /// [`RecordReader::read_with`] for a record of type `id` of `schema`, as a [`Value`].
+    pub fn read_value_with(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        writer: &RecordTypeInfo,
+    ) -> Result<Option<Value>> {
+        if self.failed {
+            return Err(self.failed_before());
+        }
+        let filters = Filters::new(schema, id, writer);
+        let name = &schema.record(id).name;
+        let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
+            filters.read_record(i, schema, "")
         }));
         self.count(result)
     }
@@ -429,6 +553,7 @@ enum Output<W: Write> {
     Binary(BinaryOutput<W>),
     Csv(CsvOutput<W>),
     Xml(XmlOutput<W>),
+    Jute(JuteOutput<W>),
     /// After `into_inner`.
     Taken,
 }
@@ -440,6 +565,7 @@ macro_rules! with_output {
             Output::Binary($o) => $body,
             Output::Csv($o) => $body,
             Output::Xml($o) => $body,
+            Output::Jute($o) => $body,
             $($other)*
         }
     };
@@ -488,6 +614,7 @@ impl<W: Write> RecordWriter<W> {
             Format::Binary => Output::Binary(BinaryOutput::new(writer)),
             Format::Csv => Output::Csv(CsvOutput::new(writer)),
             Format::Xml => Output::Xml(XmlOutput::new(writer)),
+            Format::Jute => Output::Jute(JuteOutput::new(writer)),
         };
         RecordWriter {
             output,
@@ -628,7 +755,7 @@ mod tests {
                 Value::Long(i * 1_000_003),
             ])
         };
-        for format in [Format::Binary, Format::Csv, Format::Xml] {
+        for format in [Format::Binary, Format::Csv, Format::Xml, Format::Jute] {
             let mut writer = RecordWriter::new(Vec::new(), format);
             for i in 0..3 {
                 writer.write_value(&schema, id, &record(i)).unwrap();

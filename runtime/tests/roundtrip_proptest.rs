@@ -6,32 +6,14 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap};
 
+use fixture_harness::arb::{text, value, Arb};
 use fixture_harness::canon;
 use fixture_harness::{record_id, schema};
 use fixture_records::{AllPrims, Containers, Inner, Named, Outer, Point, ToValue};
-use hadoop_record::schema::{FieldType, Schema};
-use hadoop_record::value::key_cmp;
+use hadoop_record::schema::FieldType;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 use proptest::collection::{btree_map, hash_map, vec};
 use proptest::prelude::*;
-
-/// Strings, with or without the U+FFFE/U+FFFF that Hadoop's binary writer refuses.
-fn text(nonchars: bool) -> BoxedStrategy<String> {
-    let chars = prop_oneof![
-        4 => any::<char>(),
-        4 => prop::sample::select(vec!['\0', '\n', '\r', ',', '}', '{', '%', '\'', '#', 'a', 'é', '😀', '\u{FF5E}']),
-    ];
-    vec(chars, 0..12)
-        .prop_map(move |cs| {
-            cs.into_iter()
-                .map(|c| match c {
-                    '\u{FFFE}' | '\u{FFFF}' if !nonchars => '?',
-                    c => c,
-                })
-                .collect()
-        })
-        .boxed()
-}
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
     vec(any::<u8>(), 0..12)
@@ -148,50 +130,6 @@ fn typed_round_trip<T: Record + ToValue>(
     Ok(())
 }
 
-/// A value of type `ty`; maps have distinct keys in Java order, as Java holds them.
-fn value(
-    schema: &'static Schema,
-    ty: &FieldType,
-    nonchars: bool,
-    depth: u32,
-) -> BoxedStrategy<Value> {
-    let n = if depth > 2 { 0..2 } else { 0..4 };
-    match ty {
-        FieldType::Byte => any::<i8>().prop_map(Value::Byte).boxed(),
-        FieldType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
-        FieldType::Int => any::<i32>().prop_map(Value::Int).boxed(),
-        FieldType::Long => any::<i64>().prop_map(Value::Long).boxed(),
-        FieldType::Float => any::<f32>().prop_map(Value::Float).boxed(),
-        FieldType::Double => any::<f64>().prop_map(Value::Double).boxed(),
-        FieldType::String => text(nonchars).prop_map(Value::String).boxed(),
-        FieldType::Buffer => bytes().prop_map(Value::Buffer).boxed(),
-        FieldType::Vector(t) => vec(value(schema, t, nonchars, depth + 1), n)
-            .prop_map(Value::Vector)
-            .boxed(),
-        FieldType::Map(k, v) => vec(
-            (
-                value(schema, k, nonchars, depth + 1),
-                value(schema, v, nonchars, depth + 1),
-            ),
-            n,
-        )
-        .prop_map(|mut entries| {
-            entries.sort_by(|a, b| key_cmp(&a.0, &b.0));
-            entries.dedup_by(|a, b| key_cmp(&a.0, &b.0).is_eq());
-            Value::Map(entries)
-        })
-        .boxed(),
-        FieldType::Record(id) => schema
-            .record(*id)
-            .fields
-            .iter()
-            .map(|f| value(schema, &f.ty, nonchars, depth + 1))
-            .collect::<Vec<_>>()
-            .prop_map(Value::Record)
-            .boxed(),
-    }
-}
-
 fn dynamic_round_trip(name: &str, values: &[Value], format: Format) -> Result<(), TestCaseError> {
     let id = record_id(name);
     let mut w = RecordWriter::new(Vec::new(), format);
@@ -242,7 +180,7 @@ proptest! {
 
     #[test]
     fn dynamic_outer(
-        values in vec(value(schema(), &FieldType::Record(record_id("oracle.composite.Outer")), false, 0), 1..3),
+        values in vec(value(schema(), &FieldType::Record(record_id("oracle.composite.Outer")), Arb::java()), 1..3),
         format in formats(),
     ) {
         dynamic_round_trip("oracle.composite.Outer", &values, format)?;
@@ -250,7 +188,7 @@ proptest! {
 
     #[test]
     fn dynamic_all_prims(
-        values in vec(value(schema(), &FieldType::Record(record_id("oracle.prims.AllPrims")), true, 0), 1..5),
+        values in vec(value(schema(), &FieldType::Record(record_id("oracle.prims.AllPrims")), Arb::java().nonchars(true)), 1..5),
     ) {
         dynamic_round_trip("oracle.prims.AllPrims", &values, Format::Csv)?;
     }

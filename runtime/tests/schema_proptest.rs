@@ -4,6 +4,7 @@
 //! back as the same values — maps in Java's key order, equal keys merged as `TreeMap.put`
 //! merges them (first key, last value), NaNs canonical.
 
+use fixture_harness::arb::{double, float, text};
 use fixture_harness::read_back;
 use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
@@ -71,63 +72,6 @@ fn declare(schema: &mut Schema, t: &Ty) -> FieldType {
     }
 }
 
-fn text() -> impl Strategy<Value = String> {
-    let special = prop::sample::select(vec![
-        '\0',
-        '\n',
-        '\r',
-        ',',
-        '}',
-        '{',
-        '%',
-        '\'',
-        '#',
-        '<',
-        '&',
-        '>',
-        '\t',
-        'é',
-        '\u{FF5E}',
-        '\u{1F600}',
-        '\u{E000}',
-        '\u{10000}',
-    ]);
-    prop::collection::vec(prop_oneof![any::<char>(), special], 0..6).prop_map(|cs| {
-        // Hadoop's binary writer refuses U+FFFE and U+FFFF.
-        cs.into_iter()
-            .map(|c| {
-                if matches!(c, '\u{FFFE}' | '\u{FFFF}') {
-                    '?'
-                } else {
-                    c
-                }
-            })
-            .collect()
-    })
-}
-
-fn float() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        any::<u32>().prop_map(f32::from_bits),
-        prop::sample::select(vec![
-            0.0,
-            -0.0,
-            f32::NAN,
-            1.0e-45,
-            1.0e7,
-            1.0e-3,
-            f32::INFINITY
-        ]),
-    ]
-}
-
-fn double() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        any::<u64>().prop_map(f64::from_bits),
-        prop::sample::select(vec![0.0, -0.0, f64::NAN, 5e-324, 1.0e7, 1.0e-3, 1.0e23]),
-    ]
-}
-
 /// A value of `t`; `in_key` keeps NaN out of record keys (Java's compareTo is no order
 /// there, so no order is "right"; the writer survives it, see `java_shapes.rs`).
 fn value(schema: &Schema, t: &FieldType, in_key: bool) -> BoxedStrategy<Value> {
@@ -144,7 +88,7 @@ fn value(schema: &Schema, t: &FieldType, in_key: bool) -> BoxedStrategy<Value> {
             .prop_map(|d| Value::Double(if d.is_nan() { 0.5 } else { d }))
             .boxed(),
         FieldType::Double => double().prop_map(Value::Double).boxed(),
-        FieldType::String => text().prop_map(Value::String).boxed(),
+        FieldType::String => text(false).prop_map(Value::String).boxed(),
         FieldType::Buffer => prop::collection::vec(any::<u8>(), 0..6)
             .prop_map(Value::Buffer)
             .boxed(),

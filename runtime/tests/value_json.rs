@@ -4,16 +4,16 @@
 
 mod support;
 
+use fixture_harness::arb::{self, Arb};
 use fixture_harness::canon;
 use fixture_harness::{hadoop_java, record_id, schema};
 use hadoop_record::schema::{FieldType, Schema};
-use hadoop_record::value::json::{from_json, to_json};
+use hadoop_record::value::json::{from_json, to_json, JsonReader};
 use hadoop_record::{ErrorKind, Value};
-use proptest::collection::vec;
 use proptest::prelude::*;
 
 /// to_json, then serde_json, then from_json: the same bits (NaN payloads aside), and the
-/// text is one line.
+/// text is one line. A record also reads back from the text with `JsonReader`, the same.
 fn round_trip(schema: &Schema, ty: &FieldType, value: &Value) -> String {
     let text = to_json(schema, ty, value).unwrap();
     assert!(!text.contains('\n'), "{text}");
@@ -24,6 +24,17 @@ fn round_trip(schema: &Schema, ty: &FieldType, value: &Value) -> String {
         back.bitwise_eq(&canon(value)),
         "{text}\n{value:?}\n{back:?}"
     );
+    if let FieldType::Record(id) = ty {
+        let lines = format!("{text}\n{text}\n");
+        let mut reader = JsonReader::new(lines.as_bytes());
+        for _ in 0..2 {
+            let read = reader
+                .read_value(schema, *id)
+                .unwrap_or_else(|e| panic!("{e}: {text}"));
+            assert!(read.is_some_and(|r| r.bitwise_eq(&back)), "{text}");
+        }
+        assert!(reader.read_value(schema, *id).unwrap().is_none());
+    }
     text
 }
 
@@ -176,65 +187,14 @@ fn a_value_of_the_wrong_type_is_an_error_with_its_path() {
     assert!(to_json(schema(), &ty, &short).is_err());
 }
 
-/// Any value of type `ty`, floats from every bit pattern.
-fn value(schema: &'static Schema, ty: &FieldType, depth: u32) -> BoxedStrategy<Value> {
-    let text = || {
-        vec(
-            prop_oneof![
-                any::<char>(),
-                prop::sample::select(vec!['"', '\\', '\n', '\0', 'é', '😀'])
-            ],
-            0..6,
-        )
-        .prop_map(|cs| cs.into_iter().collect::<String>())
-    };
-    let small = if depth > 2 { 0..2 } else { 0..4 };
-    match ty {
-        FieldType::Byte => any::<i8>().prop_map(Value::Byte).boxed(),
-        FieldType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
-        FieldType::Int => any::<i32>().prop_map(Value::Int).boxed(),
-        FieldType::Long => prop_oneof![
-            any::<i64>(),
-            -(1i64 << 53) - 2..(1i64 << 53) + 2,
-            (-3i64..3).prop_map(|d| (1i64 << 53) + d),
-        ]
-        .prop_map(Value::Long)
-        .boxed(),
-        FieldType::Float => prop_oneof![any::<u32>().prop_map(f32::from_bits), any::<f32>()]
-            .prop_map(Value::Float)
-            .boxed(),
-        FieldType::Double => prop_oneof![any::<u64>().prop_map(f64::from_bits), any::<f64>()]
-            .prop_map(Value::Double)
-            .boxed(),
-        FieldType::String => text().prop_map(Value::String).boxed(),
-        FieldType::Buffer => vec(any::<u8>(), 0..8).prop_map(Value::Buffer).boxed(),
-        FieldType::Vector(element) => vec(value(schema, element, depth + 1), small)
-            .prop_map(Value::Vector)
-            .boxed(),
-        FieldType::Map(k, v) => vec(
-            (value(schema, k, depth + 1), value(schema, v, depth + 1)),
-            small,
-        )
-        .prop_map(Value::Map)
-        .boxed(),
-        FieldType::Record(id) => schema
-            .record(*id)
-            .fields
-            .iter()
-            .map(|f| value(schema, &f.ty, depth + 1))
-            .collect::<Vec<_>>()
-            .prop_map(Value::Record)
-            .boxed(),
-    }
-}
-
 /// A fixture record type and a value of it.
 fn typed_value() -> impl Strategy<Value = (FieldType, Value)> {
     let s = schema();
     let types: Vec<FieldType> = (0..s.records().len())
         .map(|i| FieldType::Record(s.find(&s.records()[i].full_name()).unwrap()))
         .collect();
-    prop::sample::select(types).prop_flat_map(move |ty| (Just(ty.clone()), value(s, &ty, 0)))
+    prop::sample::select(types)
+        .prop_flat_map(move |ty| (Just(ty.clone()), arb::value(s, &ty, Arb::any())))
 }
 
 proptest! {

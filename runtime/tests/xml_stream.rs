@@ -124,7 +124,7 @@ fn errors_name_record_line_column_and_field_path() {
     let e = reader.read::<Outer>().unwrap_err();
     assert_eq!(
         e.to_string(),
-        format!("record 1, line {line}:{col}, in Outer.a.n: not a valid long: \"-\"")
+        format!("record 1, line {line}:{col}, in Outer.a.n: not a valid long: `-`")
     );
     assert_eq!(e.kind(), ErrorKind::Syntax);
     // The reader stays failed.
@@ -139,7 +139,7 @@ fn unknown_tags_and_entities_through_the_reader() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "record 0, line 4:12, in LongRec.v: unknown element <i8>"
+        "record 0, line 4:12, in LongRec.v: unknown element `i8`"
     );
     let doc = doc.replace("<i8>1</i8>", "<string>&euro;</string>");
     let e = RecordReader::new(doc.as_bytes(), Format::Xml)
@@ -147,7 +147,7 @@ fn unknown_tags_and_entities_through_the_reader() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "record 0, line 4:20, in StringRec.v: unknown entity &euro;"
+        "record 0, line 4:20, in StringRec.v: unknown entity `&euro;`"
     );
 }
 

@@ -18,6 +18,8 @@ fn main() {
     let ddl = "../../compiler/tests/ddl";
     Config::new()
         .file_name("shapes")
+        // Forward references, recursion and `};` on purpose: no warnings about them.
+        .emit_warnings(false)
         // Attributes of the user's: tests/shapes.rs checks they arrived.
         .type_attribute(".shapes.nested.Measured", "#[derive(Copy)]")
         .field_attribute("Measured.weight", "#[doc(alias = \"mass\")]")
@@ -33,5 +35,11 @@ fn main() {
             format!("{ddl}/hadoop/signatures.jr"),
             format!("{ddl}/hadoop/single.jr"),
         ])
+        .unwrap();
+
+    // The stress corpus of names: every back end's keywords and colliding spellings.
+    Config::new()
+        .file_name("stress")
+        .compile(&[format!("{ddl}/names/stress.jr")])
         .unwrap();
 }

@@ -5,6 +5,7 @@
 //! [`remove_stale`] clears out what an earlier run wrote for modules that are gone.
 
 pub mod cpp;
+pub mod java;
 pub mod rust;
 
 use std::io;

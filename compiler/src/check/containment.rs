@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{listing, Diagnostic};
 use crate::model::{Record, Type};
 
 /// For each record, `(field index, contained record)` for each field that holds a record
@@ -149,7 +149,7 @@ pub(super) fn check(records: &[Record], diagnostics: &mut Vec<Diagnostic>) {
             };
         }
         diagnostics.push(
-            d.note(format!("containment cycle: {}", chain.join(" -> ")))
+            d.note(format!("containment cycle: {}", listing(&chain, " -> ")))
                 .help("hold the record in a `vector<…>` or `map<…>`, which may be empty, to break the cycle"),
         );
     }

@@ -5,26 +5,50 @@
 
 use super::declare::{Decls, RecordDecl};
 use super::suggest;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{listing, Diagnostic};
 use crate::model::{Field, Record, RecordIndex, Type};
-use crate::source::{FileId, SourceFile};
+use crate::source::{FileId, SourceFile, Span};
 use crate::syntax::ast::{is_keyword, Primitive, QualifiedName, TypeExpr};
 
-/// The records of `decls` with resolved field types; unresolved fields are left out and,
-/// when the set of files is `complete`, reported.
+/// How a record name was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Found {
+    /// A dotted name, fully qualified.
+    Qualified,
+    /// A simple name of a record of the current module.
+    InModule,
+    /// A simple name of the only record of that name, in another module (an extension).
+    Elsewhere,
+}
+
+/// A record named in a field's type.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Reference {
+    pub target: RecordIndex,
+    pub file: FileId,
+    /// The name as written.
+    pub span: Span,
+    pub found: Found,
+}
+
+/// The records of `decls` with resolved field types, and for each record the records its
+/// fields name, in source order. Unresolved fields are left out and, when the set of
+/// files is `complete`, reported.
 pub(super) fn resolve(
     files: &[SourceFile],
     decls: &Decls<'_>,
     complete: bool,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Record> {
+) -> (Vec<Record>, Vec<Vec<Reference>>) {
     let mut records = Vec::with_capacity(decls.records.len());
+    let mut references = Vec::with_capacity(decls.records.len());
     for decl in &decls.records {
         let source = &files[decl.file.index()];
         let resolver = Resolver { decls, decl };
         let mut fields = Vec::with_capacity(decl.class.fields.len());
+        let mut named = Vec::new();
         for field in &decl.class.fields {
-            match resolver.ty(&field.ty) {
+            match resolver.ty(&field.ty, &mut named) {
                 Ok(ty) => fields.push(Field {
                     name: field.name.text.clone(),
                     ty,
@@ -43,8 +67,9 @@ pub(super) fn resolve(
             location: source.location(decl.class.name.span),
             in_root_file: source.is_root(),
         });
+        references.push(named);
     }
-    records
+    (records, references)
 }
 
 struct Resolver<'d, 'a> {
@@ -57,33 +82,42 @@ impl Resolver<'_, '_> {
         self.decl.file
     }
 
-    fn ty(&self, ty: &TypeExpr) -> Result<Type, Diagnostic> {
+    /// The type `ty` stands for; the records it names are appended to `named`.
+    fn ty(&self, ty: &TypeExpr, named: &mut Vec<Reference>) -> Result<Type, Diagnostic> {
         Ok(match ty {
             TypeExpr::Primitive { kind, .. } => Type::Primitive(*kind),
-            TypeExpr::Vector { element, .. } => Type::Vector(Box::new(self.ty(element)?)),
+            TypeExpr::Vector { element, .. } => Type::Vector(Box::new(self.ty(element, named)?)),
             TypeExpr::Map { key, value, .. } => {
-                Type::Map(Box::new(self.ty(key)?), Box::new(self.ty(value)?))
+                let key = self.ty(key, named)?;
+                Type::Map(Box::new(key), Box::new(self.ty(value, named)?))
             }
-            TypeExpr::Record(name) => Type::Record(self.record(name)?),
+            TypeExpr::Record(name) => {
+                let (target, found) = self.record(name)?;
+                named.push(Reference {
+                    target,
+                    file: self.file(),
+                    span: name.span,
+                    found,
+                });
+                Type::Record(target)
+            }
         })
     }
 
-    fn record(&self, name: &QualifiedName) -> Result<RecordIndex, Diagnostic> {
+    fn record(&self, name: &QualifiedName) -> Result<(RecordIndex, Found), Diagnostic> {
         let text = name.to_string();
         if name.is_qualified() {
-            return self
-                .decls
-                .by_name
-                .get(&text)
-                .copied()
-                .ok_or_else(|| self.unknown(name, &text));
+            return match self.decls.by_name.get(&text) {
+                Some(&index) => Ok((index, Found::Qualified)),
+                None => Err(self.unknown(name, &text)),
+            };
         }
         let local = format!("{}.{text}", self.decl.module);
         if let Some(&index) = self.decls.by_name.get(&local) {
-            return Ok(index);
+            return Ok((index, Found::InModule));
         }
         match self.decls.by_simple.get(text.as_str()).map(Vec::as_slice) {
-            Some(&[one]) => Ok(one),
+            Some(&[one]) => Ok((one, Found::Elsewhere)),
             Some(many) if !many.is_empty() => Err(self.ambiguous(name, &text, many)),
             _ => Err(self.unknown(name, &text)),
         }
@@ -139,7 +173,7 @@ impl Resolver<'_, '_> {
                 .iter()
                 .map(|&i| format!("`{}`", self.decls.records[i.index()].qualified))
                 .collect();
-            d = d.help(format!("records of that name: {}", names.join(", ")));
+            d = d.help(format!("records of that name: {}", listing(&names, ", ")));
         } else if !name.is_qualified() {
             d = d.note(format!(
                 "a simple name means a record of module `{}`, or the only record of that name in any file read",
@@ -170,6 +204,6 @@ impl Resolver<'_, '_> {
             d = d.secondary(r.file, r.class.name.span, format!("`{}`", r.qualified));
             names.push(format!("`{}`", r.qualified));
         }
-        d.help(format!("use a qualified name: {}", names.join(" or ")))
+        d.help(format!("use a qualified name: {}", listing(&names, " or ")))
     }
 }

@@ -1,6 +1,6 @@
 //! `rcc convert --schema FILE.jr [-I DIR]… --type module.Class --from F --to F [INPUT [OUTPUT]]`:
-//! records of a DDL type from one encoding to another (binary, CSV, XML; JSON out), read
-//! and written by the schema-driven codec, optionally inside framings.
+//! records of a DDL type from one encoding to another (binary, CSV, XML, JSON, ZooKeeper's
+//! jute), read and written by the schema-driven codec, optionally inside framings.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
@@ -8,12 +8,13 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
+use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::FileHeader;
+use hadoop_record::meta::RecordTypeInfo;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
-use hadoop_record::value::json::write_json;
+use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
-use hadoop_record_compiler::{load, LoadOptions};
 
 use super::frame::{
     check_distinct, create_output, open_input, report_end, write_failure, Stop, OUTPUT_BUFFER,
@@ -22,16 +23,30 @@ use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
 };
+use super::schema_type::{load_type, Early};
 use super::Context;
 
 const EXAMPLES: &str = "\
 Examples:
   rcc convert --schema links.jr --type links.Link --from binary --to csv in.bin out.csv
   rcc convert --schema links.jr --type links.Link --from csv --to json < links.csv
+  rcc convert --schema links.jr --type links.Link --from json --to binary links.json out.bin
   rcc convert --schema a.jr -I ddl/common --type a.Event --from xml --to binary in.xml
   rcc convert --schema l.jr --type l.Link --from binary --to csv --in-framing paddle in.paddle
   rcc convert --schema l.jr --type l.Link --from xml --to binary \\
       --out-framing v1 --record-type Link in.xml out.rio
+  rcc convert --writer-schema old/links.jr --schema links.jr --type links.Link \\
+      --from binary --to binary written-by-old.bin readable-by-new.bin
+
+JSON is what --to json writes: one record per line (or any whitespace between records), or
+a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
+infinities the strings \"NaN\", \"Infinity\", \"-Infinity\", buffers hex, maps [key, value]
+pairs.
+
+With --writer-schema (or --writer-type), the input was written as an older (or other)
+version of the record: each record is read as Hadoop's type filter reads it (fields matched by
+name and type; the writer's others dropped, the reader's others empty); `rcc compat` tells what
+changes.
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -55,11 +70,23 @@ pub(crate) struct ConvertArgs {
     #[arg(long = "type", value_name = "module.Class")]
     type_name: String,
 
-    /// Encoding of the input
+    /// The DDL file of the type the input was written as, when it differs from --schema's
+    /// (an older version of the record): fields are matched by name and type as Hadoop's
+    /// type filter matches them, fields the writer had and --type lacks are dropped, fields
+    /// --type has and the writer lacked are empty (see `rcc compat`)
+    #[arg(long, value_name = "OLD.jr")]
+    writer_schema: Option<PathBuf>,
+
+    /// The record type the input was written as, `module.Class` (default: --type), in
+    /// --writer-schema (default: --schema)
+    #[arg(long, value_name = "module.Class")]
+    writer_type: Option<String>,
+
+    /// Encoding of the input (json: what --to json writes, or a JSON array of records)
     #[arg(long, value_enum, value_name = "FORMAT")]
     from: InFormat,
 
-    /// Encoding of the output (json: one value per line, for people)
+    /// Encoding of the output (json: one record per line, which --from json reads back)
     #[arg(long, value_enum, value_name = "FORMAT")]
     to: OutFormat,
 
@@ -75,6 +102,11 @@ pub(crate) struct ConvertArgs {
     /// skipped is reported, and the exit status is still 1)
     #[arg(long)]
     recover: bool,
+
+    /// With `--from jute`: the longest string or buffer to accept is N plus N (at least
+    /// 1024), as ZooKeeper's `-Djute.maxbuffer=N` sets it (default 1048575)
+    #[arg(long, value_name = "N")]
+    jute_maxbuffer: Option<i32>,
 
     #[command(flatten)]
     read: ReadOptions,
@@ -97,6 +129,9 @@ enum InFormat {
     Binary,
     Csv,
     Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
+    Json,
 }
 
 /// `--to` values.
@@ -105,15 +140,20 @@ enum OutFormat {
     Binary,
     Csv,
     Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
     Json,
 }
 
 impl InFormat {
-    fn format(self) -> Format {
+    /// The record encoding; `None` for JSON.
+    fn format(self) -> Option<Format> {
         match self {
-            InFormat::Binary => Format::Binary,
-            InFormat::Csv => Format::Csv,
-            InFormat::Xml => Format::Xml,
+            InFormat::Binary => Some(Format::Binary),
+            InFormat::Csv => Some(Format::Csv),
+            InFormat::Xml => Some(Format::Xml),
+            InFormat::Jute => Some(Format::Jute),
+            InFormat::Json => None,
         }
     }
 }
@@ -124,6 +164,7 @@ impl OutFormat {
             OutFormat::Binary => Some(Format::Binary),
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
+            OutFormat::Jute => Some(Format::Jute),
             OutFormat::Json => None,
         }
     }
@@ -145,34 +186,18 @@ pub(crate) fn run(context: &Context, args: ConvertArgs) -> bool {
     }
 }
 
-/// A failure before any record was read.
-enum Early {
-    /// To print as one line.
-    Message(String),
-    /// Already printed (DDL diagnostics).
-    Reported,
-}
-
-impl From<String> for Early {
-    fn from(message: String) -> Self {
-        Early::Message(message)
-    }
-}
-
 fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
-    let options = LoadOptions {
-        include_dirs: args.include_dirs.clone(),
-    };
-    let model = match load(&[&args.schema], &options) {
-        Ok(model) => model,
-        Err(diagnostics) => {
-            context.report(&diagnostics);
-            return Err(Early::Reported);
+    let (schema, id) = load_type(context, &args.schema, &args.include_dirs, &args.type_name)?;
+    let schema = &schema;
+    let writer = match (&args.writer_schema, &args.writer_type) {
+        (None, None) => None,
+        (file, name) => {
+            let file = file.as_ref().unwrap_or(&args.schema);
+            let name = name.as_ref().unwrap_or(&args.type_name);
+            let (schema, id) = load_type(context, file, &args.include_dirs, name)?;
+            Some(Writer::new(schema, id))
         }
     };
-    let schema = model.to_schema();
-    let id = find_type(schema.schema(), &args.type_name, &args)?;
-    let schema = schema.schema();
 
     let in_framing = args
         .in_framing
@@ -205,14 +230,28 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let from = args.from.format();
+    if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
+        return Err("--jute-maxbuffer applies to --from jute only"
+            .to_string()
+            .into());
+    }
+    let jute = args
+        .jute_maxbuffer
+        .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
     let mut source = match in_framing {
         Some(framing) => Source::Framed {
             frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
             framing,
             format: from,
+            jute,
             scratch: Vec::new(),
         },
-        None => Source::Stream(RecordReader::new(input, from)),
+        None => match from {
+            Some(format) => {
+                Source::Stream(RecordReader::new(input, format).with_jute_options(jute))
+            }
+            None => Source::Json(JsonReader::new(input)),
+        },
     };
     let output = create_output(args.output.as_deref())?;
     let mut sink = match out_framing {
@@ -246,7 +285,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     let mut failure = None;
     let mut records = 0u64;
     loop {
-        match source.next(schema, id) {
+        match source.next(schema, id, writer.as_ref()) {
             Ok(Some((value, record_type))) => {
                 if let Err(e) = sink.write(schema, id, &value, record_type.as_deref(), records) {
                     failure = Some(write_failure(&e, records, args.to.name()));
@@ -265,41 +304,6 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
     Ok(report_end(context, &source.skipped(), failure))
-}
-
-/// The record type named by `--type`: `module.Class`, or a class name declared once.
-fn find_type(schema: &Schema, name: &str, args: &ConvertArgs) -> Result<RecordId, String> {
-    if let Some(id) = schema.find(name) {
-        return Ok(id);
-    }
-    let names: Vec<String> = schema.records().iter().map(|r| r.full_name()).collect();
-    if !name.contains('.') {
-        let matching: Vec<&String> = names
-            .iter()
-            .filter(|n| n.rsplit('.').next() == Some(name))
-            .collect();
-        if let [only] = matching[..] {
-            return Ok(schema.find(only).expect("a declared name"));
-        }
-    }
-    let file = args.schema.display();
-    let closest = names
-        .iter()
-        .map(|n| {
-            let class = n.rsplit('.').next().unwrap_or(n);
-            let score = strsim::jaro_winkler(n, name).max(strsim::jaro_winkler(class, name));
-            (score, n)
-        })
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    Err(match closest {
-        Some((_, n)) => format!("unknown type `{name}` in {file}: did you mean `{n}`?"),
-        None if names.is_empty() => format!("unknown type `{name}`: {file} declares no records"),
-        None => format!(
-            "unknown type `{name}` in {file} (it and its includes declare {})",
-            names.join(", ")
-        ),
-    })
 }
 
 fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {
@@ -352,11 +356,15 @@ type Typed = (Value, Option<String>);
 enum Source {
     /// A stream of records back to back.
     Stream(RecordReader<Box<dyn Read>>),
+    /// JSON records.
+    Json(JsonReader<Box<dyn Read>>),
     /// One record per payload.
     Framed {
         frames: Box<FrameReader<Box<dyn Read>>>,
         framing: Framing,
-        format: Format,
+        /// `None` for JSON.
+        format: Option<Format>,
+        jute: JuteOptions,
         scratch: Vec<u8>,
     },
 }
@@ -365,16 +373,25 @@ impl Source {
     /// The v1 input framing's header.
     fn v1_header(&self) -> Option<&FileHeader> {
         match self {
-            Source::Stream(_) => None,
+            Source::Stream(_) | Source::Json(_) => None,
             Source::Framed { frames, .. } => frames.v1_header(),
         }
     }
 
     /// The next record, with its v1 type when the input framing is v1; `Err` is the message
-    /// to print.
-    fn next(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Typed>, String> {
+    /// to print. Records written as `writer`'s type are read into type `id`.
+    fn next(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        writer: Option<&Writer>,
+    ) -> Result<Option<Typed>, String> {
         match self {
-            Source::Stream(reader) => match reader.read_value(schema, id) {
+            Source::Stream(reader) => match read_record(reader, schema, id, writer) {
+                Ok(value) => Ok(value.map(|v| (v, None))),
+                Err(e) => Err(e.to_string()),
+            },
+            Source::Json(reader) => match read_json(reader, schema, id, writer) {
                 Ok(value) => Ok(value.map(|v| (v, None))),
                 Err(e) => Err(e.to_string()),
             },
@@ -382,6 +399,7 @@ impl Source {
                 frames,
                 framing,
                 format,
+                jute,
                 scratch,
             } => {
                 let n = frames.records();
@@ -393,7 +411,7 @@ impl Source {
                 let record_type = payload.record_type.map(str::to_owned);
                 let mut bytes = payload.bytes;
                 // plasma-text carries a CSV record without its line end.
-                if *framing == Framing::Plasma(PlasmaFormat::Text) && *format == Format::Csv {
+                if *framing == Framing::Plasma(PlasmaFormat::Text) && *format == Some(Format::Csv) {
                     scratch.clear();
                     scratch.extend_from_slice(bytes);
                     scratch.push(b'\n');
@@ -401,16 +419,29 @@ impl Source {
                 }
                 // A reader per payload: its errors are the stream reader's, word for word, and
                 // its buffer is only as large as the payload.
-                let mut reader = RecordReader::from_slice(bytes, *format);
-                let value = match reader.read_value(schema, id) {
+                let (first, end, second) = match format {
+                    Some(format) => {
+                        let mut reader =
+                            RecordReader::from_slice(bytes, *format).with_jute_options(*jute);
+                        let first = read_record(&mut reader, schema, id, writer);
+                        let end = reader.position();
+                        (first, end, read_record(&mut reader, schema, id, writer))
+                    }
+                    None => {
+                        let mut reader = JsonReader::new(bytes);
+                        let first = read_json(&mut reader, schema, id, writer);
+                        let end = reader.position();
+                        (first, end, read_json(&mut reader, schema, id, writer))
+                    }
+                };
+                let value = match first {
                     Ok(Some(value)) => value,
                     Ok(None) => {
                         return Err(format!("record {n}: the {framing} payload is empty"));
                     }
                     Err(e) => return Err(in_payload(n, framing, &e)),
                 };
-                let end = reader.position();
-                match reader.read_value(schema, id) {
+                match second {
                     Ok(None) => Ok(Some((value, record_type))),
                     _ => Err(format!(
                         "record {n}, {end} of its {framing} payload: more bytes after the record \
@@ -423,9 +454,65 @@ impl Source {
 
     fn skipped(&self) -> Vec<String> {
         match self {
-            Source::Stream(_) => Vec::new(),
+            Source::Stream(_) | Source::Json(_) => Vec::new(),
             Source::Framed { frames, .. } => frames.skipped(),
         }
+    }
+}
+
+/// The type the input was written as, when it is not the type converted to
+/// (`--writer-schema`, `--writer-type`).
+struct Writer {
+    schema: Schema,
+    id: RecordId,
+    info: RecordTypeInfo,
+}
+
+impl Writer {
+    fn new(schema: Schema, id: RecordId) -> Self {
+        let info = RecordTypeInfo::of(&schema, id);
+        Writer { schema, id, info }
+    }
+
+    /// `value`, of the writer's type, as type `id` reads it: through its binary form, which
+    /// [`RecordReader::read_value_with`] reads by Hadoop's rules, as it reads every encoding.
+    fn project(&self, value: &Value, schema: &Schema, id: RecordId) -> Result<Value, Error> {
+        let mut binary = RecordWriter::new(Vec::new(), Format::Binary);
+        binary.write_value(&self.schema, self.id, value)?;
+        let bytes = binary.into_inner()?;
+        let read = RecordReader::from_slice(&bytes, Format::Binary)
+            .read_value_with(schema, id, &self.info)?;
+        Ok(read.expect("a record was written"))
+    }
+}
+
+/// The next record of `reader`, written as `writer`'s type when given.
+fn read_record<R: Read>(
+    reader: &mut RecordReader<R>,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+) -> Result<Option<Value>, Error> {
+    match writer {
+        None => reader.read_value(schema, id),
+        Some(writer) => reader.read_value_with(schema, id, &writer.info),
+    }
+}
+
+/// The next JSON record of `reader`: JSON names fields, so a record of `writer`'s type is
+/// read as such, then projected.
+fn read_json<R: Read>(
+    reader: &mut JsonReader<R>,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+) -> Result<Option<Value>, Error> {
+    match writer {
+        None => reader.read_value(schema, id),
+        Some(writer) => reader
+            .read_value(&writer.schema, writer.id)?
+            .map(|value| writer.project(&value, schema, id))
+            .transpose(),
     }
 }
 

@@ -1,19 +1,22 @@
-//! `rcc [-l LANG] [-d DIR | -o FILE] [-I DIR]… FILE…`: Hadoop's invocation, generating
+//! `rcc [-l LANG] [-d DIR | -o FILE] [-I DIR]… [--hadoop-compat] FILE…`: Hadoop's invocation, generating
 //! code for the records of the files named and of the files they include.
 //!
 //! For Rust: `-o FILE` writes one self-contained file, `-d DIR` a `mod.rs` plus one file
 //! per module, and with neither the one-file form goes to standard output. For C++: `x.jr.hh`
-//! and `x.jr.cc` for every DDL file, plus the runtime, into `-d DIR` (default: the current
-//! directory, as Hadoop's `rcc`). Files whose content would not change are not rewritten.
+//! and `x.jr.cc` for every DDL file, plus the runtime; for Java: `<package>/<Class>.java`
+//! for every record of the files named; both into `-d DIR` (default: the current directory,
+//! as Hadoop's `rcc`). Files whose content would not change are not rewritten.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use hadoop_record_compiler::backend::{cpp, remove_stale, rust, write_if_changed};
-use hadoop_record_compiler::{load, LoadOptions, Model};
+use hadoop_record_compiler::backend::{
+    cpp, java, remove_stale, rust, write_if_changed, OutputFile,
+};
+use hadoop_record_compiler::Model;
 
-use super::Context;
+use super::{Context, LoadArgs};
 
 /// Languages code can be generated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -24,19 +27,23 @@ pub(crate) enum Language {
     /// C++17: Hadoop's C++ mapping, with a runtime of our own written alongside
     #[value(name = "c++", alias = "cpp")]
     Cpp,
-    /// Java, for org.apache.hadoop.record
+    /// Java: classes with the API of Hadoop's own rcc (see --java-api)
     #[value(name = "java")]
     Java,
 }
 
-impl Language {
-    fn name(self) -> &'static str {
-        match self {
-            Language::Rust => "Rust",
-            Language::Cpp => "C++",
-            Language::Java => "Java",
-        }
-    }
+/// The Hadoop APIs generated Java can compile against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum JavaApiArg {
+    /// Hadoop 2.x: org.apache.hadoop:hadoop-common (up to 2.10.2), the whole record package
+    #[value(name = "hadoop2")]
+    Hadoop2,
+    /// Hadoop 3: the record runtime left in org.apache.hadoop:hadoop-streaming (with
+    /// hadoop-common 3). It has no meta package, so no getTypeInfo()/setTypeFilter() and no
+    /// filtered (versioned) reads; its runtime has binary I/O and a CSV writer only, no CSV
+    /// reader and no XML
+    #[value(name = "hadoop3")]
+    Hadoop3,
 }
 
 /// Arguments of the bare `rcc` invocation.
@@ -55,8 +62,9 @@ pub(crate) struct GenerateArgs {
 
     /// Directory to write generated files into (Rust: a mod.rs and one file per module;
     /// files an earlier run generated there for modules that are gone are removed. C++:
-    /// FILE.hh and FILE.cc per DDL file and the runtime's hadoop/*.hh and hadoop_record.cc;
-    /// default: the current directory)
+    /// FILE.hh and FILE.cc per DDL file and the runtime's hadoop/*.hh and hadoop_record.cc.
+    /// Java: PACKAGE/CLASS.java for every record of the files named; default: the current
+    /// directory)
     #[arg(short, long = "destdir", value_name = "DIR")]
     destdir: Option<PathBuf>,
 
@@ -65,9 +73,17 @@ pub(crate) struct GenerateArgs {
     #[arg(short, long, value_name = "FILE", conflicts_with = "destdir")]
     output: Option<PathBuf>,
 
-    /// Also look for included files in DIR (repeatable)
-    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
-    include_dirs: Vec<PathBuf>,
+    /// Java only: the Hadoop API the classes compile against
+    #[arg(long, value_enum, value_name = "API", default_value = "hadoop2")]
+    java_api: JavaApiArg,
+
+    #[command(flatten)]
+    load: LoadArgs,
+
+    /// Rust only: make every ustring, buffer and vector an Option, whose None is jute's
+    /// null (for ZooKeeper's zookeeper.jute)
+    #[arg(long)]
+    nullable: bool,
 
     /// DDL files to compile
     #[arg(value_name = "FILE", required = true)]
@@ -80,26 +96,18 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         language,
         destdir,
         output,
-        include_dirs,
+        java_api,
+        load,
+        nullable,
         files,
     } = args;
-    let model = match load(&files, &LoadOptions { include_dirs }) {
-        Ok(model) => model,
-        Err(diagnostics) => {
-            context.report(&diagnostics);
-            return false;
-        }
+    let Some(model) = load.load(context, &files) else {
+        return false;
     };
     match language {
-        Language::Rust => generate_rust(context, &model, destdir, output),
+        Language::Rust => generate_rust(context, &model, destdir, output, nullable),
         Language::Cpp => generate_cpp(context, &model, destdir, output),
-        Language::Java => {
-            context.error(&format!(
-                "the {} back end is not built yet; `rcc check` checks DDL files without generating code",
-                language.name()
-            ));
-            false
-        }
+        Language::Java => generate_java(context, &model, destdir, output, java_api),
     }
 }
 
@@ -108,9 +116,11 @@ fn generate_rust(
     model: &Model,
     destdir: Option<PathBuf>,
     output: Option<PathBuf>,
+    nullable: bool,
 ) -> bool {
     let options = rust::Options {
         source_root: std::env::current_dir().ok(),
+        nullable,
         ..rust::Options::default()
     };
     let result = match (&destdir, &output) {
@@ -182,27 +192,71 @@ fn generate_cpp(
     destdir: Option<PathBuf>,
     output: Option<PathBuf>,
 ) -> bool {
-    if let Some(file) = output {
-        context.error(&format!(
-            "`-o {}` is for Rust: C++ is a header and a source per DDL file, written into `-d DIR`",
-            file.display()
-        ));
+    if !no_output_file(context, output, "C++ is a header and a source per DDL file") {
         return false;
     }
     let options = cpp::Options {
         source_root: std::env::current_dir().ok(),
     };
-    let files = match cpp::generate(model, &options) {
-        Ok(files) => files,
+    match cpp::generate(model, &options) {
+        Ok(files) => write_all(context, destdir, files.into_iter().chain(cpp::runtime())),
         Err(diagnostics) => {
             context.report(&diagnostics);
-            return false;
+            false
         }
+    }
+}
+
+/// Writes a `.java` file per record of the files named into `destdir`.
+fn generate_java(
+    context: &Context,
+    model: &Model,
+    destdir: Option<PathBuf>,
+    output: Option<PathBuf>,
+    api: JavaApiArg,
+) -> bool {
+    if !no_output_file(context, output, "Java is a file per class") {
+        return false;
+    }
+    let options = java::Options {
+        api: match api {
+            JavaApiArg::Hadoop2 => java::JavaApi::Hadoop2,
+            JavaApiArg::Hadoop3 => java::JavaApi::Hadoop3,
+        },
+        source_root: std::env::current_dir().ok(),
     };
+    match java::generate(model, &options) {
+        Ok(files) => write_all(context, destdir, files),
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            false
+        }
+    }
+}
+
+/// False, with the error said, when `-o FILE` was given to a back end of many files.
+fn no_output_file(context: &Context, output: Option<PathBuf>, layout: &str) -> bool {
+    match output {
+        Some(file) => {
+            context.error(&format!(
+                "`-o {}` is for Rust: {layout}, written into `-d DIR`",
+                file.display()
+            ));
+            false
+        }
+        None => true,
+    }
+}
+
+/// Writes `files` under `destdir` (default: the current directory, as Hadoop's rcc).
+fn write_all(
+    context: &Context,
+    destdir: Option<PathBuf>,
+    files: impl IntoIterator<Item = OutputFile>,
+) -> bool {
     let dir = destdir.unwrap_or_else(|| PathBuf::from("."));
     files
         .into_iter()
-        .chain(cpp::runtime())
         .all(|f| write(context, &dir.join(f.path), &f.contents))
 }
 

@@ -5,16 +5,20 @@
 //! variant in [`Command`].
 
 mod check;
+mod compat;
 mod convert;
 mod frame;
 mod framing;
 mod generate;
+mod schema_type;
+mod type_info;
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use hadoop_record_compiler::{Diagnostics, RenderOptions};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hadoop_record_compiler::{load, Diagnostics, LoadOptions, Model, RenderOptions};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -57,9 +61,14 @@ enum Command {
     /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
     /// unchanged, or summarise a framed file (`rcc frame info`)
     Frame(Box<frame::FrameArgs>),
-    /// Convert records of a DDL type between binary, CSV and XML (and to JSON), optionally
-    /// inside framings
+    /// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
+    /// optionally inside framings
     Convert(Box<convert::ConvertArgs>),
+    /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
+    TypeInfo(type_info::TypeInfoArgs),
+    /// Report what data written with an old version of a record becomes when a new version
+    /// reads it; exit 1 when anything is lost or misread
+    Compat(compat::CompatArgs),
 }
 
 /// The `--color` choices.
@@ -68,6 +77,42 @@ enum ColorWhen {
     Auto,
     Always,
     Never,
+}
+
+/// How `rcc check` and code generation read DDL.
+#[derive(Debug, Args)]
+pub(crate) struct LoadArgs {
+    /// Also look for included files in DIR (repeatable; searched in order, after the
+    /// including file's directory)
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+
+    /// Make what Hadoop's own rcc rejects errors, not warnings: `;` after `}`, records
+    /// named before their declaration or from a file not included, a simple name for
+    /// another module's record, a byte order mark, a final `//` comment without a line
+    /// break, an include found only through -I
+    #[arg(long)]
+    hadoop_compat: bool,
+}
+
+impl LoadArgs {
+    /// Loads and checks `files`, printing the errors, or the warnings of a good load.
+    pub(crate) fn load(self, context: &Context, files: &[PathBuf]) -> Option<Model> {
+        let options = LoadOptions {
+            include_dirs: self.include_dirs,
+            hadoop_compat: self.hadoop_compat,
+        };
+        match load(files, &options) {
+            Ok(model) => {
+                context.report_warnings(&model.warnings());
+                Some(model)
+            }
+            Err(diagnostics) => {
+                context.report(&diagnostics);
+                None
+            }
+        }
+    }
 }
 
 /// What every subcommand needs from the top level.
@@ -82,6 +127,26 @@ impl Context {
         eprint!("{}", diagnostics.render(&options));
         let n = diagnostics.error_count();
         self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
+    }
+
+    /// Prints `warnings` (of a load that succeeded) to stderr, then a count; nothing when
+    /// there are none.
+    pub(crate) fn report_warnings(&self, warnings: &Diagnostics) {
+        if warnings.is_empty() {
+            return;
+        }
+        let options = RenderOptions { color: self.color };
+        eprint!("{}", warnings.render(&options));
+        let n = warnings.len();
+        self.warning(&format!(
+            "found {n} warning{}: Hadoop's rcc would reject {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 {
+                "this DDL"
+            } else {
+                "these DDL files"
+            }
+        ));
     }
 
     /// Prints `warning: message` to stderr.
@@ -124,6 +189,9 @@ pub(crate) fn main() -> ExitCode {
         Some(Command::Check(args)) => check::run(&context, args),
         Some(Command::Frame(args)) => frame::run(&context, *args),
         Some(Command::Convert(args)) => convert::run(&context, *args),
+        Some(Command::TypeInfo(args)) => type_info::run(&context, args),
+        // Its own exit statuses: 1 means incompatible, 2 an error.
+        Some(Command::Compat(args)) => return compat::run(&context, args),
         None => generate::run(&context, cli.generate),
     };
     if ok {

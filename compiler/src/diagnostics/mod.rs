@@ -4,10 +4,78 @@
 
 mod render;
 
-use std::fmt;
+use std::fmt::{self, Write};
 use std::path::Path;
 
+use hadoop_record::error::excerpt;
+
 use crate::source::{FileId, SourceFile, Span};
+
+/// Most places one diagnostic points at; the rest are counted in a note.
+const MAX_LABELS: usize = 10;
+/// Most items a list in a message names ([`listing`]).
+const MAX_LISTED: usize = 8;
+
+/// Most characters of one quotation in a diagnostic: longer than the runtime's data
+/// excerpts, so that file paths and any sensible name are shown whole.
+pub const QUOTE_CHARS: usize = 120;
+
+/// `text` with every quotation (between backticks) longer than [`QUOTE_CHARS`] cut to an
+/// excerpt ([`excerpt`]): names, paths and tokens from a DDL file are quoted this way, and
+/// may be as long as the file. Every message, label and note of a [`Diagnostic`] goes
+/// through this, so none grows with the input. A quotation cut already is left as it is.
+fn bounded(text: String) -> String {
+    let overlong = |quoted: &str| {
+        let chars = quoted.chars().count();
+        chars > QUOTE_CHARS && !(chars == QUOTE_CHARS + 1 && quoted.ends_with('…'))
+    };
+    if !quotations(&text).any(overlong) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len().min(1024));
+    let mut rest = text.as_str();
+    while let Some((before, quoted, after)) = split_quotation(rest) {
+        out.push_str(before);
+        if overlong(quoted) {
+            let _ = write!(out, "{}", excerpt(quoted).at_most(QUOTE_CHARS));
+        } else {
+            let _ = write!(out, "`{quoted}`");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Text before the first quotation, the quotation without its backticks, and the rest.
+fn split_quotation(text: &str) -> Option<(&str, &str, &str)> {
+    let (before, rest) = text.split_once('`')?;
+    let (quoted, after) = rest.split_once('`')?;
+    Some((before, quoted, after))
+}
+
+fn quotations(mut text: &str) -> impl Iterator<Item = &str> {
+    std::iter::from_fn(move || {
+        let (_, quoted, after) = split_quotation(text)?;
+        text = after;
+        Some(quoted)
+    })
+}
+
+/// `items` joined by `separator`, at most [`MAX_LISTED`] of them: a longer list ends with
+/// how many it leaves out, so that a message listing names from the input stays short.
+pub(crate) fn listing(items: &[String], separator: &str) -> String {
+    let mut out = items
+        .iter()
+        .take(MAX_LISTED)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(separator);
+    if items.len() > MAX_LISTED {
+        let _ = write!(out, "{separator}… ({} more)", items.len() - MAX_LISTED);
+    }
+    out
+}
 
 /// How bad a [`Diagnostic`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,16 +124,24 @@ pub struct Diagnostic {
     message: String,
     labels: Vec<Label>,
     notes: Vec<String>,
+    /// Secondary labels left out (past [`MAX_LABELS`]), and the note that counts them.
+    left_out: Option<(usize, usize)>,
 }
 
 impl Diagnostic {
     /// An error saying `message`.
     pub(crate) fn error(message: impl Into<String>) -> Self {
+        Diagnostic::new(Severity::Error, message)
+    }
+
+    /// A diagnostic of `severity` saying `message`.
+    pub(crate) fn new(severity: Severity, message: impl Into<String>) -> Self {
         Diagnostic {
-            severity: Severity::Error,
-            message: message.into(),
+            severity,
+            message: bounded(message.into()),
             labels: Vec::new(),
             notes: Vec::new(),
+            left_out: None,
         }
     }
 
@@ -74,23 +150,37 @@ impl Diagnostic {
         self.labels.push(Label {
             file,
             span,
-            message: message.into(),
+            message: bounded(message.into()),
             primary: true,
         });
         self
     }
 
-    /// Adds a secondary label: a related place.
+    /// Adds a secondary label: a related place. Past [`MAX_LABELS`] places, a note counts
+    /// the rest instead.
     pub(crate) fn secondary(
         mut self,
         file: FileId,
         span: Span,
         message: impl Into<String>,
     ) -> Self {
+        if self.labels.len() >= MAX_LABELS {
+            let (count, note) = match self.left_out {
+                Some((count, note)) => (count + 1, note),
+                None => (1, self.notes.len()),
+            };
+            let text = format!("note: and {count} more place(s) not shown");
+            match self.notes.get_mut(note) {
+                Some(existing) => *existing = text,
+                None => self.notes.push(text),
+            }
+            self.left_out = Some((count, note));
+            return self;
+        }
         self.labels.push(Label {
             file,
             span,
-            message: message.into(),
+            message: bounded(message.into()),
             primary: false,
         });
         self
@@ -98,13 +188,13 @@ impl Diagnostic {
 
     /// Adds a `help:` line.
     pub(crate) fn help(mut self, text: impl fmt::Display) -> Self {
-        self.notes.push(format!("help: {text}"));
+        self.notes.push(bounded(format!("help: {text}")));
         self
     }
 
     /// Adds a `note:` line.
     pub(crate) fn note(mut self, text: impl fmt::Display) -> Self {
-        self.notes.push(format!("note: {text}"));
+        self.notes.push(bounded(format!("note: {text}")));
         self
     }
 

@@ -13,6 +13,11 @@ use crate::source::Span;
 pub struct File {
     /// Includes and modules in source order.
     pub items: Vec<Item>,
+    /// The byte order mark that starts the file, if any (Hadoop's rcc rejects one).
+    pub bom: Option<Span>,
+    /// The `//` comment that ends the file without a line break, if it holds more than
+    /// the `//` (Hadoop's rcc rejects it).
+    pub unterminated_comment: Option<Span>,
 }
 
 /// A top-level declaration.
@@ -44,6 +49,9 @@ pub struct Module {
     pub classes: Vec<Class>,
     /// The whole declaration.
     pub span: Span,
+    /// The `;` after the closing `}`, if any (the classic documentation writes one;
+    /// Hadoop's rcc rejects it).
+    pub semicolon: Option<Span>,
 }
 
 /// `class Name { fields }`.
@@ -55,6 +63,8 @@ pub struct Class {
     pub fields: Vec<Field>,
     /// The whole declaration.
     pub span: Span,
+    /// The `;` after the closing `}`, if any (as for [`Module::semicolon`]).
+    pub semicolon: Option<Span>,
 }
 
 /// `type name;`
@@ -211,8 +221,12 @@ pub fn is_keyword(name: &str) -> bool {
 // Spans erased, for comparing trees by shape
 
 impl File {
-    /// The same tree with every span set to `0..0`, to compare trees by content only.
+    /// The same tree with every span set to `0..0`, and without what canonical DDL does
+    /// not print (byte order mark, unterminated final comment, `;` after `}`), to compare
+    /// trees by content only.
     pub fn without_spans(mut self) -> File {
+        self.bom = None;
+        self.unterminated_comment = None;
         for item in &mut self.items {
             match item {
                 Item::Include(i) => {
@@ -221,9 +235,11 @@ impl File {
                 }
                 Item::Module(m) => {
                     m.span = Span::default();
+                    m.semicolon = None;
                     erase_name(&mut m.name);
                     for class in &mut m.classes {
                         class.span = Span::default();
+                        class.semicolon = None;
                         class.name.span = Span::default();
                         for field in &mut class.fields {
                             field.span = Span::default();

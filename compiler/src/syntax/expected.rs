@@ -2,6 +2,8 @@
 //! description (as pest's `renamed_rules` would), the found token is quoted from the text,
 //! and common slips get a hint.
 
+use crate::diagnostics::QUOTE_CHARS;
+use hadoop_record::error::excerpt;
 use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::parser::Rule;
@@ -61,12 +63,7 @@ fn found(text: &str, pos: usize) -> (String, Span) {
         let len = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
-        let word = &rest[..len];
-        let shown = if len > 40 {
-            format!("`{}…`", &word[..40])
-        } else {
-            format!("`{word}`")
-        };
+        let shown = excerpt(&rest[..len]).at_most(QUOTE_CHARS).to_string();
         return (shown, Span::new(pos, pos + len));
     }
     if matches!(c, '\n' | '\r') {
@@ -218,9 +215,12 @@ mod tests {
         assert_eq!(found("a\nb", 1), ("end of line".into(), Span::new(1, 1)));
         assert_eq!(found("\u{0}", 0).0, "character U+0000");
         assert_eq!(found("é", 0), ("`é` (U+00E9)".into(), Span::new(0, 2)));
-        let long = "a".repeat(100);
-        assert_eq!(found(&long, 0).0, format!("`{}…`", "a".repeat(40)));
-        assert_eq!(found(&long, 0).1, Span::new(0, 100));
+        let long = "a".repeat(1000);
+        assert_eq!(
+            found(&long, 0).0,
+            format!("`{}…` (1000 bytes)", "a".repeat(QUOTE_CHARS))
+        );
+        assert_eq!(found(&long, 0).1, Span::new(0, 1000));
     }
 
     #[test]

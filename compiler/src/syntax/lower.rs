@@ -59,6 +59,26 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
 }
 
 pub(super) fn file(pair: Pair<'_, Rule>) -> File {
+    let text = pair.as_str();
+    let bom = text
+        .starts_with('\u{FEFF}')
+        .then(|| Span::new(0, '\u{FEFF}'.len_utf8()));
+    let unterminated_comment = if text.ends_with(['\n', '\r']) {
+        None
+    } else {
+        // Pest keeps no pair for a comment it skipped at the end of an optional part, so
+        // this looks at the text after the last token, which holds only whitespace and
+        // comments.
+        let last_token_end = pair
+            .clone()
+            .into_inner()
+            .flatten()
+            .filter(|p| p.as_rule() != Rule::EOI && p.clone().into_inner().next().is_none())
+            .map(|p| p.as_span().end())
+            .max()
+            .unwrap_or(0);
+        final_line_comment(text, last_token_end)
+    };
     let items = parts(pair)
         .map(|p| match p.as_rule() {
             Rule::include => Item::Include(include(p)),
@@ -66,7 +86,11 @@ pub(super) fn file(pair: Pair<'_, Rule>) -> File {
             r => unreachable!("file item {r:?}"),
         })
         .collect();
-    File { items }
+    File {
+        items,
+        bom,
+        unterminated_comment,
+    }
 }
 
 fn include(pair: Pair<'_, Rule>) -> Include {
@@ -81,8 +105,39 @@ fn include(pair: Pair<'_, Rule>) -> Include {
     }
 }
 
+/// The `//` comment that runs to the end of `text`, if `text[from..]` (whitespace and
+/// comments only) ends in one with text after the `//` (Hadoop's lexer fails on that, but
+/// not on a bare `//`).
+fn final_line_comment(text: &str, from: usize) -> Option<Span> {
+    let mut at = from;
+    while at < text.len() {
+        let rest = &text[at..];
+        if rest.starts_with("//") {
+            match rest.find(['\n', '\r']) {
+                Some(end) => at += end,
+                None if rest.len() > 2 => return Some(Span::new(at, text.len())),
+                None => return None,
+            }
+        } else if rest.starts_with("/*") {
+            at += rest.find("*/").map_or(rest.len(), |end| end + 2);
+        } else {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    None
+}
+
+/// The `;` directly in `pair` (after a class's or module's `}`), if any.
+fn trailing_semicolon(pair: &Pair<'_, Rule>) -> Option<Span> {
+    pair.clone()
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::semicolon)
+        .map(|p| span(&p))
+}
+
 fn module(pair: Pair<'_, Rule>) -> Module {
     let span = trimmed_span(&pair);
+    let semicolon = trailing_semicolon(&pair);
     let mut parts = parts(pair);
     let name = qualified_name(parts.next().expect("module name"));
     let classes = parts.map(class).collect();
@@ -90,15 +145,22 @@ fn module(pair: Pair<'_, Rule>) -> Module {
         name,
         classes,
         span,
+        semicolon,
     }
 }
 
 fn class(pair: Pair<'_, Rule>) -> Class {
     let span = trimmed_span(&pair);
+    let semicolon = trailing_semicolon(&pair);
     let mut parts = parts(pair);
     let name = ident(parts.next().expect("class name"));
     let fields = parts.map(field).collect();
-    Class { name, fields, span }
+    Class {
+        name,
+        fields,
+        span,
+        semicolon,
+    }
 }
 
 fn field(pair: Pair<'_, Rule>) -> Field {

@@ -362,7 +362,10 @@ fn build_programs() -> Option<Programs> {
     let mut classes = std::collections::HashSet::new();
     for m in &models {
         for name in cpp::qualified_names(m) {
-            assert!(classes.insert(name.clone()), "{name} twice in the test schemas");
+            assert!(
+                classes.insert(name.clone()),
+                "{name} twice in the test schemas"
+            );
         }
     }
     registry(&dir, &models);

@@ -39,7 +39,13 @@ pub fn text(n: usize) -> Vec<(String, String, i32)> {
         s
     };
     (0..n)
-        .map(|_| (sentence(&mut rng), sentence(&mut rng), rng.next() as i32 >> 8))
+        .map(|_| {
+            (
+                sentence(&mut rng),
+                sentence(&mut rng),
+                rng.next() as i32 >> 8,
+            )
+        })
         .collect()
 }
 

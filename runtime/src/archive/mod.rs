@@ -1,4 +1,4 @@
-//! Archives: the three Hadoop encodings behind one pair of traits.
+//! Archives: the three Hadoop encodings and ZooKeeper's jute behind one pair of traits.
 //!
 //! [`RecordOutput`] and [`RecordInput`] have the shape of Hadoop's Java interfaces of the
 //! same names: one method per DDL type, plus start/end of record, vector and map. Record
@@ -10,19 +10,18 @@
 
 pub mod binary;
 pub mod csv;
+mod depth;
 mod hex;
+pub mod jute;
 mod sink;
 mod source;
 pub mod text;
 pub mod xml;
 
+pub use depth::{Depth, DEFAULT_MAX_DEPTH};
 pub use sink::Sink;
 
-use crate::error::{Position, Result};
-
-/// How deeply records, vectors and maps may nest in input before reading fails with
-/// [`crate::ErrorKind::Limit`] (instead of overflowing the stack on hostile input).
-pub const MAX_DEPTH: usize = 200;
+use crate::error::{Error, ErrorKind, Position, Result};
 
 /// Where serialized records go: one method per DDL type, as Hadoop's `RecordOutput`.
 pub trait RecordOutput {
@@ -55,14 +54,46 @@ pub trait RecordOutput {
     fn start_map(&mut self, len: usize, tag: &str) -> Result<()>;
     /// End of a map.
     fn end_map(&mut self, tag: &str) -> Result<()>;
+    /// A null `ustring`, `buffer` or `vector` (Java's `null`, which jute writes as a length
+    /// of −1). Hadoop's binary and XML encodings have no null and refuse it (this default);
+    /// CSV writes an empty field, as jute's `toString()` does.
+    fn write_null(&mut self, ty: NullType, tag: &str) -> Result<()> {
+        let _ = tag;
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!("a null {ty}: this encoding has no null (jute has)"),
+        ))
+    }
+}
+
+/// Which type a null stands for ([`RecordOutput::write_null`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NullType {
+    /// `ustring`
+    String,
+    /// `buffer`
+    Buffer,
+    /// `vector`
+    Vector,
+}
+
+impl std::fmt::Display for NullType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NullType::String => "ustring",
+            NullType::Buffer => "buffer",
+            NullType::Vector => "vector",
+        })
+    }
 }
 
 /// Where serialized records come from: one method per DDL type, as Hadoop's `RecordInput`.
 ///
 /// Implementations never trust a length: a length or count larger than what the input can
-/// hold is an error before anything is allocated, and nesting deeper than a fixed limit is an
-/// error rather than a stack overflow. Errors carry the input position; the field path is
-/// added by the callers as the error travels up.
+/// hold is an error before anything is allocated, and nesting deeper than the reader's limit
+/// is an error rather than a stack overflow (one rule for every reader: see [`Depth`]).
+/// Errors carry the input position; the field path is added by the callers as the error
+/// travels up.
 pub trait RecordInput {
     /// `byte`
     fn read_byte(&mut self, tag: &str) -> Result<i8>;
@@ -100,6 +131,19 @@ pub trait RecordInput {
     fn at_end(&mut self) -> Result<bool>;
     /// The current position in the input, for error reports.
     fn position(&self) -> Position;
+    /// A `ustring` that may be null (jute's length −1); Hadoop's encodings never hold one.
+    fn read_nullable_string(&mut self, tag: &str) -> Result<Option<String>> {
+        self.read_string(tag).map(Some)
+    }
+    /// A `buffer` that may be null.
+    fn read_nullable_buffer(&mut self, tag: &str) -> Result<Option<Vec<u8>>> {
+        self.read_buffer(tag).map(Some)
+    }
+    /// Start of a vector that may be null: `None` for a null vector, which has no elements
+    /// and no [`RecordInput::end_vector`].
+    fn start_nullable_vector(&mut self, tag: &str) -> Result<Option<Index>> {
+        self.start_vector(tag).map(Some)
+    }
 }
 
 /// Progress through a vector or map being read (Hadoop's `Index`).

@@ -144,27 +144,36 @@ fn compare_raw_maps<K: Field, V: Field>(
     a: &mut RawInput<'_>,
     b: &mut RawInput<'_>,
 ) -> Result<Ordering> {
+    a.enter()?;
+    b.enter()?;
     let na = a.read_len()?;
     let nb = b.read_len()?;
-    for i in 0..na.min(nb) {
-        let at = |e: crate::Error| e.in_index(i as u64);
-        let o = K::cmp_raw(a, b).map_err(at)?;
-        if o.is_ne() {
-            return Ok(o);
+    let o = 'compare: {
+        for i in 0..na.min(nb) {
+            let at = |e: crate::Error| e.in_index(i as u64);
+            let o = K::cmp_raw(a, b).map_err(at)?;
+            if o.is_ne() {
+                break 'compare o;
+            }
+            V::skip_raw(a).map_err(at)?;
+            V::skip_raw(b).map_err(at)?;
         }
-        V::skip_raw(a).map_err(at)?;
-        V::skip_raw(b).map_err(at)?;
-    }
-    Ok(na.cmp(&nb))
+        na.cmp(&nb)
+    };
+    a.leave();
+    b.leave();
+    Ok(o)
 }
 
 fn skip_raw_map<K: Field, V: Field>(input: &mut RawInput<'_>) -> Result<()> {
+    input.enter()?;
     let n = input.read_len()?;
     for i in 0..n {
         K::skip_raw(input)
             .and_then(|()| V::skip_raw(input))
             .map_err(|e| e.in_index(i as u64))?;
     }
+    input.leave();
     Ok(())
 }
 

@@ -5,16 +5,19 @@
 //! generated types share one mapping: i8 → `byte`, bool → `boolean`, i32 → `int`,
 //! i64 → `long`, f32 → `float`, f64 → `double`, String → `ustring`, `Vec<u8>` → `buffer`,
 //! `Vec<T>` → `vector<T>`, `BTreeMap`/`HashMap` → `map<K, V>`, `Box<T>` → `T`, records →
-//! nested records.
+//! nested records, and `Option<T>` of `String`, `Vec<u8>` and `Vec<T>` → the same type,
+//! which jute may write as null ([`Nullable`]).
 
 mod boxed;
 mod buffer;
 mod map;
+mod nullable;
 mod scalar;
 mod text;
 mod vector;
 
 pub use map::MapKey;
+pub use nullable::Nullable;
 pub use text::check_utf8;
 pub(crate) use text::raw_str;
 
@@ -29,7 +32,7 @@ use crate::schema::{FieldType, SchemaBuilder};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a Hadoop record field type",
     label = "unsupported field type",
-    note = "supported: i8 (byte), bool (boolean), i32 (int), i64 (long), f32 (float), f64 (double), String (ustring), Vec<u8> (buffer), Vec<T> (vector), BTreeMap<K, V> or HashMap<K, V> (map), Box<T>, and types that derive `Record`"
+    note = "supported: i8 (byte), bool (boolean), i32 (int), i64 (long), f32 (float), f64 (double), String (ustring), Vec<u8> (buffer), Vec<T> (vector), BTreeMap<K, V> or HashMap<K, V> (map), Box<T>, Option<T> of String, Vec<u8> and Vec<T> (jute's nullable types), and types that derive `Record`"
 )]
 pub trait Field: Sized {
     /// Writes the value under `tag`.

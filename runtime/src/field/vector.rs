@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use super::Field;
 use crate::archive::binary::RawInput;
-use crate::archive::{RecordInput, RecordOutput};
+use crate::archive::{Index, RecordInput, RecordOutput};
 use crate::error::Result;
 use crate::schema::{FieldType, SchemaBuilder};
 
@@ -17,6 +17,21 @@ pub(crate) fn lexicographic<T>(a: &[T], b: &[T], cmp: impl Fn(&T, &T) -> Orderin
         .unwrap_or_else(|| a.len().cmp(&b.len()))
 }
 
+/// The elements of a vector started with `index`, and its end.
+pub(crate) fn read_elements<T: Field, I: RecordInput + ?Sized>(
+    input: &mut I,
+    mut index: Index,
+    tag: &str,
+) -> Result<Vec<T>> {
+    let mut out = Vec::with_capacity(index.size_hint());
+    while input.next_element(&mut index)? {
+        let element = T::read(input, tag).map_err(|e| e.in_index(out.len() as u64))?;
+        out.push(element);
+    }
+    input.end_vector(tag)?;
+    Ok(out)
+}
+
 impl<T: Field> Field for Vec<T> {
     fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.start_vector(self.len(), tag)?;
@@ -27,14 +42,8 @@ impl<T: Field> Field for Vec<T> {
     }
 
     fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
-        let mut index = input.start_vector(tag)?;
-        let mut out = Vec::with_capacity(index.size_hint());
-        while input.next_element(&mut index)? {
-            let element = T::read(input, tag).map_err(|e| e.in_index(out.len() as u64))?;
-            out.push(element);
-        }
-        input.end_vector(tag)?;
-        Ok(out)
+        let index = input.start_vector(tag)?;
+        read_elements(input, index, tag)
     }
 
     fn field_type(schema: &mut SchemaBuilder) -> FieldType {
@@ -50,22 +59,31 @@ impl<T: Field> Field for Vec<T> {
     }
 
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+        a.enter()?;
+        b.enter()?;
         let na = a.read_len()?;
         let nb = b.read_len()?;
-        for i in 0..na.min(nb) {
-            let o = T::cmp_raw(a, b).map_err(|e| e.in_index(i as u64))?;
-            if o.is_ne() {
-                return Ok(o);
+        let o = 'compare: {
+            for i in 0..na.min(nb) {
+                let o = T::cmp_raw(a, b).map_err(|e| e.in_index(i as u64))?;
+                if o.is_ne() {
+                    break 'compare o;
+                }
             }
-        }
-        Ok(na.cmp(&nb))
+            na.cmp(&nb)
+        };
+        a.leave();
+        b.leave();
+        Ok(o)
     }
 
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+        input.enter()?;
         let n = input.read_len()?;
         for i in 0..n {
             T::skip_raw(input).map_err(|e| e.in_index(i as u64))?;
         }
+        input.leave();
         Ok(())
     }
 }

@@ -2,8 +2,9 @@
 //! with the same bytes) as typed records.
 
 use super::{key_cmp, Value};
-use crate::archive::{RecordInput, RecordOutput};
+use crate::archive::{NullType, RecordInput, RecordOutput};
 use crate::error::{Error, ErrorKind, Result};
+use crate::meta::Filters;
 use crate::schema::{FieldType, RecordId, Schema};
 
 /// Writes `value`, a record of type `id`, under `tag` (empty for a top-level record).
@@ -44,6 +45,9 @@ pub fn write_value<O: RecordOutput + ?Sized>(
         (FieldType::Float, Value::Float(v)) => out.write_float(*v, tag),
         (FieldType::Double, Value::Double(v)) => out.write_double(*v, tag),
         (FieldType::String, Value::String(v)) => out.write_string(v, tag),
+        (FieldType::String, Value::Null) => out.write_null(NullType::String, tag),
+        (FieldType::Buffer, Value::Null) => out.write_null(NullType::Buffer, tag),
+        (FieldType::Vector(_), Value::Null) => out.write_null(NullType::Vector, tag),
         (FieldType::Buffer, Value::Buffer(v)) => out.write_buffer(v, tag),
         (FieldType::Vector(element), Value::Vector(items)) => {
             out.start_vector(items.len(), tag)?;
@@ -116,6 +120,18 @@ pub fn read_value<I: RecordInput + ?Sized>(
     ty: &FieldType,
     tag: &str,
 ) -> Result<Value> {
+    read_value_filtered(input, schema, ty, tag, None)
+}
+
+/// [`read_value`], with records that have a type filter in `filters` read through it
+/// (data written with other type information, see [`crate::meta`]).
+pub(crate) fn read_value_filtered<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    ty: &FieldType,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
     Ok(match ty {
         FieldType::Byte => Value::Byte(input.read_byte(tag)?),
         FieldType::Bool => Value::Bool(input.read_bool(tag)?),
@@ -123,44 +139,87 @@ pub fn read_value<I: RecordInput + ?Sized>(
         FieldType::Long => Value::Long(input.read_long(tag)?),
         FieldType::Float => Value::Float(input.read_float(tag)?),
         FieldType::Double => Value::Double(input.read_double(tag)?),
-        FieldType::String => Value::String(input.read_string(tag)?),
-        FieldType::Buffer => Value::Buffer(input.read_buffer(tag)?),
-        FieldType::Vector(element) => {
-            let mut index = input.start_vector(tag)?;
-            let mut items = Vec::with_capacity(index.size_hint());
-            while input.next_element(&mut index)? {
-                let item = read_value(input, schema, element, tag)
-                    .map_err(|e| e.in_index(items.len() as u64))?;
-                items.push(item);
-            }
-            input.end_vector(tag)?;
-            Value::Vector(items)
+        // Only jute has nulls; the other formats never return `None` here.
+        FieldType::String => input
+            .read_nullable_string(tag)?
+            .map_or(Value::Null, Value::String),
+        FieldType::Buffer => input
+            .read_nullable_buffer(tag)?
+            .map_or(Value::Null, Value::Buffer),
+        FieldType::Vector(element) => read_vector(input, schema, element, tag, filters)?,
+        FieldType::Map(kt, vt) => read_map(input, schema, kt, vt, tag, filters)?,
+        FieldType::Record(id) if filters.is_some_and(|f| f.applies_to(*id)) => {
+            let filters = filters.expect("checked by the guard");
+            filters.read_filtered(input, schema, *id, tag)?
         }
-        FieldType::Map(kt, vt) => {
-            let mut index = input.start_map(tag)?;
-            let mut entries = Vec::with_capacity(index.size_hint());
-            while input.next_element(&mut index)? {
-                let i = entries.len() as u64;
-                let k = read_value(input, schema, kt, tag).map_err(|e| e.in_index(i))?;
-                let v = read_value(input, schema, vt, tag).map_err(|e| e.in_index(i))?;
-                entries.push((k, v));
-            }
-            input.end_map(tag)?;
-            Value::Map(entries)
-        }
-        FieldType::Record(id) => {
-            let record = schema.record(*id);
-            input.start_record(tag)?;
-            let mut fields = Vec::with_capacity(record.fields.len());
-            for def in &record.fields {
-                let field = read_value(input, schema, &def.ty, &def.name)
-                    .map_err(|e| e.in_field(&def.name))?;
-                fields.push(field);
-            }
-            input.end_record(tag)?;
-            Value::Record(fields)
-        }
+        FieldType::Record(id) => read_fields(input, schema, *id, tag, filters)?,
     })
+}
+
+// The containers are read out of line: `read_value` recurses once per level of nesting, and
+// keeping their locals out of its frame makes each level take a third of the stack in
+// unoptimised builds.
+
+#[inline(never)]
+fn read_vector<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    element: &FieldType,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
+    let Some(mut index) = input.start_nullable_vector(tag)? else {
+        return Ok(Value::Null);
+    };
+    let mut items = Vec::with_capacity(index.size_hint());
+    while input.next_element(&mut index)? {
+        let item = read_value_filtered(input, schema, element, tag, filters)
+            .map_err(|e| e.in_index(items.len() as u64))?;
+        items.push(item);
+    }
+    input.end_vector(tag)?;
+    Ok(Value::Vector(items))
+}
+
+#[inline(never)]
+fn read_map<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    kt: &FieldType,
+    vt: &FieldType,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
+    let mut index = input.start_map(tag)?;
+    let mut entries = Vec::with_capacity(index.size_hint());
+    while input.next_element(&mut index)? {
+        let i = entries.len() as u64;
+        let k = read_value_filtered(input, schema, kt, tag, filters).map_err(|e| e.in_index(i))?;
+        let v = read_value_filtered(input, schema, vt, tag, filters).map_err(|e| e.in_index(i))?;
+        entries.push((k, v));
+    }
+    input.end_map(tag)?;
+    Ok(Value::Map(entries))
+}
+
+#[inline(never)]
+fn read_fields<I: RecordInput + ?Sized>(
+    input: &mut I,
+    schema: &Schema,
+    id: RecordId,
+    tag: &str,
+    filters: Option<&Filters>,
+) -> Result<Value> {
+    let record = schema.record(id);
+    input.start_record(tag)?;
+    let mut fields = Vec::with_capacity(record.fields.len());
+    for def in &record.fields {
+        let field = read_value_filtered(input, schema, &def.ty, &def.name, filters)
+            .map_err(|e| e.in_field(&def.name))?;
+        fields.push(field);
+    }
+    input.end_record(tag)?;
+    Ok(Value::Record(fields))
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@
 //! [`to_json`] writes the same form made for people (what `rcc convert --to json` prints):
 //! one line, floats and doubles as plain JSON numbers in Java's text (`1.0E10`, `-0.0`),
 //! non-finite ones as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, strings as UTF-8.
-//! [`from_json`] reads it back to the same bits, NaN payloads aside.
+//! [`from_json`] reads it back to the same bits, NaN payloads aside, and so does
+//! [`JsonReader`] from text (what `rcc convert --from json` reads), with line and column
+//! in its errors. Both go through one schema-driven reader.
 //!
 //! ```
 //! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
@@ -34,12 +36,19 @@
 //! # Ok::<(), hadoop_record::Error>(())
 //! ```
 
+mod read;
+mod reader;
+
+use serde::de::DeserializeSeed;
 use serde_json::Value as Json;
 
 use super::Value;
 use crate::archive::text::{push_double, push_float};
-use crate::error::{Error, ErrorKind, Result};
+use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
+use crate::error::{Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, Schema};
+use read::{Trail, ValueSeed};
+pub use reader::JsonReader;
 
 /// The largest magnitude a `long` is written as a JSON number with (2^53): beyond it,
 /// readers that hold numbers as doubles would change the value, so it is a string.
@@ -85,6 +94,9 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
             } else {
                 non_finite(out, v.is_nan(), v.is_sign_negative());
             }
+        }
+        (FieldType::String | FieldType::Buffer | FieldType::Vector(_), Value::Null) => {
+            out.extend_from_slice(b"null");
         }
         (FieldType::String, Value::String(v)) => {
             serde_json::to_writer(&mut *out, v.as_str())
@@ -172,197 +184,123 @@ fn schema_error(message: String) -> Error {
     Error::new(ErrorKind::Schema, message)
 }
 
-/// Converts JSON in the fixture value form into a [`Value`] of type `ty`.
+/// Parses JSON text for [`from_json`]: errors at line:col, and nesting bounded by the
+/// readers' rule ([`Depth`]) rather than by serde_json's fixed 128 levels.
 ///
-/// Floats and doubles are taken from `bits` when present, else parsed from `value` (or
-/// from a plain JSON number or string: `"NaN"`, `"Infinity"`, `"-Infinity"`); longs may be
-/// numbers or decimal strings. Plain numbers are exact when serde_json's
-/// `float_roundtrip` feature is on (the `json` feature turns it on).
-pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> {
-    let mismatch = || {
-        schema_error(format!(
-            "expected {} but found JSON {}",
-            schema.type_name(ty),
-            json_kind(json)
-        ))
-    };
-    Ok(match ty {
-        FieldType::Byte => Value::Byte(integer(json, mismatch)?),
-        FieldType::Bool => Value::Bool(json.as_bool().ok_or_else(mismatch)?),
-        FieldType::Int => Value::Int(integer(json, mismatch)?),
-        FieldType::Long => Value::Long(integer(json, mismatch)?),
-        FieldType::Float => {
-            let bits = float_bits(json, 8)?;
-            Value::Float(match (bits, json) {
-                (Some(b), _) => f32::from_bits(b as u32),
-                (None, Json::Number(n)) => narrow(n.as_f64().ok_or_else(mismatch)?),
-                (None, _) => float_text(json)
-                    .ok_or_else(mismatch)?
-                    .parse()
-                    .map_err(|_| mismatch())?,
+/// A value `max_depth` records, vectors and maps deep is written with at most
+/// `2 * max_depth + 1` levels of JSON arrays and objects (a map entry is an array in an
+/// array, a float may be an object); deeper text is refused with [`ErrorKind::Limit`] before
+/// it is parsed, and [`from_json_with_max_depth`] applies the exact limit.
+///
+/// ```
+/// use hadoop_record::value::json::parse;
+/// use hadoop_record::{ErrorKind, Position};
+/// assert_eq!(parse("[[1], {\"a\": 2}]", 1).unwrap()[1]["a"], 2);
+/// let e = parse("[[[[1]]]]", 1).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::Limit);
+/// assert_eq!(e.position(), Some(Position::LineCol { line: 1, col: 4 }));
+/// let e = parse("[1,\n 2", 512).unwrap_err();
+/// assert_eq!(e.position(), Some(Position::LineCol { line: 2, col: 2 }));
+/// ```
+pub fn parse(text: &str, max_depth: usize) -> Result<Json> {
+    let max_levels = max_depth.saturating_mul(2).saturating_add(1);
+    if let Some(at) = too_deep(text.as_bytes(), max_levels) {
+        let (line, col) = line_col(text.as_bytes(), at);
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "JSON nested more than {max_levels} deep, more than a value nested {max_depth} deep is written with"
+            ),
+        )
+        .at(Position::LineCol { line, col }));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Bounded above: serde_json recurses at most `max_levels` deep.
+    de.disable_recursion_limit();
+    let json = <Json as serde::Deserialize>::deserialize(&mut de)
+        .and_then(|json| de.end().map(|()| json))
+        .map_err(|e| {
+            // serde_json's messages name no input, only where it is; the position is ours.
+            let (line, col) = (e.line(), e.column());
+            let text = e.to_string();
+            let message = text
+                .strip_suffix(&format!(" at line {line} column {col}"))
+                .unwrap_or(&text);
+            Error::new(ErrorKind::Syntax, message.to_owned()).at(Position::LineCol {
+                line: line as u64,
+                col: col as u64,
             })
-        }
-        FieldType::Double => {
-            let bits = float_bits(json, 16)?;
-            Value::Double(match (bits, json) {
-                (Some(b), _) => f64::from_bits(b),
-                (None, Json::Number(n)) => n.as_f64().ok_or_else(mismatch)?,
-                (None, _) => float_text(json)
-                    .ok_or_else(mismatch)?
-                    .parse()
-                    .map_err(|_| mismatch())?,
-            })
-        }
-        FieldType::String => Value::String(json.as_str().ok_or_else(mismatch)?.to_owned()),
-        FieldType::Buffer => Value::Buffer(hex(json.as_str().ok_or_else(mismatch)?)?),
-        FieldType::Vector(element) => Value::Vector(
-            json.as_array()
-                .ok_or_else(mismatch)?
-                .iter()
-                .enumerate()
-                .map(|(i, item)| from_json(schema, element, item).map_err(|e| e.in_index(i as u64)))
-                .collect::<Result<_>>()?,
-        ),
-        FieldType::Map(kt, vt) => Value::Map(
-            json.as_array()
-                .ok_or_else(mismatch)?
-                .iter()
-                .enumerate()
-                .map(|(i, pair)| {
-                    let pair = match pair.as_array().map(Vec::as_slice) {
-                        Some([k, v]) => (k, v),
-                        _ => {
-                            return Err(schema_error(
-                                "a map entry must be a [key, value] array".into(),
-                            ))
-                        }
-                    };
-                    Ok((
-                        from_json(schema, kt, pair.0)?,
-                        from_json(schema, vt, pair.1)?,
-                    ))
-                    .map_err(|e: Error| e.in_index(i as u64))
-                })
-                .collect::<Result<_>>()?,
-        ),
-        FieldType::Record(id) => {
-            let record = schema.record(*id);
-            let object = json.as_object().ok_or_else(mismatch)?;
-            if let Some(unknown) = object
-                .keys()
-                .find(|k| !record.fields.iter().any(|f| &f.name == *k))
-            {
-                return Err(schema_error(format!(
-                    "{} has no field `{unknown}`",
-                    record.name
-                )));
+        })?;
+    Ok(json)
+}
+
+/// The offset of the first `[` or `{` that opens more than `max` levels, outside strings.
+fn too_deep(text: &[u8], max: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
             }
-            Value::Record(
-                record
-                    .fields
-                    .iter()
-                    .map(|def| {
-                        let field = object
-                            .get(&def.name)
-                            .ok_or_else(|| schema_error(format!("missing field `{}`", def.name)))?;
-                        from_json(schema, &def.ty, field).map_err(|e| e.in_field(&def.name))
-                    })
-                    .collect::<Result<_>>()?,
-            )
+            continue;
         }
-    })
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
-/// The float a JSON number stands for, given the double serde_json read it as.
+/// 1-based line and column (in bytes) of `offset`.
+fn line_col(text: &[u8], offset: usize) -> (u64, u64) {
+    let before = &text[..offset];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    (line as u64, (offset - line_start + 1) as u64)
+}
+
+/// Converts JSON into a [`Value`] of type `ty`: what [`to_json`] writes, and the fixture
+/// manifests' value form.
 ///
-/// The number's text is gone by now, and narrowing the double is not always right: the
-/// text was rounded once to the double and would be rounded again to the float, which
-/// for one float lands on a neighbour (`7.038531E-26`, Java's own JDK-4396272). So a
-/// float whose Java text reads as exactly this double wins: the nearest, else one of its
-/// two neighbours. For the text [`to_json`] writes this gives back every finite float
-/// (checked once for all positive bit patterns, negatives being symmetric: plain
-/// narrowing gets exactly one of them wrong); for other text it is the nearest float, or
-/// at worst its neighbour.
-fn narrow(x: f64) -> f32 {
-    let nearest = x as f32;
-    let reads_as_x = |f: f32| {
-        let mut text = Vec::with_capacity(16);
-        push_float(&mut text, f);
-        // Java text is ASCII, and Rust's parser rounds correctly, like serde_json's
-        // `float_roundtrip`.
-        std::str::from_utf8(&text)
-            .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-            == Some(x)
+/// Floats and doubles may be JSON numbers, the strings `"NaN"`, `"Infinity"`,
+/// `"-Infinity"` or a number's text, or `{"value": "<Java text>", "bits": "0x…"}` (the bits
+/// win); integers may be numbers or decimal strings; a record's fields may come in any
+/// order. Plain numbers are exact (serde_json's `float_roundtrip` feature is on). Errors
+/// name the field path; [`JsonReader`] reads from text and adds line and column.
+///
+/// Records, vectors and maps nested more than [`DEFAULT_MAX_DEPTH`] deep are an
+/// [`ErrorKind::Limit`] error, as in every reader ([`Depth`]).
+pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> {
+    from_json_with_max_depth(schema, ty, json, DEFAULT_MAX_DEPTH)
+}
+
+/// [`from_json`] with a nesting limit of `max` records, vectors and maps open at once.
+pub fn from_json_with_max_depth(
+    schema: &Schema,
+    ty: &FieldType,
+    json: &Json,
+    max: usize,
+) -> Result<Value> {
+    let mut trail = Trail::new(Depth::new(max));
+    let seed = ValueSeed {
+        schema,
+        ty,
+        trail: &mut trail,
     };
-    if !nearest.is_finite() || reads_as_x(nearest) {
-        return nearest;
-    }
-    [nearest.next_up(), nearest.next_down()]
-        .into_iter()
-        .find(|&f| f.is_finite() && reads_as_x(f))
-        .unwrap_or(nearest)
-}
-
-fn json_kind(json: &Json) -> &'static str {
-    match json {
-        Json::Null => "null",
-        Json::Bool(_) => "boolean",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
-    }
-}
-
-fn integer<T: TryFrom<i64>>(json: &Json, mismatch: impl Fn() -> Error) -> Result<T> {
-    let wide = match json {
-        Json::Number(n) => n.as_i64(),
-        Json::String(s) => s.parse::<i64>().ok(),
-        _ => None,
-    }
-    .ok_or_else(&mismatch)?;
-    T::try_from(wide).map_err(|_| {
-        Error::new(ErrorKind::Overflow, format!("{wide} is out of range")).with_source(mismatch())
-    })
-}
-
-fn float_bits(json: &Json, digits: usize) -> Result<Option<u64>> {
-    let Some(bits) = json.get("bits") else {
-        return Ok(None);
-    };
-    bits.as_str()
-        .and_then(|s| s.strip_prefix("0x"))
-        .filter(|s| s.len() == digits)
-        .and_then(|s| u64::from_str_radix(s, 16).ok())
-        .map(Some)
-        .ok_or_else(|| schema_error(format!("`bits` must be 0x and {digits} hex digits")))
-}
-
-fn float_text(json: &Json) -> Option<String> {
-    match json {
-        Json::Number(n) => Some(n.to_string()),
-        Json::String(s) => Some(s.clone()),
-        Json::Object(o) => o.get("value")?.as_str().map(str::to_owned),
-        _ => None,
-    }
-}
-
-fn hex(text: &str) -> Result<Vec<u8>> {
-    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    let bytes = text.as_bytes();
-    if !bytes.len().is_multiple_of(2) {
-        return Err(schema_error(
-            "a buffer needs an even number of hex digits".into(),
-        ));
-    }
-    bytes
-        .chunks(2)
-        .map(|pair| match (digit(pair[0]), digit(pair[1])) {
-            (Some(h), Some(l)) => Ok(h << 4 | l),
-            _ => Err(schema_error(format!("`{text}` is not hex"))),
-        })
-        .collect()
+    seed.deserialize(json).map_err(|e| trail.error(&e, None))
 }
 
 #[cfg(test)]

@@ -21,11 +21,16 @@
 
 mod codec;
 mod compare;
+mod hash;
 #[cfg(feature = "json")]
 pub mod json;
 
+use crate::schema::{FieldType, Schema};
+
+pub(crate) use codec::read_value_filtered;
 pub use codec::{read_record, read_value, write_record, write_value};
-pub use compare::{compare_hadoop, key_cmp};
+pub use compare::{compare_hadoop, equals_hadoop, key_cmp};
+pub use hash::hash_hadoop;
 
 /// A value of any DDL type. Which variant is valid where is decided by the schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,9 +58,52 @@ pub enum Value {
     Map(Vec<(Value, Value)>),
     /// A record: field values in declaration order.
     Record(Vec<Value>),
+    /// Java's `null` for a `ustring`, `buffer` or `vector`, which only jute writes (a length
+    /// of −1): read from jute, written to jute and JSON (`null`), refused by Hadoop's binary
+    /// and XML encodings, an empty field in CSV.
+    Null,
 }
 
 impl Value {
+    /// The empty value of `ty`: 0, `false`, `""`, no bytes, no elements, and a record of
+    /// empty fields. What a field that data does not hold reads as.
+    ///
+    /// ```
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// use hadoop_record::Value;
+    ///
+    /// let mut schema = Schema::new();
+    /// let id = schema.add(RecordType {
+    ///     module: "m".into(),
+    ///     name: "R".into(),
+    ///     fields: vec![FieldDef::new("s", FieldType::String), FieldDef::new("n", FieldType::Int)],
+    /// });
+    /// let empty = Value::empty(&schema, &FieldType::Record(id));
+    /// assert_eq!(empty, Value::Record(vec![Value::String(String::new()), Value::Int(0)]));
+    /// ```
+    pub fn empty(schema: &Schema, ty: &FieldType) -> Value {
+        match ty {
+            FieldType::Byte => Value::Byte(0),
+            FieldType::Bool => Value::Bool(false),
+            FieldType::Int => Value::Int(0),
+            FieldType::Long => Value::Long(0),
+            FieldType::Float => Value::Float(0.0),
+            FieldType::Double => Value::Double(0.0),
+            FieldType::String => Value::String(String::new()),
+            FieldType::Buffer => Value::Buffer(Vec::new()),
+            FieldType::Vector(_) => Value::Vector(Vec::new()),
+            FieldType::Map(..) => Value::Map(Vec::new()),
+            FieldType::Record(id) => Value::Record(
+                schema
+                    .record(*id)
+                    .fields
+                    .iter()
+                    .map(|f| Value::empty(schema, &f.ty))
+                    .collect(),
+            ),
+        }
+    }
+
     /// The name of the variant's DDL type, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -70,6 +118,7 @@ impl Value {
             Value::Vector(_) => "vector",
             Value::Map(_) => "map",
             Value::Record(_) => "record",
+            Value::Null => "null",
         }
     }
 

@@ -7,7 +7,8 @@
 //!   them up to date);
 //! - [`names`]: the awkward names and module names of the compiler's tests as `rcc -d`
 //!   writes them (checked in too): keywords as module segments, modules named `mod`;
-//! - [`shapes`]: every DDL of the compiler's Rust snapshot tests.
+//! - [`shapes`]: every DDL of the compiler's Rust snapshot tests;
+//! - [`stress`]: the stress corpus of names (`compiler/tests/ddl/names/stress.jr`).
 
 #![deny(warnings)]
 
@@ -24,8 +25,15 @@ pub mod tree;
 #[rustfmt::skip]
 pub mod names;
 
-/// All field types, containers, keywords and collisions-to-be, the documentation's
+/// All field types, containers and keywords, the documentation's
 /// examples and Hadoop's test shapes.
 pub mod shapes {
     hadoop_record::include_records!("shapes");
+}
+
+/// The stress corpus of names: keywords of every back end's language and names that
+/// collide in Rust's conventions, all compiled with warnings denied.
+pub mod stress {
+    // The corpus has a top-level module `hadoop_record`, which would shadow the crate here.
+    ::hadoop_record::include_records!("stress");
 }

@@ -10,6 +10,7 @@
 //! }
 //! ```
 
+pub mod arb;
 mod schemas;
 mod shapes;
 mod values;
@@ -109,6 +110,12 @@ pub struct Comparison {
     #[serde(rename = "compareTo_reverse_sign")]
     pub compare_to_reverse_sign: i32,
     pub equals: bool,
+    /// Java's `a.hashCode()` (absent from the java_shapes manifest).
+    #[serde(rename = "hashCode_a", default)]
+    pub hash_code_a: Option<i32>,
+    /// Java's `b.hashCode()`.
+    #[serde(rename = "hashCode_b", default)]
+    pub hash_code_b: Option<i32>,
     pub raw_comparator: Option<i64>,
 }
 

@@ -2,12 +2,12 @@
 //! `#[derive(hadoop_record::Record)]` and its attributes (the derive writes every byte),
 //! formatted with prettyplease.
 
-use quote::quote;
+use quote::{quote, ToTokens};
 use syn::{Field, FieldMutability, Fields, FieldsNamed, Item, ItemMod, ItemStruct, Visibility};
 
 use super::ast::{doc, ident, list, path, punctuated};
 use super::layout::Layout;
-use super::names::is_upper_case_acronym;
+use super::names::{is_upper_case_acronym, Kind, RustName};
 use super::types::{Ordered, TypeWriter};
 use super::Attributes;
 use crate::model::{Model, RecordIndex};
@@ -28,6 +28,8 @@ pub(crate) struct Emitter<'a> {
     pub runtime_attr: Option<String>,
     /// Absolute DDL paths are shown relative to this ([`super::show_path`]).
     pub source_root: Option<&'a std::path::Path>,
+    /// [`super::Options::nullable`]
+    pub nullable: bool,
 }
 
 /// Whether modules with records get files of their own.
@@ -66,6 +68,7 @@ impl Emitter<'_> {
             if node == Layout::ROOT || self.layout.nodes[node].name.as_ref() == Some(name) {
                 attrs.push(list("allow", quote!(clippy::module_inception)));
             }
+            attrs.extend(allow_lint(Kind::Module, name));
             // A module named `mod` stays inline: its file would be `mod.rs`, which is the
             // root's own file at the top, and which rustc takes as a directory's module
             // file below it (looking for its children in the wrong place).
@@ -132,6 +135,9 @@ impl Emitter<'_> {
             vec: TypeWriter::prelude(self.shadowed(node, "Vec"), "vec", "Vec"),
             map: path(true, ["std", "collections", "BTreeMap"].map(ident)),
             map_key,
+            option: self
+                .nullable
+                .then(|| TypeWriter::prelude(self.shadowed(node, "Option"), "option", "Option")),
         };
 
         let mut attrs = vec![doc(&format!(
@@ -160,6 +166,11 @@ impl Emitter<'_> {
             record_attr.push(quote!(crate = #path));
         }
         attrs.push(list("record", quote!(#(#record_attr),*)));
+        attrs.extend(allow_lint(Kind::Type, &names.name));
+        // rustc checks field names at the struct, so the struct allows what a field needs.
+        if let Some(lint) = names.fields.iter().find_map(|f| Kind::Field.lint(f)) {
+            attrs.push(list("allow", ident(lint).into_token_stream()));
+        }
         if is_upper_case_acronym(names.name.plain()) {
             attrs.push(list("allow", quote!(clippy::upper_case_acronyms)));
         }
@@ -218,6 +229,12 @@ impl Emitter<'_> {
             .iter()
             .any(|&r| self.layout.record(r).name.plain() == name)
     }
+}
+
+/// `#[allow(lint)]` when `name`, as a `kind`, keeps a DDL spelling that trips a naming lint.
+fn allow_lint(kind: Kind, name: &RustName) -> Option<syn::Attribute> {
+    let lint = kind.lint(name)?;
+    Some(list("allow", ident(lint).into_token_stream()))
 }
 
 /// Formats items as a Rust file, after the `header` comment, with a blank line between

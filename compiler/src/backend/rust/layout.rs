@@ -1,14 +1,12 @@
 //! Where everything goes in Rust: the module tree mirroring the dotted DDL module names,
 //! the Rust name of every module, record and field, and the relative paths between
-//! modules. Two DDL names that become the same Rust name are a DDL error with both spans.
+//! modules. Names that would collide in Rust get the fallbacks of [`assign`].
 
 use std::collections::hash_map::{Entry, HashMap};
 
 use super::ast::{ident, path};
-use super::names::{camel, snake, RustName};
-use crate::diagnostics::Diagnostic;
+use super::names::{assign, Kind, RustName};
 use crate::model::{Model, RecordIndex};
-use crate::source::Location;
 
 /// A module of the Rust tree; [`Layout::ROOT`] is the tree's root (the file or the
 /// `mod.rs` the user mounts).
@@ -48,9 +46,10 @@ pub(crate) struct Layout {
 impl Layout {
     pub const ROOT: usize = 0;
 
-    /// Lays `model` out, or reports every pair of names that collide in Rust.
-    pub fn new(model: &Model) -> Result<Layout, Vec<Diagnostic>> {
-        let mut problems = Vec::new();
+    /// Lays `model` out. Every DDL name gets a Rust name of its own: one Rust module per
+    /// distinct DDL module prefix, and within each Rust namespace (a module's child modules
+    /// and records, a record's fields) names told apart by [`assign`].
+    pub fn new(model: &Model) -> Layout {
         let mut nodes = vec![Node {
             name: None,
             parent: None,
@@ -59,113 +58,73 @@ impl Layout {
             records: Vec::new(),
             children: Vec::new(),
         }];
-        // (parent, segment) → node
-        let mut by_segment: HashMap<(usize, RustName), usize> = HashMap::new();
-        let mut records: Vec<Option<RecordNames>> = std::iter::repeat_with(|| None)
-            .take(model.records().len())
-            .collect();
-
+        // The DDL segment of each node, and (parent, DDL segment) → node.
+        let mut segments: Vec<&str> = vec![""];
+        let mut by_segment: HashMap<(usize, &str), usize> = HashMap::new();
         for (m, module) in model.modules().iter().enumerate() {
             let mut node = Layout::ROOT;
             for segment in module.segments() {
-                let name = snake(segment);
-                node = match by_segment.entry((node, name.clone())) {
+                node = match by_segment.entry((node, segment)) {
                     Entry::Occupied(e) => *e.get(),
                     Entry::Vacant(e) => {
                         let id = nodes.len();
                         let depth = nodes[node].depth + 1;
                         nodes[node].children.push(id);
                         nodes.push(Node {
-                            name: Some(name),
+                            name: None,
                             parent: Some(node),
                             depth,
                             module: None,
                             records: Vec::new(),
                             children: Vec::new(),
                         });
+                        segments.push(segment);
                         *e.insert(id)
                     }
                 };
             }
-            if let Some(other) = nodes[node].module {
-                let first = &model.modules()[other];
-                problems.push(collision(
-                    format!(
-                        "modules `{}` and `{}` both become the Rust module `{}`",
-                        first.name(),
-                        module.name(),
-                        rust_path(&nodes, node)
-                    ),
-                    module.location(),
-                    first.location(),
-                    "module",
-                ));
-                continue;
-            }
+            // The model holds each DDL module once, so each node gets at most one.
             nodes[node].module = Some(m);
             nodes[node].records = module.records().to_vec();
+        }
 
-            let mut types: HashMap<String, RecordIndex> = HashMap::new();
-            for &r in module.records() {
-                let record = model.record(r);
-                let name = camel(record.name());
-                if let Some(&other) = types.get(name.plain()) {
-                    problems.push(collision(
-                        format!(
-                            "records `{}` and `{}` both become the Rust type `{}`",
-                            model.record(other).name(),
-                            record.name(),
-                            name.source()
-                        ),
-                        record.location(),
-                        model.record(other).location(),
-                        "record",
-                    ));
-                } else {
-                    types.insert(name.plain().to_owned(), r);
-                }
-                let mut seen: HashMap<String, usize> = HashMap::new();
-                let fields = record
+        let mut records: Vec<Option<RecordNames>> = std::iter::repeat_with(|| None)
+            .take(model.records().len())
+            .collect();
+        for node in 0..nodes.len() {
+            // Child modules first: their names are file names, best kept stable.
+            let children = nodes[node].children.clone();
+            let own = nodes[node].records.clone();
+            let names: Vec<(Kind, &str)> = children
+                .iter()
+                .map(|&c| (Kind::Module, segments[c]))
+                .chain(own.iter().map(|&r| (Kind::Type, model.record(r).name())))
+                .collect();
+            let mut assigned = assign(&names).into_iter();
+            for &child in &children {
+                nodes[child].name = assigned.next();
+            }
+            for (&r, name) in own.iter().zip(assigned) {
+                let fields: Vec<(Kind, &str)> = model
+                    .record(r)
                     .fields()
                     .iter()
-                    .enumerate()
-                    .map(|(i, field)| {
-                        let name = snake(field.name());
-                        if let Some(&other) = seen.get(name.plain()) {
-                            let other = &record.fields()[other];
-                            problems.push(collision(
-                                format!(
-                                    "fields `{}` and `{}` of `{}` both become the Rust field `{}`",
-                                    other.name(),
-                                    field.name(),
-                                    record.name(),
-                                    name.source()
-                                ),
-                                field.location(),
-                                other.location(),
-                                "field",
-                            ));
-                        } else {
-                            seen.insert(name.plain().to_owned(), i);
-                        }
-                        name
-                    })
+                    .map(|f| (Kind::Field, f.name()))
                     .collect();
-                records[r.index()] = Some(RecordNames { node, name, fields });
+                records[r.index()] = Some(RecordNames {
+                    node,
+                    name,
+                    fields: assign(&fields),
+                });
             }
         }
-        // Module segments are snake_case and type names UpperCamelCase, and every DDL name
-        // starts with a letter, so a module and a type of one Rust module never collide.
-        if !problems.is_empty() {
-            return Err(problems);
-        }
-        Ok(Layout {
+        Layout {
             nodes,
             records: records
                 .into_iter()
                 .map(|r| r.expect("every record is in a module"))
                 .collect(),
-        })
+        }
     }
 
     /// The Rust names of record `r`.
@@ -224,34 +183,4 @@ impl Layout {
         });
         path(false, start.into_iter().chain(below).chain([name]))
     }
-}
-
-/// `a::b` for showing in messages.
-fn rust_path(nodes: &[Node], node: usize) -> String {
-    let mut parts = Vec::new();
-    let mut at = node;
-    while let Some(name) = &nodes[at].name {
-        parts.push(name.source());
-        at = nodes[at].parent.unwrap_or(Layout::ROOT);
-    }
-    parts.reverse();
-    parts.join("::")
-}
-
-fn collision(message: String, here: &Location, first: &Location, what: &str) -> Diagnostic {
-    Diagnostic::error(message)
-        .primary(here.file, here.span, format!("this {what}…"))
-        .secondary(
-            first.file,
-            first.span,
-            format!("…has the same Rust name as this {what}"),
-        )
-        .help(format!(
-            "rename one of them in the DDL: in Rust, {what} names are {}",
-            if what == "record" {
-                "UpperCamelCase"
-            } else {
-                "snake_case"
-            }
-        ))
 }

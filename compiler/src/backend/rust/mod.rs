@@ -20,8 +20,8 @@
 //! assert!(code.contains("#[record(name = \"isRelative\")]\n        pub is_relative: bool,"));
 //! ```
 //!
-//! Layout: `names` converts names, `layout` builds the module tree and finds
-//! collisions, `types` maps types (and decides which records can be `Ord`), `emit`
+//! Layout: `names` converts names and tells colliding ones apart, `layout` builds the
+//! module tree and names everything in it, `types` maps types (and decides which records can be `Ord`), `emit`
 //! writes the tokens and formats them.
 
 mod ast;
@@ -57,6 +57,12 @@ pub struct Options {
     pub type_attributes: Vec<(String, String)>,
     /// `(path, attribute)`: attributes added to matching fields (`links.Link.URL`).
     pub field_attributes: Vec<(String, String)>,
+    /// Jute's nulls: every `ustring`, `buffer` and `vector`, at any depth (vector elements
+    /// and map values too), becomes an `Option` (`Option<String>`, `Option<Vec<u8>>`,
+    /// `Option<Vec<T>>`), whose `None` is Java's `null` — a length of −1 in jute
+    /// ([`hadoop_record::archive::jute`]). Map keys and records stay as they are: Java cannot
+    /// write a null key or record. For ZooKeeper's `zookeeper.jute`.
+    pub nullable: bool,
 }
 
 /// Whether a `type_attribute`/`field_attribute` path selects the DDL name `name`
@@ -154,7 +160,8 @@ impl Attributes {
 /// One self-contained Rust file holding every module of `model` (included files too), to
 /// be used as `mod generated { include!("records.rs"); }`. It has no inner attributes.
 ///
-/// Fails when DDL names collide in Rust or an attribute in `options` does not parse.
+/// Fails only when an option does not parse (an attribute, the runtime crate's path): DDL
+/// names that would collide in Rust get fallbacks (`docs/naming.md`).
 pub fn generate_file(model: &Model, options: &Options) -> Result<String, Diagnostics> {
     let generator = Generator::new(model, options)?;
     let mut files = Vec::new();
@@ -221,24 +228,17 @@ impl<'a> Generator<'a> {
             problems.append(&mut p);
             Attributes::default()
         });
-        let layout = match Layout::new(model) {
-            Ok(layout) => Some(layout),
-            Err(mut p) => {
-                problems.append(&mut p);
-                None
-            }
-        };
-        match layout {
-            Some(layout) if problems.is_empty() => Ok(Generator {
-                model,
-                options,
-                ordered: Ordered::new(model),
-                layout,
-                attributes,
-                runtime,
-            }),
-            _ => Err(fail(problems)),
+        if !problems.is_empty() {
+            return Err(fail(problems));
         }
+        Ok(Generator {
+            model,
+            options,
+            ordered: Ordered::new(model),
+            layout: Layout::new(model),
+            attributes,
+            runtime,
+        })
     }
 
     fn emitter(&self) -> Emitter<'_> {
@@ -256,6 +256,7 @@ impl<'a> Generator<'a> {
             runtime: self.runtime.clone(),
             runtime_attr,
             source_root: self.options.source_root.as_deref(),
+            nullable: self.options.nullable,
         }
     }
 

@@ -65,6 +65,14 @@ impl Ordered {
     }
 }
 
+/// Whether Java may hold a value of `ty` as null: `String`, `byte[]` and `List`.
+fn nullable(ty: &Type) -> bool {
+    matches!(
+        ty,
+        Type::Primitive(Primitive::UString | Primitive::Buffer) | Type::Vector(_)
+    )
+}
+
 enum Leaf {
     Float,
     Record(RecordIndex),
@@ -98,6 +106,9 @@ pub(crate) struct TypeWriter<'a> {
     pub map: syn::Path,
     /// `MapKey` by the runtime crate's path.
     pub map_key: syn::Path,
+    /// `Option` (or `::std::option::Option`) when strings, buffers and vectors may be null
+    /// ([`super::Options::nullable`]).
+    pub option: Option<syn::Path>,
 }
 
 impl TypeWriter<'_> {
@@ -113,6 +124,15 @@ impl TypeWriter<'_> {
 
     /// The Rust type of `ty`.
     pub fn rust(&self, ty: &Type) -> RustType {
+        let plain = self.plain(ty);
+        match &self.option {
+            Some(option) if nullable(ty) => generic(option.clone(), vec![plain]),
+            _ => plain,
+        }
+    }
+
+    /// The Rust type of `ty`, never wrapped in `Option` itself.
+    fn plain(&self, ty: &Type) -> RustType {
         match ty {
             Type::Primitive(p) => match p {
                 Primitive::Byte => primitive("i8"),
@@ -131,9 +151,9 @@ impl TypeWriter<'_> {
     }
 
     /// A map key: itself when it is `Ord`, else wrapped in `MapKey`, which orders keys as
-    /// Java's `TreeMap` does.
+    /// Java's `TreeMap` does. Never an `Option`: Java's `TreeMap` holds no null key.
     fn key(&self, k: &Type) -> RustType {
-        let key = self.rust(k);
+        let key = self.plain(k);
         if self.ordered.ty(k) {
             key
         } else {
@@ -148,6 +168,13 @@ impl TypeWriter<'_> {
     }
 
     fn score(&self, ty: &Type, nest: u32) -> u32 {
+        if self.option.is_some() && nullable(ty) {
+            return 10 * nest + self.plain_score(ty, nest + 1);
+        }
+        self.plain_score(ty, nest)
+    }
+
+    fn plain_score(&self, ty: &Type, nest: u32) -> u32 {
         10 * nest
             + match ty {
                 Type::Primitive(Primitive::Buffer) => 10 * (nest + 1),
@@ -155,9 +182,9 @@ impl TypeWriter<'_> {
                 Type::Vector(t) => self.score(t, nest + 1),
                 Type::Map(k, v) => {
                     let key = if self.ordered.ty(k) {
-                        self.score(k, nest + 1)
+                        self.plain_score(k, nest + 1)
                     } else {
-                        10 * (nest + 1) + self.score(k, nest + 2)
+                        10 * (nest + 1) + self.plain_score(k, nest + 2)
                     };
                     key + self.score(v, nest + 1)
                 }

@@ -1,7 +1,7 @@
 //! A cursor over binary-encoded bytes in memory, for raw comparison and skipping.
 
 use super::vint;
-use crate::archive::{Index, RecordInput, MAX_DEPTH};
+use crate::archive::{Depth, Index, RecordInput};
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// Reads Hadoop binary primitives from a byte slice, tracking the offset for errors.
@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Position, Result};
 pub struct RawInput<'a> {
     data: &'a [u8],
     pos: usize,
-    depth: usize,
+    depth: Depth,
 }
 
 impl<'a> RawInput<'a> {
@@ -21,8 +21,15 @@ impl<'a> RawInput<'a> {
         RawInput {
             data,
             pos: 0,
-            depth: 0,
+            depth: Depth::default(),
         }
+    }
+
+    /// The same cursor with a nesting limit of `max` records, vectors and maps open at once
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`Depth`]).
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.depth = Depth::new(max);
+        self
     }
 
     /// Bytes consumed so far.
@@ -117,6 +124,21 @@ impl<'a> RawInput<'a> {
         Ok(n)
     }
 
+    /// Opens a record, vector or map under the nesting rule ([`Depth`]): an
+    /// [`ErrorKind::Limit`] error at the current offset when the limit is reached. The raw
+    /// comparators call this for each record, vector and map they enter, as the readers do.
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        let at = Position::Byte(self.pos as u64);
+        self.depth.enter().map_err(|e| e.at(at))
+    }
+
+    /// Closes what [`RawInput::enter`] opened.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth.leave();
+    }
+
     /// Everything consumed: an error naming the trailing bytes otherwise.
     pub fn finish(&self) -> Result<()> {
         if self.pos == self.data.len() {
@@ -166,7 +188,7 @@ impl RecordInput for RawInput<'_> {
         self.enter()
     }
     fn end_record(&mut self, _tag: &str) -> Result<()> {
-        self.depth -= 1;
+        self.leave();
         Ok(())
     }
     fn start_vector(&mut self, _tag: &str) -> Result<Index> {
@@ -175,7 +197,7 @@ impl RecordInput for RawInput<'_> {
         Ok(Index::counted(n as u64, self.data.len() - self.pos))
     }
     fn end_vector(&mut self, _tag: &str) -> Result<()> {
-        self.depth -= 1;
+        self.leave();
         Ok(())
     }
     fn start_map(&mut self, tag: &str) -> Result<Index> {
@@ -192,16 +214,6 @@ impl RecordInput for RawInput<'_> {
     }
     fn position(&self) -> Position {
         Position::Byte(self.pos as u64)
-    }
-}
-
-impl RawInput<'_> {
-    fn enter(&mut self) -> Result<()> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.error(ErrorKind::Limit, "records and containers nested too deeply"));
-        }
-        self.depth += 1;
-        Ok(())
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::Read;
 use super::output::find_nonchar;
 use super::vint;
 use crate::archive::source::{Source, CAPACITY};
-use crate::archive::{Index, RecordInput, MAX_DEPTH};
+use crate::archive::{Depth, Index, RecordInput};
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// Most elements a vector or map is preallocated for.
@@ -33,7 +33,7 @@ const PREALLOCATE_MAX: usize = 4096;
 #[derive(Debug)]
 pub struct BinaryInput<R> {
     src: Source<R>,
-    depth: usize,
+    depth: Depth,
 }
 
 impl<R: Read> BinaryInput<R> {
@@ -46,8 +46,15 @@ impl<R: Read> BinaryInput<R> {
     pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         BinaryInput {
             src: Source::with_capacity(inner, capacity),
-            depth: 0,
+            depth: Depth::default(),
         }
+    }
+
+    /// The same input with a nesting limit of `max` records, vectors and maps open at once
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`Depth`]).
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.depth = Depth::new(max);
+        self
     }
 
     /// Bytes consumed so far.
@@ -196,20 +203,15 @@ impl<R: Read> BinaryInput<R> {
         Ok(out)
     }
 
+    #[inline]
     fn enter(&mut self) -> Result<()> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.error_at(
-                self.src.offset(),
-                ErrorKind::Limit,
-                format!("records and containers nested more than {MAX_DEPTH} deep"),
-            ));
-        }
-        self.depth += 1;
-        Ok(())
+        let at = Position::Byte(self.src.offset());
+        self.depth.enter().map_err(|e| e.at(at))
     }
 
+    #[inline]
     fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.depth.leave();
     }
 
     fn counted(&mut self, what: &str) -> Result<Index> {

@@ -6,8 +6,8 @@ use std::io::Read;
 use crate::archive::hex::decode_pairs;
 use crate::archive::source::{Source, CAPACITY};
 use crate::archive::text::parse_double;
-use crate::archive::{Index, RecordInput, MAX_DEPTH};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::archive::{Depth, Index, RecordInput};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 
 /// Reads records in Hadoop's CSV encoding from a reader, buffered.
 ///
@@ -44,7 +44,7 @@ pub struct CsvInput<R> {
     src: Source<R>,
     /// Mirrors the writer's `isFirst`: no comma before the next item.
     first: bool,
-    depth: usize,
+    depth: Depth,
     /// 1-based line number of the next byte, and the stream offset where that line starts.
     line: u64,
     line_start: u64,
@@ -114,10 +114,17 @@ impl<R: Read> CsvInput<R> {
         CsvInput {
             src: Source::with_capacity(inner, capacity),
             first: true,
-            depth: 0,
+            depth: Depth::default(),
             line: 1,
             line_start: 0,
         }
+    }
+
+    /// The same input with a nesting limit of `max` records, vectors and maps open at once
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`Depth`]).
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.depth = Depth::new(max);
+        self
     }
 
     fn position_at(&self, offset: u64) -> Position {
@@ -258,7 +265,7 @@ impl<R: Read> CsvInput<R> {
                 (
                     0,
                     ErrorKind::Syntax,
-                    format!("expected {what}, found `{}`", String::from_utf8_lossy(text)),
+                    format!("expected {what}, found {}", excerpt(text)),
                 )
             })?;
             match v {
@@ -266,26 +273,15 @@ impl<R: Read> CsvInput<R> {
                 _ => Err((
                     0,
                     ErrorKind::Overflow,
-                    format!(
-                        "`{}` does not fit {what} ({min}..={max})",
-                        String::from_utf8_lossy(text)
-                    ),
+                    format!("{} does not fit {what} ({min}..={max})", excerpt(text)),
                 )),
             }
         })
     }
 
     fn enter(&mut self) -> Result<()> {
-        if self.depth >= MAX_DEPTH {
-            let at = self.src.offset();
-            return Err(self.error(
-                at,
-                ErrorKind::Limit,
-                format!("records and containers nested more than {MAX_DEPTH} deep"),
-            ));
-        }
-        self.depth += 1;
-        Ok(())
+        let at = self.position();
+        self.depth.enter().map_err(|e| e.at(at))
     }
 
     /// The separator, then `c{` of a nested record, vector or map.
@@ -301,7 +297,7 @@ impl<R: Read> CsvInput<R> {
     /// The `}` of a nested record, vector or map.
     fn close(&mut self, what: &str) -> Result<()> {
         self.expect(b'}', what)?;
-        self.depth = self.depth.saturating_sub(1);
+        self.depth.leave();
         self.first = false;
         Ok(())
     }
@@ -382,7 +378,8 @@ fn parse_string(text: &[u8]) -> FieldResult<String> {
                     1 + i,
                     ErrorKind::Encoding,
                     format!(
-                        "bad escape `{seq}` in string (only %00 %0A %0D %2C %7D %25 are written by Hadoop)"
+                        "bad escape {} in string (only %00 %0A %0D %2C %7D %25 are written by Hadoop)",
+                        excerpt(&seq)
                     ),
                 ));
             }
@@ -431,10 +428,7 @@ fn parse_bool(text: &[u8]) -> FieldResult<bool> {
         _ => Err((
             0,
             ErrorKind::Syntax,
-            format!(
-                "expected a boolean (`T` or `F`), found `{}`",
-                String::from_utf8_lossy(text)
-            ),
+            format!("expected a boolean (`T` or `F`), found {}", excerpt(text)),
         )),
     }
 }
@@ -444,7 +438,7 @@ fn parse_f64(text: &[u8]) -> FieldResult<f64> {
         (
             e.offset().min(text.len().saturating_sub(1)),
             ErrorKind::Syntax,
-            format!("`{}`: {e}", String::from_utf8_lossy(text)),
+            format!("{}: {e}", excerpt(text)),
         )
     })
 }
@@ -526,7 +520,7 @@ impl<R: Read> RecordInput for CsvInput<R> {
         }
         self.line += 1;
         self.line_start = self.src.offset();
-        self.depth = self.depth.saturating_sub(1);
+        self.depth.leave();
         self.first = true;
         Ok(())
     }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::archive::hex::push_hex;
 use crate::archive::text::push_double;
-use crate::archive::{RecordOutput, Sink};
+use crate::archive::{NullType, RecordOutput, Sink};
 use crate::error::Result;
 
 /// Writes records in Hadoop's CSV encoding (spec §4): a top-level record's fields bare and
@@ -178,6 +178,12 @@ impl<W: Write> RecordOutput for CsvOutput<W> {
         let buf = self.item();
         buf.push(b'#');
         push_hex(buf, v);
+        Ok(())
+    }
+
+    /// An empty field: what jute's `toString()` (`ToStringOutputArchive`) prints for null.
+    fn write_null(&mut self, _ty: NullType, _tag: &str) -> Result<()> {
+        self.item();
         Ok(())
     }
 

@@ -8,7 +8,7 @@
 //! controls, `]]>`) is written raw as UTF-8.
 
 use crate::archive::hex::{decode_pairs, digit};
-use crate::error::ErrorKind;
+use crate::error::{excerpt, ErrorKind};
 
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -129,7 +129,7 @@ fn unit_at(text: &str, at: usize) -> Result<u32, TextError> {
             let shown: String = text[at..].chars().take(5).collect();
             text_error(
                 at,
-                format!("bad escape `{shown}`: `%` takes four hex digits"),
+                format!("bad escape {}: `%` takes four hex digits", excerpt(&shown)),
             )
         })
     })

@@ -6,8 +6,8 @@ use super::elem::Elem;
 use super::escape::{unescape_into, unhex_into, TextError};
 use super::lexer::Lexer;
 use crate::archive::text::{parse_double, parse_float, FloatTextError};
-use crate::archive::{Index, RecordInput, MAX_DEPTH};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::archive::{Depth, Index, RecordInput};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -61,6 +61,7 @@ struct Frame {
 pub struct XmlInput<R> {
     lex: Lexer<R>,
     stack: Vec<Frame>,
+    depth: Depth,
 }
 
 impl<R: Read> XmlInput<R> {
@@ -69,6 +70,7 @@ impl<R: Read> XmlInput<R> {
         XmlInput {
             lex: Lexer::new(reader),
             stack: Vec::new(),
+            depth: Depth::default(),
         }
     }
 
@@ -77,7 +79,15 @@ impl<R: Read> XmlInput<R> {
         XmlInput {
             lex: Lexer::with_capacity(reader, capacity),
             stack: Vec::new(),
+            depth: Depth::default(),
         }
+    }
+
+    /// The same input with a nesting limit of `max` records, vectors and maps open at once
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`Depth`]).
+    pub fn with_max_depth(mut self, max: usize) -> Self {
+        self.depth = Depth::new(max);
+        self
     }
 
     /// The reader.
@@ -164,12 +174,7 @@ impl<R: Read> XmlInput<R> {
     }
 
     fn open_compound(&mut self, elem: Elem, kind: Kind) -> Result<()> {
-        if self.stack.len() >= MAX_DEPTH {
-            return Err(self.lex.err(
-                ErrorKind::Limit,
-                format!("records, vectors and maps nested more than {MAX_DEPTH} deep"),
-            ));
-        }
+        self.depth.enter().map_err(|e| e.at(self.lex.here()))?;
         self.open_value()?;
         let empty = self.lex.open(elem)?;
         self.stack.push(Frame { kind, empty });
@@ -179,6 +184,7 @@ impl<R: Read> XmlInput<R> {
     fn close_compound(&mut self, elem: Elem, kind: Kind) -> Result<()> {
         match self.stack.pop() {
             Some(frame) if frame.kind == kind => {
+                self.depth.leave();
                 if !frame.empty {
                     self.lex.close(elem)?;
                 }
@@ -211,12 +217,7 @@ fn parse_integer(text: &[u8], min: i64, max: i64, what: &str) -> Result<i64, Dec
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let bad = || {
-        syntax(
-            0,
-            format!("not a valid {what}: {:?}", String::from_utf8_lossy(text)),
-        )
-    };
+    let bad = || syntax(0, format!("not a valid {what}: {}", excerpt(text)));
     if digits.is_empty() {
         return Err(bad());
     }
@@ -245,7 +246,7 @@ fn parse_integer(text: &[u8], min: i64, max: i64, what: &str) -> Result<i64, Dec
         _ => Err((
             0,
             ErrorKind::Overflow,
-            format!("{} does not fit in a {what}", String::from_utf8_lossy(text)),
+            format!("{} does not fit in a {what}", excerpt(text)),
         )),
     }
 }
@@ -255,8 +256,8 @@ fn float_error(text: &[u8], e: FloatTextError, what: &str) -> DecodeError {
     syntax(
         e.offset(),
         format!(
-            "not a valid {what}: {:?} ({} at byte {})",
-            String::from_utf8_lossy(text),
+            "not a valid {what}: {} ({} at byte {})",
+            excerpt(text),
             e.reason(),
             e.offset()
         ),
@@ -286,7 +287,7 @@ impl<R: Read> RecordInput for XmlInput<R> {
             b"0" => Ok(false),
             _ => Err(syntax(
                 0,
-                format!("a boolean is 1 or 0, not {:?}", String::from_utf8_lossy(t)),
+                format!("a boolean is 1 or 0, not {}", excerpt(t)),
             )),
         })
     }

@@ -19,7 +19,7 @@
 use std::io::Read;
 
 use super::elem::Elem;
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result, EXCERPT_CHARS};
 use crate::uninterrupted::read_some;
 
 /// How many bytes a read asks for at least (once past the first, smaller buffer of a lexer
@@ -71,17 +71,6 @@ pub struct Text {
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
-}
-
-/// Shows up to 40 bytes of input in a message.
-fn shown(bytes: &[u8]) -> String {
-    let cut = &bytes[..bytes.len().min(40)];
-    let s = String::from_utf8_lossy(cut);
-    if cut.len() < bytes.len() {
-        format!("{s}…")
-    } else {
-        s.into_owned()
-    }
 }
 
 /// Window over the input plus the line bookkeeping for positions.
@@ -329,14 +318,17 @@ impl<R: Read> Lexer<R> {
     /// Parses the tag starting `off` bytes after `pos`, without consuming it.
     fn tag_at(&mut self, off: usize) -> Result<Tag> {
         if self.avail().get(off) != Some(&b'<') {
-            // Text where markup was expected.
-            self.ensure(off + 40)?;
+            // Text where markup was expected: up to the next `<`, or a window of it.
+            let window = EXCERPT_CHARS * 4;
+            self.ensure(off + window)?;
             let mut n = off;
-            while self.pos + n < self.end && n - off < 40 && self.buf[self.pos + n] != b'<' {
+            while self.pos + n < self.end && n - off < window && self.buf[self.pos + n] != b'<' {
                 n += 1;
             }
-            let text = shown(&self.buf[self.pos + off..self.pos + n]);
-            return Err(self.err_at(off, ErrorKind::Syntax, format!("unexpected text {text:?}")));
+            let text = excerpt(&self.buf[self.pos + off..self.pos + n]);
+            let continued = n - off == window && self.buf.get(self.pos + n) != Some(&b'<');
+            let text = if continued { text.continued() } else { text };
+            return Err(self.err_at(off, ErrorKind::Syntax, format!("unexpected text {text}")));
         }
         let mut scanned = off + 1;
         let gt = loop {
@@ -355,7 +347,8 @@ impl<R: Read> Lexer<R> {
                 return Err(self.err_at(off, ErrorKind::UnexpectedEof, "input ends inside a tag"));
             }
         };
-        let inner = &self.buf[self.pos + off + 1..self.pos + gt];
+        let whole = &self.buf[self.pos + off..=self.pos + gt];
+        let inner = &whole[1..whole.len() - 1];
         let (kind, body) = match inner.first() {
             Some(b'/') => (TagKind::Close, &inner[1..]),
             Some(b'!') if inner.starts_with(b"![CDATA[") => {
@@ -380,8 +373,8 @@ impl<R: Read> Lexer<R> {
                     off,
                     ErrorKind::Syntax,
                     format!(
-                        "attributes are not part of Hadoop's XML encoding: <{}>",
-                        shown(inner)
+                        "attributes are not part of Hadoop's XML encoding: {}",
+                        excerpt(whole)
                     ),
                 ))
             }
@@ -389,20 +382,15 @@ impl<R: Read> Lexer<R> {
                 return Err(self.err_at(
                     off,
                     ErrorKind::Syntax,
-                    format!("malformed tag <{}>", shown(inner)),
+                    format!("malformed tag {}", excerpt(whole)),
                 ))
             }
         };
         let Some(elem) = Elem::from_name(name) else {
-            let shown_name = if name.is_empty() {
-                shown(inner)
-            } else {
-                shown(name)
-            };
             let message = if name.is_empty() {
-                format!("malformed tag <{shown_name}>")
+                format!("malformed tag {}", excerpt(whole))
             } else {
-                format!("unknown element <{shown_name}>")
+                format!("unknown element {}", excerpt(name))
             };
             return Err(self.err_at(off, ErrorKind::Syntax, message));
         };
@@ -638,7 +626,10 @@ impl<R: Read> Lexer<R> {
             return Err(self.err_at(
                 at,
                 ErrorKind::Syntax,
-                format!("unterminated entity reference {:?}", shown(window)),
+                format!(
+                    "unterminated entity reference {}",
+                    excerpt(window).continued()
+                ),
             ));
         };
         let name = &window[1..semi];
@@ -654,7 +645,7 @@ impl<R: Read> Lexer<R> {
                 return Err(self.err_at(
                     at,
                     ErrorKind::Syntax,
-                    format!("unknown entity &{};", shown(name)),
+                    format!("unknown entity {}", excerpt(&window[..=semi])),
                 ))
             }
         }
@@ -663,8 +654,8 @@ impl<R: Read> Lexer<R> {
                 at,
                 ErrorKind::Encoding,
                 format!(
-                    "character reference &{}; is not an XML character",
-                    shown(name)
+                    "character reference {} is not an XML character",
+                    excerpt(&window[..=semi])
                 ),
             )
         })?;

@@ -29,7 +29,7 @@ pub use var::{Compression, VarOptions, VarReadOptions, VarReader, VarWriter};
 #[cfg(feature = "tokio")]
 pub use codec::{FixedCodec, TextCodec};
 
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 use crate::framing::FrameWrite;
 
 /// Buffer size of readers and writers.
@@ -65,7 +65,10 @@ impl FromStr for PlasmaFormat {
         let bad = || {
             Error::new(
                 ErrorKind::Unsupported,
-                format!("unknown Plasma format `{s}` (expected plasma-text, plasma-fixed:N or plasma-var)"),
+                format!(
+                    "unknown Plasma format {} (expected plasma-text, plasma-fixed:N or plasma-var)",
+                    excerpt(s)
+                ),
             )
         };
         match s {

@@ -3,7 +3,7 @@
 
 use super::header::{could_be_magic, error_at, parse_magic, parse_pair, FileHeader};
 use super::{V1ReadOptions, MAX_SEGMENT_LEN, MAX_TYPE_LEN};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 
 /// What [`Decoder::decode`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,7 +204,7 @@ impl Decoder {
             State::SegType if self.seg_type.is_empty() && !self.open => Ok(()),
             State::SegType if self.seg_type.is_empty() => Err(Error::eof(format!(
                 "partial segment followed by end of input (record of type {} at byte {})",
-                self.record_type(),
+                excerpt(&self.rec_type),
                 self.rec_start
             ))
             .at(at)),
@@ -428,8 +428,8 @@ impl Decoder {
             if seg_type != self.rec_type {
                 return Err(Error::syntax(format!(
                     "partial segment followed by different type ({} then {})",
-                    self.record_type(),
-                    String::from_utf8_lossy(&seg_type)
+                    excerpt(&self.rec_type),
+                    excerpt(&seg_type)
                 ))
                 .at(Position::Byte(self.seg_start)));
             }

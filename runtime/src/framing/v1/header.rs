@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, Position, Result};
 
 /// The magic line's text before the version.
 pub(crate) const MAGIC: &[u8] = b"RecordIO v";
@@ -78,7 +78,10 @@ impl FileHeader {
         if let Err(i) = check_key(key.as_bytes()) {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                format!("header key {key:?} is not Word(-Word)* (byte {i})"),
+                format!(
+                    "header key {} is not Word(-Word)* (byte {i})",
+                    excerpt(&key)
+                ),
             ));
         }
         check_value(&value)?;
@@ -126,7 +129,7 @@ fn check_value(value: &str) -> Result<()> {
     let bad = |what: &str| {
         Err(Error::new(
             ErrorKind::Unsupported,
-            format!("header value {value:?} {what}"),
+            format!("header value {} {what}", excerpt(value)),
         ))
     };
     if !value.is_ascii() {
@@ -197,8 +200,8 @@ pub(crate) fn parse_magic(line: &[u8]) -> Result<(u32, u32)> {
             1,
             MAGIC.len(),
             format!(
-                "bad version `{}` in the magic line (expected <major>.<minor>)",
-                String::from_utf8_lossy(version)
+                "bad version {} in the magic line (expected <major>.<minor>)",
+                excerpt(version)
             ),
         )
     };

@@ -4,7 +4,7 @@ use std::io::{BufWriter, Write};
 
 use super::header::{is_strict_key, write_header, FileHeader};
 use super::{V1WriteOptions, MAX_TYPE_LEN};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{excerpt, Error, ErrorKind, Result};
 use crate::framing::FrameWrite;
 
 /// Checks that an application may write records of this type: `[A-Za-z0-9]+`, not
@@ -13,7 +13,10 @@ pub fn check_record_type(record_type: &str) -> Result<()> {
     if record_type.starts_with('.') {
         return Err(Error::new(
             ErrorKind::Unsupported,
-            format!("record type {record_type:?} is reserved (types starting with `.` belong to the library)"),
+            format!(
+                "record type {} is reserved (types starting with `.` belong to the library)",
+                excerpt(record_type)
+            ),
         ));
     }
     if record_type.is_empty()
@@ -23,7 +26,8 @@ pub fn check_record_type(record_type: &str) -> Result<()> {
         return Err(Error::new(
             ErrorKind::Unsupported,
             format!(
-                "record type {record_type:?} is not 1 to {MAX_TYPE_LEN} ASCII letters and digits"
+                "record type {} is not 1 to {MAX_TYPE_LEN} ASCII letters and digits",
+                excerpt(record_type)
             ),
         ));
     }
@@ -86,7 +90,10 @@ pub(crate) fn check_writer(header: &FileHeader, options: &V1WriteOptions) -> Res
         if let Some((key, _)) = header.pairs().iter().find(|(k, _)| !is_strict_key(k)) {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                format!("header key {key:?} is not Word(-Word)* with Word = [A-Z][a-z]* (see strict_keys)"),
+                format!(
+                    "header key {} is not Word(-Word)* with Word = [A-Z][a-z]* (see strict_keys)",
+                    excerpt(key)
+                ),
             ));
         }
     }

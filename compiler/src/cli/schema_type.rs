@@ -1,0 +1,116 @@
+//! `--schema FILE.jr [-I DIR]… --type module.Class`: loading the record type a subcommand
+//! works on, with a suggestion when the name is wrong.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use hadoop_record::schema::{RecordId, Schema};
+use hadoop_record_compiler::{load, LoadOptions};
+
+use super::Context;
+
+/// `--schema FILE.jr [-I DIR]… --type module.Class`.
+#[derive(Debug, Args)]
+pub(crate) struct SchemaType {
+    /// The DDL file declaring the record type
+    #[arg(long, value_name = "FILE.jr")]
+    pub(crate) schema: PathBuf,
+
+    /// Also look for included files in DIR (repeatable; searched in order, after the
+    /// including file's directory)
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub(crate) include_dirs: Vec<PathBuf>,
+
+    /// The record type, `module.Class`
+    #[arg(long = "type", value_name = "module.Class")]
+    pub(crate) type_name: String,
+}
+
+impl SchemaType {
+    /// The schema and the record type named.
+    pub(crate) fn load(&self, context: &Context) -> Result<(Schema, RecordId), Early> {
+        load_type(context, &self.schema, &self.include_dirs, &self.type_name)
+    }
+}
+
+/// Why a record type could not be had.
+pub(crate) enum Early {
+    /// To print as one line.
+    Message(String),
+    /// Already printed (DDL diagnostics).
+    Reported,
+}
+
+impl From<String> for Early {
+    fn from(message: String) -> Self {
+        Early::Message(message)
+    }
+}
+
+impl Early {
+    /// Prints the message (if not printed yet).
+    pub(crate) fn report(self, context: &Context) {
+        if let Early::Message(message) = self {
+            context.error(&message);
+        }
+    }
+}
+
+/// The runtime schema of `file` (and its includes) and the record named `name` in it.
+pub(crate) fn load_type(
+    context: &Context,
+    file: &Path,
+    include_dirs: &[PathBuf],
+    name: &str,
+) -> Result<(Schema, RecordId), Early> {
+    let options = LoadOptions {
+        include_dirs: include_dirs.to_vec(),
+        hadoop_compat: false,
+    };
+    let model = match load(&[file], &options) {
+        Ok(model) => model,
+        Err(diagnostics) => {
+            context.report(&diagnostics);
+            return Err(Early::Reported);
+        }
+    };
+    let schema = model.to_schema().into_schema();
+    let id = find_type(&schema, name, file)?;
+    Ok((schema, id))
+}
+
+/// The record type named `name` in `schema` (from `file`): `module.Class`, or a class name
+/// declared once; otherwise an error naming the closest declared type.
+pub(crate) fn find_type(schema: &Schema, name: &str, file: &Path) -> Result<RecordId, String> {
+    if let Some(id) = schema.find(name) {
+        return Ok(id);
+    }
+    let names: Vec<String> = schema.records().iter().map(|r| r.full_name()).collect();
+    if !name.contains('.') {
+        let matching: Vec<&String> = names
+            .iter()
+            .filter(|n| n.rsplit('.').next() == Some(name))
+            .collect();
+        if let [only] = matching[..] {
+            return Ok(schema.find(only).expect("a declared name"));
+        }
+    }
+    let file = file.display();
+    let closest = names
+        .iter()
+        .map(|n| {
+            let class = n.rsplit('.').next().unwrap_or(n);
+            let score = strsim::jaro_winkler(n, name).max(strsim::jaro_winkler(class, name));
+            (score, n)
+        })
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    Err(match closest {
+        Some((_, n)) => format!("unknown type `{name}` in {file}: did you mean `{n}`?"),
+        None if names.is_empty() => format!("unknown type `{name}`: {file} declares no records"),
+        None => format!(
+            "unknown type `{name}` in {file} (it and its includes declare {})",
+            names.join(", ")
+        ),
+    })
+}

@@ -1,0 +1,81 @@
+//! `rcc type-info --schema S.jr --type m.C --to binary|csv|xml [OUT]`: a record type's type
+//! information (`getTypeInfo()` of the class Hadoop's rcc generates), written as Hadoop
+//! writes it, to store next to data for readers of other versions.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use hadoop_record::meta::RecordTypeInfo;
+use hadoop_record::{Format, RecordWriter};
+
+use super::frame::create_output;
+use super::schema_type::SchemaType;
+use super::Context;
+
+const EXAMPLES: &str = "\
+Examples:
+  rcc type-info --schema links.jr --type links.Link --to binary links.rti
+  rcc type-info --schema links.jr --type links.Link --to xml
+
+Data written with this type information can be read by a later version of the record with
+`rcc convert --writer-schema` (or RecordReader::read_with, or setTypeFilter in Java).";
+
+/// Arguments of `rcc type-info`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub(crate) struct TypeInfoArgs {
+    #[command(flatten)]
+    record: SchemaType,
+
+    /// Encoding to write the type information in
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    to: Encoding,
+
+    /// Output file (default or `-`: standard output)
+    #[arg(value_name = "OUTPUT")]
+    output: Option<PathBuf>,
+}
+
+/// The encodings type information can be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Encoding {
+    Binary,
+    Csv,
+    Xml,
+}
+
+impl Encoding {
+    pub(crate) fn format(self) -> Format {
+        match self {
+            Encoding::Binary => Format::Binary,
+            Encoding::Csv => Format::Csv,
+            Encoding::Xml => Format::Xml,
+        }
+    }
+}
+
+/// Runs `rcc type-info`; true on success.
+pub(crate) fn run(context: &Context, args: TypeInfoArgs) -> bool {
+    let (schema, id) = match args.record.load(context) {
+        Ok(found) => found,
+        Err(early) => {
+            early.report(context);
+            return false;
+        }
+    };
+    let info = RecordTypeInfo::of(&schema, id);
+    let written = create_output(args.output.as_deref()).and_then(|out| {
+        let mut writer = RecordWriter::new(out, args.to.format());
+        writer
+            .write(&info)
+            .and_then(|()| writer.into_inner().map(drop))
+            .map_err(|e| format!("writing the type information: {e}"))
+    });
+    match written {
+        Ok(()) => true,
+        Err(message) => {
+            context.error(&message);
+            false
+        }
+    }
+}

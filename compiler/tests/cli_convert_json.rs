@@ -1,0 +1,254 @@
+//! `rcc convert --from json` reads what `--to json` writes, one record per line or as a
+//! JSON array: every fixture of `tests/fixtures/hadoop-java` and of
+//! `runtime/tests/data/java_shapes` survives binary → JSON → binary byte for byte (CSV and
+//! XML likewise, and those with no binary file), and bad JSON gives the records before it
+//! and an error with record number, line:col and field path.
+
+mod support;
+
+use std::path::Path;
+use std::process::Output;
+
+use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case};
+use hadoop_record::framing::mesos::MesosWriter;
+use hadoop_record::framing::FrameWrite;
+use support::{assert_clean_output, name_of, rcc_in, stderr};
+
+/// `rcc convert` in `dir` of `stdin` from `from` to `to`, plus `extra`.
+fn convert(
+    dir: &Path,
+    schema: &str,
+    record_type: &str,
+    (from, to): (&str, &str),
+    extra: &[&str],
+    stdin: &[u8],
+) -> Output {
+    let mut args = vec![
+        "convert",
+        "--schema",
+        schema,
+        "--type",
+        record_type,
+        "--from",
+        from,
+        "--to",
+        to,
+    ];
+    args.extend(extra);
+    rcc_in(dir, &args, stdin)
+}
+
+/// The JSON lines `text` as one JSON array, pretty-printed over several lines.
+fn as_array(text: &[u8]) -> Vec<u8> {
+    let text = std::str::from_utf8(text).unwrap();
+    let records: Vec<&str> = text.lines().collect();
+    format!("[\n  {}\n]\n", records.join(",\n  ")).into_bytes()
+}
+
+/// Converts `input` (the fixture `case`, whose schema is `schema` in `dir`) to JSON and
+/// back, as lines and as an array, and checks that both give `expected`. Returns how many
+/// records there were.
+fn round_trip(dir: &Path, schema: &str, case: &Case, input: &[u8], expected: &[u8]) -> usize {
+    let name = name_of(case.encoding);
+    let what = format!("{} {name} -> json -> {name}", case.name);
+    let ty = &case.record_type;
+    let json = convert(dir, schema, ty, (name, "json"), &[], input);
+    assert_eq!(json.status.code(), Some(0), "{what}: {}", stderr(&json));
+    let back = convert(dir, schema, ty, ("json", name), &[], &json.stdout);
+    assert_clean_output(&back, expected, &what);
+    let array = as_array(&json.stdout);
+    let back = convert(dir, schema, ty, ("json", name), &[], &array);
+    assert_clean_output(&back, expected, &format!("{what} (as an array)"));
+    json.stdout.iter().filter(|&&b| b == b'\n').count()
+}
+
+#[test]
+fn every_hadoop_fixture_survives_json() {
+    let dir = hadoop_java_dir();
+    let (mut files, mut records) = (0, 0);
+    for case in &hadoop_java().cases {
+        // What a modern JDK writes is what the writers here write; both read the same.
+        records += round_trip(
+            &dir,
+            &case.schema,
+            case,
+            &case.bytes(),
+            &case.modern_bytes(),
+        );
+        files += 1;
+    }
+    assert!(files >= 155 * 3, "{files}");
+    assert!(records > 450, "{records}");
+}
+
+#[test]
+fn every_java_shapes_fixture_survives_json() {
+    let shapes = java_shapes();
+    let dir = java_shapes_dir();
+    let mut files = 0;
+    for case in &shapes.cases {
+        let bytes = shapes.bytes(case);
+        round_trip(&dir, "shapes.jr", case, &bytes, &bytes);
+        files += 1;
+    }
+    assert_eq!(files, 50);
+}
+
+fn allprims(json: &[u8], to: &str) -> Output {
+    convert(
+        &hadoop_java_dir(),
+        "prims.jr",
+        "oracle.prims.AllPrims",
+        ("json", to),
+        &[],
+        json,
+    )
+}
+
+const GOOD: &str =
+    r#"{"b": 1, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "one", "buf": "01"}"#;
+
+#[test]
+fn bad_json_gives_the_records_before_it_and_a_located_error() {
+    let csv_of_good = "1,T,1,1,1.0,1.0,'one,#01\n";
+    let cases: &[(&str, &str)] = &[
+        // Wrong type, in a field: line:col is where serde_json stopped, after the value.
+        (
+            r#"{"b": 1, "z": "yes", "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "", "buf": ""}"#,
+            "error: record 1, line 2:19, in AllPrims.z: invalid type: string `yes`, expected boolean",
+        ),
+        (
+            r#"{"b": 300, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "", "buf": ""}"#,
+            "error: record 1, line 2:10, in AllPrims.b: 300 is out of range for byte",
+        ),
+        (
+            r#"{"b": 1, "z": true, "i": 1, "l": "12x", "f": 1.0, "d": 1.0, "s": "", "buf": ""}"#,
+            "error: record 1, line 2:38, in AllPrims.l: invalid type: string `12x`, expected long",
+        ),
+        (
+            r#"{"b": 1, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": "", "buf": "0g"}"#,
+            "error: record 1, line 2:76, in AllPrims.buf: `0g` is not hex",
+        ),
+        (
+            r#"{"b": 1, "z": true, "i": 1, "l": 1, "f": 1.0, "d": 1.0, "s": ""}"#,
+            "error: record 1, line 2:64, in AllPrims: missing field `buf` of AllPrims",
+        ),
+        (
+            r#"{"b": 1, "zz": true}"#,
+            "error: record 1, line 2:14, in AllPrims: AllPrims has no field `zz`",
+        ),
+        (
+            r#"{"b": 1, "b": 2}"#,
+            "error: record 1, line 2:13, in AllPrims: field `b` is given twice",
+        ),
+        // Not JSON at all.
+        (
+            r#"{"b": 1 "z": true}"#,
+            "error: record 1, line 2:9, in AllPrims: expected `,` or `}`",
+        ),
+        (
+            r#"{"b": 1, "z": tru"#,
+            "error: record 1, line 2:18, in AllPrims.z: expected ident",
+        ),
+        ("5", "error: record 1, line 2:2, in AllPrims: invalid type: integer `5`, expected oracle.prims.AllPrims"),
+    ];
+    for (bad, expected) in cases {
+        let input = format!("{GOOD}\n{bad}\n{GOOD}\n");
+        let out = allprims(input.as_bytes(), "csv");
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), csv_of_good, "{bad}");
+        assert_eq!(stderr(&out), format!("{expected}\n"), "{bad}");
+    }
+    // Input that ends inside a record.
+    let out = allprims(format!("{GOOD}\n{{\"b\": 1, \"z\": ").as_bytes(), "csv");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), csv_of_good);
+    assert_eq!(
+        stderr(&out),
+        "error: record 1, line 2:14, in AllPrims.z: EOF while parsing a value\n"
+    );
+    // Inside an array, and nested: the path goes down to the value.
+    let composite = convert(
+        &hadoop_java_dir(),
+        "composite.jr",
+        "oracle.composite.Outer",
+        ("json", "csv"),
+        &[],
+        br#"[{"c": {"vi": [1, "two"]}}]"#,
+    );
+    assert_eq!(composite.status.code(), Some(1));
+    assert_eq!(
+        stderr(&composite),
+        "error: record 0, line 1:23, in Outer.c.vi[1]: invalid type: string `two`, expected int\n"
+    );
+}
+
+#[test]
+fn array_framing_errors() {
+    for (input, expected) in [
+        (
+            format!("[{GOOD},]"),
+            "error: record 1, line 1:83: a `,` must be followed by another record",
+        ),
+        (
+            format!("[{GOOD} {GOOD}]"),
+            "error: record 1, line 1:83: expected `,` or `]` after a record in the array",
+        ),
+        (
+            format!("[{GOOD}"),
+            "error: record 1, line 1:82: the input ends inside the array; expected `]`",
+        ),
+        (
+            format!("[{GOOD}] {GOOD}"),
+            "error: record 1, line 1:84: more input after the array of records",
+        ),
+    ] {
+        let out = allprims(input.as_bytes(), "csv");
+        assert_eq!(out.status.code(), Some(1), "{input}");
+        assert_eq!(out.stdout, b"1,T,1,1,1.0,1.0,'one,#01\n", "{input}");
+        assert_eq!(stderr(&out), format!("{expected}\n"), "{input}");
+    }
+    // Empty input, an empty array, blank lines: no records, no error.
+    for input in ["", "\n \n", "[]", " [ ]\n", "\n\n"] {
+        let out = allprims(input.as_bytes(), "binary");
+        assert_clean_output(&out, b"", input);
+    }
+    // Records in any layout of whitespace, fields in any order.
+    let spread = "\n\n  {\"buf\": \"01\", \"s\": \"one\",\n \"d\": 1, \"f\": 1, \"l\": \"1\", \"i\": 1,\n\"z\": true, \"b\": 1}{\"b\": 1, \"z\": true, \"i\": 1, \"l\": 1, \"f\": 1.0, \"d\": 1.0, \"s\": \"one\", \"buf\": \"01\"}";
+    let out = allprims(spread.as_bytes(), "csv");
+    assert_clean_output(
+        &out,
+        b"1,T,1,1,1.0,1.0,'one,#01\n1,T,1,1,1.0,1.0,'one,#01\n",
+        "spread",
+    );
+}
+
+#[test]
+fn json_records_inside_a_framing() {
+    let mut writer = MesosWriter::new(Vec::new());
+    writer.write_payload(GOOD.as_bytes()).unwrap();
+    writer.write_payload(b"{\"b\": 1}").unwrap();
+    let framed = writer.into_inner();
+    let out = convert(
+        &hadoop_java_dir(),
+        "prims.jr",
+        "oracle.prims.AllPrims",
+        ("json", "csv"),
+        &["--in-framing", "mesos"],
+        &framed,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"1,T,1,1,1.0,1.0,'one,#01\n");
+    assert_eq!(
+        stderr(&out),
+        "error: record 1, line 1:8 of its mesos payload, in AllPrims: missing field `z` of AllPrims\n"
+    );
+}
+
+#[test]
+fn help_describes_json_input() {
+    let out = rcc_in(hadoop_java_dir(), &["convert", "--help"], b"");
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("--from json"), "{help}");
+    assert!(help.contains("JSON array of records"), "{help}");
+}

@@ -1,0 +1,346 @@
+//! `rcc type-info` and `rcc compat`: type information as Hadoop writes it, and the report of
+//! what a schema change does to data written before it, with its exit statuses.
+
+mod support;
+
+use support::{command, run, stderr, stdout, CRATE_DIR};
+
+fn rcc(args: &[&str]) -> std::process::Output {
+    let mut c = command(CRATE_DIR, args);
+    c.env("NO_COLOR", "1");
+    run(c, b"")
+}
+
+const V1: &str = "tests/ddl/evolution/v1.jr";
+
+fn version(n: u8) -> String {
+    format!("tests/ddl/evolution/v{n}.jr")
+}
+
+#[test]
+fn type_info_is_written_as_hadoop_writes_it() {
+    let out = rcc(&[
+        "type-info",
+        "--schema",
+        V1,
+        "--type",
+        "shop.Item",
+        "--to",
+        "csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "'Item,2,'sku,9,'quantity,6\n");
+    let out = rcc(&[
+        "type-info",
+        "--schema",
+        V1,
+        "--type",
+        "Order",
+        "--to",
+        "binary",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // name, 5 fields; `items` is vector (11) of struct (10) with 2 fields.
+    assert!(
+        out.stdout.starts_with(b"\x05Order\x05\x02id\x07"),
+        "{:?}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.windows(4).any(|w| w == b"\x0b\x0a\x02\x03"),
+        "{:?}",
+        out.stdout
+    );
+    let out = rcc(&[
+        "type-info",
+        "--schema",
+        V1,
+        "--type",
+        "shop.Ordr",
+        "--to",
+        "xml",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("did you mean `shop.Order`?"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn compat_reports_every_field_and_gates_on_losses() {
+    let out = rcc(&["compat", V1, &version(2), "--type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "    id ",
+        "    items                    vector<shop.Item>",
+        "  ! total                    double -> long                   type-changed",
+        "  ! note                     ustring                          dropped",
+        "    express                  boolean                          defaulted",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    // Adding a field loses nothing.
+    let out = rcc(&["compat", V1, &version(4), "--type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("compatible: nothing written is lost or misread"));
+    // A nested record whose fields changed, reached without a filter: misread, always fatal.
+    let out = rcc(&[
+        "compat",
+        V1,
+        &version(3),
+        "--type",
+        "shop.Order",
+        "--allow-drops",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("misread"), "{}", stdout(&out));
+}
+
+#[test]
+fn allow_drops_accepts_removed_fields_but_not_type_changes() {
+    // v4 → v1: `express` is dropped; allowed with the flag.
+    let out = rcc(&["compat", &version(4), V1, "--type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = rcc(&[
+        "compat",
+        &version(4),
+        V1,
+        "--type",
+        "shop.Order",
+        "--allow-drops",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // v1 → v2 changes a type: still failing.
+    let out = rcc(&[
+        "compat",
+        V1,
+        &version(2),
+        "--type",
+        "shop.Order",
+        "--allow-drops",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn compat_speaks_json_and_handles_renamed_types() {
+    let out = rcc(&[
+        "compat",
+        V1,
+        &version(2),
+        "--old-type",
+        "shop.Order",
+        "--new-type",
+        "shop.Order",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["compatible"], false);
+    let fields = report["fields"].as_array().unwrap();
+    let total = fields.iter().find(|f| f["path"] == "total").unwrap();
+    assert_eq!(total["outcome"], "type-changed");
+    assert_eq!(total["written"], "double");
+    assert_eq!(total["read"], "long");
+    assert_eq!(total["fails"], true);
+}
+
+#[test]
+fn compat_errors_exit_2() {
+    let out = rcc(&[
+        "compat",
+        V1,
+        "tests/ddl/evolution/missing.jr",
+        "--type",
+        "shop.Order",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = rcc(&["compat", V1, &version(2), "--type", "shop.Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    // Neither --type nor both of --old-type and --new-type: a usage error.
+    let out = rcc(&["compat", V1, &version(2), "--old-type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `rcc convert` with stdin.
+fn convert(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut c = command(CRATE_DIR, &[&["convert"], args].concat());
+    c.env("NO_COLOR", "1");
+    run(c, stdin)
+}
+
+/// Two version-1 orders, in CSV.
+const V1_ORDERS: &[u8] = b"7,'alice,v{s{'pen,3},s{'ink,1}},9.5,'gift\n8,'bob,v{},0.25,'\n";
+
+/// The same orders as version 2 reads them: `note` dropped, `total` (double then, long now)
+/// and `express` (new) empty, fields in version 2's order.
+const AS_V2: &str = "'alice,7,v{s{'pen,3},s{'ink,1}},0,F\n'bob,8,v{},0,F\n";
+
+#[test]
+fn convert_reads_data_written_with_an_older_schema() {
+    let v1 = version(1);
+    let v2 = version(2);
+    for format in ["binary", "csv", "xml", "json", "jute"] {
+        // The version-1 data in `format`.
+        let old = convert(
+            &[
+                "--schema",
+                &v1,
+                "--type",
+                "shop.Order",
+                "--from",
+                "csv",
+                "--to",
+                format,
+            ],
+            V1_ORDERS,
+        );
+        assert!(old.status.success(), "{format}: {}", stderr(&old));
+        let new = convert(
+            &[
+                "--writer-schema",
+                &v1,
+                "--schema",
+                &v2,
+                "--type",
+                "shop.Order",
+                "--from",
+                format,
+                "--to",
+                "csv",
+            ],
+            &old.stdout,
+        );
+        assert!(new.status.success(), "{format}: {}", stderr(&new));
+        assert_eq!(stdout(&new), AS_V2, "{format}");
+        // Inside a framing: one record per payload.
+        let framed = convert(
+            &[
+                "--schema",
+                &v1,
+                "--type",
+                "shop.Order",
+                "--from",
+                format,
+                "--to",
+                format,
+                "--out-framing",
+                "mesos",
+            ],
+            &old.stdout,
+        );
+        assert!(framed.status.success(), "{format}: {}", stderr(&framed));
+        let new = convert(
+            &[
+                "--writer-schema",
+                &v1,
+                "--schema",
+                &v2,
+                "--type",
+                "shop.Order",
+                "--from",
+                format,
+                "--to",
+                "csv",
+                "--in-framing",
+                "mesos",
+            ],
+            &framed.stdout,
+        );
+        assert!(new.status.success(), "{format}: {}", stderr(&new));
+        assert_eq!(stdout(&new), AS_V2, "{format} in mesos");
+    }
+    // Without --writer-schema, version 2 cannot read version 1's bytes.
+    let old = convert(
+        &[
+            "--schema",
+            &v1,
+            "--type",
+            "shop.Order",
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+        ],
+        V1_ORDERS,
+    );
+    let misread = convert(
+        &[
+            "--schema",
+            &v2,
+            "--type",
+            "shop.Order",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+        ],
+        &old.stdout,
+    );
+    assert_ne!(stdout(&misread), AS_V2);
+}
+
+#[test]
+fn convert_writer_type_names_another_class_of_the_same_schema_or_errs() {
+    // --writer-type alone: a class of --schema (here the element type, read as an order:
+    // nothing matches by name and type, so every order field is empty).
+    let item = convert(
+        &[
+            "--schema",
+            V1,
+            "--type",
+            "shop.Item",
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+        ],
+        b"'pen,3\n",
+    );
+    assert!(item.status.success(), "{}", stderr(&item));
+    let out = convert(
+        &[
+            "--writer-type",
+            "shop.Item",
+            "--schema",
+            V1,
+            "--type",
+            "shop.Order",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+        ],
+        &item.stdout,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "0,',v{},0.0,'\n");
+    // An unknown writer type is an error before any work.
+    let out = convert(
+        &[
+            "--writer-schema",
+            V1,
+            "--writer-type",
+            "shop.Ordr",
+            "--schema",
+            V1,
+            "--type",
+            "shop.Order",
+            "--from",
+            "binary",
+            "--to",
+            "csv",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("did you mean `shop.Order`"),
+        "{}",
+        stderr(&out)
+    );
+}

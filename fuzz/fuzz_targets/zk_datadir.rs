@@ -1,0 +1,68 @@
+//! ZooKeeper's transaction log and snapshot readers over arbitrary bytes (the first byte
+//! picks which): they never panic; damage is reported once, at an offset inside the file,
+//! after the entries before it; every entry read prints as JSON.
+#![no_main]
+
+use zookeeper_client::datadir::{node_json, txn_entry_json, SnapshotReader, TxnLogReader};
+use zookeeper_client::Error;
+
+fn check(e: &Error, len: usize) {
+    if let Error::Damaged { offset, .. } = e {
+        assert!(
+            *offset <= len as u64,
+            "offset {offset} past the end ({len})"
+        );
+    }
+    let _ = e.to_string();
+}
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Some((&pick, data)) = data.split_first() else {
+        return;
+    };
+    // A valid header most of the time, so that the entries are reached.
+    let mut file = if pick & 1 == 0 {
+        b"ZKLG".to_vec()
+    } else {
+        b"ZKSN".to_vec()
+    };
+    if pick & 2 == 0 {
+        file.extend_from_slice(&[0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]);
+    }
+    file.extend_from_slice(data);
+    if pick & 1 == 0 {
+        match TxnLogReader::new(&file) {
+            Ok(reader) => {
+                let mut failed = false;
+                for entry in reader {
+                    assert!(!failed, "an entry after the damage");
+                    match entry {
+                        Ok(e) => drop(txn_entry_json(&e)),
+                        Err(e) => {
+                            check(&e, file.len());
+                            failed = true;
+                        }
+                    }
+                }
+            }
+            Err(e) => check(&e, file.len()),
+        }
+    } else {
+        match SnapshotReader::new(&file) {
+            Ok(reader) => {
+                let mut failed = false;
+                for item in reader {
+                    assert!(!failed, "an item after the damage");
+                    match item {
+                        Ok(i) => drop(node_json(&i)),
+                        Err(e) => {
+                            check(&e, file.len());
+                            failed = true;
+                        }
+                    }
+                }
+            }
+            Err(e) => check(&e, file.len()),
+        }
+    }
+});

@@ -1,0 +1,96 @@
+//! The type information of a record of a runtime [`Schema`]: what the class Hadoop's rcc
+//! generates returns from `getTypeInfo()`.
+
+use std::collections::HashMap;
+
+use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
+use crate::schema::{FieldType, RecordId, Schema};
+
+impl RecordTypeInfo {
+    /// The type information of record `id` of `schema`, as `getTypeInfo()` of the class
+    /// Hadoop's rcc generates for it: its simple name, and its fields with nested records
+    /// expanded into their fields.
+    ///
+    /// A record that holds itself (through a vector or map, which Hadoop's DDL cannot
+    /// express) gets what Java's class initialisation gives: the inner occurrence lists the
+    /// fields declared before it.
+    ///
+    /// ```
+    /// use hadoop_record::meta::{FieldTypeInfo, RecordTypeInfo, TypeId};
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    ///
+    /// let mut schema = Schema::new();
+    /// let point = schema.add(RecordType {
+    ///     module: "geo".into(),
+    ///     name: "Point".into(),
+    ///     fields: vec![FieldDef::new("x", FieldType::Int)],
+    /// });
+    /// let line = schema.add(RecordType {
+    ///     module: "geo".into(),
+    ///     name: "Line".into(),
+    ///     fields: vec![FieldDef::new("from", FieldType::Record(point))],
+    /// });
+    /// let info = RecordTypeInfo::of(&schema, line);
+    /// let x = FieldTypeInfo::new("x", TypeId::Int);
+    /// assert_eq!(info, RecordTypeInfo::new("Line", vec![FieldTypeInfo::new("from", TypeId::Struct(vec![x]))]));
+    /// ```
+    pub fn of(schema: &Schema, id: RecordId) -> RecordTypeInfo {
+        let mut init = ClassInit {
+            schema,
+            fields: HashMap::new(),
+        };
+        RecordTypeInfo::new(schema.record(id).name.clone(), init.fields_of(id))
+    }
+}
+
+impl TypeId {
+    /// `ty`'s type id with records left empty: enough to decide [`TypeId::hadoop_eq`], for
+    /// which every struct is alike.
+    pub fn shallow(ty: &FieldType) -> TypeId {
+        type_id(ty, &mut |_| Vec::new())
+    }
+}
+
+/// Java's static initialisation of the generated classes, simulated: each record's field
+/// list is built once, and a record met again while its own list is being built sees the
+/// fields added so far.
+struct ClassInit<'s> {
+    schema: &'s Schema,
+    fields: HashMap<RecordId, Vec<FieldTypeInfo>>,
+}
+
+impl ClassInit<'_> {
+    fn fields_of(&mut self, id: RecordId) -> Vec<FieldTypeInfo> {
+        if let Some(fields) = self.fields.get(&id) {
+            return fields.clone();
+        }
+        self.fields.insert(id, Vec::new());
+        let schema = self.schema;
+        for def in &schema.record(id).fields {
+            let info = FieldTypeInfo::new(
+                def.name.clone(),
+                type_id(&def.ty, &mut |r| self.fields_of(r)),
+            );
+            self.fields.get_mut(&id).expect("inserted above").push(info);
+        }
+        self.fields[&id].clone()
+    }
+}
+
+fn type_id(ty: &FieldType, record: &mut dyn FnMut(RecordId) -> Vec<FieldTypeInfo>) -> TypeId {
+    match ty {
+        FieldType::Byte => TypeId::Byte,
+        FieldType::Bool => TypeId::Bool,
+        FieldType::Int => TypeId::Int,
+        FieldType::Long => TypeId::Long,
+        FieldType::Float => TypeId::Float,
+        FieldType::Double => TypeId::Double,
+        FieldType::String => TypeId::String,
+        FieldType::Buffer => TypeId::Buffer,
+        FieldType::Vector(e) => TypeId::Vector(Box::new(type_id(e, record))),
+        FieldType::Map(k, v) => {
+            TypeId::Map(Box::new(type_id(k, record)), Box::new(type_id(v, record)))
+        }
+        FieldType::Record(id) => TypeId::Struct(record(*id)),
+    }
+}

@@ -1,0 +1,300 @@
+//! The batch protocol of the Java driver (`java/src/main/java/hadooprecord/peer/Driver.java`,
+//! whose class comment is the reference): a request file of operations, a response file
+//! answering each in order, so that one JVM serves thousands of checks.
+
+use crate::wire::Cursor;
+
+/// Bytes Hadoop wrote, or the exception its writer threw.
+pub type Written = Result<Vec<u8>, String>;
+
+/// What Hadoop did with one input of a [`Batch::round_trip`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadOutcome {
+    /// No input in this encoding was given.
+    Absent,
+    /// Hadoop's reader threw this.
+    Failed(String),
+    /// Hadoop read a record and wrote it in binary, CSV and XML.
+    Read {
+        /// Input bytes the reader left unread (binary only; `None` for CSV and XML).
+        unread: Option<u32>,
+        written: [Written; 3],
+    },
+}
+
+/// What Hadoop's generated class said of two records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// `a.compareTo(b)`
+    pub a_to_b: i32,
+    /// `b.compareTo(a)`
+    pub b_to_a: i32,
+    /// `a.equals(b)`
+    pub a_equals_b: bool,
+    /// `b.equals(a)`
+    pub b_equals_a: bool,
+    /// `a.hashCode()`
+    pub hash_a: i32,
+    /// `b.hashCode()`
+    pub hash_b: i32,
+    /// The registered raw comparator's `compare` on the binary forms of `a` and `b`, or
+    /// what it threw.
+    pub raw: Result<i32, String>,
+}
+
+/// The answer to one operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// To [`Batch::round_trip`]: per input encoding (binary, CSV, XML).
+    RoundTrip(Box<[ReadOutcome; 3]>),
+    /// To [`Batch::compare`]: the comparison, or why the records could not be read.
+    Compare(Result<Comparison, String>),
+    /// To [`Batch::generate`]: each record in binary, CSV and XML.
+    Generated(Vec<[Written; 3]>),
+    /// To [`Batch::signature`].
+    Signature(String),
+    /// To [`Batch::stream`]: the records in binary, CSV and XML, or why reading failed.
+    Stream(Result<[Written; 3], String>),
+    /// To [`Batch::type_info`]: `getTypeInfo()` in binary, CSV and XML.
+    TypeInfo([Written; 3]),
+    /// To [`Batch::filtered`]: the records read, in binary, CSV and XML; or the error.
+    Filtered(Result<[Written; 3], String>),
+    /// To [`Batch::bench`]: the fastest read and write of all the records, in nanoseconds.
+    Bench { read_ns: u64, write_ns: u64 },
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    RoundTrip,
+    Compare,
+    Generate(u32),
+    Signature,
+    Stream,
+    TypeInfo,
+    Filtered,
+    Bench,
+}
+
+/// Operations for one run of the driver.
+#[derive(Debug, Clone)]
+pub struct Batch {
+    bytes: Vec<u8>,
+    ops: Vec<Op>,
+}
+
+const MAGIC: &[u8; 4] = b"HRIP";
+const VERSION: i32 = 1;
+
+impl Default for Batch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_be_bytes());
+        Batch {
+            bytes,
+            ops: Vec::new(),
+        }
+    }
+
+    /// How many operations the batch holds.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Whether the batch holds no operation.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Read each present input (binary, CSV, XML) as a record of Java class `class` and
+    /// write it back in all three encodings.
+    pub fn round_trip(&mut self, class: &str, inputs: [Option<&[u8]>; 3]) {
+        self.op(1, Op::RoundTrip);
+        self.blob(Some(class.as_bytes()));
+        for input in inputs {
+            self.blob(input);
+        }
+    }
+
+    /// Read two binary records and compare them with `compareTo`, `equals`, `hashCode`.
+    pub fn compare(&mut self, class: &str, a: &[u8], b: &[u8]) {
+        self.op(2, Op::Compare);
+        self.blob(Some(class.as_bytes()));
+        self.blob(Some(a));
+        self.blob(Some(b));
+    }
+
+    /// `count` random records of `class` from Java's generator seeded with `seed`.
+    pub fn generate(&mut self, class: &str, seed: u64, count: u32) {
+        self.op(3, Op::Generate(count));
+        self.blob(Some(class.as_bytes()));
+        self.bytes.extend_from_slice(&seed.to_be_bytes());
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+    }
+
+    /// `class.signature()`.
+    pub fn signature(&mut self, class: &str) {
+        self.op(4, Op::Signature);
+        self.blob(Some(class.as_bytes()));
+    }
+
+    /// Read `count` records of `class` from `input` (encoding 0 binary, 1 CSV, 2 XML) with
+    /// one reader, and write them all in each encoding.
+    pub fn stream(&mut self, class: &str, encoding: u8, count: u32, input: &[u8]) {
+        self.op(5, Op::Stream);
+        self.blob(Some(class.as_bytes()));
+        self.bytes.push(encoding);
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.blob(Some(input));
+    }
+
+    /// `class.getTypeInfo()`, written in each encoding.
+    pub fn type_info(&mut self, class: &str) {
+        self.op(6, Op::TypeInfo);
+        self.blob(Some(class.as_bytes()));
+    }
+
+    /// Read `count` binary records of class `writer` from `data` as class `reader`, with
+    /// `reader.setTypeFilter(writer.getTypeInfo())`, into records that first read
+    /// `defaults` (one binary record of `reader`).
+    pub fn filtered(
+        &mut self,
+        reader: &str,
+        writer: &str,
+        defaults: &[u8],
+        data: &[u8],
+        count: u32,
+    ) {
+        self.op(7, Op::Filtered);
+        self.blob(Some(reader.as_bytes()));
+        self.blob(Some(writer.as_bytes()));
+        self.blob(Some(defaults));
+        self.blob(Some(data));
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+    }
+
+    /// Time reading the `count` records of `data` (encoding 0 binary, 1 CSV) into objects of
+    /// `class`, and writing them, `rounds` times each.
+    pub fn bench(&mut self, class: &str, encoding: u8, count: u32, data: &[u8], rounds: u32) {
+        self.op(8, Op::Bench);
+        self.blob(Some(class.as_bytes()));
+        self.bytes.push(encoding);
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.blob(Some(data));
+        self.bytes.extend_from_slice(&rounds.to_be_bytes());
+    }
+
+    /// The request file's bytes.
+    pub fn request(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The answers in a response file to this batch.
+    pub fn answers(&self, response: &[u8]) -> Result<Vec<Answer>, String> {
+        let mut r = Cursor::new(response);
+        if r.take(4)? != MAGIC || r.int()? != VERSION {
+            return Err("the response does not start with HRIP, version 1".into());
+        }
+        let answers = self
+            .ops
+            .iter()
+            .map(|op| r.answer(*op))
+            .collect::<Result<Vec<_>, _>>()?;
+        r.end()?;
+        Ok(answers)
+    }
+
+    fn op(&mut self, code: u8, op: Op) {
+        self.bytes.push(code);
+        self.ops.push(op);
+    }
+
+    fn blob(&mut self, blob: Option<&[u8]>) {
+        match blob {
+            Some(b) => {
+                let n = i32::try_from(b.len()).expect("a blob under 2 GiB");
+                self.bytes.extend_from_slice(&n.to_be_bytes());
+                self.bytes.extend_from_slice(b);
+            }
+            None => self.bytes.extend_from_slice(&(-1i32).to_be_bytes()),
+        }
+    }
+}
+
+/// Reading the driver's answers.
+impl Cursor<'_> {
+    fn written(&mut self) -> Result<Written, String> {
+        match self.byte()? {
+            0 => Ok(Ok(self.blob()?)),
+            1 => Ok(Err(self.string()?)),
+            b => Err(format!("result status {b}")),
+        }
+    }
+
+    fn three(&mut self) -> Result<[Written; 3], String> {
+        Ok([self.written()?, self.written()?, self.written()?])
+    }
+
+    fn outcome(&mut self) -> Result<ReadOutcome, String> {
+        Ok(match self.byte()? {
+            0 => {
+                let unread = self.int()?;
+                ReadOutcome::Read {
+                    unread: u32::try_from(unread).ok(),
+                    written: self.three()?,
+                }
+            }
+            1 => ReadOutcome::Failed(self.string()?),
+            2 => ReadOutcome::Absent,
+            b => return Err(format!("read status {b}")),
+        })
+    }
+
+    fn answer(&mut self, op: Op) -> Result<Answer, String> {
+        Ok(match op {
+            Op::RoundTrip => Answer::RoundTrip(Box::new([
+                self.outcome()?,
+                self.outcome()?,
+                self.outcome()?,
+            ])),
+            Op::Compare => Answer::Compare(match self.byte()? {
+                0 => Ok(Comparison {
+                    a_to_b: self.int()?,
+                    b_to_a: self.int()?,
+                    a_equals_b: self.bool()?,
+                    b_equals_a: self.bool()?,
+                    hash_a: self.int()?,
+                    hash_b: self.int()?,
+                    raw: match self.byte()? {
+                        0 => Ok(self.int()?),
+                        _ => Err(self.string()?),
+                    },
+                }),
+                _ => Err(self.string()?),
+            }),
+            Op::Generate(n) => {
+                Answer::Generated((0..n).map(|_| self.three()).collect::<Result<_, _>>()?)
+            }
+            Op::Signature => Answer::Signature(self.string()?),
+            Op::Stream => Answer::Stream(match self.byte()? {
+                0 => Ok(self.three()?),
+                _ => Err(self.string()?),
+            }),
+            Op::TypeInfo => Answer::TypeInfo(self.three()?),
+            Op::Filtered => Answer::Filtered(match self.byte()? {
+                0 => Ok(self.three()?),
+                _ => Err(self.string()?),
+            }),
+            Op::Bench => Answer::Bench {
+                read_ns: self.long()?,
+                write_ns: self.long()?,
+            },
+        })
+    }
+}

@@ -1,0 +1,335 @@
+//! Apache ZooKeeper 3.9.5 as a test peer (`java/zookeeper/pom.xml`): a real standalone server,
+//! ZooKeeper's own tools, and a driver (`java/zookeeper/src/main/java/hadooprecord/zookeeper`)
+//! that reads and writes batches of `zookeeper.jute` records with ZooKeeper's jute runtime in
+//! one JVM. It runs on [`zookeeper_jdk`], a JDK ZooKeeper supports.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::java::{javac, maven_classpath, zookeeper_jdk, Jdk};
+use crate::tools::{self, content_key, files_below, locked, run, run_batch, say};
+use crate::wire::Cursor;
+
+/// ZooKeeper's jar and tools, and our jute driver compiled against them.
+pub struct ZkPeer {
+    jdk: Jdk,
+    classpath: String,
+    runs: PathBuf,
+}
+
+impl ZkPeer {
+    /// The peer, built once per test binary; `None` when the peer tests are skipped.
+    pub fn get() -> Option<&'static ZkPeer> {
+        static PEER: OnceLock<Option<ZkPeer>> = OnceLock::new();
+        PEER.get_or_init(|| {
+            if tools::skipped("the tests against Apache ZooKeeper") {
+                return None;
+            }
+            Some(ZkPeer::build())
+        })
+        .as_ref()
+    }
+
+    fn build() -> ZkPeer {
+        let jdk = zookeeper_jdk();
+        let project = tools::repo_root().join("tests/interop/java/zookeeper");
+        let work = tools::work_dir().join("zookeeper");
+        let (jars, classes) = locked(&work, || {
+            let jars = maven_classpath(&project, &work);
+            let sources = files_below(&project.join("src/main/java"), ".java");
+            let dir = work.join(content_key(
+                &sources,
+                &format!("{}{jars}", jdk.home.display()),
+            ));
+            let classes = dir.join("classes");
+            if !dir.join("done").exists() {
+                say(&format!(
+                    "compiling the jute driver against ZooKeeper 3.9.5 (JDK {})",
+                    jdk.feature
+                ));
+                let _ = fs::remove_dir_all(&dir);
+                fs::create_dir_all(&classes).expect("the driver's classes directory");
+                javac(&jdk, &sources, &jars, &classes, &["-Xlint:all", "-Werror"])
+                    .unwrap_or_else(|e| panic!("the jute driver does not compile: {e}"));
+                fs::write(dir.join("done"), "").expect("the driver's stamp");
+            }
+            (jars, classes)
+        });
+        let runs = work.join("runs");
+        fs::create_dir_all(&runs).expect("the runs directory");
+        let classpath =
+            std::env::join_paths(std::iter::once(classes).chain(std::env::split_paths(&jars)))
+                .expect("a class path")
+                .to_string_lossy()
+                .into_owned();
+        ZkPeer {
+            jdk,
+            classpath,
+            runs,
+        }
+    }
+
+    /// The JDK ZooKeeper runs on.
+    pub fn jdk(&self) -> &Jdk {
+        &self.jdk
+    }
+
+    /// `java -cp <ZooKeeper> CLASS ARGS…` with the tools' logging quiet; its standard output.
+    pub fn tool(&self, class: &str, args: &[&str]) -> String {
+        let out = run(Command::new(self.jdk.java())
+            .arg("-cp")
+            .arg(&self.classpath)
+            .arg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+            .arg("-Duser.timezone=UTC")
+            .arg(class)
+            .args(args));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs `batch` in one JVM (the request and response stay in
+    /// `<target>/interop/zookeeper/runs/<name>.{req,resp}`).
+    pub fn run(&self, name: &str, batch: &JuteBatch) -> Vec<JuteAnswer> {
+        let mut driver = Command::new(self.jdk.java());
+        driver
+            .arg("-cp")
+            .arg(&self.classpath)
+            .arg("hadooprecord.zookeeper.JuteDriver");
+        let response = run_batch(&mut driver, &self.runs, name, &batch.bytes);
+        batch
+            .answers(&response)
+            .unwrap_or_else(|e| panic!("the jute driver's answer to {name}: {e}"))
+    }
+
+    /// Starts a standalone server on a free loopback port with its data in `data_dir`
+    /// (`extra`: more `-D` settings); returns once it accepts connections.
+    pub fn start_server(&self, data_dir: &Path, extra: &[&str]) -> ZkServer {
+        fs::create_dir_all(data_dir).expect("the server's data directory");
+        let port = free_port();
+        let log = data_dir.with_extension("log");
+        let mut child = Command::new(self.jdk.java())
+            .arg("-cp")
+            .arg(&self.classpath)
+            .args([
+                "-Dzookeeper.admin.enableServer=false",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            ])
+            .args(extra)
+            .arg("org.apache.zookeeper.server.ZooKeeperServerMain")
+            .arg(port.to_string())
+            .arg(data_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(fs::File::create(&log).expect("the server's log file"))
+            .spawn()
+            .expect("starting ZooKeeper");
+        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        let started = Instant::now();
+        loop {
+            if serving(addr) {
+                break;
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!(
+                    "ZooKeeper exited ({status}) before it listened:\n{}",
+                    fs::read_to_string(&log).unwrap_or_default()
+                );
+            }
+            if started.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("ZooKeeper did not listen on {addr} within a minute");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        say(&format!(
+            "ZooKeeper 3.9.5 is serving {} on {addr} (JDK {})",
+            data_dir.display(),
+            self.jdk.feature
+        ));
+        ZkServer {
+            child,
+            addr,
+            data_dir: data_dir.to_path_buf(),
+        }
+    }
+}
+
+/// Whether the server at `addr` serves requests: its `srvr` four-letter command (the one
+/// ZooKeeper enables by default) answers with its version once it does, and a listening port
+/// alone does not mean that.
+fn serving(addr: SocketAddr) -> bool {
+    let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    let mut answer = String::new();
+    stream.write_all(b"srvr").is_ok()
+        && stream.read_to_string(&mut answer).is_ok()
+        && answer.contains("Zookeeper version")
+}
+
+/// A port nobody listens on now (the kernel's choice).
+fn free_port() -> u16 {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// A running server: stopped (its process killed and waited for) on drop or by
+/// [`ZkServer::stop`].
+pub struct ZkServer {
+    child: Child,
+    addr: SocketAddr,
+    data_dir: PathBuf,
+}
+
+impl ZkServer {
+    /// Where it listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Its `version-2` directory, where the logs and snapshots are.
+    pub fn version_dir(&self) -> PathBuf {
+        self.data_dir.join("version-2")
+    }
+
+    /// Stops the server.
+    pub fn stop(mut self) {
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ZkServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Bytes the driver wrote, or what its reader threw.
+pub type Written = Result<Vec<u8>, String>;
+
+/// The answer to one operation of a [`JuteBatch`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JuteAnswer {
+    /// To [`JuteBatch::round_trip`]: unread bytes and what Java wrote back, or the error.
+    RoundTrip(Result<(u32, Vec<u8>), String>),
+    /// To [`JuteBatch::signature`].
+    Signature(String),
+    /// To [`JuteBatch::generate`]: each record as Java wrote it.
+    Generated(Vec<Vec<u8>>),
+    /// To [`JuteBatch::string`]: what `readString` then `writeString` gave.
+    String(Written),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    RoundTrip,
+    Signature,
+    Generate(u32),
+    String,
+}
+
+/// Operations for one run of the jute driver (`JuteDriver.java` documents the protocol).
+pub struct JuteBatch {
+    bytes: Vec<u8>,
+    ops: Vec<Op>,
+}
+
+const MAGIC: &[u8; 4] = b"ZKJT";
+
+impl Default for JuteBatch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl JuteBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&1i32.to_be_bytes());
+        JuteBatch {
+            bytes,
+            ops: Vec::new(),
+        }
+    }
+
+    /// Java reads one record of `class` from `bytes` and writes it back.
+    pub fn round_trip(&mut self, class: &str, bytes: &[u8]) {
+        self.op(1, Op::RoundTrip);
+        self.blob(class.as_bytes());
+        self.blob(bytes);
+    }
+
+    /// `class.signature()`.
+    pub fn signature(&mut self, class: &str) {
+        self.op(2, Op::Signature);
+        self.blob(class.as_bytes());
+    }
+
+    /// `count` random records of `class`, seeded with `seed`.
+    pub fn generate(&mut self, class: &str, seed: u64, count: u32) {
+        self.op(3, Op::Generate(count));
+        self.blob(class.as_bytes());
+        self.bytes.extend_from_slice(&seed.to_be_bytes());
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+    }
+
+    /// Java's `readString` of `bytes` (the string's bytes, without the length), written back
+    /// with `writeString`.
+    pub fn string(&mut self, bytes: &[u8]) {
+        self.op(4, Op::String);
+        self.blob(bytes);
+    }
+
+    fn op(&mut self, code: u8, op: Op) {
+        self.bytes.push(code);
+        self.ops.push(op);
+    }
+
+    fn blob(&mut self, b: &[u8]) {
+        let n = i32::try_from(b.len()).expect("a blob under 2 GiB");
+        self.bytes.extend_from_slice(&n.to_be_bytes());
+        self.bytes.extend_from_slice(b);
+    }
+
+    fn answers(&self, response: &[u8]) -> Result<Vec<JuteAnswer>, String> {
+        let mut r = Cursor::new(response);
+        if r.take(4)? != MAGIC || r.int()? != 1 {
+            return Err("the response does not start with ZKJT, version 1".into());
+        }
+        let answers = self
+            .ops
+            .iter()
+            .map(|op| {
+                Ok(match op {
+                    Op::RoundTrip => JuteAnswer::RoundTrip(match r.byte()? {
+                        0 => Ok((r.int()? as u32, r.blob()?)),
+                        _ => Err(r.string()?),
+                    }),
+                    Op::Signature => JuteAnswer::Signature(r.string()?),
+                    Op::Generate(n) => {
+                        JuteAnswer::Generated((0..*n).map(|_| r.blob()).collect::<Result<_, _>>()?)
+                    }
+                    Op::String => JuteAnswer::String(match r.byte()? {
+                        0 => Ok(r.blob()?),
+                        _ => Err(r.string()?),
+                    }),
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        r.end()?;
+        Ok(answers)
+    }
+}

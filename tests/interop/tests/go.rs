@@ -1,0 +1,319 @@
+//! Differential tests against Go implementations (see `interop_tests::go`): mesos-go's
+//! RecordIO reader and writer, and Paddle's chunk layout over Go's crc32, snappy and gzip.
+//! Random record sets go both ways; where our readers are deliberately more forgiving (or
+//! stricter) than Go's, a test says so with both outcomes.
+
+use hadoop_record::framing::mesos::{MesosOptions, MesosReader, MesosWriter};
+use hadoop_record::framing::paddle::{
+    Compressor, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+};
+use hadoop_record::framing::FrameWrite;
+use interop_tests::go::{GoAnswer, GoBatch, GoPeer, GoRead};
+use interop_tests::report::Report;
+use interop_tests::{cases, sample, seed};
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+/// Records: mostly small, some binary, some text with digits and LFs (which look like
+/// Mesos length lines), now and then empty or tens of kilobytes.
+fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let record = prop_oneof![
+        6 => vec(any::<u8>(), 0..64),
+        3 => vec(prop::sample::select(b"0123456789\n \t+ab{}".to_vec()), 0..40),
+        1 => Just(Vec::new()),
+        1 => (0u8..4, 1000usize..70_000).prop_map(|(k, n)| match k {
+            0 => vec![b'x'; n],
+            1 => (0..n).map(|i| (i * 7 % 251) as u8).collect(),
+            2 => b"0123456789\n".iter().cycle().take(n).copied().collect(),
+            _ => (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_be_bytes()[0]).collect(),
+        }),
+    ];
+    vec(record, 0..40)
+}
+
+/// `records` framed by `writer`.
+fn framed<W: FrameWrite>(mut writer: W, records: &[Vec<u8>]) -> W {
+    for r in records {
+        writer.write_payload(r).expect("writing to memory");
+    }
+    writer.finish().expect("writing to memory");
+    writer
+}
+
+fn mesos_bytes(records: &[Vec<u8>]) -> Vec<u8> {
+    framed(MesosWriter::new(Vec::new()), records).into_inner()
+}
+
+/// What our Mesos reader returns: the records, and the error that ended it.
+fn our_mesos(file: &[u8], options: MesosOptions) -> GoRead {
+    GoRead::collect(MesosReader::with_options(file, options))
+}
+
+fn go_read(answer: &GoAnswer) -> &GoRead {
+    match answer {
+        GoAnswer::Read(r) => r,
+        other => panic!("expected a read, got {other:?}"),
+    }
+}
+
+fn go_written(answer: &GoAnswer) -> &[u8] {
+    match answer {
+        GoAnswer::Written(w) => w,
+        other => panic!("expected bytes, got {other:?}"),
+    }
+}
+
+fn non_empty(records: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    records.iter().filter(|r| !r.is_empty()).cloned().collect()
+}
+
+#[test]
+fn mesos_go_and_we_read_and_write_the_same_streams() {
+    let Some(peer) = GoPeer::get() else { return };
+    let seed = seed();
+    let sets = sample(&records(), cases(400), seed);
+    let mut batch = GoBatch::new();
+    for set in &sets {
+        batch.mesos_read(&mesos_bytes(set));
+        batch.mesos_write(set);
+    }
+    let answers = peer.run("mesos", &batch);
+    let mut report = Report::new("Mesos RecordIO vs mesos-go", format!("seed {seed}"));
+    for (set, pair) in sets.iter().zip(answers.chunks(2)) {
+        let ours = mesos_bytes(set);
+        let go = go_read(&pair[0]);
+        // mesos-go skips empty records (a deliberate difference: we deliver them).
+        report.check(go.records == non_empty(set) && go.error.is_none(), || {
+            format!("mesos-go read our {} records as {go:?}", set.len())
+        });
+        let theirs = go_written(&pair[1]);
+        report.check(theirs == ours, || {
+            format!(
+                "mesos-go wrote {} records differently:\n  ours {ours:?}\n  Go   {theirs:?}",
+                set.len()
+            )
+        });
+        let back = our_mesos(theirs, MesosOptions::default());
+        report.check(back.records == *set && back.error.is_none(), || {
+            format!(
+                "we read mesos-go's stream of {} records as {back:?}",
+                set.len()
+            )
+        });
+    }
+    report.finish(&format!(
+        "{} random record sets both ways (seed {seed})",
+        sets.len()
+    ));
+}
+
+/// A length line as mesos-go accepts it: ASCII blanks around the digits (it trims them).
+fn noisy_length_lines() -> impl Strategy<Value = (Vec<Vec<u8>>, Vec<u8>)> {
+    let blanks = || vec(prop::sample::select(b" \t\r\x0b\x0c".to_vec()), 0..3);
+    (vec((vec(any::<u8>(), 1..20), blanks(), blanks()), 0..10)).prop_map(|frames| {
+        let mut file = Vec::new();
+        let mut records = Vec::new();
+        for (data, before, after) in frames {
+            file.extend_from_slice(&before);
+            file.extend_from_slice(data.len().to_string().as_bytes());
+            file.extend_from_slice(&after);
+            file.push(b'\n');
+            file.extend_from_slice(&data);
+            records.push(data);
+        }
+        (records, file)
+    })
+}
+
+#[test]
+fn our_lenient_mesos_reader_accepts_what_mesos_go_accepts() {
+    let Some(peer) = GoPeer::get() else { return };
+    let seed = seed();
+    let inputs = sample(&noisy_length_lines(), cases(400), seed);
+    let mut batch = GoBatch::new();
+    for (_, file) in &inputs {
+        batch.mesos_read(file);
+    }
+    let answers = peer.run("mesos-lenient", &batch);
+    let mut report = Report::new(
+        "lenient Mesos length lines vs mesos-go",
+        format!("seed {seed}"),
+    );
+    for ((records, file), answer) in inputs.iter().zip(&answers) {
+        let go = go_read(answer);
+        let lenient = our_mesos(file, MesosOptions::default().lenient(true));
+        report.check(go.records == *records && go.error.is_none(), || {
+            format!("mesos-go read {file:?} as {go:?}")
+        });
+        report.check(lenient == *go, || {
+            format!("lenient, we read {file:?} as {lenient:?}; mesos-go as {go:?}")
+        });
+    }
+    report.finish(&format!(
+        "{} streams with blanks around the lengths (seed {seed})",
+        inputs.len()
+    ));
+}
+
+#[test]
+fn where_our_mesos_reader_differs_from_mesos_go() {
+    let Some(peer) = GoPeer::get() else { return };
+    let cases: [(&[u8], &str); 4] = [
+        // Empty records: we deliver them (as Mesos' own stout and Python decoders do);
+        // mesos-go skips them silently.
+        (b"0\n3\nabc0\n", "empty records"),
+        // Blanks around a length: mesos-go trims them; strict we refuse, lenient we accept.
+        (b" 3 \nabc", "blanks around a length"),
+        // A stream cut inside a length line: mesos-go says nothing when two or more bytes of
+        // it are buffered; we report the truncation.
+        (b"3\nabc12", "cut inside a length line"),
+        // A stream cut inside a record: both report it.
+        (b"3\nabc5\nab", "cut inside a record"),
+    ];
+    let mut batch = GoBatch::new();
+    for (file, _) in cases {
+        batch.mesos_read(file);
+    }
+    let answers = peer.run("mesos-differences", &batch);
+    let go: Vec<&GoRead> = answers.iter().map(go_read).collect();
+    let strict: Vec<GoRead> = cases
+        .iter()
+        .map(|(f, _)| our_mesos(f, MesosOptions::default()))
+        .collect();
+    let lenient = our_mesos(cases[1].0, MesosOptions::default().lenient(true));
+    let recs = |rs: &[&[u8]]| rs.iter().map(|r| r.to_vec()).collect::<Vec<_>>();
+
+    assert_eq!(go[0].records, recs(&[b"abc"]), "{}", cases[0].1);
+    assert_eq!(
+        strict[0].records,
+        recs(&[b"", b"abc", b""]),
+        "{}",
+        cases[0].1
+    );
+    assert!(go[0].error.is_none() && strict[0].error.is_none());
+
+    assert_eq!(
+        (&go[1].records, &go[1].error),
+        (&recs(&[b"abc"]), &None),
+        "{}",
+        cases[1].1
+    );
+    assert!(
+        strict[1].records.is_empty() && strict[1].error.is_some(),
+        "{}",
+        cases[1].1
+    );
+    assert_eq!(lenient, *go[1], "{}", cases[1].1);
+
+    assert_eq!(
+        (&go[2].records, &go[2].error),
+        (&recs(&[b"abc"]), &None),
+        "{}",
+        cases[2].1
+    );
+    assert_eq!(strict[2].records, recs(&[b"abc"]), "{}", cases[2].1);
+    assert!(
+        strict[2]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("byte 5")),
+        "{:?}",
+        strict[2]
+    );
+
+    assert_eq!(go[3].records, recs(&[b"abc"]), "{}", cases[3].1);
+    assert!(
+        go[3].error.is_some() && strict[3].error.is_some(),
+        "{go:?} {strict:?}"
+    );
+    assert_eq!(strict[3].records, recs(&[b"abc"]));
+}
+
+/// Writer settings: Paddle's `maxChunkSize` (-1: its 32 MiB default) and the compressor.
+fn paddle_settings() -> impl Strategy<Value = (i32, Compressor)> {
+    (
+        prop_oneof![Just(-1), Just(0), 1i32..200, 1000i32..70_000],
+        prop::sample::select(vec![Compressor::None, Compressor::Snappy, Compressor::Gzip]),
+    )
+}
+
+fn paddle_bytes(records: &[Vec<u8>], (max, compressor): (i32, Compressor)) -> Vec<u8> {
+    let max = u64::try_from(max).unwrap_or(PaddleWriteOptions::DEFAULT_MAX_CHUNK_SIZE);
+    let options = PaddleWriteOptions::default()
+        .compressor(compressor)
+        .max_chunk_size(max);
+    framed(PaddleWriter::with_options(Vec::new(), options), records).into_inner()
+}
+
+fn our_paddle(file: &[u8], options: PaddleReadOptions) -> GoRead {
+    GoRead::collect(PaddleReader::with_options(file, options))
+}
+
+#[test]
+fn paddle_files_are_byte_identical_with_gos_writer_and_read_by_go() {
+    let Some(peer) = GoPeer::get() else { return };
+    let seed = seed();
+    let inputs = sample(&(records(), paddle_settings()), cases(300), seed);
+    let mut batch = GoBatch::new();
+    for (set, settings) in &inputs {
+        batch.paddle_read(&paddle_bytes(set, *settings));
+        batch.paddle_write(set, settings.0, settings.1.id() as u8);
+    }
+    let answers = peer.run("paddle", &batch);
+    let mut report = Report::new("Paddle RecordIO vs Go", format!("seed {seed}"));
+    for ((set, settings), pair) in inputs.iter().zip(answers.chunks(2)) {
+        let ours = paddle_bytes(set, *settings);
+        let go = go_read(&pair[0]);
+        report.check(go.records == *set && go.error.is_none(), || {
+            format!(
+                "Go read our file of {} records ({settings:?}) as {go:?}",
+                set.len()
+            )
+        });
+        let theirs = go_written(&pair[1]);
+        report.check(theirs == ours, || {
+            let at = ours.iter().zip(theirs).position(|(a, b)| a != b);
+            format!(
+                "Go wrote {} records ({settings:?}) differently: {} vs {} bytes, first difference at {at:?}",
+                set.len(),
+                ours.len(),
+                theirs.len()
+            )
+        });
+        let back = our_paddle(theirs, PaddleReadOptions::default());
+        report.check(back.records == *set && back.error.is_none(), || {
+            format!(
+                "we read Go's file of {} records ({settings:?}) as {back:?}",
+                set.len()
+            )
+        });
+    }
+    report.finish(&format!(
+        "{} random record sets, every compressor, both ways (seed {seed})",
+        inputs.len()
+    ));
+}
+
+#[test]
+fn where_our_paddle_reader_is_more_forgiving_than_gos() {
+    let Some(peer) = GoPeer::get() else { return };
+    // Three chunks of two records; a byte of the second chunk's payload flipped.
+    let records: Vec<Vec<u8>> = (0..6u8).map(|i| vec![b'a' + i; 5]).collect();
+    let mut file = paddle_bytes(&records, (10, Compressor::None));
+    let second_payload = 20 + (2 * 9) + 20 + 3;
+    file[second_payload] ^= 0xff;
+    let mut batch = GoBatch::new();
+    batch.paddle_read(&file);
+    let answers = peer.run("paddle-differences", &batch);
+    let go = go_read(&answers[0]);
+    // Go stops at the damaged chunk with a checksum error.
+    assert_eq!(go.records, records[..2], "{go:?}");
+    assert!(go.error.is_some(), "{go:?}");
+    // So do we, strictly; recovering, we skip the damaged chunk and read on.
+    let strict = our_paddle(&file, PaddleReadOptions::default());
+    assert_eq!(strict.records, records[..2]);
+    assert!(strict.error.is_some());
+    let recovered = our_paddle(&file, PaddleReadOptions::default().recover(true));
+    assert_eq!(recovered.records, [&records[..2], &records[4..]].concat());
+    assert_eq!(recovered.error, None);
+}
