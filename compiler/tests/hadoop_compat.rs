@@ -10,12 +10,11 @@
 //! file of [`PORTABLE`], for which there is no warning. `tests/interop/tests/rcc.rs` checks
 //! the same live, on every run, with Hadoop's rcc from Maven Central.
 
-mod support;
-
 use std::path::Path;
 
 use hadoop_record_compiler::{load, LoadOptions, RenderOptions, Severity};
-use support::{rcc_in, stderr, stdout, CRATE_DIR};
+
+const CRATE_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// DDL Hadoop's rcc accepts, each on its own (the stress corpus of names included).
 const PORTABLE: &[&str] = &[
@@ -178,53 +177,6 @@ fn an_included_file_may_name_what_its_includer_declared_before_the_include() {
     let warnings = model.warnings();
     assert_eq!(warnings.len(), 1, "{warnings}");
     assert!(warnings.to_string().contains("`a.X` is not declared in"));
-}
-
-#[test]
-fn the_cli_warns_and_hadoop_compat_fails() {
-    let file = "tests/ddl/compat/named_before_declaration.jr";
-    for args in [vec!["check", file], vec![file]] {
-        let out = rcc_in(CRATE_DIR, &args, b"");
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        let err = stderr(&out);
-        assert!(
-            err.contains(&format!(
-                "warning: record `m.B` is named before its declaration\n  --> {file}:5:9\n"
-            )),
-            "{err}"
-        );
-        assert!(err.contains("5 |         B b;\n"), "{err}");
-        assert!(
-            err.ends_with("warning: found 3 warnings: Hadoop's rcc would reject these DDL files\n"),
-            "{err}"
-        );
-        let mut strict = args.clone();
-        strict.insert(args.len() - 1, "--hadoop-compat");
-        let out = rcc_in(CRATE_DIR, &strict, b"");
-        assert_eq!(out.status.code(), Some(1), "{strict:?}");
-        assert!(out.stdout.is_empty());
-        let err = stderr(&out);
-        assert!(
-            err.contains("error: record `m.B` is named before its declaration"),
-            "{err}"
-        );
-        assert!(err.ends_with("error: found 3 errors\n"), "{err}");
-    }
-    // `rcc check --quiet` still warns; code generation still writes its code.
-    let out = rcc_in(CRATE_DIR, &["check", "-q", file], b"");
-    assert!(out.stdout.is_empty());
-    assert!(stderr(&out).contains("warning: found 3 warnings"));
-    let out = rcc_in(CRATE_DIR, &[file], b"");
-    assert!(stdout(&out).contains("pub struct A {"));
-    // The flag is documented.
-    for args in [["check", "--help"], ["--help", ""]] {
-        let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
-        let help = stdout(&rcc_in(CRATE_DIR, &args, b""));
-        assert!(help.contains("--hadoop-compat"), "{help}");
-    }
-    // No warnings, no warning line.
-    let out = rcc_in(CRATE_DIR, &["check", "tests/ddl/hadoop/test.jr"], b"");
-    assert_eq!(stderr(&out), "");
 }
 
 #[test]

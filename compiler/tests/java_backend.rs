@@ -2,14 +2,9 @@
 //! and snapshots of the generated classes. (`tests/interop` compiles and runs all of this
 //! against the real Hadoop jars.)
 
-mod support;
-
-use std::path::PathBuf;
-
 use hadoop_record_compiler::backend::java::{self, JavaApi, Options};
 use hadoop_record_compiler::backend::OutputFile;
 use hadoop_record_compiler::{load, LoadOptions};
-use support::{command, run, stderr, CRATE_DIR};
 
 fn generate(paths: &[&str], api: JavaApi) -> Vec<OutputFile> {
     let model = load(paths, &LoadOptions::default()).unwrap_or_else(|d| panic!("{d}"));
@@ -89,47 +84,4 @@ fn generated_classes() {
         .find(|f| f.path.ends_with("AllPrims.java"))
         .unwrap();
     insta::assert_snapshot!("java_hadoop2_allprims", all.contents);
-}
-
-#[test]
-fn the_cli_writes_into_d_or_the_current_directory() {
-    let dir = tempfile::tempdir().unwrap();
-    let ddl = PathBuf::from(CRATE_DIR).join(COMPOSITE);
-    let out = run(
-        command(
-            dir.path(),
-            &["-l", "java", "-d", "gen", ddl.to_str().unwrap()],
-        ),
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(dir.path().join("gen/oracle/composite/Outer.java").is_file());
-    let out = run(
-        command(
-            dir.path(),
-            &["-l", "java", "--java-api", "hadoop3", ddl.to_str().unwrap()],
-        ),
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let outer = std::fs::read_to_string(dir.path().join("oracle/composite/Outer.java")).unwrap();
-    assert!(!outer.contains("getTypeInfo"));
-    // Java is a file per class: -o is refused with the reason.
-    let out = run(
-        command(
-            dir.path(),
-            &["-l", "java", "-o", "x.java", ddl.to_str().unwrap()],
-        ),
-        b"",
-    );
-    assert!(!out.status.success());
-    assert!(stderr(&out).contains("-d DIR"), "{}", stderr(&out));
-}
-
-#[test]
-fn help_describes_the_java_back_end() {
-    let out = run(command(CRATE_DIR, &["--help"]), b"");
-    let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.contains("--java-api"), "{help}");
-    assert!(help.contains("hadoop3"), "{help}");
 }

@@ -5,7 +5,7 @@
 # "<schema file name>.hh". The code is generated when CMake configures, and again whenever a
 # listed schema changes (list included schemas too, so that their changes are noticed; rcc
 # rewrites only files whose content changes). `rcc` is RCC, else the RCC_EXECUTABLE cache
-# variable, else `rcc` on the PATH (`cargo install --path compiler` puts it there).
+# variable, else `rcc` on the PATH (`cargo install --path cli` puts it there).
 function(hadoop_record_cpp target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "RCC" "SCHEMAS;INCLUDE_DIRS")
   if(NOT ARG_SCHEMAS)
@@ -19,7 +19,7 @@ function(hadoop_record_cpp target)
     set(rcc "${RCC_EXECUTABLE}")
   endif()
   if(NOT rcc)
-    message(FATAL_ERROR "rcc not found: install it (`cargo install --path compiler` in the "
+    message(FATAL_ERROR "rcc not found: install it (`cargo install --path cli` in the "
                         "hadoop-record repository) or pass -DRCC_EXECUTABLE=/path/to/rcc")
   endif()
 

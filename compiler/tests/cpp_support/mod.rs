@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
-use hadoop_record_compiler::{backend::cpp, load, LoadOptions, Model};
+use hadoop_record_compiler::backend::{cpp, write_if_changed};
+use hadoop_record_compiler::{load, LoadOptions, Model};
 
 #[path = "../../../runtime/tests/support/gozip_inputs.rs"]
 mod gozip_inputs;
@@ -93,20 +94,19 @@ fn cache() -> PathBuf {
     dir
 }
 
-/// Runs `rcc -l c++ -d out` on `ddl` (paths relative to the repository root).
+/// Generates C++ for `ddl` (paths relative to the repository root) into `out`, as
+/// `rcc -l c++ -d out` does: headers, sources and the runtime, each file rewritten only when
+/// it changed.
 pub fn generate(out: &Path, ddl: &[&str]) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_rcc"));
-    command
-        .args(["-l", "c++", "-d"])
-        .arg(out)
-        .args(ddl)
-        .current_dir(repo());
-    let result = command.output().expect("rcc runs");
-    assert!(
-        result.status.success(),
-        "rcc -l c++ {ddl:?} failed:\n{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    let options = cpp::Options {
+        source_root: Some(repo()),
+    };
+    let files = cpp::generate(&model(ddl), &options).unwrap_or_else(|d| panic!("{d}"));
+    for file in files.into_iter().chain(cpp::runtime()) {
+        let path = out.join(&file.path);
+        write_if_changed(&path, file.contents.as_bytes())
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
 }
 
 /// The checked model of `ddl` (paths relative to the repository root).

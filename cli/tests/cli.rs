@@ -1,0 +1,301 @@
+//! The `rcc` binary: exit codes, output, and Hadoop's invocation.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use hadoop_record_compiler::{load_with, LoadOptions, MemoryFileSystem, RenderOptions};
+use support::{command, rcc_in, run, stderr, stdout, CRATE_DIR};
+
+/// Runs `rcc args` in the crate directory, with NO_COLOR unset.
+fn rcc(args: &[&str]) -> Output {
+    rcc_in(CRATE_DIR, args, b"")
+}
+
+/// Good DDL that Hadoop's own rcc accepts too (so no warnings).
+const GOOD: &str = "tests/ddl/hadoop/links.jr";
+const BAD: &str = "tests/ddl/bad/many_errors_at_once.jr";
+
+#[test]
+fn check_succeeds_on_good_files() {
+    let out = rcc(&["check", GOOD, "tests/ddl/hadoop/test.jr"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "ok: 7 records in 3 modules, 3 files read\n");
+    assert_eq!(stderr(&out), "");
+
+    let quiet = rcc(&["check", "-q", GOOD]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert_eq!(stdout(&quiet), "");
+}
+
+#[test]
+fn check_prints_what_the_library_renders() {
+    let out = rcc(&["check", BAD]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    // The binary runs in the compiler's crate directory; the library reads the same file
+    // under the same relative name.
+    let mut fs = MemoryFileSystem::new();
+    fs.insert(
+        BAD,
+        std::fs::read_to_string(Path::new(CRATE_DIR).join(BAD)).unwrap(),
+    );
+    let diagnostics = load_with(&fs, &[BAD], &LoadOptions::default())
+        .map(|_| ())
+        .unwrap_err();
+    let expected = format!(
+        "{}error: found {} errors\n",
+        diagnostics.render(&RenderOptions::default()),
+        diagnostics.error_count()
+    );
+    assert_eq!(stderr(&out), expected);
+    assert!(stderr(&out).contains("--> tests/ddl/bad/many_errors_at_once.jr:3:9"));
+}
+
+#[test]
+fn check_reports_every_file() {
+    let out = rcc(&[
+        "check",
+        "tests/ddl/bad/missing_semicolon.jr",
+        "tests/ddl/bad/empty_class.jr",
+        GOOD,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("missing_semicolon.jr:4:5"), "{err}");
+    assert!(err.contains("empty_class.jr:2:11"), "{err}");
+    assert!(err.ends_with("error: found 2 errors\n"), "{err}");
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let out = rcc(&["check", "no/such/file.jr"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: cannot read `no/such/file.jr`: no such file\n\nerror: found 1 error\n"
+    );
+}
+
+#[test]
+fn include_dirs_are_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.jr");
+    std::fs::write(
+        &main,
+        "include \"inclrec.jr\"\nmodule app { class A { inclrec.RI ri; } }\n",
+    )
+    .unwrap();
+    let main = main.to_str().unwrap();
+
+    let without = rcc(&["check", main]);
+    assert_eq!(without.status.code(), Some(1));
+    assert!(stderr(&without).contains("cannot find included file `inclrec.jr`"));
+    assert!(stderr(&without).contains("help: add a directory to search with `-I DIR`"));
+
+    let with = rcc(&[
+        "check",
+        "-I",
+        "tests/ddl/hadoop",
+        "-I",
+        "tests/ddl/docs",
+        main,
+    ]);
+    assert_eq!(with.status.code(), Some(0), "{}", stderr(&with));
+    let long = rcc(&["check", "--include-dir", "tests/ddl/docs", main]);
+    assert_eq!(long.status.code(), Some(0), "{}", stderr(&long));
+}
+
+#[test]
+fn bad_ddl_is_reported_before_any_back_end_runs() {
+    // Every back end is built (tests/rust_cli.rs, tests/java_backend.rs, tests/cpp_compile.rs);
+    // bad DDL is reported first, as by `check`, and nothing is written.
+    for lang in ["rust", "java", "c++"] {
+        let out = rcc(&["-l", lang, "-d", "target/rcc-bad", BAD]);
+        assert_eq!(out.status.code(), Some(1), "{lang}");
+        assert!(stderr(&out).contains("error: found 5 errors"), "{lang}");
+        assert!(!Path::new(CRATE_DIR).join("target/rcc-bad").exists());
+    }
+}
+
+#[test]
+fn unknown_language_is_a_usage_error() {
+    let out = rcc(&["-l", "cobol", GOOD]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("invalid value 'cobol'"), "{err}");
+    assert!(
+        err.contains("rust") && err.contains("c++") && err.contains("java"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(rcc(&[]).status.code(), Some(2));
+    assert_eq!(rcc(&["check"]).status.code(), Some(2));
+    assert_eq!(rcc(&["check", "--bogus", GOOD]).status.code(), Some(2));
+}
+
+#[test]
+fn help_has_examples_and_version_works() {
+    let help = rcc(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = stdout(&help);
+    assert!(text.contains("Examples:"), "{text}");
+    assert!(text.contains("rcc check links.jr"), "{text}");
+    assert!(text.contains("--language <LANG>"), "{text}");
+    assert!(text.contains("--destdir <DIR>"), "{text}");
+
+    let check_help = rcc(&["check", "--help"]);
+    assert!(stdout(&check_help).contains("--include-dir <DIR>"));
+
+    let version = rcc(&["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    assert_eq!(
+        stdout(&version),
+        format!("rcc {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    // Output to a pipe: no colour.
+    let piped = rcc(&["check", BAD]);
+    assert!(!stderr(&piped).contains('\x1b'));
+
+    let always = rcc(&["check", "--color", "always", BAD]);
+    assert!(stderr(&always).contains("\x1b["));
+
+    // NO_COLOR wins over auto (the terminal case cannot be tested from a pipe).
+    let mut no_color = command(CRATE_DIR, &["check", "--color", "auto", BAD]);
+    no_color.env("NO_COLOR", "1");
+    let out = run(no_color, b"");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains('\x1b'));
+}
+
+#[test]
+fn the_cli_warns_and_hadoop_compat_fails() {
+    let file = "tests/ddl/compat/named_before_declaration.jr";
+    for args in [vec!["check", file], vec![file]] {
+        let out = rcc_in(CRATE_DIR, &args, b"");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "warning: record `m.B` is named before its declaration\n  --> {file}:5:9\n"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("5 |         B b;\n"), "{err}");
+        assert!(
+            err.ends_with("warning: found 3 warnings: Hadoop's rcc would reject these DDL files\n"),
+            "{err}"
+        );
+        let mut strict = args.clone();
+        strict.insert(args.len() - 1, "--hadoop-compat");
+        let out = rcc_in(CRATE_DIR, &strict, b"");
+        assert_eq!(out.status.code(), Some(1), "{strict:?}");
+        assert!(out.stdout.is_empty());
+        let err = stderr(&out);
+        assert!(
+            err.contains("error: record `m.B` is named before its declaration"),
+            "{err}"
+        );
+        assert!(err.ends_with("error: found 3 errors\n"), "{err}");
+    }
+    // `rcc check --quiet` still warns; code generation still writes its code.
+    let out = rcc_in(CRATE_DIR, &["check", "-q", file], b"");
+    assert!(out.stdout.is_empty());
+    assert!(stderr(&out).contains("warning: found 3 warnings"));
+    let out = rcc_in(CRATE_DIR, &[file], b"");
+    assert!(stdout(&out).contains("pub struct A {"));
+    // The flag is documented.
+    for args in [["check", "--help"], ["--help", ""]] {
+        let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
+        let help = stdout(&rcc_in(CRATE_DIR, &args, b""));
+        assert!(help.contains("--hadoop-compat"), "{help}");
+    }
+    // No warnings, no warning line.
+    let out = rcc_in(CRATE_DIR, &["check", "tests/ddl/hadoop/test.jr"], b"");
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn the_cli_writes_into_d_or_the_current_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let ddl = PathBuf::from(CRATE_DIR).join("../tests/fixtures/hadoop-java/composite.jr");
+    let out = run(
+        command(
+            dir.path(),
+            &["-l", "java", "-d", "gen", ddl.to_str().unwrap()],
+        ),
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("gen/oracle/composite/Outer.java").is_file());
+    let out = run(
+        command(
+            dir.path(),
+            &["-l", "java", "--java-api", "hadoop3", ddl.to_str().unwrap()],
+        ),
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let outer = std::fs::read_to_string(dir.path().join("oracle/composite/Outer.java")).unwrap();
+    assert!(!outer.contains("getTypeInfo"));
+    // Java is a file per class: -o is refused with the reason.
+    let out = run(
+        command(
+            dir.path(),
+            &["-l", "java", "-o", "x.java", ddl.to_str().unwrap()],
+        ),
+        b"",
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("-d DIR"), "{}", stderr(&out));
+}
+
+#[test]
+fn help_describes_the_java_back_end() {
+    let out = run(command(CRATE_DIR, &["--help"]), b"");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("--java-api"), "{help}");
+    assert!(help.contains("hadoop3"), "{help}");
+}
+
+/// `rcc -l c++ -d DIR` writes headers, sources and the runtime (what they hold:
+/// `compiler/tests/cpp_compile.rs`); `-o` is refused; the language is named
+/// case-insensitively, as Hadoop's rcc takes it.
+#[test]
+fn the_cpp_command_writes_a_directory_and_refuses_o() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Path::new(CRATE_DIR).join("..");
+    let links = "examples/weblinks/schema/links.jr";
+    let refused = rcc_in(&repo, &["-l", "c++", "-o", "x.hh", links], b"");
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("`-o x.hh` is for Rust"));
+
+    for lang in ["c++", "C++", "cpp", "CPP"] {
+        let out_dir = dir.path().join(lang);
+        let out = rcc_in(
+            &repo,
+            &["--language", lang, "-d", out_dir.to_str().unwrap(), links],
+            b"",
+        );
+        assert!(out.status.success(), "{lang}: {}", stderr(&out));
+        for name in [
+            "links.jr.hh",
+            "links.jr.cc",
+            "hadoop_record.cc",
+            "hadoop/recordio.hh",
+        ] {
+            assert!(out_dir.join(name).is_file(), "{lang}: {name}");
+        }
+    }
+
+    let help = stdout(&rcc(&["--help"]));
+    assert!(help.contains("rcc -l c++ -d gen links.jr"), "{help}");
+    assert!(help.contains("C++17"), "{help}");
+}

@@ -1,0 +1,117 @@
+//! What the compiler's test files share: running the `rcc` binary, the fixture encodings
+//! as `rcc convert` names them, and comparing decoded values. Used as `mod support;`; each test file uses only part of it.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use fixture_harness::{Case, Encoding};
+
+/// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
+/// the terminal alone.
+pub fn command(dir: impl AsRef<Path>, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rcc"));
+    command.args(args).current_dir(dir).env_remove("NO_COLOR");
+    command
+}
+
+/// Runs `command` to the end with `stdin` as its standard input.
+pub fn run(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rcc runs");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    // Written from a thread so that a large input cannot deadlock against a full stdout.
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("rcc finishes");
+    feeder.join().unwrap();
+    out
+}
+
+/// Runs `rcc args` in `dir` with `stdin` as its standard input.
+pub fn rcc_in(dir: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
+    run(command(dir, args), stdin)
+}
+
+/// The compiler crate's directory, which holds the DDL test files (`tests/ddl/...`): the
+/// commands run there, and the paths in their messages are relative to it.
+pub const CRATE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../compiler");
+
+/// Standard output as text; rcc writes only UTF-8.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// Standard error as text; rcc writes only UTF-8.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// The encodings converted between, as `--from`/`--to` name them.
+pub const FORMATS: [(Encoding, &str); 3] = [
+    (Encoding::Binary, "binary"),
+    (Encoding::Csv, "csv"),
+    (Encoding::Xml, "xml"),
+];
+
+/// How `--from`/`--to` name `encoding`.
+pub fn name_of(encoding: Encoding) -> &'static str {
+    FORMATS.iter().find(|(e, _)| *e == encoding).unwrap().1
+}
+
+/// The cases of each stem (`int_128`) by encoding name.
+pub fn stems(cases: &'static [Case]) -> BTreeMap<String, BTreeMap<&'static str, &'static Case>> {
+    let mut out: BTreeMap<String, BTreeMap<&str, &Case>> = BTreeMap::new();
+    for case in cases {
+        let (stem, _) = case.name.rsplit_once('.').unwrap();
+        out.entry(stem.to_owned())
+            .or_default()
+            .insert(name_of(case.encoding), case);
+    }
+    out
+}
+
+/// Asserts that `out` is a clean success (exit 0, nothing on standard error) whose
+/// standard output is `want`; `what` names the run in failure messages.
+pub fn assert_clean_output(out: &Output, want: &[u8], what: &str) {
+    assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(out));
+    assert_eq!(stderr(out), "", "{what}");
+    assert!(
+        out.stdout == want,
+        "{what}:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(want)
+    );
+}
+
+/// The real file system with relative paths taken from [`CRATE_DIR`], where the commands
+/// run: the library then reads and names files as `rcc` does there.
+pub struct InCrateDir;
+
+impl hadoop_record_compiler::FileSystem for InCrateDir {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        hadoop_record_compiler::RealFileSystem.read(&Path::new(CRATE_DIR).join(path))
+    }
+
+    fn canonicalize(&self, path: &Path) -> std::io::Result<std::path::PathBuf> {
+        hadoop_record_compiler::RealFileSystem.canonicalize(&Path::new(CRATE_DIR).join(path))
+    }
+}
+
+/// What `rcc` loads for `paths` (relative to [`CRATE_DIR`]), loaded by the library.
+pub fn load_in_crate_dir(paths: &[&str]) -> hadoop_record_compiler::Model {
+    hadoop_record_compiler::load_with(
+        &InCrateDir,
+        paths,
+        &hadoop_record_compiler::LoadOptions::default(),
+    )
+    .unwrap_or_else(|d| panic!("{d}"))
+}
