@@ -38,4 +38,5 @@ pub(crate) fn unbuffer<W: std::io::Write>(writer: std::io::BufWriter<W>) -> Resu
 pub mod mesos;
 pub mod paddle;
 pub mod plasma;
+pub mod seqfile;
 pub mod v1;

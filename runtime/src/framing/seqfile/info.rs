@@ -1,0 +1,133 @@
+//! A summary of a SequenceFile: what `rcc frame info --from seqfile` prints.
+
+use std::fmt;
+use std::io::Read;
+
+use super::header::Header;
+use super::reader::{Log, SeqReader, Skipped};
+use super::{Compression, SeqReadOptions};
+use crate::error::{Error, Result};
+
+/// A block of a block-compressed file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockSummary {
+    /// Byte offset of the block (its sync entry).
+    pub offset: u64,
+    /// Records in the block.
+    pub records: u64,
+    /// Bytes of the block in the file, sync entry included.
+    pub stored: u64,
+    /// Bytes of its four buffers once decompressed.
+    pub raw: u64,
+}
+
+/// What [`info`] found in a file.
+#[derive(Debug)]
+pub struct SeqInfo {
+    /// The header.
+    pub header: Header,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Records read (damaged ones not counted).
+    pub records: u64,
+    /// The blocks (block compression only).
+    pub blocks: Vec<BlockSummary>,
+    /// Byte offsets of the sync entries read.
+    pub syncs: Vec<u64>,
+    /// The damaged stretches a recovering reader skips (empty for a sound file).
+    pub skipped: Vec<Skipped>,
+    /// An I/O error that stopped the summary, if any.
+    pub error: Option<Error>,
+}
+
+impl SeqInfo {
+    /// Whether the file is sound (a strict reader reads it without error).
+    pub fn is_sound(&self) -> bool {
+        self.skipped.is_empty() && self.error.is_none()
+    }
+}
+
+/// Reads a whole file and summarises it: the header, every block, every sync entry and
+/// every damaged stretch (what a recovering [`SeqReader`] skips). Damage is reported, not
+/// returned, whatever `options.recover` says; a bad header is an error.
+///
+/// ```
+/// use hadoop_record::framing::seqfile::{info, SeqReadOptions, SeqWriteOptions, SeqWriter};
+/// use hadoop_record::framing::FrameWrite;
+/// let mut w = SeqWriter::new(Vec::new(), SeqWriteOptions::new("m.R").sync_interval(0));
+/// for v in [&b"a"[..], b"b", b"c"] {
+///     w.write_payload(v)?;
+/// }
+/// w.finish()?;
+/// let file = w.into_inner();
+/// let info = info(&file[..], &SeqReadOptions::default())?;
+/// assert_eq!((info.records, info.syncs.len()), (3, 3));
+/// assert!(info.is_sound());
+/// # Ok::<(), hadoop_record::Error>(())
+/// ```
+pub fn info<R: Read>(reader: R, options: &SeqReadOptions) -> Result<SeqInfo> {
+    let mut r = SeqReader::with_options(reader, options.recover(true))?;
+    r.log = Some(Log::default());
+    let mut error = None;
+    while let Some(next) = r.next_pair() {
+        if let Err(e) = next {
+            error = Some(e);
+        }
+    }
+    let log = r.log.take().unwrap_or_default();
+    Ok(SeqInfo {
+        bytes: r.offset(),
+        records: r.records(),
+        blocks: log.blocks,
+        syncs: log.syncs,
+        skipped: r.skipped().to_vec(),
+        header: r.header().clone(),
+        error,
+    })
+}
+
+impl fmt::Display for SeqInfo {
+    /// A human-readable report: the header, counts, blocks, sync positions, damage.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = &self.header;
+        writeln!(
+            f,
+            "sequencefile: {} bytes, {} records{}, {} sync entries, {}",
+            self.bytes,
+            self.records,
+            if h.compression == Compression::Block {
+                format!(" in {} blocks", self.blocks.len())
+            } else {
+                String::new()
+            },
+            self.syncs.len(),
+            if self.is_sound() {
+                "no damage".to_owned()
+            } else {
+                format!(
+                    "{} damaged stretch(es)",
+                    self.skipped.len() + usize::from(self.error.is_some())
+                )
+            }
+        )?;
+        writeln!(f, "{h}")?;
+        for b in &self.blocks {
+            writeln!(
+                f,
+                "block at {}: {} records, {} bytes -> {} bytes",
+                b.offset, b.records, b.stored, b.raw
+            )?;
+        }
+        if !self.syncs.is_empty() {
+            let list: Vec<String> = self.syncs.iter().map(u64::to_string).collect();
+            writeln!(f, "sync entries at: {}", list.join(" "))?;
+        }
+        for s in &self.skipped {
+            writeln!(f, "{s}")?;
+        }
+        if let Some(e) = &self.error {
+            writeln!(f, "error: {e}")?;
+        }
+        Ok(())
+    }
+}
