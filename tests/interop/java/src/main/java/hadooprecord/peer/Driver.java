@@ -57,6 +57,8 @@ import org.apache.hadoop.record.RecordOutput;
  *   <li>8 BENCH(type, byte encoding, int count, blob data, int rounds): times reading the
  *       {@code count} records of {@code data} with one reader, and writing them with one writer,
  *       {@code rounds} times each; answers the fastest read and write in nanoseconds (longs).
+ *   <li>9 SEQ_WRITE and 10 SEQ_READ: SequenceFiles written and read by Hadoop's own writer and
+ *       reader, documented in {@link SeqFiles}.
  * </ul>
  *
  * <p>The CSV reader and the XML reader and writer are looked up by name, so that the driver
@@ -118,6 +120,12 @@ public final class Driver {
                     break;
                 case 8:
                     bench(in, out);
+                    break;
+                case 9:
+                    SeqFiles.write(in, out);
+                    break;
+                case 10:
+                    SeqFiles.read(in, out);
                     break;
                 default:
                     throw new IOException("unknown operation " + op);
@@ -369,7 +377,7 @@ public final class Driver {
         return type;
     }
 
-    private static byte[] readBlob(DataInputStream in) throws IOException {
+    static byte[] readBlob(DataInputStream in) throws IOException {
         int n = in.readInt();
         if (n < 0) {
             return null;
@@ -379,7 +387,7 @@ public final class Driver {
         return b;
     }
 
-    private static String readString(DataInputStream in) throws IOException {
+    static String readString(DataInputStream in) throws IOException {
         byte[] b = readBlob(in);
         if (b == null) {
             throw new EOFException("a string is absent");
@@ -387,12 +395,12 @@ public final class Driver {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    private static void writeBlob(DataOutputStream out, byte[] b) throws IOException {
+    static void writeBlob(DataOutputStream out, byte[] b) throws IOException {
         out.writeInt(b.length);
         out.write(b);
     }
 
-    private static void writeString(DataOutputStream out, String s) throws IOException {
+    static void writeString(DataOutputStream out, String s) throws IOException {
         writeBlob(out, s.getBytes(StandardCharsets.UTF_8));
     }
 }
