@@ -10,6 +10,7 @@ use std::rc::Rc;
 use clap::{Args, ValueEnum};
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
+use hadoop_record::framing::seqfile::Header;
 use hadoop_record::framing::v1::FileHeader;
 use hadoop_record::meta::RecordTypeInfo;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
@@ -37,6 +38,11 @@ Examples:
       --out-framing v1 --record-type Link in.xml out.rio
   rcc convert --writer-schema old/links.jr --schema links.jr --type links.Link \\
       --from binary --to binary written-by-old.bin readable-by-new.bin
+  rcc convert --schema l.jr --type l.Link --from binary --to json --in-framing seqfile part-00000
+  rcc convert --schema l.jr --type l.Link --from json --to binary --out-framing seqfile \\
+      --seqfile-compression block --seqfile-codec gzip links.json links.seq
+  rcc convert --schema l.jr --type l.Link --key-type l.Url --from binary --to json \\
+      --in-framing seqfile part-00000
 
 JSON is what --to json writes: one record per line (or any whitespace between records), or
 a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
@@ -50,6 +56,9 @@ changes.
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
+A SequenceFile's payloads are its values (keys are dropped unless --key-type reads them, or
+kept as they are when the output is a SequenceFile too); a SequenceFile written names --type
+as its value class, as Hadoop's rcc names the Java class.
 On bad input the records converted so far are written, then the error (record number,
 position, field path) is printed and the exit status is 1.";
 
@@ -98,10 +107,21 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_name = "F")]
     out_framing: Option<String>,
 
-    /// paddle and plasma-var input framing: skip damaged chunks and carry on (what was
-    /// skipped is reported, and the exit status is still 1)
+    /// paddle, plasma-var and seqfile input framing: skip damaged chunks (seqfile: records
+    /// and blocks, up to the next sync entry) and carry on (what was skipped is reported,
+    /// and the exit status is still 1)
     #[arg(long)]
     recover: bool,
+
+    /// seqfile input: the record type of the keys, `module.Class`, declared in --key-schema
+    /// (default: --schema); each key is read as that record, and with --to json each line
+    /// becomes {"key": …, "value": …}
+    #[arg(long, value_name = "module.Class")]
+    key_type: Option<String>,
+
+    /// The DDL file declaring --key-type, when not --schema
+    #[arg(long, value_name = "FILE.jr")]
+    key_schema: Option<PathBuf>,
 
     /// With `--from jute`: the longest string or buffer to accept is N plus N (at least
     /// 1024), as ZooKeeper's `-Djute.maxbuffer=N` sets it (default 1048575)
@@ -199,6 +219,40 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         }
     };
 
+    // SequenceFile output names the record type as its value class.
+    let mut write_options = args.write.clone();
+    write_options.value_class = Some(args.type_name.clone());
+    let write_options = &write_options;
+    let keys = match (&args.key_type, &args.key_schema) {
+        (None, None) => None,
+        (None, Some(_)) => {
+            return Err("--key-schema needs --key-type (the keys' record type)"
+                .to_string()
+                .into())
+        }
+        (Some(name), file) => {
+            if args.in_framing.as_deref() != Some("seqfile") {
+                return Err(
+                    "--key-type applies to --in-framing seqfile (the only framing \
+                            with keys)"
+                        .to_string()
+                        .into(),
+                );
+            }
+            if args.to != OutFormat::Json {
+                return Err(
+                    "--key-type writes each key beside its value in JSON: it needs \
+                            --to json"
+                        .to_string()
+                        .into(),
+                );
+            }
+            let file = file.as_ref().unwrap_or(&args.schema);
+            Some(load_type(context, file, &args.include_dirs, name)?)
+        }
+    };
+    let keys = keys.as_ref();
+
     let in_framing = args
         .in_framing
         .as_deref()
@@ -220,11 +274,12 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         Some(f) => drop(FrameWriter::new(
             io::sink(),
             f,
-            &args.write,
+            write_options,
             None,
             keep_types,
+            None,
         )?),
-        None => no_framing_options("--out-framing", &write_flags(&args.write))?,
+        None => no_framing_options("--out-framing", &write_flags(write_options))?,
     }
 
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
@@ -261,9 +316,10 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
                 frames: FrameWriter::new(
                     BufWriter::with_capacity(OUTPUT_BUFFER, output),
                     framing,
-                    &args.write,
+                    write_options,
                     source.v1_header(),
                     keep_types,
+                    source.seq_header(),
                 )?,
                 encoder: match args.to.format() {
                     Some(format) => {
@@ -285,9 +341,9 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     let mut failure = None;
     let mut records = 0u64;
     loop {
-        match source.next(schema, id, writer.as_ref()) {
-            Ok(Some((value, record_type))) => {
-                if let Err(e) = sink.write(schema, id, &value, record_type.as_deref(), records) {
+        match source.next(schema, id, writer.as_ref(), keys) {
+            Ok(Some(record)) => {
+                if let Err(e) = sink.write(schema, id, &record, keys, records) {
                     failure = Some(write_failure(&e, records, args.to.name()));
                     break;
                 }
@@ -334,6 +390,15 @@ fn write_flags(options: &WriteOptions) -> Vec<&'static str> {
     if options.record_type.is_some() {
         flags.push("--record-type");
     }
+    if options.seqfile_compression.is_some() {
+        flags.push("--seqfile-compression");
+    }
+    if options.seqfile_codec.is_some() {
+        flags.push("--seqfile-codec");
+    }
+    if options.seqfile_key.is_some() {
+        flags.push("--seqfile-key");
+    }
     if !options.headers.is_empty() {
         flags.push("--header");
     }
@@ -349,8 +414,26 @@ fn no_framing_options(framing_flag: &str, given: &[&str]) -> Result<(), String> 
     }
 }
 
-/// A record, with its v1 record type if it came in a v1 file.
-type Typed = (Value, Option<String>);
+/// A record, with its v1 record type if it came in a v1 file, and its key if it came in a
+/// SequenceFile: the bytes, and the record when --key-type reads them.
+struct Typed {
+    value: Value,
+    record_type: Option<String>,
+    key: Option<(Vec<u8>, Option<Value>)>,
+}
+
+impl Typed {
+    fn plain(value: Value) -> Self {
+        Typed {
+            value,
+            record_type: None,
+            key: None,
+        }
+    }
+}
+
+/// The keys' record type (`--key-type`): its schema and id.
+type KeyType = (Schema, RecordId);
 
 /// Where records come from.
 enum Source {
@@ -378,21 +461,31 @@ impl Source {
         }
     }
 
-    /// The next record, with its v1 type when the input framing is v1; `Err` is the message
-    /// to print. Records written as `writer`'s type are read into type `id`.
+    /// The SequenceFile input framing's header.
+    fn seq_header(&self) -> Option<&Header> {
+        match self {
+            Source::Stream(_) | Source::Json(_) => None,
+            Source::Framed { frames, .. } => frames.seq_header(),
+        }
+    }
+
+    /// The next record, with its v1 type when the input framing is v1 and its key when it
+    /// is seqfile; `Err` is the message to print. Records written as `writer`'s type are
+    /// read into type `id`; keys as `keys`' type, when given.
     fn next(
         &mut self,
         schema: &Schema,
         id: RecordId,
         writer: Option<&Writer>,
+        keys: Option<&KeyType>,
     ) -> Result<Option<Typed>, String> {
         match self {
             Source::Stream(reader) => match read_record(reader, schema, id, writer) {
-                Ok(value) => Ok(value.map(|v| (v, None))),
+                Ok(value) => Ok(value.map(Typed::plain)),
                 Err(e) => Err(e.to_string()),
             },
             Source::Json(reader) => match read_json(reader, schema, id, writer) {
-                Ok(value) => Ok(value.map(|v| (v, None))),
+                Ok(value) => Ok(value.map(Typed::plain)),
                 Err(e) => Err(e.to_string()),
             },
             Source::Framed {
@@ -409,6 +502,15 @@ impl Source {
                     Some(Ok(payload)) => payload,
                 };
                 let record_type = payload.record_type.map(str::to_owned);
+                let key = match (payload.key, keys) {
+                    (None, _) => None,
+                    (Some(k), None) => Some((k.to_vec(), None)),
+                    (Some(k), Some((key_schema, key_id))) => {
+                        let value = read_key(k, key_schema, *key_id)
+                            .map_err(|e| in_payload(n, framing, &e.in_field("key")))?;
+                        Some((k.to_vec(), Some(value)))
+                    }
+                };
                 let mut bytes = payload.bytes;
                 // plasma-text carries a CSV record without its line end.
                 if *framing == Framing::Plasma(PlasmaFormat::Text) && *format == Some(Format::Csv) {
@@ -442,7 +544,11 @@ impl Source {
                     Err(e) => return Err(in_payload(n, framing, &e)),
                 };
                 match second {
-                    Ok(None) => Ok(Some((value, record_type))),
+                    Ok(None) => Ok(Some(Typed {
+                        value,
+                        record_type,
+                        key,
+                    })),
                     _ => Err(format!(
                         "record {n}, {end} of its {framing} payload: more bytes after the record \
                          (a payload holds one record)"
@@ -532,6 +638,37 @@ fn in_payload(n: u64, framing: &Framing, e: &Error) -> String {
     out
 }
 
+/// `value` in JSON; with a key, `{"key": …, "value": …}`.
+fn json(
+    line: &mut Vec<u8>,
+    schema: &Schema,
+    id: RecordId,
+    value: &Value,
+    key: Option<(&KeyType, &Value)>,
+) -> Result<(), Error> {
+    let Some(((key_schema, key_id), key)) = key else {
+        return write_json(line, schema, &FieldType::Record(id), value);
+    };
+    line.extend_from_slice(b"{\"key\":");
+    write_json(line, key_schema, &FieldType::Record(*key_id), key)?;
+    line.extend_from_slice(b",\"value\":");
+    write_json(line, schema, &FieldType::Record(id), value)?;
+    line.push(b'}');
+    Ok(())
+}
+
+/// A SequenceFile key read as one binary record of type `id`: an error if bytes remain.
+fn read_key(bytes: &[u8], schema: &Schema, id: RecordId) -> Result<Value, Error> {
+    let mut reader = RecordReader::from_slice(bytes, Format::Binary);
+    let value = reader
+        .read_value(schema, id)?
+        .ok_or_else(|| Error::eof("the key is empty"))?;
+    match reader.read_value(schema, id) {
+        Ok(None) => Ok(value),
+        _ => Err(Error::syntax("more bytes after the key record")),
+    }
+}
+
 /// Where records go.
 enum Sink {
     Stream(RecordWriter<Box<dyn Write>>),
@@ -571,15 +708,18 @@ impl Sink {
         &mut self,
         schema: &Schema,
         id: RecordId,
-        value: &Value,
-        record_type: Option<&str>,
+        record: &Typed,
+        keys: Option<&KeyType>,
         n: u64,
     ) -> Result<(), Error> {
+        let value = &record.value;
+        // With --key-type, the key record beside the value (JSON only).
+        let key = keys.zip(record.key.as_ref().and_then(|(_, v)| v.as_ref()));
         match self {
             Sink::Stream(writer) => writer.write_value(schema, id, value),
             Sink::Json(out, line) => {
                 line.clear();
-                write_json(line, schema, &FieldType::Record(id), value)?;
+                json(line, schema, id, value, key)?;
                 line.push(b'\n');
                 out.write_all(line)?;
                 Ok(())
@@ -589,13 +729,19 @@ impl Sink {
                 encoder,
                 strip_line_end,
             } => {
+                let record_type = record.record_type.as_deref();
+                let key_bytes = record.key.as_ref().map(|(bytes, _)| bytes.as_slice());
                 let mut write = |bytes: &[u8]| {
                     let bytes = match bytes {
                         [rest @ .., b'\n'] if *strip_line_end => rest,
                         _ => bytes,
                     };
                     frames
-                        .write(Payload { record_type, bytes })
+                        .write(Payload {
+                            record_type,
+                            key: key_bytes,
+                            bytes,
+                        })
                         .map_err(|e| e.in_record(n))
                 };
                 match encoder {
@@ -612,7 +758,7 @@ impl Sink {
                     }
                     Encoder::Json(line) => {
                         line.clear();
-                        write_json(line, schema, &FieldType::Record(id), value)?;
+                        json(line, schema, id, value, key)?;
                         write(line)
                     }
                 }

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use hadoop_record::framing::mesos::{self, MesosOptions};
 use hadoop_record::framing::paddle::{self, PaddleReadOptions};
 use hadoop_record::framing::plasma::{self, PlasmaFormat, TextOptions, VarReadOptions};
+use hadoop_record::framing::seqfile::{self, SeqReadOptions};
 use hadoop_record::framing::v1::{self, V1ReadOptions};
 
 use super::framing::{
@@ -17,7 +18,7 @@ use super::framing::{
 use super::Context;
 
 const EXAMPLES: &str = "\
-Framings: mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1
+Framings: mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1
 
 Examples:
   rcc frame --from mesos --to paddle events.recordio events.paddle
@@ -25,7 +26,17 @@ Examples:
   rcc frame --from v1 --to paddle --compression snappy --chunk-size 1M in.rio out.paddle
   cat in.recordio | rcc frame --from mesos --to plasma-var > out.pvar
   rcc frame --from paddle --to mesos --recover damaged.paddle saved.recordio
+  rcc frame --from seqfile --to mesos part-00000 links.recordio
+  rcc frame --from mesos --to seqfile --record-type links.Link \\
+      --seqfile-compression block --seqfile-codec snappy --seqfile-key long in.recordio out.seq
+  rcc frame --from seqfile --to seqfile --seqfile-compression none part-00000 plain.seq
   rcc frame info --from paddle data.paddle
+  rcc frame info --from seqfile part-00000
+
+SequenceFile input gives its values as payloads (its keys are kept only when the output is
+a SequenceFile too, with the input's classes and metadata). SequenceFile output names the
+value class given by --record-type (the Java class of the records, module.Class) and writes
+NullWritable keys, or the record number as LongWritable with --seqfile-key long.
 
 On damaged input every complete record is written, then the error is printed and the
 exit status is 1.";
@@ -34,6 +45,7 @@ const INFO_EXAMPLES: &str = "\
 Examples:
   rcc frame info --from paddle data.paddle
   rcc frame info --from plasma-fixed:16 records.bin
+  rcc frame info --from seqfile part-00000    (header, codec, blocks, sync entries)
 
 Exit status 1 when the file is damaged (the report says where and what recovery skips).";
 
@@ -56,8 +68,9 @@ pub(crate) struct FrameArgs {
     #[arg(long, value_name = "F", required = true)]
     to: Option<String>,
 
-    /// paddle and plasma-var input: skip damaged chunks and carry on (what was skipped is
-    /// reported, and the exit status is still 1)
+    /// paddle, plasma-var and seqfile input: skip damaged chunks (seqfile: records and
+    /// blocks, up to the next sync entry) and carry on (what was skipped is reported, and
+    /// the exit status is still 1)
     #[arg(long)]
     recover: bool,
 
@@ -161,13 +174,20 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
     check_read_options(from, &args.read, args.recover)?;
     let typed_input = from == Framing::V1;
     // Check the output options on a sink first, so that bad options create no file.
-    FrameWriter::new(io::sink(), to, &args.write, None, typed_input)?;
+    FrameWriter::new(io::sink(), to, &args.write, None, typed_input, None)?;
 
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
     let output = BufWriter::with_capacity(OUTPUT_BUFFER, create_output(args.output.as_deref())?);
-    let mut writer = FrameWriter::new(output, to, &args.write, reader.v1_header(), typed_input)?;
+    let mut writer = FrameWriter::new(
+        output,
+        to,
+        &args.write,
+        reader.v1_header(),
+        typed_input,
+        reader.seq_header(),
+    )?;
 
     let mut failure = None;
     while let Some(next) = reader.next_payload() {
@@ -301,6 +321,19 @@ fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Descr
                     "recovery skips {} bytes at byte {}: {}",
                     s.len, s.offset, s.reason
                 )),
+                (None, None) => None,
+            };
+            (info.to_string(), damage)
+        }
+        Framing::SeqFile => {
+            let mut o = SeqReadOptions::default();
+            if let Some(max) = max {
+                o = o.max_record_size(max);
+            }
+            let info = seqfile::info(input, &o)?;
+            let damage = match (&info.error, info.skipped.first()) {
+                (Some(e), _) => Some(e.to_string()),
+                (None, Some(s)) => Some(format!("recovery {s}")),
                 (None, None) => None,
             };
             (info.to_string(), damage)

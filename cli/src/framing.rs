@@ -1,5 +1,5 @@
 //! Framings as the command line names them (`mesos`, `paddle`, `paddle-cpp`, `plasma-text`,
-//! `plasma-fixed:N`, `plasma-var`, `v1`), and the readers and writers `rcc frame` and
+//! `plasma-fixed:N`, `plasma-var`, `seqfile`, `v1`), and the readers and writers `rcc frame` and
 //! `rcc convert --in-framing/--out-framing` build from those names and their options.
 
 use std::fmt;
@@ -15,6 +15,9 @@ use hadoop_record::framing::plasma::{
     Compression, FixedReader, FixedWriter, PlasmaFormat, TextOptions, TextReader, TextWriter,
     VarOptions, VarReadOptions, VarReader, VarWriter,
 };
+use hadoop_record::framing::seqfile::{
+    Codec, Header, PayloadKey, SeqReadOptions, SeqReader, SeqWriteOptions, SeqWriter,
+};
 use hadoop_record::framing::v1::{
     FileHeader, TypedRecord, V1ReadOptions, V1Reader, V1WriteOptions, V1Writer,
 };
@@ -23,7 +26,7 @@ use hadoop_record::Error;
 
 /// The names accepted after `--from`, `--to`, `--in-framing` and `--out-framing`.
 pub(crate) const FRAMING_NAMES: &str =
-    "mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1";
+    "mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1";
 
 /// A framing named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +37,8 @@ pub(crate) enum Framing {
     Paddle(Layout),
     /// One of the Plasma MapReduce formats.
     Plasma(PlasmaFormat),
+    /// Hadoop SequenceFile.
+    SeqFile,
     /// RecordIO v1.0.
     V1,
 }
@@ -47,6 +52,7 @@ impl FromStr for Framing {
             "paddle" => Ok(Framing::Paddle(Layout::Go)),
             "paddle-cpp" => Ok(Framing::Paddle(Layout::Cpp)),
             "v1" => Ok(Framing::V1),
+            "seqfile" => Ok(Framing::SeqFile),
             _ if s.starts_with("plasma-") => s.parse().map(Framing::Plasma).map_err(|_| {
                 if s.starts_with("plasma-fixed") {
                     format!(
@@ -73,6 +79,7 @@ impl fmt::Display for Framing {
             Framing::Paddle(Layout::Go) => f.write_str("paddle"),
             Framing::Paddle(Layout::Cpp) => f.write_str("paddle-cpp"),
             Framing::Plasma(p) => p.fmt(f),
+            Framing::SeqFile => f.write_str("seqfile"),
             Framing::V1 => f.write_str("v1"),
         }
     }
@@ -115,8 +122,9 @@ pub(crate) struct ReadOptions {
     #[arg(long)]
     pub lenient: bool,
 
-    /// Largest record accepted (paddle: largest chunk, stored or decompressed); defaults
-    /// are mesos 4M, paddle 64M, plasma-text 64M, plasma-var and v1 1G
+    /// Largest record accepted (paddle: largest chunk, stored or decompressed; seqfile: also
+    /// largest decompressed block buffer); defaults are mesos 4M, paddle 64M, plasma-text
+    /// 64M, plasma-var, seqfile and v1 1G
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_record_size: Option<u64>,
 }
@@ -139,10 +147,30 @@ pub(crate) struct WriteOptions {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub chunk_records: Option<u32>,
 
-    /// The record type written to v1 output (letters and digits); without it, v1 input
-    /// keeps its records' types
+    /// v1 output: the record type every record is written as (letters and digits; without
+    /// it, v1 input keeps its records' types). seqfile output: the value class the header
+    /// names, the Java class of the records, `module.Class` (default: seqfile input's, or
+    /// with rcc convert --type)
     #[arg(long, value_name = "TYPE")]
     pub record_type: Option<String>,
+
+    /// seqfile output: none, record (each value compressed) or block (default none)
+    #[arg(long, value_name = "C", value_parser = ["none", "record", "block"])]
+    pub seqfile_compression: Option<String>,
+
+    /// seqfile output: the codec of record or block compression, deflate (Hadoop's
+    /// DefaultCodec), gzip, bzip2, snappy or lz4 (default deflate)
+    #[arg(long, value_name = "CODEC", value_parser = ["deflate", "gzip", "bzip2", "snappy", "lz4"])]
+    pub seqfile_codec: Option<String>,
+
+    /// seqfile output: the keys, null (NullWritable) or long (the record number from 0 as
+    /// LongWritable); default null, or the keys of seqfile input
+    #[arg(long, value_name = "K", value_parser = ["null", "long"])]
+    pub seqfile_key: Option<String>,
+
+    /// The value class when `--record-type` is not given (rcc convert's `--type`).
+    #[arg(skip)]
+    pub value_class: Option<String>,
 
     /// A `Key: value` header line for v1 output (repeatable; v1 input's headers are kept)
     #[arg(long = "header", value_name = "KEY: VALUE")]
@@ -161,11 +189,11 @@ pub(crate) fn check_read_options(
     if recover
         && !matches!(
             framing,
-            Framing::Paddle(_) | Framing::Plasma(PlasmaFormat::Var)
+            Framing::Paddle(_) | Framing::Plasma(PlasmaFormat::Var) | Framing::SeqFile
         )
     {
         return Err(format!(
-            "--recover applies to paddle, paddle-cpp and plasma-var input, not {framing}"
+            "--recover applies to paddle, paddle-cpp, plasma-var and seqfile input, not {framing}"
         ));
     }
     if options.max_record_size.is_some()
@@ -178,10 +206,12 @@ pub(crate) fn check_read_options(
     Ok(())
 }
 
-/// A payload as read, with its v1 record type when the input is v1.
+/// A payload as read, with its v1 record type when the input is v1 and its key when the
+/// input is a SequenceFile.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Payload<'a> {
     pub record_type: Option<&'a str>,
+    pub key: Option<&'a [u8]>,
     pub bytes: &'a [u8],
 }
 
@@ -191,6 +221,7 @@ enum Source<R: Read> {
     Text(TextReader<R>),
     Fixed(FixedReader<R>),
     Var(VarReader<R>),
+    Seq(Box<SeqReader<R>>),
     V1(V1Reader<R>),
     /// The input was damaged before its first record (a v1 header): this error, once.
     Failed(Option<Error>),
@@ -245,6 +276,16 @@ impl<R: Read> FrameReader<R> {
                 }
                 Source::Var(VarReader::with_options(input, o))
             }
+            Framing::SeqFile => {
+                let mut o = SeqReadOptions::default().recover(recover);
+                if let Some(max) = max {
+                    o = o.max_record_size(max);
+                }
+                match SeqReader::with_options(input, o) {
+                    Ok(r) => Source::Seq(Box::new(r)),
+                    Err(e) => Source::Failed(Some(e)),
+                }
+            }
             Framing::V1 => {
                 let mut o = V1ReadOptions::default();
                 if let Some(max) = max {
@@ -272,6 +313,14 @@ impl<R: Read> FrameReader<R> {
         }
     }
 
+    /// The SequenceFile input's header, if the input is one and its header was read.
+    pub(crate) fn seq_header(&self) -> Option<&Header> {
+        match &self.source {
+            Source::Seq(r) => Some(r.header()),
+            _ => None,
+        }
+    }
+
     /// Payloads delivered so far.
     pub(crate) fn records(&self) -> u64 {
         self.records
@@ -287,7 +336,21 @@ impl<R: Read> FrameReader<R> {
                         self.records += 1;
                         Some(Ok(Payload {
                             record_type: None,
+                            key: None,
                             bytes,
+                        }))
+                    }
+                    Err(e) => Some(Err(e)),
+                };
+            }
+            Source::Seq(r) => {
+                return match r.next_pair()? {
+                    Ok(pair) => {
+                        self.records += 1;
+                        Some(Ok(Payload {
+                            record_type: None,
+                            key: Some(pair.key),
+                            bytes: pair.value,
                         }))
                     }
                     Err(e) => Some(Err(e)),
@@ -316,6 +379,7 @@ impl<R: Read> FrameReader<R> {
                 let record_type = typed.then_some(self.current_type.as_str());
                 Some(Ok(Payload {
                     record_type,
+                    key: None,
                     bytes: &self.current,
                 }))
             }
@@ -327,6 +391,7 @@ impl<R: Read> FrameReader<R> {
     pub(crate) fn skipped(&self) -> Vec<String> {
         match &self.source {
             Source::Paddle(r) => r.skipped().iter().map(ToString::to_string).collect(),
+            Source::Seq(r) => r.skipped().iter().map(ToString::to_string).collect(),
             Source::Var(r) => r
                 .skipped()
                 .iter()
@@ -351,18 +416,22 @@ pub(crate) enum FrameWriter<'w> {
         writer: V1Writer<Box<dyn Write + 'w>>,
         record_type: Option<String>,
     },
+    /// seqfile keeping the keys of seqfile input.
+    SeqKeys(Box<SeqWriter<Box<dyn Write + 'w>>>),
 }
 
 impl<'w> FrameWriter<'w> {
     /// A writer of `framing` over `output`. `input_header` is the v1 input's header, kept
     /// when writing v1; `typed_input` says whether payloads carry their own v1 type, which
-    /// makes `--record-type` optional.
+    /// makes `--record-type` optional; `seq_input` is the SequenceFile input's header, whose
+    /// classes, codec, metadata and keys seqfile output keeps unless options say otherwise.
     pub(crate) fn new<W: Write + 'w>(
         output: W,
         framing: Framing,
         options: &WriteOptions,
         input_header: Option<&FileHeader>,
         typed_input: bool,
+        seq_input: Option<&Header>,
     ) -> Result<Self, String> {
         check_write_options(framing, options, typed_input)?;
         let compression = options.compression.as_deref();
@@ -414,6 +483,7 @@ impl<'w> FrameWriter<'w> {
                     VarWriter::new(output, o).map_err(|e| format!("--chunk-size: {e}"))?,
                 ))
             }
+            Framing::SeqFile => seq_writer(output, options, seq_input)?,
             Framing::V1 => {
                 let mut user = FileHeader::new();
                 for line in &options.headers {
@@ -461,6 +531,7 @@ impl<'w> FrameWriter<'w> {
     pub(crate) fn write(&mut self, payload: Payload<'_>) -> Result<(), Error> {
         match self {
             FrameWriter::Plain(w) => w.write_payload(payload.bytes),
+            FrameWriter::SeqKeys(w) => w.append(payload.key.unwrap_or_default(), payload.bytes),
             FrameWriter::V1 {
                 writer,
                 record_type,
@@ -478,9 +549,64 @@ impl<'w> FrameWriter<'w> {
     pub(crate) fn finish(&mut self) -> Result<(), Error> {
         match self {
             FrameWriter::Plain(w) => w.finish(),
+            FrameWriter::SeqKeys(w) => w.finish(),
             FrameWriter::V1 { writer, .. } => writer.finish(),
         }
     }
+}
+
+/// The value class of records whose Java class is not known: Hadoop's record base class.
+/// Hadoop can read such a file with `nextRaw`, but `hadoop fs -text` needs the real class
+/// (`--record-type module.Class`).
+const UNKNOWN_VALUE_CLASS: &str = "org.apache.hadoop.record.Record";
+
+/// A SequenceFile writer: classes, codec and metadata from the options, else from seqfile
+/// input; the input's keys kept unless `--seqfile-key` says which to write.
+fn seq_writer<'w, W: Write + 'w>(
+    output: W,
+    options: &WriteOptions,
+    input: Option<&Header>,
+) -> Result<FrameWriter<'w>, String> {
+    let value_class = options
+        .record_type
+        .clone()
+        .or_else(|| options.value_class.clone())
+        .or_else(|| input.map(|h| h.value_class.clone()))
+        .unwrap_or_else(|| UNKNOWN_VALUE_CLASS.to_owned());
+    let mut o = SeqWriteOptions::new(value_class);
+    if let Some(h) = input {
+        o = o.compression(h.compression);
+        if let Ok(Some(codec)) = h.codec() {
+            o = o.codec(codec);
+        }
+        for (k, v) in &h.metadata {
+            o = o.metadata(k.clone(), v.clone());
+        }
+    }
+    if let Some(c) = &options.seqfile_compression {
+        o = o.compression(
+            c.parse()
+                .map_err(|e| format!("--seqfile-compression: {e}"))?,
+        );
+    }
+    if let Some(c) = &options.seqfile_codec {
+        o = o.codec(
+            c.parse::<Codec>()
+                .map_err(|e| format!("--seqfile-codec: {e}"))?,
+        );
+    }
+    let output: Box<dyn Write + 'w> = Box::new(output);
+    Ok(match (options.seqfile_key.as_deref(), input) {
+        (Some("long"), _) => FrameWriter::Plain(Box::new(SeqWriter::new(
+            output,
+            o.payload_key(PayloadKey::RecordNumber),
+        ))),
+        (None, Some(h)) => FrameWriter::SeqKeys(Box::new(SeqWriter::new(
+            output,
+            o.key_class(h.key_class.clone()),
+        ))),
+        _ => FrameWriter::Plain(Box::new(SeqWriter::new(output, o))),
+    })
 }
 
 /// Checks that every write option given applies to `framing`.
@@ -508,6 +634,28 @@ fn check_write_options(
             "--chunk-records applies to paddle and paddle-cpp output, not {framing}"
         ));
     }
+    if framing != Framing::SeqFile {
+        for (given, flag) in [
+            (
+                options.seqfile_compression.is_some(),
+                "--seqfile-compression",
+            ),
+            (options.seqfile_codec.is_some(), "--seqfile-codec"),
+            (options.seqfile_key.is_some(), "--seqfile-key"),
+        ] {
+            if given {
+                return Err(format!("{flag} applies to seqfile output, not {framing}"));
+            }
+        }
+    } else if options.seqfile_codec.is_some()
+        && options.seqfile_compression.as_deref().unwrap_or("none") == "none"
+    {
+        return Err(
+            "--seqfile-codec needs --seqfile-compression record or block (the output is not \
+             compressed otherwise)"
+                .to_owned(),
+        );
+    }
     if framing == Framing::V1 {
         if options.record_type.is_none() && !typed_input {
             return Err(
@@ -516,8 +664,10 @@ fn check_write_options(
             );
         }
     } else {
-        if options.record_type.is_some() {
-            return Err(format!("--record-type applies to v1 output, not {framing}"));
+        if options.record_type.is_some() && framing != Framing::SeqFile {
+            return Err(format!(
+                "--record-type applies to v1 and seqfile output, not {framing}"
+            ));
         }
         if !options.headers.is_empty() {
             return Err(format!("--header applies to v1 output, not {framing}"));
@@ -539,6 +689,7 @@ mod tests {
             "plasma-text",
             "plasma-fixed:16",
             "plasma-var",
+            "seqfile",
             "v1",
         ] {
             assert_eq!(name.parse::<Framing>().unwrap().to_string(), name);

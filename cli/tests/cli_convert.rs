@@ -527,7 +527,7 @@ fn errors_before_any_work() {
         (base("prims.jr", "Nothing.Like.It"), "error: unknown type `Nothing.Like.It` in prims.jr (it and its includes declare oracle.prims.ByteRec, oracle.prims.BoolRec, oracle.prims.IntRec, oracle.prims.LongRec, oracle.prims.FloatRec, oracle.prims.DoubleRec, oracle.prims.StringRec, oracle.prims.BufferRec, oracle.prims.AllPrims)\n"),
         (
             [base("prims.jr", "IntRec"), vec!["--in-framing", "zip"]].concat(),
-            "error: --in-framing: unknown framing `zip` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1)\n",
+            "error: --in-framing: unknown framing `zip` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
         ),
         (
             [base("prims.jr", "IntRec"), vec!["--out-framing", "v1"]].concat(),
@@ -543,7 +543,7 @@ fn errors_before_any_work() {
         ),
         (
             [base("prims.jr", "IntRec"), vec!["--in-framing", "mesos", "--recover"]].concat(),
-            "error: --recover applies to paddle, paddle-cpp and plasma-var input, not mesos\n",
+            "error: --recover applies to paddle, paddle-cpp, plasma-var and seqfile input, not mesos\n",
         ),
     ];
     for (mut args, expected) in cases {

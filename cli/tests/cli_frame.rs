@@ -573,7 +573,7 @@ fn errors_before_any_work() {
     let cases: [(&[&str], &str); 10] = [
         (
             &["--from", "mesoss", "--to", "paddle"],
-            "error: --from: unknown framing `mesoss` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1)\n",
+            "error: --from: unknown framing `mesoss` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
         ),
         (
             &["--from", "mesos", "--to", "plasma-fixed:0"],
@@ -605,7 +605,7 @@ fn errors_before_any_work() {
         ),
         (
             &["--from", "mesos", "--to", "paddle", "--recover"],
-            "error: --recover applies to paddle, paddle-cpp and plasma-var input, not mesos\n",
+            "error: --recover applies to paddle, paddle-cpp, plasma-var and seqfile input, not mesos\n",
         ),
         (
             &["--from", "mesos", "--to", "paddle", "no/such/input"],
