@@ -61,6 +61,50 @@ pub enum Answer {
     Filtered(Result<[Written; 3], String>),
     /// To [`Batch::bench`]: the fastest read and write of all the records, in nanoseconds.
     Bench { read_ns: u64, write_ns: u64 },
+    /// To [`Batch::seq_write`]: the SequenceFile Hadoop wrote, or what it threw.
+    SeqWritten(Written),
+    /// To [`Batch::seq_read`]: what Hadoop's reader read, or what it threw.
+    SeqRead(Result<SeqContent, String>),
+}
+
+/// A SequenceFile to have Hadoop's `SequenceFile.Writer` write.
+#[derive(Debug, Clone)]
+pub struct SeqSpec<'a> {
+    /// The key class (a Writable or a record class).
+    pub key_class: &'a str,
+    /// The value class.
+    pub value_class: &'a str,
+    /// 0 none, 1 record, 2 block.
+    pub compression: u8,
+    /// The codec class; empty for none.
+    pub codec: &'a str,
+    /// `Writer.syncInterval` (Hadoop 3 only); -1 for the default.
+    pub sync_interval: i32,
+    /// `io.seqfile.compress.blocksize`; -1 for the default.
+    pub block_size: i32,
+    /// Metadata pairs.
+    pub metadata: &'a [(Vec<u8>, Vec<u8>)],
+    /// How many records.
+    pub count: u32,
+    /// The keys' `write` bytes, back to back.
+    pub keys: &'a [u8],
+    /// The values' `write` bytes, back to back.
+    pub values: &'a [u8],
+}
+
+/// What Hadoop's `SequenceFile.Reader` read from a file (or a split of it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeqContent {
+    pub key_class: String,
+    pub value_class: String,
+    /// The codec's class; empty when uncompressed.
+    pub codec_class: String,
+    pub compressed: bool,
+    pub block: bool,
+    /// Sorted by key, as Hadoop's `TreeMap` holds them.
+    pub metadata: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Each record's key and value bytes.
+    pub records: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -73,6 +117,8 @@ enum Op {
     TypeInfo,
     Filtered,
     Bench,
+    SeqWrite,
+    SeqRead,
 }
 
 /// Operations for one run of the driver.
@@ -190,6 +236,37 @@ impl Batch {
         self.bytes.extend_from_slice(&rounds.to_be_bytes());
     }
 
+    /// Have Hadoop's `SequenceFile.Writer` write `spec`.
+    pub fn seq_write(&mut self, spec: &SeqSpec<'_>) {
+        self.op(9, Op::SeqWrite);
+        self.blob(Some(spec.key_class.as_bytes()));
+        self.blob(Some(spec.value_class.as_bytes()));
+        self.bytes.push(spec.compression);
+        self.blob(Some(spec.codec.as_bytes()));
+        self.bytes
+            .extend_from_slice(&spec.sync_interval.to_be_bytes());
+        self.bytes.extend_from_slice(&spec.block_size.to_be_bytes());
+        let pairs = i32::try_from(spec.metadata.len()).expect("a few metadata pairs");
+        self.bytes.extend_from_slice(&pairs.to_be_bytes());
+        for (k, v) in spec.metadata {
+            self.blob(Some(k));
+            self.blob(Some(v));
+        }
+        self.bytes.extend_from_slice(&spec.count.to_be_bytes());
+        self.blob(Some(spec.keys));
+        self.blob(Some(spec.values));
+    }
+
+    /// Have Hadoop's `SequenceFile.Reader` read `file`: whole (`split` `None`), or the
+    /// records of the split `[start, end)` as `SequenceFileRecordReader` reads them.
+    pub fn seq_read(&mut self, file: &[u8], split: Option<(u64, u64)>) {
+        self.op(10, Op::SeqRead);
+        self.blob(Some(file));
+        let (start, end) = split.map_or((-1, -1), |(s, e)| (s as i64, e as i64));
+        self.bytes.extend_from_slice(&start.to_be_bytes());
+        self.bytes.extend_from_slice(&end.to_be_bytes());
+    }
+
     /// The request file's bytes.
     pub fn request(&self) -> &[u8] {
         &self.bytes
@@ -256,6 +333,31 @@ impl Cursor<'_> {
         })
     }
 
+    fn seq_content(&mut self) -> Result<SeqContent, String> {
+        let key_class = self.string()?;
+        let value_class = self.string()?;
+        let codec_class = self.string()?;
+        let compressed = self.bool()?;
+        let block = self.bool()?;
+        let pairs = self.int()?;
+        let metadata = (0..pairs)
+            .map(|_| Ok((self.blob()?, self.blob()?)))
+            .collect::<Result<_, String>>()?;
+        let count = self.int()?;
+        let records = (0..count)
+            .map(|_| Ok((self.blob()?, self.blob()?)))
+            .collect::<Result<_, String>>()?;
+        Ok(SeqContent {
+            key_class,
+            value_class,
+            codec_class,
+            compressed,
+            block,
+            metadata,
+            records,
+        })
+    }
+
     fn answer(&mut self, op: Op) -> Result<Answer, String> {
         Ok(match op {
             Op::RoundTrip => Answer::RoundTrip(Box::new([
@@ -295,6 +397,11 @@ impl Cursor<'_> {
                 read_ns: self.long()?,
                 write_ns: self.long()?,
             },
+            Op::SeqWrite => Answer::SeqWritten(self.written()?),
+            Op::SeqRead => Answer::SeqRead(match self.byte()? {
+                0 => Ok(self.seq_content()?),
+                _ => Err(self.string()?),
+            }),
         })
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! - [`java::JavaPeer`]: Apache Hadoop 2.10.2's `org.apache.hadoop.record` (from Maven
 //!   Central): its rcc generates Java classes for the test schemas, and a driver of ours
-//!   (`java/`) reads and writes batches of records with Hadoop's own readers and writers.
+//!   (`java/`) reads and writes batches of records with Hadoop's own readers and writers,
+//!   and SequenceFiles with its `SequenceFile.Writer` and `Reader` (2.10.2 and 3.4.2).
 //! - [`zookeeper::ZkPeer`]: Apache ZooKeeper 3.9.5 (from Maven Central): a real server, its
 //!   tools, and a driver of ours (`java/zookeeper/`) on its jute runtime.
 //! - [`go::GoPeer`]: a Go program (`go/`) built on mesos-go's RecordIO reader and writer and
