@@ -176,6 +176,12 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
     // Check the output options on a sink first, so that bad options create no file.
     FrameWriter::new(io::sink(), to, &args.write, None, typed_input, None)?;
 
+    if to == Framing::SeqFile && from != Framing::SeqFile && args.write.record_type.is_none() {
+        context.warning(
+            "the SequenceFile names org.apache.hadoop.record.Record as its value class; \
+             name the records' Java class with --record-type module.Class",
+        );
+    }
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let input = open_input(args.input.as_deref())?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);

@@ -166,6 +166,33 @@ fn framing_into_seqfile_with_every_compression_codec_and_key() {
 }
 
 #[test]
+fn without_record_type_the_value_class_is_hadoops_record_base_class_and_a_warning_says_so() {
+    let rio = tmp("one.rio");
+    let mut w = MesosWriter::new(Vec::new());
+    w.write_payload(b"\x01").unwrap();
+    w.finish().unwrap();
+    std::fs::write(&rio, w.into_inner()).unwrap();
+    let seq = tmp("one.seq");
+    let out = rcc(&[
+        "frame",
+        "--from",
+        "mesos",
+        "--to",
+        "seqfile",
+        path(&rio),
+        path(&seq),
+    ]);
+    ok(&out);
+    assert!(stderr(&out).contains("name the records' Java class with --record-type"));
+    let (reader, pairs) = seq_values(&seq);
+    assert_eq!(
+        reader.header().value_class,
+        "org.apache.hadoop.record.Record"
+    );
+    assert_eq!(pairs, [(Vec::new(), vec![1])]);
+}
+
+#[test]
 fn seqfile_to_seqfile_keeps_keys_classes_and_metadata() {
     let from = fixtures().join("block-default.seq");
     let out_file = tmp("rewritten.seq");

@@ -402,7 +402,9 @@ mod tests {
 
     #[test]
     fn every_codec_round_trips_empty_small_and_large_inputs() {
-        let large: Vec<u8> = (0..600_000u32).map(|i| ((i % 251) ^ (i / 7)) as u8).collect();
+        let large: Vec<u8> = (0..600_000u32)
+            .map(|i| ((i % 251) ^ (i / 7)) as u8)
+            .collect();
         for codec in Codec::ALL {
             round_trip(codec, b"");
             round_trip(codec, b"hello, hello, hello");

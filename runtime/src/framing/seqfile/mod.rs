@@ -35,7 +35,7 @@
 //! `DefaultCodec` (zlib; also `DeflateCodec`), `GzipCodec`, `BZip2Codec`, and `SnappyCodec`
 //! and `Lz4Codec` in Hadoop's block framing (`BlockCompressorStream`: a big-endian `int` of
 //! raw bytes, then `int`-length-prefixed compressed chunks). Another codec class (LZO,
-//! Zstandard, …) opens with an [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported)
+//! Zstandard, …) opens with an [`crate::ErrorKind::Unsupported`]
 //! error naming it. What is byte-identical with Hadoop (checked live in
 //! `tests/interop/tests/seqfile.rs`):
 //!
@@ -63,7 +63,7 @@
 //! Nothing is allocated from a length in the file before the bytes are there: records and
 //! blocks are read into buffers that grow with the bytes actually read, and decompression
 //! stops at [`SeqReadOptions::max_record_size`] (default 1 GiB), which also caps each
-//! record length and each decompressed block buffer ([`ErrorKind::Limit`](crate::ErrorKind::Limit)).
+//! record length and each decompressed block buffer ([`crate::ErrorKind::Limit`]).
 
 mod codec;
 mod header;

@@ -317,6 +317,7 @@ impl<R: Read> SeqReader<R> {
     }
 
     /// Fills `n` bytes at the current offset; the bytes available.
+    #[inline]
     fn fill(&mut self, n: usize) -> Step<usize> {
         match self.src.fill(n) {
             Ok(w) => Ok(w.len()),
@@ -353,7 +354,7 @@ impl<R: Read> SeqReader<R> {
     /// An uncompressed or record-compressed record, after a sync entry if one comes first.
     fn read_record(&mut self) -> Step<Unit> {
         let start = self.src.offset();
-        let have = self.fill(8)?;
+        let mut have = self.fill(8)?;
         if have == 0 {
             return Ok(Unit::End);
         }
@@ -366,12 +367,12 @@ impl<R: Read> SeqReader<R> {
             if start >= self.end {
                 return Ok(Unit::End);
             }
-            if self.fill(8)? == 0 {
+            have = self.fill(8)?;
+            if have == 0 {
                 return Ok(Unit::End);
             }
         }
         let at = self.src.offset();
-        let have = self.fill(8)?;
         if have < 8 {
             return Err(damage(
                 at,

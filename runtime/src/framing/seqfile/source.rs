@@ -139,26 +139,12 @@ impl<R: Read> Source<R> {
 mod tests {
     use super::*;
 
-    /// A reader that hands out one byte per call.
-    struct Trickle<'a>(&'a [u8]);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
-
     #[test]
     fn fill_and_consume_track_offsets() {
         let data: Vec<u8> = (0..=255).collect();
-        let mut s = Source::new(Trickle(&data), 100);
+        // Three reads' worth, so that filling must read again.
+        let pieces = (&data[..4]).chain(&data[4..12]).chain(&data[12..]);
+        let mut s = Source::new(pieces, 100);
         assert_eq!(s.fill(10).unwrap(), &data[..10]);
         s.consume(7);
         assert_eq!(s.offset(), 107);
