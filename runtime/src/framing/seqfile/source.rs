@@ -145,7 +145,8 @@ mod tests {
         // Three reads' worth, so that filling must read again.
         let pieces = (&data[..4]).chain(&data[4..12]).chain(&data[12..]);
         let mut s = Source::new(pieces, 100);
-        assert_eq!(s.fill(10).unwrap(), &data[..10]);
+        let window = s.fill(10).unwrap();
+        assert!(window.len() >= 10 && data.starts_with(window));
         s.consume(7);
         assert_eq!(s.offset(), 107);
         assert_eq!(&s.fill(300).unwrap()[..3], &[7, 8, 9]);
