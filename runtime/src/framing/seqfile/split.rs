@@ -12,9 +12,10 @@
 //! them): open the file (`File`, or any `Read + Seek` over an object store), call
 //! [`SeqReader::split`] with the range, and read pairs or values as from a whole-file
 //! reader. Any byte ranges do (HDFS block boundaries, equal slices): a range past the
-//! header that holds no sync entry is simply empty. Each split reads the header from offset 0 first (a few
-//! hundred bytes), then seeks; after the first sync entry it reads sequentially, a little
-//! past `end` (to the end of the record or block that straddles it).
+//! header that holds no sync entry is simply empty. Each split reads the header from
+//! offset 0 first (a few hundred bytes), then seeks; after the first sync entry it reads
+//! sequentially, a little past `end` (to the end of the record or block that straddles
+//! it).
 
 use std::io::{Read, Seek, SeekFrom};
 
