@@ -14,8 +14,8 @@
 //! reader. Any byte ranges do (HDFS block boundaries, equal slices): a range past the
 //! header that holds no sync entry is simply empty. Each split reads the header from
 //! offset 0 first (a few hundred bytes), then seeks; after the first sync entry it reads
-//! sequentially, a little past `end` (to the end of the record or block that straddles
-//! it).
+//! sequentially, past `end` up to the first sync entry at or after it (at most a sync
+//! interval, or the block that straddles `end`).
 
 use std::io::{Read, Seek, SeekFrom};
 
