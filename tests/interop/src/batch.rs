@@ -61,6 +61,9 @@ pub enum Answer {
     Filtered(Result<[Written; 3], String>),
     /// To [`Batch::bench`]: the fastest read and write of all the records, in nanoseconds.
     Bench { read_ns: u64, write_ns: u64 },
+    /// To [`Batch::write_bench`]: the fastest write of all the records, in nanoseconds, and
+    /// the bytes written.
+    WriteBench { write_ns: u64, written: Vec<u8> },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -73,6 +76,7 @@ enum Op {
     TypeInfo,
     Filtered,
     Bench,
+    WriteBench,
 }
 
 /// Operations for one run of the driver.
@@ -190,6 +194,25 @@ impl Batch {
         self.bytes.extend_from_slice(&rounds.to_be_bytes());
     }
 
+    /// Time writing the `count` records of `binary` (binary records of `class`) with a
+    /// writer of `encoding` (0 binary, 1 CSV, 2 XML), `rounds` times; the answer also holds
+    /// the bytes written.
+    pub fn write_bench(
+        &mut self,
+        class: &str,
+        encoding: u8,
+        count: u32,
+        binary: &[u8],
+        rounds: u32,
+    ) {
+        self.op(9, Op::WriteBench);
+        self.blob(Some(class.as_bytes()));
+        self.bytes.push(encoding);
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.blob(Some(binary));
+        self.bytes.extend_from_slice(&rounds.to_be_bytes());
+    }
+
     /// The request file's bytes.
     pub fn request(&self) -> &[u8] {
         &self.bytes
@@ -294,6 +317,10 @@ impl Cursor<'_> {
             Op::Bench => Answer::Bench {
                 read_ns: self.long()?,
                 write_ns: self.long()?,
+            },
+            Op::WriteBench => Answer::WriteBench {
+                write_ns: self.long()?,
+                written: self.blob()?,
             },
         })
     }
