@@ -375,13 +375,6 @@ void faults(const std::string& typeName, const std::string& in) {
 
 }  // namespace
 
-const RecordType* findRecordType(const char* name) {
-  for (std::size_t i = 0; i < kRecordTypeCount; ++i) {
-    if (std::strcmp(kRecordTypes[i].name, name) == 0) return &kRecordTypes[i];
-  }
-  return nullptr;
-}
-
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: user_streams JOBFILE\n";
@@ -390,9 +383,7 @@ int main(int argc, char** argv) {
   std::ifstream jobs(argv[1]);
   std::string line;
   while (std::getline(jobs, line)) {
-    std::istringstream fields(line);
-    std::vector<std::string> w;
-    for (std::string field; std::getline(fields, field, '\t');) w.push_back(field);
+    const std::vector<std::string> w = jobFields(line);
     if (w.size() == 5 && w[0] == "copy") {
       copyFd(w[1], w[2], w[3], w[4]);
     } else if (w.size() == 5 && w[0] == "copystd") {

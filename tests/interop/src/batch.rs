@@ -61,9 +61,13 @@ pub enum Answer {
     Filtered(Result<[Written; 3], String>),
     /// To [`Batch::bench`]: the fastest read and write of all the records, in nanoseconds.
     Bench { read_ns: u64, write_ns: u64 },
-    /// To [`Batch::write_bench`]: the fastest write of all the records, in nanoseconds, and
-    /// the bytes written.
-    WriteBench { write_ns: u64, written: Vec<u8> },
+    /// To [`Batch::write_bench`]: the fastest write of all the records in nanoseconds of
+    /// wall time and of the writing thread's CPU time, and the bytes written.
+    WriteBench {
+        write_ns: u64,
+        cpu_ns: u64,
+        written: Vec<u8>,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -320,6 +324,7 @@ impl Cursor<'_> {
             },
             Op::WriteBench => Answer::WriteBench {
                 write_ns: self.long()?,
+                cpu_ns: self.long()?,
                 written: self.blob()?,
             },
         })
