@@ -49,7 +49,7 @@ class OutStream {
   virtual ~OutStream();
   /// Hadoop's contract, that of a blocking write(2): writes up to `n` bytes of `buf` and
   /// returns how many, or -1 on an error (errno may say which). A short write is continued
-  /// with the rest; -1 (retried once more when errno is EINTR) or a write of nothing
+  /// with the rest; -1 (retried when errno is EINTR) or a write of nothing
   /// becomes an IOError (kIo) naming `OutStream::write`. A write() may also throw IOError.
   virtual ssize_t write(const void* buf, size_t n) = 0;
   /// An addition to Hadoop's interface, which subclasses need not implement: hands buffered
