@@ -47,7 +47,8 @@ Examples:
 JSON is what --to json writes: one record per line (or any whitespace between records), or
 a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
 infinities the strings \"NaN\", \"Infinity\", \"-Infinity\", buffers hex, maps [key, value]
-pairs.
+pairs. --from json also reads a map with ustring keys as an object, {\"a\": 1, \"b\": 2}, in
+any key order (a key given twice is an error).
 
 With --writer-schema (or --writer-type), the input was written as an older (or other)
 version of the record: each record is read as Hadoop's type filter reads it (fields matched by

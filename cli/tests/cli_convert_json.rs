@@ -245,6 +245,113 @@ fn json_records_inside_a_framing() {
     );
 }
 
+/// The maps of `json` in fields named `msi` and `mrec` (Containers' `map<ustring, …>`), from
+/// `[key, value]` pairs to objects with the keys in reverse order (so that the reader has to
+/// sort them back into Hadoop's order). Returns how many maps were rewritten.
+fn maps_as_objects(json: &mut serde_json::Value) -> usize {
+    use serde_json::Value as J;
+    let mut n = 0;
+    match json {
+        J::Object(fields) => {
+            for (name, value) in fields.iter_mut() {
+                match value {
+                    J::Array(pairs) if name == "msi" || name == "mrec" => {
+                        let object: serde_json::Map<String, J> = pairs
+                            .iter()
+                            .rev()
+                            .map(|p| (p[0].as_str().unwrap().to_owned(), p[1].clone()))
+                            .collect();
+                        n += usize::from(object.len() > 1);
+                        *value = J::Object(object);
+                    }
+                    _ => n += maps_as_objects(value),
+                }
+            }
+        }
+        J::Array(items) => {
+            for item in items {
+                n += maps_as_objects(item);
+            }
+        }
+        _ => {}
+    }
+    n
+}
+
+#[test]
+fn maps_with_ustring_keys_may_be_json_objects() {
+    // Java's binary files of the Containers record (map<ustring, int>, map<ustring, Inner>),
+    // to JSON, their maps rewritten as objects in reverse key order, and back: Java's bytes.
+    let dir = hadoop_java_dir();
+    let mut maps = 0;
+    for case in hadoop_java().cases_in(fixture_harness::Encoding::Binary) {
+        if !case.record_type.ends_with(".Containers") && !case.record_type.ends_with(".Outer") {
+            continue;
+        }
+        let ty = &case.record_type;
+        let json = convert(
+            &dir,
+            &case.schema,
+            ty,
+            ("binary", "json"),
+            &[],
+            &case.bytes(),
+        );
+        assert_eq!(
+            json.status.code(),
+            Some(0),
+            "{}: {}",
+            case.name,
+            stderr(&json)
+        );
+        let mut objects = Vec::new();
+        for line in std::str::from_utf8(&json.stdout).unwrap().lines() {
+            let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+            maps += maps_as_objects(&mut record);
+            objects.extend(serde_json::to_vec(&record).unwrap());
+            objects.push(b'\n');
+        }
+        let back = convert(&dir, &case.schema, ty, ("json", "binary"), &[], &objects);
+        assert_clean_output(&back, &case.bytes(), &case.name);
+    }
+    assert!(maps >= 2, "{maps}");
+
+    // The error of a duplicate key, and of an object for a map whose keys are not strings.
+    let containers = |json: &str| {
+        convert(
+            &dir,
+            "composite.jr",
+            "oracle.composite.Containers",
+            ("json", "csv"),
+            &[],
+            json.as_bytes(),
+        )
+    };
+    let rest = r#""vi": [], "vs": [], "vvi": [], "vrec": [], "mrec": {}, "pt": {"x": 0, "y": 0}, "inner": {"tag": "", "n": 0}, "vb": [], "mlvd": [], "vz": [], "vf": []"#;
+    let out = containers(&format!(
+        r#"{{"msi": {{"b": 1, "a": 2}}, "mis": [[1, "x"]], {rest}}}"#
+    ));
+    assert_clean_output(
+        &out,
+        b"v{},v{},v{},m{'a,2,'b,1},m{1,'x},v{},m{},s{0,0},s{',0},v{},m{},v{},v{}\n",
+        "object",
+    );
+    let out = containers(&format!(r#"{{"msi": {{"b": 1, "b": 2}}, {rest}}}"#));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: record 0, line 1:21, in Containers.msi: duplicate key `b` in a map<ustring, int>\n"
+    );
+    let out = containers(&format!(r#"{{"mis": {{"1": "x"}}, {rest}}}"#));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: record 0, line 1:10, in Containers.mis: invalid type: map, expected \
+         map<int, ustring> as an array of [key, value] pairs (an object is a map only when \
+         its keys are ustring)\n"
+    );
+}
+
 #[test]
 fn help_describes_json_input() {
     let out = rcc_in(hadoop_java_dir(), &["convert", "--help"], b"");

@@ -1,5 +1,8 @@
-//! The Hadoop Record I/O compiler (`rcc`) as a library: the DDL front end that back ends,
-//! build scripts and the `rcc` subcommands share.
+#![doc = include_str!("../README.md")]
+//!
+//! ## Inside
+//!
+//! The DDL front end is shared by the back ends, build scripts and the `rcc` subcommands.
 //!
 //! The data flow follows the module tree: [`syntax`] (grammar and syntax tree) → `load`
 //! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →

@@ -1,5 +1,6 @@
-//! `#[derive(Record)]` for Hadoop Record I/O. Use it through `hadoop_record::Record`, which
-//! brings the trait and the derive together.
+#![doc = include_str!("../README.md")]
+//!
+//! ## Inside
 //!
 //! The derive stitches calls to the runtime's `Field` impls field by field; the runtime owns
 //! every byte. See `hadoop_record::Record` for the attributes.

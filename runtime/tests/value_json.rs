@@ -221,3 +221,161 @@ proptest! {
         );
     }
 }
+
+/// A schema with one record `t.M` of the given fields.
+fn one_record(fields: Vec<(&str, FieldType)>) -> (Schema, hadoop_record::schema::RecordId) {
+    let mut schema = Schema::new();
+    let id = schema.add(hadoop_record::schema::RecordType {
+        module: "t".into(),
+        name: "M".into(),
+        fields: fields
+            .into_iter()
+            .map(|(name, ty)| hadoop_record::schema::FieldDef::new(name, ty))
+            .collect(),
+    });
+    (schema, id)
+}
+
+fn map_of(key: FieldType, value: FieldType) -> FieldType {
+    FieldType::Map(Box::new(key), Box::new(value))
+}
+
+/// Reads every record of `text` with `JsonReader`.
+fn read_all(schema: &Schema, id: hadoop_record::schema::RecordId, text: &str) -> Vec<Value> {
+    let mut reader = JsonReader::new(text.as_bytes());
+    let mut out = Vec::new();
+    while let Some(v) = reader
+        .read_value(schema, id)
+        .unwrap_or_else(|e| panic!("{e}: {text}"))
+    {
+        out.push(v);
+    }
+    out
+}
+
+#[test]
+fn a_map_with_ustring_keys_reads_from_an_object_in_hadoops_order() {
+    let (schema, id) = one_record(vec![("m", map_of(FieldType::String, FieldType::Long))]);
+    // Java orders strings by UTF-16 code units: U+1F600 (a surrogate pair, D83D DE00) comes
+    // before U+FF5E, though its UTF-8 (f0 …) sorts after U+FF5E's (ef …).
+    let text = r#"{"m": {"～": 4, "b": 2, "😀": 3, "a": 1, "": 0}}"#;
+    let expected = Value::Record(vec![Value::Map(vec![
+        (Value::String("".into()), Value::Long(0)),
+        (Value::String("a".into()), Value::Long(1)),
+        (Value::String("b".into()), Value::Long(2)),
+        (Value::String("😀".into()), Value::Long(3)),
+        (Value::String("～".into()), Value::Long(4)),
+    ])]);
+    assert_eq!(read_all(&schema, id, text), std::slice::from_ref(&expected));
+    let json: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        from_json(&schema, &FieldType::Record(id), &json).unwrap(),
+        expected
+    );
+
+    // The same record as pairs, in another order: the same value once written, byte for byte
+    // in every format.
+    let pairs = r#"{"m": [["b", 2], ["a", 1], ["～", 4], ["", 0], ["😀", 3]]}"#;
+    let from_pairs = read_all(&schema, id, pairs);
+    for format in [
+        hadoop_record::Format::Binary,
+        hadoop_record::Format::Csv,
+        hadoop_record::Format::Xml,
+    ] {
+        let write = |v: &Value| {
+            let mut w = hadoop_record::RecordWriter::new(Vec::new(), format);
+            w.write_value(&schema, id, v).unwrap();
+            w.into_inner().unwrap()
+        };
+        assert_eq!(write(&expected), write(&from_pairs[0]), "{format}");
+    }
+    let csv = {
+        let mut w = hadoop_record::RecordWriter::new(Vec::new(), hadoop_record::Format::Csv);
+        w.write_value(&schema, id, &expected).unwrap();
+        String::from_utf8(w.into_inner().unwrap()).unwrap()
+    };
+    assert_eq!(csv, "m{',0,'a,1,'b,2,'😀,3,'～,4}\n");
+
+    // Empty, and nested: objects inside objects and arrays, records as values.
+    let (schema, id) = one_record(vec![
+        (
+            "nested",
+            map_of(FieldType::String, map_of(FieldType::String, FieldType::Int)),
+        ),
+        (
+            "list",
+            FieldType::Vector(Box::new(map_of(FieldType::String, FieldType::Bool))),
+        ),
+    ]);
+    let text =
+        r#"{"list": [{}, {"y": true, "x": false}], "nested": {"q": {"z": 1, "a": 2}, "p": {}}}"#;
+    let s = |v: &str| Value::String(v.into());
+    assert_eq!(
+        read_all(&schema, id, text),
+        [Value::Record(vec![
+            Value::Map(vec![
+                (s("p"), Value::Map(vec![])),
+                (
+                    s("q"),
+                    Value::Map(vec![(s("a"), Value::Int(2)), (s("z"), Value::Int(1))])
+                ),
+            ]),
+            Value::Vector(vec![
+                Value::Map(vec![]),
+                Value::Map(vec![
+                    (s("x"), Value::Bool(false)),
+                    (s("y"), Value::Bool(true))
+                ]),
+            ]),
+        ])]
+    );
+}
+
+#[test]
+fn an_object_for_a_map_is_refused_with_a_clear_error() {
+    let (schema, id) = one_record(vec![
+        ("n", FieldType::Int),
+        ("m", map_of(FieldType::String, FieldType::Long)),
+    ]);
+    let read_err = |text: &str| {
+        let mut reader = JsonReader::new(text.as_bytes());
+        reader.read_value(&schema, id).unwrap_err()
+    };
+
+    // A key given twice: named, at its place in the text (just after the second `"a"`).
+    let e = read_err("{\"n\": 1,\n \"m\": {\"a\": 1, \"b\": 2, \"a\": 3}}");
+    assert_eq!(e.kind(), ErrorKind::Schema);
+    assert_eq!(
+        e.to_string(),
+        "record 0, line 2:27, in M.m: duplicate key `a` in a map<ustring, long>"
+    );
+    // Keys that differ only in a way Java's comparison sees are different keys.
+    let ok = read_all(&schema, id, r#"{"n": 1, "m": {"a": 1, "A": 2, "a ": 3}}"#);
+    assert!(matches!(&ok[0], Value::Record(f) if matches!(&f[1], Value::Map(m) if m.len() == 3)));
+
+    // A value of the wrong type inside the object: the entry's place (in the text's order).
+    let e = read_err(r#"{"n": 1, "m": {"b": 1, "a": "x"}}"#);
+    assert_eq!(e.kind(), ErrorKind::Schema);
+    assert_eq!(
+        e.to_string(),
+        "record 0, line 1:31, in M.m[1]: invalid type: string `x`, expected long"
+    );
+
+    // Maps whose keys are not ustring take pairs only, and say so.
+    let (schema, id) = one_record(vec![("m", map_of(FieldType::Int, FieldType::Long))]);
+    let mut reader = JsonReader::new(&br#"{"m": {"1": 2}}"#[..]);
+    let e = reader.read_value(&schema, id).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Schema);
+    assert!(
+        e.to_string()
+            .contains("expected map<int, long> as an array of [key, value] pairs"),
+        "{e}"
+    );
+    assert_eq!(
+        read_all(&schema, id, r#"{"m": [[1, 2]]}"#),
+        [Value::Record(vec![Value::Map(vec![(
+            Value::Int(1),
+            Value::Long(2)
+        )])])]
+    );
+}

@@ -39,8 +39,9 @@ std::string slurp(const std::string& path) {
 /// An output stream into a buffer reused between runs (as the Rust side reuses its Vec).
 class Buffer : public hadoop::OutStream {
  public:
-  void write(const void* p, std::size_t n) override {
+  ssize_t write(const void* p, size_t n) override {
     data.append(static_cast<const char*>(p), n);
+    return static_cast<ssize_t>(n);
   }
   std::string data;
 };

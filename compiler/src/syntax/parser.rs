@@ -2,5 +2,5 @@
 
 /// Parser for Hadoop DDL; [`Rule`] names the grammar's rules.
 #[derive(pest_derive::Parser)]
-#[grammar = "../grammar/jr.pest"]
+#[grammar = "grammar/jr.pest"]
 pub(crate) struct JrParser;

@@ -181,13 +181,6 @@ void parse(const std::string& in, const std::string& out) {
 
 }  // namespace
 
-const RecordType* findRecordType(const char* name) {
-  for (std::size_t i = 0; i < kRecordTypeCount; ++i) {
-    if (std::strcmp(kRecordTypes[i].name, name) == 0) return &kRecordTypes[i];
-  }
-  return nullptr;
-}
-
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: driver JOBFILE\n";
@@ -196,9 +189,7 @@ int main(int argc, char** argv) {
   std::ifstream jobs(argv[1]);
   std::string line;
   while (std::getline(jobs, line)) {
-    std::istringstream words(line);
-    std::vector<std::string> w;
-    for (std::string s; std::getline(words, s, '\t');) w.push_back(s);
+    const std::vector<std::string> w = jobFields(line);
     if (w.empty()) continue;
     if (w[0] == "roundtrip" && w.size() == 5) {
       roundtrip(w[1], w[2], w[3], w[4]);

@@ -42,13 +42,6 @@ namespace {
 constexpr std::size_t kMapSize = sizeof g_edges;
 }  // namespace
 
-const RecordType* findRecordType(const char* name) {
-  for (std::size_t i = 0; i < kRecordTypeCount; ++i) {
-    if (std::strcmp(kRecordTypes[i].name, name) == 0) return &kRecordTypes[i];
-  }
-  return nullptr;
-}
-
 namespace {
 
 std::string slurp(const std::string& path) {
@@ -89,18 +82,11 @@ std::size_t readAll(const RecordType& type, const std::string& bytes, hadoop::Re
   return n;
 }
 
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::istringstream words(line);
-  for (std::string s; std::getline(words, s, '\t');) out.push_back(s);
-  return out;
-}
-
 int cases(const char* jobFile, bool prefixes) {
   std::ifstream jobs(jobFile);
   std::string line;
   while (std::getline(jobs, line)) {
-    const std::vector<std::string> w = fields(line);
+    const std::vector<std::string> w = jobFields(line);
     hadoop::RecFormat f;
     const RecordType* type = w.size() >= 4 ? findRecordType(w[1].c_str()) : nullptr;
     if (type == nullptr || !format(w[2], &f)) {

@@ -5,7 +5,11 @@
 #define RCC_TEST_REGISTRY_HH
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "hadoop/recordio.hh"
 
@@ -20,7 +24,20 @@ extern const RecordType kRecordTypes[];
 extern const std::size_t kRecordTypeCount;
 
 /// The entry named `name`, or null.
-const RecordType* findRecordType(const char* name);
+inline const RecordType* findRecordType(const char* name) {
+  for (std::size_t i = 0; i < kRecordTypeCount; ++i) {
+    if (std::strcmp(kRecordTypes[i].name, name) == 0) return &kRecordTypes[i];
+  }
+  return nullptr;
+}
+
+/// The tab-separated fields of a line of a job file.
+inline std::vector<std::string> jobFields(const std::string& line) {
+  std::istringstream words(line);
+  std::vector<std::string> out;
+  for (std::string s; std::getline(words, s, '\t');) out.push_back(s);
+  return out;
+}
 
 template <class T>
 std::unique_ptr<hadoop::Record> makeRecord() {

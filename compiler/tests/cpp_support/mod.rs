@@ -324,12 +324,14 @@ pub const PROGRAM_SCHEMAS: &[&[&str]] = &[
 
 /// The test programs over the generated code of [`PROGRAM_SCHEMAS`], built once with
 /// AddressSanitizer and UndefinedBehaviorSanitizer (and edge coverage for the fuzzer):
-/// `driver` (tests/cpp/driver.cc) and `hostile` (tests/cpp/hostile.cc).
+/// `driver` (tests/cpp/driver.cc), `hostile` (tests/cpp/hostile.cc) and `user_streams`
+/// (tests/cpp/user_streams.cc).
 pub struct Programs {
     /// Where the generated code is; the programs run here.
     pub dir: PathBuf,
     pub driver: PathBuf,
     pub hostile: PathBuf,
+    pub user_streams: PathBuf,
     /// The models of [`PROGRAM_SCHEMAS`].
     pub models: Vec<Model>,
     /// Record types in registry order.
@@ -395,12 +397,13 @@ fn build_programs() -> Option<Programs> {
         .map(|source| unit(source, &covered))
         .collect();
     // The programs themselves, and the coverage counter, are not instrumented.
-    for program in ["coverage.cc", "driver.cc", "hostile.cc"] {
+    let programs = ["coverage.cc", "driver.cc", "hostile.cc", "user_streams.cc"];
+    for program in programs {
         units.push(unit(drivers().join(program), &base));
     }
     let objects = tc.compile(&units);
     let n = objects.len();
-    let (shared, own) = objects.split_at(n - 3);
+    let (shared, own) = objects.split_at(n - programs.len());
     let link = |name: &str, extra: &[PathBuf]| {
         let program = dir.join(name);
         let objects: Vec<PathBuf> = shared.iter().chain(extra).cloned().collect();
@@ -409,10 +412,12 @@ fn build_programs() -> Option<Programs> {
     };
     let driver = link("driver", &[own[0].clone(), own[1].clone()]);
     let hostile = link("hostile", &[own[0].clone(), own[2].clone()]);
+    let user_streams = link("user_streams", &[own[0].clone(), own[3].clone()]);
     Some(Programs {
         dir,
         driver,
         hostile,
+        user_streams,
         models,
         types,
     })

@@ -11,6 +11,7 @@
 pub mod binary;
 pub mod csv;
 mod depth;
+mod fixed;
 mod hex;
 pub mod jute;
 mod sink;

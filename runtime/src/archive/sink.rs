@@ -92,6 +92,34 @@ impl<W: Write> Sink<W> {
     }
 }
 
+/// The methods every output has around its [`Sink`] (a field named `sink`): `flush`,
+/// `get_ref`, `into_inner`, and the crate's `sink_mut`. One definition for the four outputs,
+/// used inside each one's `impl<W: Write>` block.
+macro_rules! sink_methods {
+    () => {
+        /// The buffered sink (for rolling back a record that failed to encode).
+        pub(crate) fn sink_mut(&mut self) -> &mut $crate::archive::Sink<W> {
+            &mut self.sink
+        }
+
+        /// Writes everything buffered and flushes the writer.
+        pub fn flush(&mut self) -> $crate::error::Result<()> {
+            self.sink.flush()
+        }
+
+        /// The writer. Bytes may still be buffered: see `flush`.
+        pub fn get_ref(&self) -> &W {
+            self.sink.get_ref()
+        }
+
+        /// Flushes and returns the writer.
+        pub fn into_inner(self) -> $crate::error::Result<W> {
+            self.sink.into_inner()
+        }
+    };
+}
+pub(crate) use sink_methods;
+
 #[cfg(test)]
 mod tests {
     use super::*;

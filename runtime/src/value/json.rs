@@ -12,6 +12,13 @@
 //! [`JsonReader`] from text (what `rcc convert --from json` reads), with line and column
 //! in its errors. Both go through one schema-driven reader.
 //!
+//! Both readers also take a map whose keys are `ustring` as a JSON object,
+//! `{"a": 1, "b": 2}`, the way people write one: in any key order (the map holds its entries
+//! in Hadoop's order, Java's `String.compareTo`, as every writer does), a key given twice
+//! being an error. (Over a parsed `serde_json::Value` a duplicate key is already merged by
+//! the parser; [`JsonReader`] sees and refuses it.) Pair arrays are read for every map, and
+//! written for every map.
+//!
 //! ```
 //! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 //! use hadoop_record::value::json::{from_json, to_json};

@@ -5,70 +5,12 @@
 //! `cargo bench -p interop-tests --bench java_classes` (`JAVA_BENCH_RECORDS` scales the
 //! record counts; the default is 1,000,000 small and text records and 20,000 bulk ones).
 
-use hadoop_record::schema::{RecordId, Schema};
-use hadoop_record::{Format, RecordWriter, Value};
+use hadoop_record::Format;
 use hadoop_record_compiler::backend::java::JavaApi;
 use interop_tests::batch::{Answer, Batch};
+use interop_tests::bench_records::{encode, values, Rng};
 use interop_tests::java::{Classes, JavaPeer};
 use interop_tests::tools::repo_root;
-
-/// xorshift64*: the same records every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A value with a random number of significant bytes, so every vint length occurs.
-    fn varied(&mut self) -> u64 {
-        let bytes = self.next() % 9;
-        if bytes == 0 {
-            0
-        } else {
-            self.next() >> (64 - 8 * bytes)
-        }
-    }
-
-    fn ascii(&mut self, n: usize) -> String {
-        (0..n)
-            .map(|_| char::from(b'a' + (self.next() % 26) as u8))
-            .collect()
-    }
-}
-
-fn values(shape: &str, n: usize, rng: &mut Rng) -> Vec<Value> {
-    (0..n)
-        .map(|_| match shape {
-            "Small" => Value::Record(vec![
-                Value::Int(rng.varied() as i32),
-                Value::Long(rng.varied() as i64),
-                Value::Bool(rng.next() & 1 == 1),
-                Value::Double((rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 1e6),
-            ]),
-            "Text" => Value::Record(vec![
-                Value::String(rng.ascii(40)),
-                Value::String(rng.ascii(40)),
-                Value::Int(rng.varied() as i32),
-            ]),
-            _ => Value::Record(vec![
-                Value::Buffer((0..4096).map(|_| rng.next() as u8).collect()),
-                Value::Long(rng.varied() as i64),
-            ]),
-        })
-        .collect()
-}
-
-fn encode(schema: &Schema, id: RecordId, values: &[Value], format: Format) -> Vec<u8> {
-    let mut w = RecordWriter::new(Vec::new(), format);
-    for v in values {
-        w.write_value(schema, id, v).expect("a bench value");
-    }
-    w.into_inner().expect("writing to memory")
-}
 
 fn main() {
     // `cargo test --benches` runs benches with --bench too; only `cargo bench` measures.
@@ -85,7 +27,7 @@ fn main() {
         JavaPeer::build(&files, Classes::Ours(JavaApi::Hadoop2)),
     ];
     let schema = peers[0].schema();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::seeded();
     let cases = [
         ("Small", Format::Binary, 1_000_000.0),
         ("Text", Format::Binary, 1_000_000.0),

@@ -65,6 +65,13 @@ pub enum Answer {
     SeqWritten(Written),
     /// To [`Batch::seq_read`]: what Hadoop's reader read, or what it threw.
     SeqRead(Result<SeqContent, String>),
+    /// To [`Batch::write_bench`]: the fastest write of all the records in nanoseconds of
+    /// wall time and of the writing thread's CPU time, and the bytes written.
+    WriteBench {
+        write_ns: u64,
+        cpu_ns: u64,
+        written: Vec<u8>,
+    },
 }
 
 /// A SequenceFile to have Hadoop's `SequenceFile.Writer` write.
@@ -119,6 +126,7 @@ enum Op {
     Bench,
     SeqWrite,
     SeqRead,
+    WriteBench,
 }
 
 /// Operations for one run of the driver.
@@ -267,6 +275,25 @@ impl Batch {
         self.bytes.extend_from_slice(&end.to_be_bytes());
     }
 
+    /// Time writing the `count` records of `binary` (binary records of `class`) with a
+    /// writer of `encoding` (0 binary, 1 CSV, 2 XML), `rounds` times; the answer also holds
+    /// the bytes written.
+    pub fn write_bench(
+        &mut self,
+        class: &str,
+        encoding: u8,
+        count: u32,
+        binary: &[u8],
+        rounds: u32,
+    ) {
+        self.op(11, Op::WriteBench);
+        self.blob(Some(class.as_bytes()));
+        self.bytes.push(encoding);
+        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.blob(Some(binary));
+        self.bytes.extend_from_slice(&rounds.to_be_bytes());
+    }
+
     /// The request file's bytes.
     pub fn request(&self) -> &[u8] {
         &self.bytes
@@ -402,6 +429,11 @@ impl Cursor<'_> {
                 0 => Ok(self.seq_content()?),
                 _ => Err(self.string()?),
             }),
+            Op::WriteBench => Answer::WriteBench {
+                write_ns: self.long()?,
+                cpu_ns: self.long()?,
+                written: self.blob()?,
+            },
         })
     }
 }

@@ -14,6 +14,7 @@
 //! [`tools::SKIP_VAR`] to skip them. See `tests/interop/README.md`.
 
 pub mod batch;
+pub mod bench_records;
 pub mod differential;
 pub mod go;
 pub mod java;

@@ -56,8 +56,8 @@ pub struct Options {
     pub source_root: Option<PathBuf>,
 }
 
-const HEADER_TEMPLATE: &str = include_str!("../../../../templates/cpp/header.hh.tera");
-const SOURCE_TEMPLATE: &str = include_str!("../../../../templates/cpp/source.cc.tera");
+const HEADER_TEMPLATE: &str = include_str!("../../../templates/cpp/header.hh.tera");
+const SOURCE_TEMPLATE: &str = include_str!("../../../templates/cpp/source.cc.tera");
 
 /// The C++ name of the class generated for every record of `model` (`::a::b::Class`), in
 /// [`Model::records`] order.

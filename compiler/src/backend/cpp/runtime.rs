@@ -11,99 +11,99 @@ use super::OutputFile;
 const FILES: &[(&str, &str)] = &[
     (
         "hadoop/archive.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/archive.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/archive.hh"),
     ),
     (
         "hadoop/binary.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/binary.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/binary.hh"),
     ),
     (
         "hadoop/buffer.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/buffer.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/buffer.hh"),
     ),
     (
         "hadoop/csv.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/csv.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/csv.hh"),
     ),
     (
         "hadoop/ddl.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/ddl.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/ddl.hh"),
     ),
     (
         "hadoop/error.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/error.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/error.hh"),
     ),
     (
         "hadoop/impl/binary.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/binary.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/binary.inc"),
     ),
     (
         "hadoop/impl/csv.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/csv.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/csv.inc"),
     ),
     (
         "hadoop/impl/error.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/error.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/error.inc"),
     ),
     (
         "hadoop/impl/record.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/record.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/record.inc"),
     ),
     (
         "hadoop/impl/stream.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/stream.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/stream.inc"),
     ),
     (
         "hadoop/impl/text_format.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/text_format.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/text_format.inc"),
     ),
     (
         "hadoop/impl/text_parse.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/text_parse.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/text_parse.inc"),
     ),
     (
         "hadoop/impl/utf8.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/utf8.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/utf8.inc"),
     ),
     (
         "hadoop/impl/xml_input.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/xml_input.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/xml_input.inc"),
     ),
     (
         "hadoop/impl/xml_lexer.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/xml_lexer.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/xml_lexer.inc"),
     ),
     (
         "hadoop/impl/xml_output.inc",
-        include_str!("../../../../templates/cpp/runtime/hadoop/impl/xml_output.inc"),
+        include_str!("../../../templates/cpp/runtime/hadoop/impl/xml_output.inc"),
     ),
     (
         "hadoop/record.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/record.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/record.hh"),
     ),
     (
         "hadoop/recordio.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/recordio.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/recordio.hh"),
     ),
     (
         "hadoop/stream.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/stream.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/stream.hh"),
     ),
     (
         "hadoop/text.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/text.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/text.hh"),
     ),
     (
         "hadoop/utf8.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/utf8.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/utf8.hh"),
     ),
     (
         "hadoop/xml.hh",
-        include_str!("../../../../templates/cpp/runtime/hadoop/xml.hh"),
+        include_str!("../../../templates/cpp/runtime/hadoop/xml.hh"),
     ),
     (
         "hadoop_record.cc",
-        include_str!("../../../../templates/cpp/runtime/hadoop_record.cc"),
+        include_str!("../../../templates/cpp/runtime/hadoop_record.cc"),
     ),
 ];
 
@@ -125,7 +125,7 @@ mod tests {
     /// Every file under `templates/cpp/runtime` is written, and nothing else.
     #[test]
     fn lists_every_runtime_file() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates/cpp/runtime");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/cpp/runtime");
         let mut on_disk = Vec::new();
         let mut dirs = vec![root.clone()];
         while let Some(dir) = dirs.pop() {

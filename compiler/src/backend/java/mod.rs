@@ -72,8 +72,8 @@ pub struct Options {
     pub source_root: Option<PathBuf>,
 }
 
-const RECORD_TEMPLATE: &str = include_str!("../../../../templates/java/record.java.tera");
-const MACROS_TEMPLATE: &str = include_str!("../../../../templates/java/macros.tera");
+const RECORD_TEMPLATE: &str = include_str!("../../../templates/java/record.java.tera");
+const MACROS_TEMPLATE: &str = include_str!("../../../templates/java/macros.tera");
 
 /// The Java class of every record of `model` (`a.b.Class`), in [`Model::records`] order.
 ///

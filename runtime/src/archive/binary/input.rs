@@ -4,12 +4,10 @@ use std::io::Read;
 
 use super::output::find_nonchar;
 use super::vint;
-use crate::archive::source::{Source, CAPACITY};
-use crate::archive::{Depth, Index, RecordInput};
+use crate::archive::fixed::ByteInput;
+use crate::archive::source::CAPACITY;
+use crate::archive::{Index, RecordInput};
 use crate::error::{Error, ErrorKind, Position, Result};
-
-/// Most elements a vector or map is preallocated for.
-const PREALLOCATE_MAX: usize = 4096;
 
 /// Reads records in Hadoop's binary encoding from a reader, buffered.
 ///
@@ -32,8 +30,7 @@ const PREALLOCATE_MAX: usize = 4096;
 /// ```
 #[derive(Debug)]
 pub struct BinaryInput<R> {
-    src: Source<R>,
-    depth: Depth,
+    input: ByteInput<R>,
 }
 
 impl<R: Read> BinaryInput<R> {
@@ -45,42 +42,27 @@ impl<R: Read> BinaryInput<R> {
     /// An input whose buffer starts at `capacity` bytes (at most [`CAPACITY`]).
     pub(crate) fn with_capacity(inner: R, capacity: usize) -> Self {
         BinaryInput {
-            src: Source::with_capacity(inner, capacity),
-            depth: Depth::default(),
+            input: ByteInput::with_capacity(inner, capacity),
         }
     }
 
     /// The same input with a nesting limit of `max` records, vectors and maps open at once
-    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`Depth`]).
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`crate::archive::Depth`]).
     pub fn with_max_depth(mut self, max: usize) -> Self {
-        self.depth = Depth::new(max);
+        self.input.set_max_depth(max);
         self
     }
 
     /// Bytes consumed so far.
     pub fn offset(&self) -> u64 {
-        self.src.offset()
-    }
-
-    #[cold]
-    fn error_at(&self, offset: u64, kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error::new(kind, message.into()).at(Position::Byte(offset))
-    }
-
-    #[cold]
-    fn eof(&self, what: &str) -> Error {
-        self.error_at(
-            self.src.offset(),
-            ErrorKind::UnexpectedEof,
-            format!("input ends inside {what}"),
-        )
+        self.input.offset()
     }
 
     /// One byte.
     #[inline(always)]
     fn byte(&mut self, what: &str) -> Result<u8> {
-        if let Some(&b) = self.src.available().first() {
-            self.src.consume(1);
+        if let Some(&b) = self.input.src.available().first() {
+            self.input.src.consume(1);
             return Ok(b);
         }
         self.byte_slow(what)
@@ -88,42 +70,25 @@ impl<R: Read> BinaryInput<R> {
 
     #[inline(never)]
     fn byte_slow(&mut self, what: &str) -> Result<u8> {
-        if !self.src.request(1)? {
-            return Err(self.eof(what));
+        if !self.input.src.request(1)? {
+            return Err(self.input.eof(what));
         }
-        let b = self.src.available()[0];
-        self.src.consume(1);
+        let b = self.input.src.available()[0];
+        self.input.src.consume(1);
         Ok(b)
-    }
-
-    /// `N` bytes.
-    #[inline(always)]
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
-        if let Some(bytes) = self.src.available().first_chunk::<N>() {
-            let bytes = *bytes;
-            self.src.consume(N);
-            return Ok(bytes);
-        }
-        self.array_slow(what)
-    }
-
-    #[inline(never)]
-    fn array_slow<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
-        if !self.src.request(N)? {
-            return Err(self.eof(what));
-        }
-        let mut out = [0; N];
-        out.copy_from_slice(&self.src.available()[..N]);
-        self.src.consume(N);
-        Ok(out)
     }
 
     /// A zero-compressed long. With nine bytes buffered it decodes straight from them.
     #[inline(always)]
     fn vlong(&mut self, what: &str) -> Result<i64> {
-        if let Some(bytes) = self.src.available().first_chunk::<{ vint::MAX_LEN }>() {
+        if let Some(bytes) = self
+            .input
+            .src
+            .available()
+            .first_chunk::<{ vint::MAX_LEN }>()
+        {
             let (v, n) = decode9(bytes);
-            self.src.consume(n);
+            self.input.src.consume(n);
             return Ok(v);
         }
         self.vlong_slow(what)
@@ -131,29 +96,29 @@ impl<R: Read> BinaryInput<R> {
 
     #[inline(never)]
     fn vlong_slow(&mut self, what: &str) -> Result<i64> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         let marker = self.byte(what)?;
         let n = vint::payload_len(marker);
-        if !self.src.request(n)? {
-            return Err(self.error_at(
+        if !self.input.src.request(n)? {
+            return Err(self.input.error_at(
                 start,
                 ErrorKind::UnexpectedEof,
                 format!("input ends inside {what}"),
             ));
         }
-        let v = vint::decode(marker, &self.src.available()[..n]);
-        self.src.consume(n);
+        let v = vint::decode(marker, &self.input.src.available()[..n]);
+        self.input.src.consume(n);
         Ok(v)
     }
 
     /// A zero-compressed int: Java's `value too long to fit in integer` otherwise.
     #[inline(always)]
     fn vint(&mut self, what: &str) -> Result<i32> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         let v = self.vlong(what)?;
         match i32::try_from(v) {
             Ok(v) => Ok(v),
-            Err(_) => Err(self.error_at(
+            Err(_) => Err(self.input.error_at(
                 start,
                 ErrorKind::Overflow,
                 format!("value {v} too long to fit in integer"),
@@ -164,10 +129,10 @@ impl<R: Read> BinaryInput<R> {
     /// A length or count: a non-negative int.
     #[inline(always)]
     fn len(&mut self, what: &str) -> Result<usize> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         let n = self.vint(what)?;
         if n < 0 {
-            return Err(self.error_at(
+            return Err(self.input.error_at(
                 start,
                 ErrorKind::Syntax,
                 format!("negative length {n} of {what}"),
@@ -176,53 +141,10 @@ impl<R: Read> BinaryInput<R> {
         Ok(n as usize)
     }
 
-    /// `n` payload bytes. When they are not all buffered, the vector grows only as they
-    /// arrive.
-    #[inline(always)]
-    fn payload(&mut self, n: usize, what: &str) -> Result<Vec<u8>> {
-        if let Some(bytes) = self.src.available().get(..n) {
-            let out = bytes.to_vec();
-            self.src.consume(n);
-            return Ok(out);
-        }
-        self.payload_slow(n, what)
-    }
-
-    #[inline(never)]
-    fn payload_slow(&mut self, n: usize, what: &str) -> Result<Vec<u8>> {
-        let start = self.src.offset();
-        let mut out = Vec::new();
-        let got = self.src.read_into(n, &mut out)?;
-        if got < n {
-            return Err(self.error_at(
-                start + got as u64,
-                ErrorKind::UnexpectedEof,
-                format!("input ends inside {what}: {got} of its {n} bytes are there"),
-            ));
-        }
-        Ok(out)
-    }
-
-    #[inline]
-    fn enter(&mut self) -> Result<()> {
-        let at = Position::Byte(self.src.offset());
-        self.depth.enter().map_err(|e| e.at(at))
-    }
-
-    #[inline]
-    fn leave(&mut self) {
-        self.depth.leave();
-    }
-
     fn counted(&mut self, what: &str) -> Result<Index> {
-        self.enter()?;
+        self.input.enter()?;
         let n = self.len(what)?;
-        // Every element takes at least one byte: never preallocate for more elements than
-        // are buffered, nor for more than a few thousand (an element may be a large struct
-        // that the input describes in a few bytes); vectors grow from there as elements
-        // actually decode.
-        let hint = self.src.available().len().min(PREALLOCATE_MAX);
-        Ok(Index::counted(n as u64, hint))
+        Ok(self.input.index(n as u64))
     }
 }
 
@@ -298,36 +220,36 @@ impl<R: Read> RecordInput for BinaryInput<R> {
 
     #[inline]
     fn read_float(&mut self, _tag: &str) -> Result<f32> {
-        Ok(f32::from_be_bytes(self.array("a float")?))
+        Ok(f32::from_be_bytes(self.input.array("a float")?))
     }
 
     #[inline]
     fn read_double(&mut self, _tag: &str) -> Result<f64> {
-        Ok(f64::from_be_bytes(self.array("a double")?))
+        Ok(f64::from_be_bytes(self.input.array("a double")?))
     }
 
     #[inline]
     fn read_string(&mut self, _tag: &str) -> Result<String> {
         let n = self.len("a string length")?;
-        let start = self.src.offset();
-        let bytes = self.payload(n, "a string")?;
+        let start = self.input.src.offset();
+        let bytes = self.input.payload(n, "a string")?;
         check_text(bytes, start)
     }
 
     #[inline]
     fn read_buffer(&mut self, _tag: &str) -> Result<Vec<u8>> {
         let n = self.len("a buffer length")?;
-        self.payload(n, "a buffer")
+        self.input.payload(n, "a buffer")
     }
 
     #[inline]
     fn start_record(&mut self, _tag: &str) -> Result<()> {
-        self.enter()
+        self.input.enter()
     }
 
     #[inline]
     fn end_record(&mut self, _tag: &str) -> Result<()> {
-        self.leave();
+        self.input.leave();
         Ok(())
     }
 
@@ -336,7 +258,7 @@ impl<R: Read> RecordInput for BinaryInput<R> {
     }
 
     fn end_vector(&mut self, _tag: &str) -> Result<()> {
-        self.leave();
+        self.input.leave();
         Ok(())
     }
 
@@ -345,7 +267,7 @@ impl<R: Read> RecordInput for BinaryInput<R> {
     }
 
     fn end_map(&mut self, _tag: &str) -> Result<()> {
-        self.leave();
+        self.input.leave();
         Ok(())
     }
 
@@ -356,11 +278,11 @@ impl<R: Read> RecordInput for BinaryInput<R> {
 
     #[inline]
     fn at_end(&mut self) -> Result<bool> {
-        Ok(self.src.peek()?.is_none())
+        self.input.at_end()
     }
 
     fn position(&self) -> Position {
-        Position::Byte(self.src.offset())
+        self.input.position()
     }
 }
 

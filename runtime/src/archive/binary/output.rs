@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use super::vint;
+use crate::archive::sink::sink_methods;
 use crate::archive::{RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -34,25 +35,7 @@ impl<W: Write> BinaryOutput<W> {
         }
     }
 
-    /// The buffered sink (for rolling back a record that failed to encode).
-    pub(crate) fn sink_mut(&mut self) -> &mut Sink<W> {
-        &mut self.sink
-    }
-
-    /// Writes everything buffered and flushes the writer.
-    pub fn flush(&mut self) -> Result<()> {
-        self.sink.flush()
-    }
-
-    /// The writer.
-    pub fn get_ref(&self) -> &W {
-        self.sink.get_ref()
-    }
-
-    /// Flushes and returns the writer.
-    pub fn into_inner(self) -> Result<W> {
-        self.sink.into_inner()
-    }
+    sink_methods!();
 
     #[inline(always)]
     fn vlong(&mut self, v: i64) {

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use crate::archive::hex::push_hex;
+use crate::archive::sink::sink_methods;
 use crate::archive::text::push_double;
 use crate::archive::{NullType, RecordOutput, Sink};
 use crate::error::Result;
@@ -43,29 +44,11 @@ impl<W: Write> CsvOutput<W> {
         }
     }
 
-    /// The buffered sink (for rolling back a record that failed to encode).
-    pub(crate) fn sink_mut(&mut self) -> &mut Sink<W> {
-        &mut self.sink
-    }
+    sink_methods!();
 
     /// Starts afresh, as after the end of a top-level record.
     pub(crate) fn reset(&mut self) {
         self.first = true;
-    }
-
-    /// Writes everything buffered and flushes the writer.
-    pub fn flush(&mut self) -> Result<()> {
-        self.sink.flush()
-    }
-
-    /// The writer.
-    pub fn get_ref(&self) -> &W {
-        self.sink.get_ref()
-    }
-
-    /// Flushes and returns the writer.
-    pub fn into_inner(self) -> Result<W> {
-        self.sink.into_inner()
     }
 
     /// The buffer, after the comma that separates the next item from the previous one.

@@ -3,12 +3,10 @@
 use std::io::Read;
 
 use super::{text, JuteOptions};
-use crate::archive::source::{Source, CAPACITY};
-use crate::archive::{Depth, Index, RecordInput};
+use crate::archive::fixed::ByteInput;
+use crate::archive::source::CAPACITY;
+use crate::archive::{Index, RecordInput};
 use crate::error::{Error, ErrorKind, Position, Result};
-
-/// Most elements a vector or map is preallocated for.
-const PREALLOCATE_MAX: usize = 4096;
 
 /// Reads records in ZooKeeper's jute encoding from a reader, buffered.
 ///
@@ -29,8 +27,7 @@ const PREALLOCATE_MAX: usize = 4096;
 /// ```
 #[derive(Debug)]
 pub struct JuteInput<R> {
-    src: Source<R>,
-    depth: Depth,
+    input: ByteInput<R>,
     limit: i32,
 }
 
@@ -48,16 +45,15 @@ impl<R: Read> JuteInput<R> {
     /// An input whose buffer starts at `capacity` bytes (at most [`CAPACITY`]).
     pub(crate) fn with_capacity(inner: R, options: JuteOptions, capacity: usize) -> Self {
         JuteInput {
-            src: Source::with_capacity(inner, capacity),
-            depth: Depth::default(),
+            input: ByteInput::with_capacity(inner, capacity),
             limit: options.limit(),
         }
     }
 
     /// The same input with a nesting limit of `max` records, vectors and maps open at once
-    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`Depth`]).
+    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`crate::archive::Depth`]).
     pub fn with_max_depth(mut self, max: usize) -> Self {
-        self.depth = Depth::new(max);
+        self.input.set_max_depth(max);
         self
     }
 
@@ -68,54 +64,23 @@ impl<R: Read> JuteInput<R> {
 
     /// Bytes consumed so far.
     pub fn offset(&self) -> u64 {
-        self.src.offset()
-    }
-
-    #[cold]
-    fn error_at(&self, offset: u64, kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error::new(kind, message.into()).at(Position::Byte(offset))
-    }
-
-    /// `N` bytes.
-    #[inline(always)]
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
-        if let Some(bytes) = self.src.available().first_chunk::<N>() {
-            let bytes = *bytes;
-            self.src.consume(N);
-            return Ok(bytes);
-        }
-        self.array_slow(what)
-    }
-
-    #[inline(never)]
-    fn array_slow<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
-        if !self.src.request(N)? {
-            return Err(self.error_at(
-                self.src.offset(),
-                ErrorKind::UnexpectedEof,
-                format!("input ends inside {what}"),
-            ));
-        }
-        let mut out = [0; N];
-        out.copy_from_slice(&self.src.available()[..N]);
-        self.src.consume(N);
-        Ok(out)
+        self.input.offset()
     }
 
     fn int(&mut self, what: &str) -> Result<i32> {
-        self.array(what).map(i32::from_be_bytes)
+        self.input.array(what).map(i32::from_be_bytes)
     }
 
     /// A string or buffer length: `None` for −1 (null), an error for other negative lengths
     /// and lengths over the limit (Java's `checkLength`).
     fn len(&mut self, what: &str) -> Result<Option<usize>> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         let n = self.int(what)?;
         if n == -1 {
             return Ok(None);
         }
         if n < 0 || n > self.limit {
-            return Err(self.error_at(
+            return Err(self.input.error_at(
                 start,
                 ErrorKind::Limit,
                 format!(
@@ -127,29 +92,9 @@ impl<R: Read> JuteInput<R> {
         Ok(Some(n as usize))
     }
 
-    /// `n` payload bytes, the vector growing only as they arrive.
-    fn payload(&mut self, n: usize, what: &str) -> Result<Vec<u8>> {
-        if let Some(bytes) = self.src.available().get(..n) {
-            let out = bytes.to_vec();
-            self.src.consume(n);
-            return Ok(out);
-        }
-        let start = self.src.offset();
-        let mut out = Vec::new();
-        let got = self.src.read_into(n, &mut out)?;
-        if got < n {
-            return Err(self.error_at(
-                start + got as u64,
-                ErrorKind::UnexpectedEof,
-                format!("input ends inside {what}: {got} of its {n} bytes are there"),
-            ));
-        }
-        Ok(out)
-    }
-
     #[cold]
     fn null_where_not_allowed(&self, start: u64, what: &str) -> Error {
-        self.error_at(
+        self.input.error_at(
             start,
             ErrorKind::Schema,
             format!(
@@ -158,35 +103,20 @@ impl<R: Read> JuteInput<R> {
         )
     }
 
-    #[inline]
-    fn enter(&mut self) -> Result<()> {
-        let at = Position::Byte(self.src.offset());
-        self.depth.enter().map_err(|e| e.at(at))
-    }
-
-    #[inline]
-    fn leave(&mut self) {
-        self.depth.leave();
-    }
-
     /// An index over `count` elements; a negative count is none (Java's `BinaryIndex`).
     fn index(&self, count: i32) -> Index {
-        let count = u64::try_from(count).unwrap_or(0);
-        // Every element takes at least one byte: never preallocate for more elements than
-        // are buffered, nor for more than a few thousand.
-        let hint = self.src.available().len().min(PREALLOCATE_MAX);
-        Index::counted(count, hint)
+        self.input.index(u64::try_from(count).unwrap_or(0))
     }
 }
 
 impl<R: Read> RecordInput for JuteInput<R> {
     fn read_byte(&mut self, _tag: &str) -> Result<i8> {
-        Ok(self.array::<1>("a byte")?[0] as i8)
+        Ok(self.input.array::<1>("a byte")?[0] as i8)
     }
 
     fn read_bool(&mut self, _tag: &str) -> Result<bool> {
         // Java's DataInput.readBoolean: any non-zero byte is true.
-        Ok(self.array::<1>("a boolean")?[0] != 0)
+        Ok(self.input.array::<1>("a boolean")?[0] != 0)
     }
 
     fn read_int(&mut self, _tag: &str) -> Result<i32> {
@@ -194,25 +124,25 @@ impl<R: Read> RecordInput for JuteInput<R> {
     }
 
     fn read_long(&mut self, _tag: &str) -> Result<i64> {
-        self.array("a long").map(i64::from_be_bytes)
+        self.input.array("a long").map(i64::from_be_bytes)
     }
 
     fn read_float(&mut self, _tag: &str) -> Result<f32> {
-        self.array("a float").map(f32::from_be_bytes)
+        self.input.array("a float").map(f32::from_be_bytes)
     }
 
     fn read_double(&mut self, _tag: &str) -> Result<f64> {
-        self.array("a double").map(f64::from_be_bytes)
+        self.input.array("a double").map(f64::from_be_bytes)
     }
 
     fn read_string(&mut self, tag: &str) -> Result<String> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         self.read_nullable_string(tag)?
             .ok_or_else(|| self.null_where_not_allowed(start, "ustring"))
     }
 
     fn read_buffer(&mut self, tag: &str) -> Result<Vec<u8>> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         self.read_nullable_buffer(tag)?
             .ok_or_else(|| self.null_where_not_allowed(start, "buffer"))
     }
@@ -220,28 +150,28 @@ impl<R: Read> RecordInput for JuteInput<R> {
     fn read_nullable_string(&mut self, _tag: &str) -> Result<Option<String>> {
         match self.len("a string length")? {
             None => Ok(None),
-            Some(n) => Ok(Some(text::decode(self.payload(n, "a string")?))),
+            Some(n) => Ok(Some(text::decode(self.input.payload(n, "a string")?))),
         }
     }
 
     fn read_nullable_buffer(&mut self, _tag: &str) -> Result<Option<Vec<u8>>> {
         match self.len("a buffer length")? {
             None => Ok(None),
-            Some(n) => self.payload(n, "a buffer").map(Some),
+            Some(n) => self.input.payload(n, "a buffer").map(Some),
         }
     }
 
     fn start_record(&mut self, _tag: &str) -> Result<()> {
-        self.enter()
+        self.input.enter()
     }
 
     fn end_record(&mut self, _tag: &str) -> Result<()> {
-        self.leave();
+        self.input.leave();
         Ok(())
     }
 
     fn start_vector(&mut self, tag: &str) -> Result<Index> {
-        let start = self.src.offset();
+        let start = self.input.src.offset();
         self.start_nullable_vector(tag)?
             .ok_or_else(|| self.null_where_not_allowed(start, "vector"))
     }
@@ -251,23 +181,23 @@ impl<R: Read> RecordInput for JuteInput<R> {
         if count == -1 {
             return Ok(None);
         }
-        self.enter()?;
+        self.input.enter()?;
         Ok(Some(self.index(count)))
     }
 
     fn end_vector(&mut self, _tag: &str) -> Result<()> {
-        self.leave();
+        self.input.leave();
         Ok(())
     }
 
     fn start_map(&mut self, _tag: &str) -> Result<Index> {
         let count = self.int("a map count")?;
-        self.enter()?;
+        self.input.enter()?;
         Ok(self.index(count))
     }
 
     fn end_map(&mut self, _tag: &str) -> Result<()> {
-        self.leave();
+        self.input.leave();
         Ok(())
     }
 
@@ -276,11 +206,11 @@ impl<R: Read> RecordInput for JuteInput<R> {
     }
 
     fn at_end(&mut self) -> Result<bool> {
-        Ok(self.src.peek()?.is_none())
+        self.input.at_end()
     }
 
     fn position(&self) -> Position {
-        Position::Byte(self.src.offset())
+        self.input.position()
     }
 }
 

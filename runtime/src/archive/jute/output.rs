@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use super::text;
+use crate::archive::sink::sink_methods;
 use crate::archive::{NullType, RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -36,25 +37,7 @@ impl<W: Write> JuteOutput<W> {
         }
     }
 
-    /// The buffered sink (for rolling back a record that failed to encode).
-    pub(crate) fn sink_mut(&mut self) -> &mut Sink<W> {
-        &mut self.sink
-    }
-
-    /// Writes everything buffered and flushes the writer.
-    pub fn flush(&mut self) -> Result<()> {
-        self.sink.flush()
-    }
-
-    /// The writer.
-    pub fn get_ref(&self) -> &W {
-        self.sink.get_ref()
-    }
-
-    /// Flushes and returns the writer.
-    pub fn into_inner(self) -> Result<W> {
-        self.sink.into_inner()
-    }
+    sink_methods!();
 
     fn int(&mut self, v: i32) {
         self.sink.buf().extend_from_slice(&v.to_be_bytes());

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use super::escape::push_escaped;
 use crate::archive::hex::push_hex;
+use crate::archive::sink::sink_methods;
 use crate::archive::text;
 use crate::archive::{RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
@@ -86,25 +87,7 @@ impl<W: Write> XmlOutput<W> {
         }
     }
 
-    /// Writes everything buffered and flushes the writer.
-    pub fn flush(&mut self) -> Result<()> {
-        self.sink.flush()
-    }
-
-    /// Flushes and returns the writer.
-    pub fn into_inner(self) -> Result<W> {
-        self.sink.into_inner()
-    }
-
-    /// The writer.
-    pub fn get_ref(&self) -> &W {
-        self.sink.get_ref()
-    }
-
-    /// The sink the output writes through.
-    pub(crate) fn sink_mut(&mut self) -> &mut Sink<W> {
-        &mut self.sink
-    }
+    sink_methods!();
 
     /// Forgets a record abandoned midway, so that the next one starts at the top level.
     pub(crate) fn reset(&mut self) {

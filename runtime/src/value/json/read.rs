@@ -11,8 +11,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use crate::archive::text::push_float;
 use crate::archive::Depth;
+use crate::compare::sort_by_java;
 use crate::error::{excerpt, Error, ErrorKind, Position};
 use crate::schema::{FieldType, Schema};
+use crate::value::key_cmp;
 use crate::value::Value;
 
 /// Where the reader is: the field path from the record to the value being read, how deeply
@@ -343,8 +345,55 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                     None => Err(self.mismatch(de::Unexpected::Map)),
                 }
             }
+            // `{"key": value, …}`: a map whose keys are strings, the way people write one.
+            FieldType::Map(key, value) if **key == FieldType::String => {
+                self.trail.enter()?;
+                let entries = self.object_entries(&mut map, value)?;
+                self.trail.depth.leave();
+                Ok(Value::Map(entries))
+            }
+            FieldType::Map(..) => {
+                let ty = self.schema.type_name(self.ty);
+                Err(self.trail.fail(
+                    ErrorKind::Schema,
+                    format!(
+                        "invalid type: map, expected {ty} as an array of [key, value] pairs \
+                         (an object is a map only when its keys are ustring)"
+                    ),
+                ))
+            }
             _ => Err(self.mismatch(de::Unexpected::Map)),
         }
+    }
+}
+
+impl<'s> ValueSeed<'s, '_> {
+    /// The entries of a `map<ustring, V>` written as a JSON object, in Java's `TreeMap`
+    /// order (strings by UTF-16 code units, as Hadoop writes them) whatever their order in
+    /// the text. A key given twice is an error at that key: JSON leaves the meaning of a
+    /// duplicate open, and guessing would lose a value silently.
+    fn object_entries<'de, A: MapAccess<'de>>(
+        &mut self,
+        map: &mut A,
+        value: &'s FieldType,
+    ) -> Result<Vec<(Value, Value)>, A::Error> {
+        let mut entries: Vec<(Value, Value)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                let ty = self.schema.type_name(self.ty);
+                return Err(self.trail.fail(
+                    ErrorKind::Schema,
+                    format!("duplicate key {} in a {ty}", excerpt(&key)),
+                ));
+            }
+            self.trail.path.push(Step::Index(entries.len() as u64));
+            let item = map.next_value_seed(self.child(value))?;
+            self.trail.path.pop();
+            entries.push((Value::String(key), item));
+        }
+        sort_by_java(&mut entries, |a, b| key_cmp(&a.0, &b.0));
+        Ok(entries)
     }
 }
 

@@ -308,6 +308,11 @@ class BinaryIArchive final : public IArchive {
   std::size_t depth_ = 0;
 };
 
+/// Hadoop's names for these archives (`IBinArchive`/`OBinArchive`), so that code written
+/// against Hadoop's headers finds them.
+using IBinArchive = BinaryIArchive;
+using OBinArchive = BinaryOArchive;
+
 }  // namespace hadoop
 
 #undef HADOOP_RECORDIO_BSWAP

@@ -70,6 +70,8 @@ class Sink {
   void grow(std::size_t n);
   void drain();
   void direct(const char* p, std::size_t n);
+  /// Hands `p[0..n)` to the stream, continuing after short writes; IOError on failure.
+  void writeAll(const char* p, std::size_t n);
 
   OutStream* out_;
   std::unique_ptr<char[]> buf_;
@@ -126,6 +128,8 @@ class Source {
 
  private:
   static constexpr std::size_t kCapacity = 64 * 1024;
+  /// One InStream::read of up to `n` bytes: the count, 0 at the end; IOError for -1.
+  std::size_t readSome(void* buf, std::size_t n);
 
   InStream* in_;
   std::unique_ptr<unsigned char[]> own_;

@@ -187,6 +187,11 @@ class CsvIArchive final : public IArchive {
   std::uint64_t lineStart_ = 0;
 };
 
+/// Hadoop's names for these archives (`ICsvArchive`/`OCsvArchive`), so that code written
+/// against Hadoop's headers finds them.
+using ICsvArchive = CsvIArchive;
+using OCsvArchive = CsvOArchive;
+
 }  // namespace hadoop
 
 #endif  // HADOOP_RECORDIO_CSV_HH

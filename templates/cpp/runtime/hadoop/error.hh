@@ -61,6 +61,9 @@ class IOError : public std::runtime_error {
   };
 
   IOError(Kind kind, std::string message);
+  /// Hadoop's constructor (`explicit IOError(const std::string& msg)`): an error of kind
+  /// kIo, for streams and applications to throw.
+  explicit IOError(const std::string& message) : IOError(kIo, message) {}
 
   Kind kind() const noexcept { return kind_; }
   /// The message alone, without position or path.

@@ -22,9 +22,11 @@ namespace hadoop {
 class Record {
  public:
   virtual ~Record();
-  /// Writes the record under `tag` (empty for a top-level record).
+  /// Writes the record under `tag` (empty, or null as Hadoop passes it, for a top-level
+  /// record).
   virtual void serialize(OArchive& archive, const char* tag) const = 0;
-  /// Reads a record written under `tag`, replacing every field.
+  /// Reads a record written under `tag` (empty or null for a top-level record), replacing
+  /// every field.
   virtual void deserialize(IArchive& archive, const char* tag) = 0;
   /// The DDL class name, e.g. `Link`.
   virtual const std::string& type() const = 0;

@@ -188,6 +188,11 @@ class XmlIArchive final : public IArchive {
   std::vector<Frame> stack_;
 };
 
+/// Hadoop's names for these archives (`IXmlArchive`/`OXmlArchive`), so that code written
+/// against Hadoop's headers finds them.
+using IXmlArchive = XmlIArchive;
+using OXmlArchive = XmlOArchive;
+
 }  // namespace hadoop
 
 #endif  // HADOOP_RECORDIO_XML_HH

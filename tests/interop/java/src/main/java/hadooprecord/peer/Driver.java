@@ -59,6 +59,12 @@ import org.apache.hadoop.record.RecordOutput;
  *       {@code rounds} times each; answers the fastest read and write in nanoseconds (longs).
  *   <li>9 SEQ_WRITE and 10 SEQ_READ: SequenceFiles written and read by Hadoop's own writer and
  *       reader, documented in {@link SeqFiles}.
+ *   <li>11 WRITE_BENCH(type, byte encoding, int count, blob binary, int rounds): reads the
+ *       {@code count} records of {@code binary} (binary, whatever the encoding timed), then
+ *       times writing them all with one writer of {@code encoding}, {@code rounds} times;
+ *       answers the fastest write in nanoseconds of wall time and of this thread's CPU time
+ *       (longs; the CPU time leaves out the JIT compiler's and the collector's threads) and
+ *       the bytes written (a blob).
  * </ul>
  *
  * <p>The CSV reader and the XML reader and writer are looked up by name, so that the driver
@@ -126,6 +132,9 @@ public final class Driver {
                     break;
                 case 10:
                     SeqFiles.read(in, out);
+                    break;
+                case 11:
+                    writeBench(in, out);
                     break;
                 default:
                     throw new IOException("unknown operation " + op);
@@ -283,6 +292,38 @@ public final class Driver {
         }
         out.writeLong(read);
         out.writeLong(write);
+    }
+
+    private void writeBench(DataInputStream in, DataOutputStream out) throws Exception {
+        Class<? extends Record> type = type(readString(in));
+        int encoding = in.readByte();
+        int count = in.readInt();
+        byte[] binary = readBlob(in);
+        int rounds = in.readInt();
+        Record[] records = new Record[count];
+        RecordInput reader = new BinaryRecordInput(new ByteArrayInputStream(binary));
+        for (int i = 0; i < count; i++) {
+            records[i] = type.getDeclaredConstructor().newInstance();
+            records[i].deserialize(reader, "");
+        }
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(binary.length * 8 + 16);
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long write = Long.MAX_VALUE;
+        long cpu = Long.MAX_VALUE;
+        for (int round = 0; round < rounds; round++) {
+            sink.reset();
+            long startCpu = threads.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            RecordOutput writer = writer(encoding, sink);
+            for (Record record : records) {
+                record.serialize(writer, "");
+            }
+            write = Math.min(write, System.nanoTime() - start);
+            cpu = Math.min(cpu, threads.getCurrentThreadCpuTime() - startCpu);
+        }
+        out.writeLong(write);
+        out.writeLong(cpu);
+        writeBlob(out, sink.toByteArray());
     }
 
     /**
