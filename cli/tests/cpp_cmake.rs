@@ -56,9 +56,19 @@ fn write_all(values: &[Value], format: Format) -> Vec<u8> {
 #[test]
 fn the_cmake_example_reads_rust_records_and_writes_records_rust_reads() {
     let Some(tc) = toolchain() else { return };
-    // Kept between runs: CMake rebuilds only what changed.
+    // Kept between runs: CMake rebuilds only what changed. A build directory configured for
+    // another checkout (a target/ copied or moved along) is refused by CMake: start afresh.
     let build = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cpp-cmake");
     let source = repo().join("examples/cpp-weblinks");
+    if let Ok(cache) = std::fs::read_to_string(build.join("CMakeCache.txt")) {
+        let home = format!(
+            "CMAKE_HOME_DIRECTORY:INTERNAL={}\n",
+            source.canonicalize().unwrap().display()
+        );
+        if !cache.contains(&home) {
+            std::fs::remove_dir_all(&build).unwrap();
+        }
+    }
     cmake(&[
         "-S",
         &source.to_string_lossy(),
