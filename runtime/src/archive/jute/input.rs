@@ -147,6 +147,27 @@ impl<R: Read> JuteInput<R> {
         Ok(out)
     }
 
+    /// Steps over a string's or buffer's bytes (none for a null one) without keeping them.
+    fn skip_payload(&mut self, length: &str, what: &str) -> Result<()> {
+        let Some(n) = self.len(length)? else {
+            return Ok(());
+        };
+        if self.src.available().len() >= n {
+            self.src.consume(n);
+            return Ok(());
+        }
+        let start = self.src.offset();
+        let got = self.src.skip(n)?;
+        if got < n {
+            return Err(self.error_at(
+                start + got as u64,
+                ErrorKind::UnexpectedEof,
+                format!("input ends inside {what}: {got} of its {n} bytes are there"),
+            ));
+        }
+        Ok(())
+    }
+
     #[cold]
     fn null_where_not_allowed(&self, start: u64, what: &str) -> Error {
         self.error_at(
@@ -231,6 +252,14 @@ impl<R: Read> RecordInput for JuteInput<R> {
         }
     }
 
+    fn skip_string(&mut self, _tag: &str) -> Result<()> {
+        self.skip_payload("a string length", "a string")
+    }
+
+    fn skip_buffer(&mut self, _tag: &str) -> Result<()> {
+        self.skip_payload("a buffer length", "a buffer")
+    }
+
     fn start_record(&mut self, _tag: &str) -> Result<()> {
         self.enter()
     }
@@ -290,6 +319,23 @@ mod tests {
 
     fn input(bytes: &[u8]) -> JuteInput<&[u8]> {
         JuteInput::new(bytes)
+    }
+
+    #[test]
+    fn skipping_steps_over_strings_buffers_and_nulls() {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&2i32.to_be_bytes());
+        bytes.extend_from_slice(&[0xff, 0xfe]);
+        bytes.extend_from_slice(&(-1i32).to_be_bytes());
+        bytes.extend_from_slice(&7i32.to_be_bytes());
+        let mut i = input(&bytes);
+        i.skip_string("s").unwrap();
+        i.skip_buffer("b").unwrap();
+        assert_eq!(i.read_int("i").unwrap(), 7);
+        assert!(i.at_end().unwrap());
+        let e = input(&bytes[..5]).skip_buffer("b").unwrap_err();
+        let same = input(&bytes[..5]).read_buffer("b").unwrap_err();
+        assert_eq!(e.to_string(), same.to_string());
     }
 
     #[test]
