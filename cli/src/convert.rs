@@ -2,6 +2,7 @@
 //! records of a DDL type from one encoding to another (binary, CSV, XML, JSON, ZooKeeper's
 //! jute), read and written by the schema-driven codec, optionally inside framings.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -26,6 +27,8 @@ use super::framing::{
 use super::schema_type::{load_type, Early};
 use super::Context;
 
+mod columnar;
+
 const EXAMPLES: &str = "\
 Examples:
   rcc convert --schema links.jr --type links.Link --from binary --to csv in.bin out.csv
@@ -37,6 +40,11 @@ Examples:
       --out-framing v1 --record-type Link in.xml out.rio
   rcc convert --writer-schema old/links.jr --schema links.jr --type links.Link \\
       --from binary --to binary written-by-old.bin readable-by-new.bin
+  rcc convert --schema l.jr --type l.Link --from binary --in-framing paddle \\
+      --to parquet links.paddle links.parquet
+  rcc convert --schema l.jr --type l.Link --from parquet --to binary links.parquet links.bin
+  rcc convert --schema l.jr --type l.Link --from csv --to arrow --batch-size 65536 l.csv l.arrow
+  rcc convert --schema z.jr --type z.Stat --from jute --nullable --to parquet stats.jute s.parquet
 
 JSON is what --to json writes: one record per line (or any whitespace between records), or
 a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
@@ -47,6 +55,14 @@ With --writer-schema (or --writer-type), the input was written as an older (or o
 version of the record: each record is read as Hadoop's type filter reads it (fields matched by
 name and type; the writer's others dropped, the reader's others empty); `rcc compat` tells what
 changes.
+
+Parquet and Arrow (the IPC file format) hold one column per field: byte Int8, boolean Boolean,
+int Int32, long Int64, float Float32, double Float64, ustring Utf8, buffer Binary, vector List,
+map Map (entries in Hadoop's key order), record Struct, none nullable (with --nullable, jute's
+ustring, buffer and vector are). Parquet is written with zstd (--parquet-compression to
+change). --from parquet reads files other tools wrote when their columns are these (or
+equivalent: large or view strings, dictionaries, wider integers); --from parquet --to binary
+gives back the bytes --to parquet read.
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -114,6 +130,9 @@ pub(crate) struct ConvertArgs {
     #[command(flatten)]
     write: WriteOptions,
 
+    #[command(flatten)]
+    columnar: columnar::ColumnarOptions,
+
     /// Input file (default or `-`: standard input)
     #[arg(value_name = "INPUT")]
     input: Option<PathBuf>,
@@ -132,6 +151,10 @@ enum InFormat {
     /// ZooKeeper's jute binary encoding
     Jute,
     Json,
+    /// An Apache Parquet file, one column per field
+    Parquet,
+    /// An Apache Arrow IPC file, one column per field
+    Arrow,
 }
 
 /// `--to` values.
@@ -143,17 +166,21 @@ enum OutFormat {
     /// ZooKeeper's jute binary encoding
     Jute,
     Json,
+    /// An Apache Parquet file, one column per field
+    Parquet,
+    /// An Apache Arrow IPC file, one column per field
+    Arrow,
 }
 
 impl InFormat {
-    /// The record encoding; `None` for JSON.
+    /// The record encoding; `None` for JSON (and the columnar formats).
     fn format(self) -> Option<Format> {
         match self {
             InFormat::Binary => Some(Format::Binary),
             InFormat::Csv => Some(Format::Csv),
             InFormat::Xml => Some(Format::Xml),
             InFormat::Jute => Some(Format::Jute),
-            InFormat::Json => None,
+            InFormat::Json | InFormat::Parquet | InFormat::Arrow => None,
         }
     }
 }
@@ -165,12 +192,17 @@ impl OutFormat {
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
             OutFormat::Jute => Some(Format::Jute),
-            OutFormat::Json => None,
+            OutFormat::Json | OutFormat::Parquet | OutFormat::Arrow => None,
         }
     }
 
     fn name(self) -> &'static str {
-        self.format().map_or("json", Format::name)
+        match self {
+            OutFormat::Json => "json",
+            OutFormat::Parquet => "parquet",
+            OutFormat::Arrow => "arrow",
+            format => format.format().map_or("json", Format::name),
+        }
     }
 }
 
@@ -215,6 +247,46 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         Some(f) => check_read_options(f, &args.read, args.recover)?,
         None => no_framing_options("--in-framing", &read_flags(&args.read, args.recover))?,
     }
+    if let Some(done) = columnar::convert(context, &args, schema, id, writer.as_ref()) {
+        return done;
+    }
+    columnar::no_columnar_options(&args)?;
+    check_write_options(&args, out_framing, keep_types)?;
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    let mut source = open_source(&args, in_framing)?;
+    let mut sink = open_sink(&args, out_framing, source.v1_header(), keep_types)?;
+
+    let mut failure = None;
+    let mut records = 0u64;
+    loop {
+        match source.next(schema, id, writer.as_ref()) {
+            Ok(Some((value, record_type))) => {
+                let record = RecordRef::Value(&value);
+                if let Err(e) = sink.write(schema, id, record, record_type.as_deref(), records) {
+                    failure = Some(write_failure(&e, records, args.to.name()));
+                    break;
+                }
+                records += 1;
+            }
+            Ok(None) => break,
+            Err(message) => {
+                failure = Some(Stop::Failed(message));
+                break;
+            }
+        }
+    }
+    if let Err(e) = sink.finish() {
+        failure.get_or_insert(write_failure(&e, records, args.to.name()));
+    }
+    Ok(report_end(context, &source.skipped(), failure))
+}
+
+/// Checks the output framing's options (on a sink, so that bad options create no file).
+fn check_write_options(
+    args: &ConvertArgs,
+    out_framing: Option<Framing>,
+    keep_types: bool,
+) -> Result<(), Early> {
     match out_framing {
         // Checked on a sink first, so that bad options create no file.
         Some(f) => drop(FrameWriter::new(
@@ -226,8 +298,11 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         )?),
         None => no_framing_options("--out-framing", &write_flags(&args.write))?,
     }
+    Ok(())
+}
 
-    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+/// The records of the input, as `--from`, `--in-framing` and the jute options say.
+fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source, Early> {
     let input = open_input(args.input.as_deref())?;
     let from = args.from.format();
     if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
@@ -238,7 +313,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     let jute = args
         .jute_maxbuffer
         .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
-    let mut source = match in_framing {
+    Ok(match in_framing {
         Some(framing) => Source::Framed {
             frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
             framing,
@@ -252,9 +327,18 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
             }
             None => Source::Json(JsonReader::new(input)),
         },
-    };
+    })
+}
+
+/// Where the records go, as `--to` and `--out-framing` say.
+fn open_sink(
+    args: &ConvertArgs,
+    out_framing: Option<Framing>,
+    v1_header: Option<&FileHeader>,
+    keep_types: bool,
+) -> Result<Sink, Early> {
     let output = create_output(args.output.as_deref())?;
-    let mut sink = match out_framing {
+    Ok(match out_framing {
         Some(framing) => {
             let buffer = SharedBuffer::default();
             Sink::Framed {
@@ -262,7 +346,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
                     BufWriter::with_capacity(OUTPUT_BUFFER, output),
                     framing,
                     &args.write,
-                    source.v1_header(),
+                    v1_header,
                     keep_types,
                 )?,
                 encoder: match args.to.format() {
@@ -280,30 +364,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
             Some(format) => Sink::Stream(RecordWriter::new(output, format)),
             None => Sink::Json(BufWriter::with_capacity(OUTPUT_BUFFER, output), Vec::new()),
         },
-    };
-
-    let mut failure = None;
-    let mut records = 0u64;
-    loop {
-        match source.next(schema, id, writer.as_ref()) {
-            Ok(Some((value, record_type))) => {
-                if let Err(e) = sink.write(schema, id, &value, record_type.as_deref(), records) {
-                    failure = Some(write_failure(&e, records, args.to.name()));
-                    break;
-                }
-                records += 1;
-            }
-            Ok(None) => break,
-            Err(message) => {
-                failure = Some(Stop::Failed(message));
-                break;
-            }
-        }
-    }
-    if let Err(e) = sink.finish() {
-        failure.get_or_insert(write_failure(&e, records, args.to.name()));
-    }
-    Ok(report_end(context, &source.skipped(), failure))
+    })
 }
 
 fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {
@@ -532,6 +593,44 @@ fn in_payload(n: u64, framing: &Framing, e: &Error) -> String {
     out
 }
 
+/// A record to write: a value, or a row of a record batch.
+#[derive(Clone, Copy)]
+enum RecordRef<'a> {
+    Value(&'a Value),
+    Row(&'a hadoop_record_arrow::encode::Rows, usize),
+}
+
+impl<'a> RecordRef<'a> {
+    fn write<W: Write>(
+        self,
+        schema: &Schema,
+        id: RecordId,
+        writer: &mut RecordWriter<W>,
+    ) -> Result<(), Error> {
+        match self {
+            RecordRef::Value(value) => writer.write_value(schema, id, value),
+            RecordRef::Row(rows, row) => rows.write_to(row, writer),
+        }
+    }
+
+    /// The record as a value (for JSON): a row goes through its jute form, which holds
+    /// everything a row can, nulls included.
+    fn value(self, schema: &Schema, id: RecordId) -> Result<Cow<'a, Value>, Error> {
+        match self {
+            RecordRef::Value(value) => Ok(Cow::Borrowed(value)),
+            RecordRef::Row(rows, row) => {
+                let mut jute = RecordWriter::new(Vec::new(), Format::Jute);
+                rows.write_to(row, &mut jute)?;
+                let bytes = jute.into_inner()?;
+                let value = RecordReader::from_slice(&bytes, Format::Jute)
+                    .with_jute_options(JuteOptions::max_buffer(i32::MAX))
+                    .read_value(schema, id)?;
+                Ok(Cow::Owned(value.expect("a record was written")))
+            }
+        }
+    }
+}
+
 /// Where records go.
 enum Sink {
     Stream(RecordWriter<Box<dyn Write>>),
@@ -571,15 +670,20 @@ impl Sink {
         &mut self,
         schema: &Schema,
         id: RecordId,
-        value: &Value,
+        record: RecordRef<'_>,
         record_type: Option<&str>,
         n: u64,
     ) -> Result<(), Error> {
         match self {
-            Sink::Stream(writer) => writer.write_value(schema, id, value),
+            Sink::Stream(writer) => record.write(schema, id, writer),
             Sink::Json(out, line) => {
                 line.clear();
-                write_json(line, schema, &FieldType::Record(id), value)?;
+                write_json(
+                    line,
+                    schema,
+                    &FieldType::Record(id),
+                    &*record.value(schema, id)?,
+                )?;
                 line.push(b'\n');
                 out.write_all(line)?;
                 Ok(())
@@ -600,7 +704,7 @@ impl Sink {
                 };
                 match encoder {
                     Encoder::Records(writer, buffer) => {
-                        writer.write_value(schema, id, value)?;
+                        record.write(schema, id, writer)?;
                         writer.flush()?;
                         let bytes = std::mem::take(&mut *buffer.0.borrow_mut());
                         let result = write(&bytes);
@@ -612,7 +716,8 @@ impl Sink {
                     }
                     Encoder::Json(line) => {
                         line.clear();
-                        write_json(line, schema, &FieldType::Record(id), value)?;
+                        let value = record.value(schema, id)?;
+                        write_json(line, schema, &FieldType::Record(id), &value)?;
                         write(line)
                     }
                 }
