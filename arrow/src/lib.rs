@@ -46,6 +46,7 @@ mod error;
 pub mod mapping;
 mod order;
 mod recursive;
+mod value_io;
 
 pub use decode::{BatchDecoder, BatchReader, DecodeOptions};
 pub use encode::{BatchEncoder, EncodeOptions};

@@ -2,6 +2,7 @@
 //! Hadoop's binary encoding, or jute's when nulls must be held, written and read by the
 //! runtime's schema-driven codec.
 
+use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::{value, Error, ErrorKind, Format, RecordReader, RecordWriter, Result, Value};
 
@@ -22,7 +23,9 @@ pub(crate) fn read(schema: &Schema, ty: &FieldType, bytes: &[u8], format: Format
     let FieldType::Record(id) = ty else {
         return Err(Error::new(ErrorKind::Schema, "not a record type"));
     };
-    let mut reader = RecordReader::from_slice(bytes, format);
+    // The bytes were written from a record already read: no limit but the format's own.
+    let mut reader = RecordReader::from_slice(bytes, format)
+        .with_jute_options(JuteOptions::max_buffer(i32::MAX));
     let value = reader.read_value(schema, *id)?;
     let trailing = !reader.at_end()?;
     match value {

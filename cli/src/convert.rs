@@ -613,20 +613,11 @@ impl<'a> RecordRef<'a> {
         }
     }
 
-    /// The record as a value (for JSON): a row goes through its jute form, which holds
-    /// everything a row can, nulls included.
-    fn value(self, schema: &Schema, id: RecordId) -> Result<Cow<'a, Value>, Error> {
+    /// The record as a value (for JSON).
+    fn value(self) -> Result<Cow<'a, Value>, Error> {
         match self {
             RecordRef::Value(value) => Ok(Cow::Borrowed(value)),
-            RecordRef::Row(rows, row) => {
-                let mut jute = RecordWriter::new(Vec::new(), Format::Jute);
-                rows.write_to(row, &mut jute)?;
-                let bytes = jute.into_inner()?;
-                let value = RecordReader::from_slice(&bytes, Format::Jute)
-                    .with_jute_options(JuteOptions::max_buffer(i32::MAX))
-                    .read_value(schema, id)?;
-                Ok(Cow::Owned(value.expect("a record was written")))
-            }
+            RecordRef::Row(rows, row) => rows.value(row).map(Cow::Owned),
         }
     }
 }
@@ -678,12 +669,7 @@ impl Sink {
             Sink::Stream(writer) => record.write(schema, id, writer),
             Sink::Json(out, line) => {
                 line.clear();
-                write_json(
-                    line,
-                    schema,
-                    &FieldType::Record(id),
-                    &*record.value(schema, id)?,
-                )?;
+                write_json(line, schema, &FieldType::Record(id), &*record.value()?)?;
                 line.push(b'\n');
                 out.write_all(line)?;
                 Ok(())
@@ -716,7 +702,7 @@ impl Sink {
                     }
                     Encoder::Json(line) => {
                         line.clear();
-                        let value = record.value(schema, id)?;
+                        let value = record.value()?;
                         write_json(line, schema, &FieldType::Record(id), &value)?;
                         write(line)
                     }

@@ -46,9 +46,10 @@ use arrow_schema::SchemaRef;
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::archive::DEFAULT_MAX_DEPTH;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
-use hadoop_record::{ErrorKind, Format, Position, RecordInput, RecordReader, VisitInput};
+use hadoop_record::{ErrorKind, Format, Position, RecordInput, RecordReader, Value, VisitInput};
 
 use crate::mapping::{arrow_schema, MappingOptions};
+use crate::value_io::ValueInput;
 use crate::Error;
 use column::{Column, Context, BYTES_PER_BATCH};
 
@@ -233,6 +234,15 @@ impl BatchDecoder {
                 .at(input.position())
                 .in_record(n)
         })
+    }
+
+    /// Decodes a record that is a [`Value`] already (read from JSON, or through a type
+    /// filter). Errors name the record number and the field path.
+    pub fn decode_value(&mut self, value: &Value) -> hadoop_record::Result<()> {
+        let n = self.records;
+        let mut input = ValueInput::new(value);
+        self.decode_record(&mut input)
+            .map_err(|e| e.in_field(&self.type_name).in_record(n))
     }
 
     /// Decodes the one record of a framed payload in `format`. Errors are numbered as the

@@ -15,7 +15,7 @@ use clap::Args;
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::schema::{RecordId, Schema};
-use hadoop_record::{Format, RecordWriter};
+use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions, DEFAULT_BATCH_SIZE};
 use hadoop_record_arrow::encode::{BatchEncoder, EncodeOptions};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
@@ -151,8 +151,7 @@ fn to_columnar(
         .transpose()?;
     let source = open_source(args, in_framing)?;
     let schema = Arc::new(schema.clone());
-    // Records already read into values (JSON, another writer's type) come to the decoder
-    // as jute, which holds every value; the limits were the source's.
+    // Records already read into values (JSON, another writer's type) are decoded from them.
     let by_value = writer.is_some() || args.from == InFormat::Json;
     let options = DecodeOptions {
         batch_size: args
@@ -160,12 +159,9 @@ fn to_columnar(
             .batch_size
             .map_or(DEFAULT_BATCH_SIZE, |n| n as usize),
         nullable: args.columnar.nullable,
-        jute: if by_value {
-            JuteOptions::max_buffer(i32::MAX)
-        } else {
-            args.jute_maxbuffer
-                .map_or_else(JuteOptions::default, JuteOptions::max_buffer)
-        },
+        jute: args
+            .jute_maxbuffer
+            .map_or_else(JuteOptions::default, JuteOptions::max_buffer),
         ..DecodeOptions::default()
     };
     let decoder = BatchDecoder::new(schema.clone(), id, options)
@@ -237,19 +233,12 @@ fn to_columnar(
         }
         mut source => {
             let mut decoder = decoder;
-            let mut jute = RecordWriter::new(Vec::new(), Format::Jute);
             while failure.is_none() {
                 match source.next(&schema, id, writer) {
                     Ok(Some((value, _))) => {
-                        let decoded = jute
-                            .write_value(&schema, id, &value)
-                            .and_then(|()| jute.flush())
-                            .and_then(|()| decoder.decode_payload(jute.get_ref(), Format::Jute));
-                        if let Err(e) = decoded {
+                        if let Err(e) = decoder.decode_value(&value) {
                             failure = Some(Stop::Failed(e.to_string()));
-                        }
-                        jute = RecordWriter::new(reuse(jute), Format::Jute);
-                        if decoder.is_full() {
+                        } else if decoder.is_full() {
                             feed(flush(&mut decoder, &mut failure), &mut failure);
                         }
                     }
@@ -265,13 +254,6 @@ fn to_columnar(
         failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
     }
     Ok(report_end(context, &skipped, failure))
-}
-
-/// The writer's buffer, emptied for the next record.
-fn reuse(writer: RecordWriter<Vec<u8>>) -> Vec<u8> {
-    let mut buffer = writer.into_inner().unwrap_or_default();
-    buffer.clear();
-    buffer
 }
 
 /// The decoder's rows as a batch; a failure is recorded.
