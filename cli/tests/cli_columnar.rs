@@ -608,3 +608,77 @@ fn bad_records_stop_the_conversion_with_the_rows_before_them_in_a_valid_file() {
         assert_eq!(back.stdout, good, "{compression}");
     }
 }
+
+#[test]
+fn jute_nulls_need_nullable_and_round_trip_with_it() {
+    let work = scratch("nullable");
+    fs::write(
+        work.join("z.jr"),
+        "module z { class N { ustring s; vector<int> v; buffer b; } }\n",
+    )
+    .unwrap();
+    let null = (-1i32).to_be_bytes();
+    let mut jute = Vec::new();
+    jute.extend(null); // s
+    jute.extend(null); // v
+    jute.extend([0, 0, 0, 1, b'A']); // b
+    jute.extend([0, 0, 0, 1, b'x']);
+    jute.extend([0, 0, 0, 1, 0, 0, 0, 7]);
+    jute.extend(null);
+    fs::write(work.join("in.jute"), &jute).unwrap();
+    for columnar in ["parquet", "arrow"] {
+        let o = convert_output(
+            &work,
+            "z.jr",
+            "z.N",
+            &["--from", "jute", "--to", columnar, "in.jute", "out"],
+            b"",
+        );
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("record 0, byte 0, in N.s: a null ustring"),
+            "{}",
+            stderr(&o)
+        );
+        convert(
+            &work,
+            "z.jr",
+            "z.N",
+            &[
+                "--from",
+                "jute",
+                "--nullable",
+                "--to",
+                columnar,
+                "in.jute",
+                "out",
+            ],
+        );
+        let back = convert(
+            &work,
+            "z.jr",
+            "z.N",
+            &["--from", columnar, "--nullable", "--to", "jute", "out"],
+        );
+        assert_eq!(back, jute, "{columnar}");
+        let csv = convert(
+            &work,
+            "z.jr",
+            "z.N",
+            &["--from", columnar, "--nullable", "--to", "csv", "out"],
+        );
+        assert_eq!(String::from_utf8(csv).unwrap(), ",,#41\n'x,v{7},\n");
+        let o = convert_output(
+            &work,
+            "z.jr",
+            "z.N",
+            &["--from", columnar, "--nullable", "--to", "binary", "out"],
+            b"",
+        );
+        assert!(
+            stderr(&o).contains("record 0, in N.s: a null ustring: this encoding has no null"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

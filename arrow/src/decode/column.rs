@@ -126,6 +126,20 @@ fn offset(len: usize) -> Result<i32> {
     })
 }
 
+/// The buffer of a number or boolean column, for the decoder's top-level plan, which knows
+/// the column's kind.
+macro_rules! leaf {
+    ($name:ident, $variant:ident, $ty:ty) => {
+        #[inline(always)]
+        pub(crate) fn $name(&mut self) -> &mut $ty {
+            match &mut self.kind {
+                Kind::$variant(v) => v,
+                _ => unreachable!("the plan matches the column"),
+            }
+        }
+    };
+}
+
 /// What decoding needs besides the column: the schema (for recursive references) and the
 /// running count of string and buffer bytes.
 pub(crate) struct Context<'a> {
@@ -196,8 +210,37 @@ impl Column {
         }
     }
 
-    /// Decodes one value written under `tag` and appends it.
+    leaf!(bytes_mut, Byte, Vec<i8>);
+    leaf!(bools_mut, Bool, BooleanBufferBuilder);
+    leaf!(ints_mut, Int, Vec<i32>);
+    leaf!(longs_mut, Long, Vec<i64>);
+    leaf!(floats_mut, Float, Vec<f32>);
+    leaf!(doubles_mut, Double, Vec<f64>);
+
+    /// Decodes one value written under `tag` and appends it. The numbers and booleans are
+    /// decoded here, inlined into the caller's loop; the rest out of line.
+    #[inline(always)]
     pub(crate) fn decode<I: RecordInput + ?Sized>(
+        &mut self,
+        input: &mut I,
+        tag: &str,
+        cx: &mut Context<'_>,
+    ) -> Result<()> {
+        match &mut self.kind {
+            Kind::Byte(v) => v.push(input.read_byte(tag)?),
+            Kind::Bool(v) => v.append(input.read_bool(tag)?),
+            Kind::Int(v) => v.push(input.read_int(tag)?),
+            Kind::Long(v) => v.push(input.read_long(tag)?),
+            Kind::Float(v) => v.push(input.read_float(tag)?),
+            Kind::Double(v) => v.push(input.read_double(tag)?),
+            _ => return self.decode_other(input, tag, cx),
+        }
+        Ok(())
+    }
+
+    /// [`Column::decode`] of strings, buffers, containers, records and nulls.
+    #[inline(never)]
+    fn decode_other<I: RecordInput + ?Sized>(
         &mut self,
         input: &mut I,
         tag: &str,
@@ -207,12 +250,6 @@ impl Column {
             return decode_nullable(&mut self.kind, validity, input, tag, cx);
         }
         match &mut self.kind {
-            Kind::Byte(v) => v.push(input.read_byte(tag)?),
-            Kind::Bool(v) => v.append(input.read_bool(tag)?),
-            Kind::Int(v) => v.push(input.read_int(tag)?),
-            Kind::Long(v) => v.push(input.read_long(tag)?),
-            Kind::Float(v) => v.push(input.read_float(tag)?),
-            Kind::Double(v) => v.push(input.read_double(tag)?),
             Kind::String(b) => {
                 let s = input.read_string(tag)?;
                 cx.bytes += s.len();
@@ -242,8 +279,34 @@ impl Column {
                 record,
                 format,
             } => decode_encoded(bytes, *record, *format, input, tag, cx)?,
+            Kind::Byte(_)
+            | Kind::Bool(_)
+            | Kind::Int(_)
+            | Kind::Long(_)
+            | Kind::Float(_)
+            | Kind::Double(_) => unreachable!("decoded inline"),
         }
         Ok(())
+    }
+
+    /// Makes room for `rows` more values (of a top-level column, whose row count is known).
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        match &mut self.kind {
+            Kind::Byte(v) => v.reserve(rows),
+            Kind::Bool(v) => v.reserve(rows),
+            Kind::Int(v) => v.reserve(rows),
+            Kind::Long(v) => v.reserve(rows),
+            Kind::Float(v) => v.reserve(rows),
+            Kind::Double(v) => v.reserve(rows),
+            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => {
+                b.offsets.reserve(rows)
+            }
+            Kind::Vector { offsets, .. } | Kind::Map { offsets, .. } => offsets.reserve(rows),
+            Kind::Record { fields, .. } => fields.iter_mut().for_each(|f| f.reserve(rows)),
+        }
+        if let Some(v) = &mut self.validity {
+            v.reserve(rows);
+        }
     }
 
     /// Values held.

@@ -95,13 +95,40 @@ impl Default for DecodeOptions {
     }
 }
 
-/// A top-level field of the record: decoded into a column, or skipped.
+/// A top-level field of the record and how it is read.
 #[derive(Debug)]
 struct TopField {
     name: String,
     ty: FieldType,
-    /// Index into the decoder's columns; `None`: skipped.
-    column: Option<usize>,
+    step: Step,
+}
+
+/// How a top-level field is read: into the column of that index (numbers and booleans
+/// straight into their buffers, without a second dispatch on the column), or skipped.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Byte(usize),
+    Bool(usize),
+    Int(usize),
+    Long(usize),
+    Float(usize),
+    Double(usize),
+    Column(usize),
+    Skip,
+}
+
+impl Step {
+    fn new(ty: &FieldType, column: usize) -> Step {
+        match ty {
+            FieldType::Byte => Step::Byte(column),
+            FieldType::Bool => Step::Bool(column),
+            FieldType::Int => Step::Int(column),
+            FieldType::Long => Step::Long(column),
+            FieldType::Float => Step::Float(column),
+            FieldType::Double => Step::Double(column),
+            _ => Step::Column(column),
+        }
+    }
 }
 
 /// Decodes records of one type into Arrow columns and flushes them as [`RecordBatch`]es.
@@ -169,7 +196,7 @@ impl BatchDecoder {
             .map(|f| TopField {
                 name: f.name.clone(),
                 ty: f.ty.clone(),
-                column: None,
+                step: Step::Skip,
             })
             .collect();
         let recursive = mapping.recursive_encoding();
@@ -177,7 +204,7 @@ impl BatchDecoder {
             .iter()
             .enumerate()
             .map(|(c, &i)| {
-                fields[i].column = Some(c);
+                fields[i].step = Step::new(&def.fields[i].ty, c);
                 Column::new(
                     &schema,
                     &def.fields[i].ty,
@@ -186,6 +213,9 @@ impl BatchDecoder {
                 )
             })
             .collect();
+        let mut columns: Vec<Column> = columns;
+        let batch_rows = options.batch_size.clamp(1, DEFAULT_BATCH_SIZE * 8);
+        columns.iter_mut().for_each(|c| c.reserve(batch_rows));
         let arrow = Arc::new(full.project(&projection)?);
         let max_depth = options.max_depth.unwrap_or_else(|| {
             schema
@@ -292,6 +322,7 @@ impl BatchDecoder {
 
     /// Whether the buffered rows make a batch: [`DecodeOptions::batch_size`] rows, or 1 GiB
     /// of string and buffer bytes.
+    #[inline]
     pub fn is_full(&self) -> bool {
         self.rows >= self.options.batch_size.max(1) || self.bytes >= BYTES_PER_BATCH
     }
@@ -320,6 +351,8 @@ impl BatchDecoder {
                 return Err(e.into());
             }
         };
+        let batch_rows = self.options.batch_size.clamp(1, DEFAULT_BATCH_SIZE * 8);
+        self.columns.iter_mut().for_each(|c| c.reserve(batch_rows));
         let options = RecordBatchOptions::new().with_row_count(Some(rows));
         Ok(Some(RecordBatch::try_new_with_options(
             self.arrow.clone(),
@@ -373,11 +406,24 @@ fn decode_fields<I: RecordInput + ?Sized>(
 ) -> hadoop_record::Result<()> {
     input.start_record("")?;
     for f in fields {
-        let result = match f.column {
-            Some(c) => columns[c].decode(input, &f.name, cx),
-            None => skip::skip(input, cx.schema, &f.ty, &f.name),
+        let tag = f.name.as_str();
+        let result = match f.step {
+            Step::Byte(c) => input.read_byte(tag).map(|v| columns[c].bytes_mut().push(v)),
+            Step::Bool(c) => input
+                .read_bool(tag)
+                .map(|v| columns[c].bools_mut().append(v)),
+            Step::Int(c) => input.read_int(tag).map(|v| columns[c].ints_mut().push(v)),
+            Step::Long(c) => input.read_long(tag).map(|v| columns[c].longs_mut().push(v)),
+            Step::Float(c) => input
+                .read_float(tag)
+                .map(|v| columns[c].floats_mut().push(v)),
+            Step::Double(c) => input
+                .read_double(tag)
+                .map(|v| columns[c].doubles_mut().push(v)),
+            Step::Column(c) => columns[c].decode(input, tag, cx),
+            Step::Skip => skip::skip(input, cx.schema, &f.ty, tag),
         };
-        result.map_err(|e| e.in_field(&f.name))?;
+        result.map_err(|e| e.in_field(tag))?;
     }
     input.end_record("")
 }

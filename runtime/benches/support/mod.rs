@@ -26,6 +26,23 @@ pub const WORDS: [&str; 8] = [
     " ",
 ];
 
+/// `fn main` of a bench whose `run` takes a `Criterion` of either measurement: the
+/// benchmark thread's CPU time ([`ThreadCpu`]) with `ARCHIVE_BENCH_CLOCK=cpu`, wall-clock
+/// time otherwise.
+macro_rules! bench_main {
+    ($run:path) => {
+        fn main() {
+            let c = criterion::Criterion::default().configure_from_args();
+            if std::env::var("ARCHIVE_BENCH_CLOCK").as_deref() == Ok("cpu") {
+                $run(c.with_measurement($crate::support::ThreadCpu));
+            } else {
+                $run(c);
+            }
+        }
+    };
+}
+pub(crate) use bench_main;
+
 /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): on a shared machine, what one
 /// core does, without the time spent waiting for it.
 pub struct ThreadCpu;
