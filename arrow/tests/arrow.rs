@@ -783,3 +783,14 @@ fn batches_have_the_mapping_types_and_metadata() {
     );
     assert_eq!(msi.null_count(), 0);
 }
+
+/// DataFusion moves decoders and readers between threads.
+#[test]
+fn decoders_readers_and_encoders_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<BatchDecoder>();
+    send_sync::<BatchReader<std::fs::File>>();
+    send_sync::<BatchEncoder>();
+    send_sync::<hadoop_record_arrow::encode::Rows>();
+    send_sync::<hadoop_record_arrow::Error>();
+}

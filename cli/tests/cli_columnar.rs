@@ -682,3 +682,25 @@ fn jute_nulls_need_nullable_and_round_trip_with_it() {
         );
     }
 }
+
+/// arrow-rs's IPC reader panics on this file (an unknown type in its schema): a damaged
+/// file, reported as such, not a crash.
+#[test]
+fn a_file_the_arrow_reader_panics_on_is_reported_as_damaged() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/arrow/unknown-type.arrow"
+    );
+    let o = convert_output(
+        &hadoop_java_dir(),
+        "composite.jr",
+        "oracle.composite.Outer",
+        &["--from", "arrow", "--to", "csv", file],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: the file is damaged (its reader gave up: not implemented: Type NONE not supported)\n"
+    );
+}

@@ -29,9 +29,12 @@ pub(crate) fn conform(
     actual: &Field,
     array: &ArrayRef,
 ) -> Result<ArrayRef> {
-    if let (Some(want), Some(found)) = (
+    // Record types are matched by their fields, whatever their names (a module renamed):
+    // the metadata is compared where no record is involved.
+    if let (Some(want), Some(found), false) = (
         expected.metadata().get(TYPE_KEY),
         actual.metadata().get(TYPE_KEY),
+        holds_record(ty),
     ) {
         if want != found {
             return Err(mismatch(format!(
@@ -143,6 +146,16 @@ pub(crate) fn conform(
         | (DataType::Float32, DataType::Float16)
         | (DataType::Float64, DataType::Float16 | DataType::Float32) => cast(want),
         _ => Err(refuse()),
+    }
+}
+
+/// Whether a value of type `ty` is or holds a record.
+fn holds_record(ty: &FieldType) -> bool {
+    match ty {
+        FieldType::Record(_) => true,
+        FieldType::Vector(t) => holds_record(t),
+        FieldType::Map(k, v) => holds_record(k) || holds_record(v),
+        _ => false,
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, Read, Seek, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -452,6 +453,20 @@ impl ColumnarReader {
     /// Opens `path` (`None` or `-`: standard input, read whole: both formats begin at the
     /// end of the file).
     fn open(path: Option<&Path>, from: Columnar, batch_size: usize) -> Result<Self, Early> {
+        guarded(|| {
+            Self::open_unguarded(path, from, batch_size).map_err(|e| match e {
+                Early::Message(m) => m,
+                Early::Reported => String::new(),
+            })
+        })
+        .map_err(Early::Message)
+    }
+
+    fn open_unguarded(
+        path: Option<&Path>,
+        from: Columnar,
+        batch_size: usize,
+    ) -> Result<Self, Early> {
         let name = path.map_or("standard input".into(), |p| p.display().to_string());
         let bad = |e: &dyn std::fmt::Display| {
             format!("{name} is not a readable {} file: {e}", from.name())
@@ -510,9 +525,30 @@ impl Iterator for ColumnarReader {
     type Item = Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            ColumnarReader::Parquet(r) => r.next(),
-            ColumnarReader::Arrow(r) => r.next(),
-        }
+        let next = guarded(|| {
+            Ok(match self {
+                ColumnarReader::Parquet(r) => r.next(),
+                ColumnarReader::Arrow(r) => r.next(),
+            })
+        });
+        next.unwrap_or_else(|e| Some(Err(ArrowError::ExternalError(e.into()))))
     }
+}
+
+/// Runs `f`, a call into arrow-rs's Parquet or IPC reader, with a panic (their reaction to
+/// some damaged files, e.g. an unknown type in an IPC schema) turned into an error instead
+/// of a crash.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    panic::set_hook(hook);
+    result.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("the file is damaged (its reader gave up: {why})"))
+    })
 }

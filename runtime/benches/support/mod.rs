@@ -1,7 +1,7 @@
 //! Helpers shared by the benchmarks, included with `mod support;`: the thread CPU clock,
 //! the xorshift generator and chunk payload layout of `tests/support/gozip_inputs.rs`, and
 //! the JSON-like words of the framing benches. Each bench uses only part of them.
-#![allow(dead_code, unused_imports)]
+#![allow(dead_code, unused_imports, unused_macros)]
 
 use std::time::Duration;
 
