@@ -2,6 +2,7 @@
 //! records of a DDL type from one encoding to another (binary, CSV, XML, JSON, ZooKeeper's
 //! jute), read and written by the schema-driven codec, optionally inside framings.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -27,6 +28,8 @@ use super::framing::{
 use super::schema_type::{load_type, Early};
 use super::Context;
 
+mod columnar;
+
 const EXAMPLES: &str = "\
 Examples:
   rcc convert --schema links.jr --type links.Link --from binary --to csv in.bin out.csv
@@ -43,6 +46,11 @@ Examples:
       --seqfile-compression block --seqfile-codec gzip links.json links.seq
   rcc convert --schema l.jr --type l.Link --key-type l.Url --from binary --to json \\
       --in-framing seqfile part-00000
+  rcc convert --schema l.jr --type l.Link --from binary --in-framing paddle \\
+      --to parquet links.paddle links.parquet
+  rcc convert --schema l.jr --type l.Link --from parquet --to binary links.parquet links.bin
+  rcc convert --schema l.jr --type l.Link --from csv --to arrow --batch-size 65536 l.csv l.arrow
+  rcc convert --schema z.jr --type z.Stat --from jute --nullable --to parquet stats.jute s.parquet
 
 JSON is what --to json writes: one record per line (or any whitespace between records), or
 a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
@@ -54,6 +62,14 @@ With --writer-schema (or --writer-type), the input was written as an older (or o
 version of the record: each record is read as Hadoop's type filter reads it (fields matched by
 name and type; the writer's others dropped, the reader's others empty); `rcc compat` tells what
 changes.
+
+Parquet and Arrow (the IPC file format) hold one column per field: byte Int8, boolean Boolean,
+int Int32, long Int64, float Float32, double Float64, ustring Utf8, buffer Binary, vector List,
+map Map (entries in Hadoop's key order), record Struct, none nullable (with --nullable, jute's
+ustring, buffer and vector are). Parquet is written with zstd (--parquet-compression to
+change). --from parquet reads files other tools wrote when their columns are these (or
+equivalent: large or view strings, dictionaries, wider integers); --from parquet --to binary
+gives back the bytes --to parquet read.
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -135,6 +151,9 @@ pub(crate) struct ConvertArgs {
     #[command(flatten)]
     write: WriteOptions,
 
+    #[command(flatten)]
+    columnar: columnar::ColumnarOptions,
+
     /// Input file (default or `-`: standard input)
     #[arg(value_name = "INPUT")]
     input: Option<PathBuf>,
@@ -153,6 +172,10 @@ enum InFormat {
     /// ZooKeeper's jute binary encoding
     Jute,
     Json,
+    /// An Apache Parquet file, one column per field
+    Parquet,
+    /// An Apache Arrow IPC file, one column per field
+    Arrow,
 }
 
 /// `--to` values.
@@ -164,17 +187,21 @@ enum OutFormat {
     /// ZooKeeper's jute binary encoding
     Jute,
     Json,
+    /// An Apache Parquet file, one column per field
+    Parquet,
+    /// An Apache Arrow IPC file, one column per field
+    Arrow,
 }
 
 impl InFormat {
-    /// The record encoding; `None` for JSON.
+    /// The record encoding; `None` for JSON (and the columnar formats).
     fn format(self) -> Option<Format> {
         match self {
             InFormat::Binary => Some(Format::Binary),
             InFormat::Csv => Some(Format::Csv),
             InFormat::Xml => Some(Format::Xml),
             InFormat::Jute => Some(Format::Jute),
-            InFormat::Json => None,
+            InFormat::Json | InFormat::Parquet | InFormat::Arrow => None,
         }
     }
 }
@@ -186,12 +213,17 @@ impl OutFormat {
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
             OutFormat::Jute => Some(Format::Jute),
-            OutFormat::Json => None,
+            OutFormat::Json | OutFormat::Parquet | OutFormat::Arrow => None,
         }
     }
 
     fn name(self) -> &'static str {
-        self.format().map_or("json", Format::name)
+        match self {
+            OutFormat::Json => "json",
+            OutFormat::Parquet => "parquet",
+            OutFormat::Arrow => "arrow",
+            format => format.format().map_or("json", Format::name),
+        }
     }
 }
 
@@ -220,38 +252,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         }
     };
 
-    // SequenceFile output names the record type as its value class.
-    let mut write_options = args.write.clone();
-    write_options.value_class = Some(args.type_name.clone());
-    let write_options = &write_options;
-    let keys = match (&args.key_type, &args.key_schema) {
-        (None, None) => None,
-        (None, Some(_)) => {
-            return Err("--key-schema needs --key-type (the keys' record type)"
-                .to_string()
-                .into())
-        }
-        (Some(name), file) => {
-            if args.in_framing.as_deref() != Some("seqfile") {
-                return Err(
-                    "--key-type applies to --in-framing seqfile (the only framing \
-                            with keys)"
-                        .to_string()
-                        .into(),
-                );
-            }
-            if args.to != OutFormat::Json {
-                return Err(
-                    "--key-type writes each key beside its value in JSON: it needs \
-                            --to json"
-                        .to_string()
-                        .into(),
-                );
-            }
-            let file = file.as_ref().unwrap_or(&args.schema);
-            Some(load_type(context, file, &args.include_dirs, name)?)
-        }
-    };
+    let keys = key_type(context, &args)?;
     let keys = keys.as_ref();
 
     let in_framing = args
@@ -270,81 +271,29 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         Some(f) => check_read_options(f, &args.read, args.recover)?,
         None => no_framing_options("--in-framing", &read_flags(&args.read, args.recover))?,
     }
-    match out_framing {
-        // Checked on a sink first, so that bad options create no file.
-        Some(f) => drop(FrameWriter::new(
-            io::sink(),
-            f,
-            write_options,
-            None,
-            keep_types,
-            None,
-        )?),
-        None => no_framing_options("--out-framing", &write_flags(write_options))?,
+    if let Some(done) = columnar::convert(context, &args, schema, id, writer.as_ref()) {
+        return done;
     }
-
+    columnar::no_columnar_options(&args)?;
+    check_write_options(&args, out_framing, keep_types)?;
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
-    let input = open_input(args.input.as_deref())?;
-    let from = args.from.format();
-    if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
-        return Err("--jute-maxbuffer applies to --from jute only"
-            .to_string()
-            .into());
-    }
-    let jute = args
-        .jute_maxbuffer
-        .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
-    let mut source = match in_framing {
-        Some(framing) => Source::Framed {
-            frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
-            framing,
-            format: from,
-            jute,
-            scratch: Vec::new(),
-        },
-        None => match from {
-            Some(format) => {
-                Source::Stream(RecordReader::new(input, format).with_jute_options(jute))
-            }
-            None => Source::Json(JsonReader::new(input)),
-        },
-    };
-    let output = create_output(args.output.as_deref())?;
-    let mut sink = match out_framing {
-        Some(framing) => {
-            let buffer = SharedBuffer::default();
-            Sink::Framed {
-                frames: FrameWriter::new(
-                    BufWriter::with_capacity(OUTPUT_BUFFER, output),
-                    framing,
-                    write_options,
-                    source.v1_header(),
-                    keep_types,
-                    source.seq_header(),
-                )?,
-                encoder: match args.to.format() {
-                    Some(format) => {
-                        Encoder::Records(RecordWriter::new(buffer.clone(), format), buffer)
-                    }
-                    None => Encoder::Json(Vec::new()),
-                },
-                strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
-                    && args.to == OutFormat::Csv,
-            }
-        }
-        None => match args.to.format() {
-            // The record writer buffers by itself.
-            Some(format) => Sink::Stream(RecordWriter::new(output, format)),
-            None => Sink::Json(BufWriter::with_capacity(OUTPUT_BUFFER, output), Vec::new()),
-        },
-    };
+    let mut source = open_source(&args, in_framing)?;
+    let mut sink = open_sink(
+        &args,
+        out_framing,
+        source.v1_header(),
+        source.seq_header(),
+        keep_types,
+    )?;
 
     let mut failure = None;
     let mut records = 0u64;
     loop {
         match source.next(schema, id, writer.as_ref(), keys) {
             Ok(Some(record)) => {
-                if let Err(e) = sink.write(schema, id, &record, keys, records) {
+                let carried = record.carried(keys);
+                let value = RecordRef::Value(&record.value);
+                if let Err(e) = sink.write(schema, id, value, carried, records) {
                     failure = Some(write_failure(&e, records, args.to.name()));
                     break;
                 }
@@ -361,6 +310,133 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
     Ok(report_end(context, &source.skipped(), failure))
+}
+
+/// The keys' record type, `--key-type` (in `--key-schema`), checked against the other
+/// options.
+fn key_type(context: &Context, args: &ConvertArgs) -> Result<Option<KeyType>, Early> {
+    match (&args.key_type, &args.key_schema) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err("--key-schema needs --key-type (the keys' record type)"
+            .to_string()
+            .into()),
+        (Some(name), file) => {
+            if args.in_framing.as_deref() != Some("seqfile") {
+                return Err(
+                    "--key-type applies to --in-framing seqfile (the only framing with keys)"
+                        .to_string()
+                        .into(),
+                );
+            }
+            if args.to != OutFormat::Json {
+                return Err(
+                    "--key-type writes each key beside its value in JSON: it needs --to json"
+                        .to_string()
+                        .into(),
+                );
+            }
+            let file = file.as_ref().unwrap_or(&args.schema);
+            Ok(Some(load_type(context, file, &args.include_dirs, name)?))
+        }
+    }
+}
+
+/// The output framing's options: `--` flags as given, and the record type as a
+/// SequenceFile's value class (as Hadoop's rcc names the Java class).
+fn write_options(args: &ConvertArgs) -> WriteOptions {
+    let mut options = args.write.clone();
+    options.value_class = Some(args.type_name.clone());
+    options
+}
+
+/// Checks the output framing's options (on a sink, so that bad options create no file).
+fn check_write_options(
+    args: &ConvertArgs,
+    out_framing: Option<Framing>,
+    keep_types: bool,
+) -> Result<(), Early> {
+    let options = write_options(args);
+    match out_framing {
+        Some(f) => drop(FrameWriter::new(
+            io::sink(),
+            f,
+            &options,
+            None,
+            keep_types,
+            None,
+        )?),
+        None => no_framing_options("--out-framing", &write_flags(&options))?,
+    }
+    Ok(())
+}
+
+/// The records of the input, as `--from`, `--in-framing` and the jute options say.
+fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source, Early> {
+    let input = open_input(args.input.as_deref())?;
+    let from = args.from.format();
+    if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
+        return Err("--jute-maxbuffer applies to --from jute only"
+            .to_string()
+            .into());
+    }
+    let jute = args
+        .jute_maxbuffer
+        .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
+    Ok(match in_framing {
+        Some(framing) => Source::Framed {
+            frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
+            framing,
+            format: from,
+            jute,
+            scratch: Vec::new(),
+        },
+        None => match from {
+            Some(format) => {
+                Source::Stream(RecordReader::new(input, format).with_jute_options(jute))
+            }
+            None => Source::Json(JsonReader::new(input)),
+        },
+    })
+}
+
+/// Where the records go, as `--to` and `--out-framing` say; `v1_header` and `seq_header`
+/// are the input's, kept when the output is the same framing.
+fn open_sink(
+    args: &ConvertArgs,
+    out_framing: Option<Framing>,
+    v1_header: Option<&FileHeader>,
+    seq_header: Option<&Header>,
+    keep_types: bool,
+) -> Result<Sink, Early> {
+    let output = create_output(args.output.as_deref())?;
+    Ok(match out_framing {
+        Some(framing) => {
+            let buffer = SharedBuffer::default();
+            Sink::Framed {
+                frames: FrameWriter::new(
+                    BufWriter::with_capacity(OUTPUT_BUFFER, output),
+                    framing,
+                    &write_options(args),
+                    v1_header,
+                    keep_types,
+                    seq_header,
+                )?,
+                encoder: match args.to.format() {
+                    Some(format) => {
+                        Encoder::Records(RecordWriter::new(buffer.clone(), format), buffer)
+                    }
+                    None => Encoder::Json(Vec::new()),
+                },
+                strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
+                    && args.to == OutFormat::Csv,
+            }
+        }
+        None => match args.to.format() {
+            // The record writer buffers by itself.
+            Some(format) => Sink::Stream(RecordWriter::new(output, format)),
+            None => Sink::Json(BufWriter::with_capacity(OUTPUT_BUFFER, output), Vec::new()),
+        },
+    })
 }
 
 fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {
@@ -431,6 +507,26 @@ impl Typed {
             key: None,
         }
     }
+
+    /// What the record carries to the output besides its value; `keys` is `--key-type`.
+    fn carried<'a>(&'a self, keys: Option<&'a KeyType>) -> Carried<'a> {
+        Carried {
+            record_type: self.record_type.as_deref(),
+            key: self.key.as_ref().map(|(bytes, _)| bytes.as_slice()),
+            key_record: keys.zip(self.key.as_ref().and_then(|(_, v)| v.as_ref())),
+        }
+    }
+}
+
+/// What a record carries from its input payload to the output besides its fields.
+#[derive(Clone, Copy, Default)]
+struct Carried<'a> {
+    /// Its v1 record type.
+    record_type: Option<&'a str>,
+    /// Its SequenceFile key's bytes.
+    key: Option<&'a [u8]>,
+    /// With `--key-type`: the key as a record, written beside the value (JSON only).
+    key_record: Option<(&'a KeyType, &'a Value)>,
 }
 
 /// The keys' record type (`--key-type`): its schema and id.
@@ -670,6 +766,35 @@ fn read_key(bytes: &[u8], schema: &Schema, id: RecordId) -> Result<Value, Error>
     }
 }
 
+/// A record to write: a value, or a row of a record batch.
+#[derive(Clone, Copy)]
+enum RecordRef<'a> {
+    Value(&'a Value),
+    Row(&'a hadoop_record_arrow::encode::Rows, usize),
+}
+
+impl<'a> RecordRef<'a> {
+    fn write<W: Write>(
+        self,
+        schema: &Schema,
+        id: RecordId,
+        writer: &mut RecordWriter<W>,
+    ) -> Result<(), Error> {
+        match self {
+            RecordRef::Value(value) => writer.write_value(schema, id, value),
+            RecordRef::Row(rows, row) => rows.write_to(row, writer),
+        }
+    }
+
+    /// The record as a value (for JSON).
+    fn value(self) -> Result<Cow<'a, Value>, Error> {
+        match self {
+            RecordRef::Value(value) => Ok(Cow::Borrowed(value)),
+            RecordRef::Row(rows, row) => rows.value(row).map(Cow::Owned),
+        }
+    }
+}
+
 /// Where records go.
 enum Sink {
     Stream(RecordWriter<Box<dyn Write>>),
@@ -709,18 +834,16 @@ impl Sink {
         &mut self,
         schema: &Schema,
         id: RecordId,
-        record: &Typed,
-        keys: Option<&KeyType>,
+        record: RecordRef<'_>,
+        carried: Carried<'_>,
         n: u64,
     ) -> Result<(), Error> {
-        let value = &record.value;
-        // With --key-type, the key record beside the value (JSON only).
-        let key = keys.zip(record.key.as_ref().and_then(|(_, v)| v.as_ref()));
         match self {
-            Sink::Stream(writer) => writer.write_value(schema, id, value),
+            Sink::Stream(writer) => record.write(schema, id, writer),
             Sink::Json(out, line) => {
                 line.clear();
-                json(line, schema, id, value, key)?;
+                let value = record.value()?;
+                json(line, schema, id, &value, carried.key_record)?;
                 line.push(b'\n');
                 out.write_all(line)?;
                 Ok(())
@@ -730,8 +853,6 @@ impl Sink {
                 encoder,
                 strip_line_end,
             } => {
-                let record_type = record.record_type.as_deref();
-                let key_bytes = record.key.as_ref().map(|(bytes, _)| bytes.as_slice());
                 let mut write = |bytes: &[u8]| {
                     let bytes = match bytes {
                         [rest @ .., b'\n'] if *strip_line_end => rest,
@@ -739,15 +860,15 @@ impl Sink {
                     };
                     frames
                         .write(Payload {
-                            record_type,
-                            key: key_bytes,
+                            record_type: carried.record_type,
+                            key: carried.key,
                             bytes,
                         })
                         .map_err(|e| e.in_record(n))
                 };
                 match encoder {
                     Encoder::Records(writer, buffer) => {
-                        writer.write_value(schema, id, value)?;
+                        record.write(schema, id, writer)?;
                         writer.flush()?;
                         let bytes = std::mem::take(&mut *buffer.0.borrow_mut());
                         let result = write(&bytes);
@@ -759,7 +880,8 @@ impl Sink {
                     }
                     Encoder::Json(line) => {
                         line.clear();
-                        json(line, schema, id, value, key)?;
+                        let value = record.value()?;
+                        json(line, schema, id, &value, carried.key_record)?;
                         write(line)
                     }
                 }

@@ -662,6 +662,6 @@ fn help_has_examples() {
     assert!(text.contains("Examples:\n  rcc convert --schema"), "{text}");
     assert!(text.contains("--in-framing"));
     // --from and --to take the same formats.
-    let formats = "- binary\n          - csv\n          - xml\n          - jute:   ZooKeeper's jute binary encoding\n          - json\n";
+    let formats = "- binary\n          - csv\n          - xml\n          - jute:    ZooKeeper's jute binary encoding\n          - json\n          - parquet: An Apache Parquet file, one column per field\n          - arrow:   An Apache Arrow IPC file, one column per field\n";
     assert_eq!(text.matches(formats).count(), 2, "{text}");
 }

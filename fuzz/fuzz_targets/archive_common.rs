@@ -55,7 +55,7 @@ fn typed<T: Record + ToValue>(data: &[u8], format: Format) {
 }
 
 /// `Node { vector<Node> kids; ustring tag }`: recursion, to reach the depth limit.
-fn recursive() -> Schema {
+pub fn recursive() -> Schema {
     let mut s = Schema::new();
     let node = s.add(RecordType {
         module: "fuzz".into(),

@@ -21,7 +21,6 @@ use std::time::Duration;
 use criterion::measurement::Measurement;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use hadoop_record::{Format, Record, RecordReader, RecordWriter};
-use support::ThreadCpu;
 
 record!(Small {
     i: i32 = "i",
@@ -161,11 +160,4 @@ fn run<M: Measurement>(mut c: Criterion<M>) {
     c.final_summary();
 }
 
-fn main() {
-    let c = Criterion::default().configure_from_args();
-    if std::env::var("ARCHIVE_BENCH_CLOCK").as_deref() == Ok("cpu") {
-        run(c.with_measurement(ThreadCpu));
-    } else {
-        run(c);
-    }
-}
+support::bench_main!(run);

@@ -101,7 +101,7 @@ pub fn java_f64_total_cmp(a: f64, b: f64) -> Ordering {
 /// both directions), and a record with a NaN field can be a map key; `slice::sort_by` may
 /// panic on such a comparison (it checks), so map keys are sorted with this plain merge
 /// sort instead. For a consistent `cmp` it gives what `sort_by` gives.
-pub(crate) fn sort_by_java<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
+pub fn sort_by_java<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
     fn merge<T>(items: Vec<T>, cmp: &impl Fn(&T, &T) -> Ordering) -> Vec<T> {
         if items.len() <= 1 {
             return items;

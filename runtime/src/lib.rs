@@ -21,7 +21,9 @@ pub use archive::{Index, RecordInput, RecordOutput};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use record::Record;
 pub use schema::Signature;
-pub use stream::{Format, IntoRecords, RecordReader, RecordWriter, Records, Values};
+pub use stream::{
+    Format, IntoRecords, RecordReader, RecordWriter, Records, Values, VisitInput, VisitOutput,
+};
 pub use value::Value;
 
 /// `#[derive(Record)]`: implements [`Record`] (and [`field::Field`]) for a struct with named

@@ -106,6 +106,24 @@ impl FromStr for Format {
     }
 }
 
+/// Reads one top-level record from the input a [`RecordReader`] lends it
+/// ([`RecordReader::read_visit`]), seeing the input's concrete type: every call on it is
+/// statically dispatched. For readers that are neither a [`Record`] nor a [`Value`], such as
+/// a columnar decoder writing straight into its own buffers.
+pub trait VisitInput {
+    /// What reading one record gives.
+    type Output;
+    /// Reads one top-level record (tag `""`) from `input`.
+    fn visit<I: RecordInput + ?Sized>(&mut self, input: &mut I) -> Result<Self::Output>;
+}
+
+/// Writes one top-level record to the output a [`RecordWriter`] lends it
+/// ([`RecordWriter::write_visit`]), seeing the output's concrete type.
+pub trait VisitOutput {
+    /// Writes one top-level record (tag `""`) to `out`.
+    fn visit<O: RecordOutput + ?Sized>(&mut self, out: &mut O) -> Result<()>;
+}
+
 /// What [`RecordWriter`] needs of a format's output beyond [`RecordOutput`].
 pub(crate) trait StreamOutput<W: Write>: RecordOutput {
     /// The buffered sink the output writes through.
@@ -324,6 +342,77 @@ impl<R: Read> RecordReader<R> {
             value::read_record(i, schema, id, "")
         }));
         self.count(result)
+    }
+
+    /// Reads the next record with `visitor`, which is lent the reader's input: `None` at a
+    /// clean end of input. Errors are reported as [`RecordReader::read`] reports them: the
+    /// record number, the position, and the field path rooted at `type_name` (the record
+    /// type's simple name). Failing leaves the reader failed, as `read` does.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, RecordInput, RecordReader, Result, VisitInput};
+    ///
+    /// /// Sums the one `long` field of each record.
+    /// struct Sum(i64);
+    /// impl VisitInput for Sum {
+    ///     type Output = ();
+    ///     fn visit<I: RecordInput + ?Sized>(&mut self, input: &mut I) -> Result<()> {
+    ///         input.start_record("")?;
+    ///         self.0 += input.read_long("n").map_err(|e| e.in_field("n"))?;
+    ///         input.end_record("")
+    ///     }
+    /// }
+    /// let mut reader = RecordReader::new(&b"1\n2\nx\n"[..], Format::Csv);
+    /// let mut sum = Sum(0);
+    /// while let Some(()) = reader.read_visit("N", &mut sum).unwrap_or_else(|e| {
+    ///     assert_eq!(e.to_string(), "record 2, line 3:1, in N.n: expected a long, found `x`");
+    ///     None
+    /// }) {}
+    /// assert_eq!(sum.0, 3);
+    /// ```
+    #[inline]
+    pub fn read_visit<V: VisitInput>(
+        &mut self,
+        type_name: &str,
+        visitor: &mut V,
+    ) -> Result<Option<V::Output>> {
+        if self.failed {
+            return Err(self.failed_before());
+        }
+        let result = with_input!(&mut self.input, input => read_one(input, type_name, |i| {
+            visitor.visit(i)
+        }));
+        self.count(result)
+    }
+
+    /// Whether the input is exhausted (after what may separate records): `true` at a clean
+    /// end of input. A framed payload holds one record: this tells whether more follows it.
+    pub fn at_end(&mut self) -> Result<bool> {
+        if self.failed {
+            return Err(self.failed_before());
+        }
+        let records = self.records;
+        with_input!(&mut self.input, input => input
+            .at_end()
+            .map_err(|e| e.in_record(records).at(input.position())))
+    }
+
+    /// The same reader numbering records from `first` in its errors: for one payload of a
+    /// framed stream, the payload's number in the stream.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, RecordReader, Value};
+    /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    /// let mut schema = Schema::new();
+    /// let id = schema.add(RecordType { module: String::new(), name: "N".into(),
+    ///     fields: vec![FieldDef::new("n", FieldType::Long)] });
+    /// let e = RecordReader::from_slice(b"x\n", Format::Csv).numbered_from(41)
+    ///     .read_value(&schema, id).unwrap_err();
+    /// assert_eq!(e.record(), Some(41));
+    /// ```
+    pub fn numbered_from(mut self, first: u64) -> Self {
+        self.records = first;
+        self
     }
 
     /// Reads the next record, written with the type information `writer` (of an older or
@@ -647,6 +736,35 @@ impl<W: Write> RecordWriter<W> {
         let name = &schema.record(id).name;
         let result = with_output!(&mut self.output, out => write_one(out, name, |o| {
             value::write_record(o, schema, id, value, "")
+        }), Output::Taken => Err(taken()));
+        self.count(result)
+    }
+
+    /// Writes one top-level record with `visitor`, which is lent the writer's output. A
+    /// failure is reported and cleaned up as [`RecordWriter::write`] does it: the record
+    /// number, the field path rooted at `type_name`, and nothing of the record left behind
+    /// (with the same exception for large strings and buffers).
+    ///
+    /// ```
+    /// use hadoop_record::{Format, RecordOutput, RecordWriter, Result, VisitOutput};
+    /// struct Pair(i32, i32);
+    /// impl VisitOutput for Pair {
+    ///     fn visit<O: RecordOutput + ?Sized>(&mut self, out: &mut O) -> Result<()> {
+    ///         out.start_record("")?;
+    ///         out.write_int(self.0, "a")?;
+    ///         out.write_int(self.1, "b")?;
+    ///         out.end_record("")
+    ///     }
+    /// }
+    /// let mut writer = RecordWriter::new(Vec::new(), Format::Csv);
+    /// writer.write_visit("Pair", &mut Pair(1, 2))?;
+    /// assert_eq!(writer.into_inner()?, b"1,2\n");
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    #[inline]
+    pub fn write_visit<V: VisitOutput>(&mut self, type_name: &str, visitor: &mut V) -> Result<()> {
+        let result = with_output!(&mut self.output, out => write_one(out, type_name, |o| {
+            visitor.visit(o)
         }), Output::Taken => Err(taken()));
         self.count(result)
     }

@@ -1,7 +1,7 @@
 //! Helpers shared by the benchmarks, included with `mod support;`: the thread CPU clock,
 //! the xorshift generator and chunk payload layout of `tests/support/gozip_inputs.rs`, and
 //! the JSON-like words of the framing benches. Each bench uses only part of them.
-#![allow(dead_code, unused_imports)]
+#![allow(dead_code, unused_imports, unused_macros)]
 
 use std::time::Duration;
 
@@ -25,6 +25,23 @@ pub const WORDS: [&str; 8] = [
     "}",
     " ",
 ];
+
+/// `fn main` of a bench whose `run` takes a `Criterion` of either measurement: the
+/// benchmark thread's CPU time ([`ThreadCpu`]) with `ARCHIVE_BENCH_CLOCK=cpu`, wall-clock
+/// time otherwise.
+macro_rules! bench_main {
+    ($run:path) => {
+        fn main() {
+            let c = criterion::Criterion::default().configure_from_args();
+            if std::env::var("ARCHIVE_BENCH_CLOCK").as_deref() == Ok("cpu") {
+                $run(c.with_measurement($crate::support::ThreadCpu));
+            } else {
+                $run(c);
+            }
+        }
+    };
+}
+pub(crate) use bench_main;
 
 /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): on a shared machine, what one
 /// core does, without the time spent waiting for it.

@@ -107,6 +107,25 @@ impl<R: Read> ByteInput<R> {
         Ok(out)
     }
 
+    /// Steps over `n` payload bytes without keeping them (a skipped string or buffer).
+    #[inline]
+    pub(crate) fn skip_payload(&mut self, n: usize, what: &str) -> Result<()> {
+        if self.src.available().len() >= n {
+            self.src.consume(n);
+            return Ok(());
+        }
+        let start = self.src.offset();
+        let got = self.src.skip(n)?;
+        if got < n {
+            return Err(self.error_at(
+                start + got as u64,
+                ErrorKind::UnexpectedEof,
+                format!("input ends inside {what}: {got} of its {n} bytes are there"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Opens a record, vector or map: an error past the nesting limit.
     #[inline]
     pub(crate) fn enter(&mut self) -> Result<()> {

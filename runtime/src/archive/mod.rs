@@ -145,6 +145,18 @@ pub trait RecordInput {
     fn start_nullable_vector(&mut self, tag: &str) -> Result<Option<Index>> {
         self.start_vector(tag).map(Some)
     }
+    /// Steps over a `ustring` (or jute's null one) as cheaply as the encoding allows, for
+    /// readers that do not want its value (projections). Binary encodings read the length
+    /// and step over the bytes without checking them as text or allocating; text encodings
+    /// read it as [`RecordInput::read_string`] does (this default) and drop it. So a skipped
+    /// string may hold what reading it would refuse (invalid UTF-8).
+    fn skip_string(&mut self, tag: &str) -> Result<()> {
+        self.read_nullable_string(tag).map(drop)
+    }
+    /// Steps over a `buffer` (or jute's null one), as [`RecordInput::skip_string`] does.
+    fn skip_buffer(&mut self, tag: &str) -> Result<()> {
+        self.read_nullable_buffer(tag).map(drop)
+    }
 }
 
 /// Progress through a vector or map being read (Hadoop's `Index`).

@@ -118,6 +118,21 @@ impl<R: Read> Source<R> {
         Ok(true)
     }
 
+    /// Steps over `n` bytes without keeping them: whatever is buffered, then the reader's
+    /// bytes through the buffer, which never grows for it. Returns how many bytes were
+    /// skipped: fewer than `n` means the input ended.
+    pub(crate) fn skip(&mut self, n: usize) -> Result<usize> {
+        let mut left = n;
+        loop {
+            let here = left.min(self.end - self.pos);
+            self.pos += here;
+            left -= here;
+            if left == 0 || !self.fill()? {
+                return Ok(n - left);
+            }
+        }
+    }
+
     /// Appends exactly `n` bytes to `out`, taking them from the buffer and then straight from
     /// the reader. `out` grows only as bytes arrive. Returns how many bytes were appended: fewer
     /// than `n` means the input ended.
@@ -189,6 +204,23 @@ mod tests {
         s.consume(4);
         assert_eq!(s.peek().unwrap(), None);
         assert_eq!(s.offset(), 6);
+    }
+
+    #[test]
+    fn skip_steps_over_buffered_and_unbuffered_bytes_and_stops_at_the_end() {
+        let data: Vec<u8> = (0..=255).collect();
+        let mut src = Source::with_capacity(Trickle(&data), 4);
+        assert_eq!(src.skip(10).unwrap(), 10);
+        assert_eq!(src.offset(), 10);
+        assert_eq!(src.peek().unwrap(), Some(10));
+        assert_eq!(src.skip(200).unwrap(), 200);
+        assert_eq!(src.peek().unwrap(), Some(210));
+        assert!(
+            src.buf.len() <= 4,
+            "the buffer does not grow for skipped bytes"
+        );
+        assert_eq!(src.skip(100).unwrap(), 46);
+        assert_eq!(src.offset(), 256);
     }
 
     #[test]

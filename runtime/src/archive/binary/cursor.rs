@@ -184,6 +184,13 @@ impl RecordInput for RawInput<'_> {
         let n = self.read_len()?;
         self.take(n).map(<[u8]>::to_vec)
     }
+    fn skip_string(&mut self, _tag: &str) -> Result<()> {
+        let n = self.read_len()?;
+        self.take(n).map(drop)
+    }
+    fn skip_buffer(&mut self, tag: &str) -> Result<()> {
+        self.skip_string(tag)
+    }
     fn start_record(&mut self, _tag: &str) -> Result<()> {
         self.enter()
     }

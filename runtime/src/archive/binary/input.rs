@@ -242,6 +242,19 @@ impl<R: Read> RecordInput for BinaryInput<R> {
         self.input.payload(n, "a buffer")
     }
 
+    /// The length, then the bytes stepped over: no text check, nothing allocated.
+    #[inline]
+    fn skip_string(&mut self, _tag: &str) -> Result<()> {
+        let n = self.len("a string length")?;
+        self.input.skip_payload(n, "a string")
+    }
+
+    #[inline]
+    fn skip_buffer(&mut self, _tag: &str) -> Result<()> {
+        let n = self.len("a buffer length")?;
+        self.input.skip_payload(n, "a buffer")
+    }
+
     #[inline]
     fn start_record(&mut self, _tag: &str) -> Result<()> {
         self.input.enter()
@@ -349,6 +362,25 @@ mod tests {
         );
         let e = input(&[0x8d, 0x01]).read_long("l").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn skipping_steps_over_strings_and_buffers_unchecked() {
+        // Invalid UTF-8 is stepped over; the next value reads as usual.
+        let mut i = input(&[0x02, 0xff, 0xfe, 0x01, b'x', 0x05]);
+        i.skip_string("s").unwrap();
+        i.skip_buffer("b").unwrap();
+        assert_eq!(i.read_int("i").unwrap(), 5);
+        assert!(i.at_end().unwrap());
+        // Cut short: the error the reader gives, at the same offset.
+        let e = input(&[0x03, b'a']).skip_string("s").unwrap_err();
+        let same = input(&[0x03, b'a']).read_string("s").unwrap_err();
+        assert_eq!(e.to_string(), same.to_string());
+        // A 2 GiB buffer claimed in five bytes: an end-of-input error, nothing allocated.
+        let e = input(&[0x8c, 0x7f, 0xff, 0xff, 0xff])
+            .skip_buffer("b")
+            .unwrap_err();
+        assert_eq!(e.position(), Some(Position::Byte(5)));
     }
 
     #[test]

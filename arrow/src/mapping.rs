@@ -1,0 +1,284 @@
+//! The one mapping of Hadoop record types to Arrow types, which the decoder, the encoder
+//! and everything above them use.
+//!
+//! | Hadoop | Arrow |
+//! | --- | --- |
+//! | `byte` | `Int8` |
+//! | `boolean` | `Boolean` |
+//! | `int` | `Int32` |
+//! | `long` | `Int64` |
+//! | `float` | `Float32` |
+//! | `double` | `Float64` |
+//! | `ustring` | `Utf8` |
+//! | `buffer` | `Binary` |
+//! | `vector<T>` | `List<T>` (item field `item`) |
+//! | `map<K, V>` | `Map<K, V>` (entries `entries`, fields `key` and `value`), entries in Hadoop's key order |
+//! | record | `Struct`, one field per record field, named as in the DDL |
+//!
+//! **Nulls.** Hadoop has none: every field is non-nullable. With
+//! [`MappingOptions::nullable`] (jute's nullable types, what `rcc --nullable` means), `ustring`,
+//! `buffer` and `vector` are nullable wherever they stand, except as map keys, which Arrow
+//! (and Java's `TreeMap`) never allows to be null.
+//!
+//! **Map order.** The entries of every map are in Hadoop's key order, Java's `compareTo` of the
+//! key type as the runtime's writers order them (strings by UTF-16 units, `float`/`double`
+//! keys by `Float.compare`, record keys by their generated `compareTo`), without duplicate
+//! keys. The decoder puts input that is out of order into that order as Java's `TreeMap`
+//! would (the last value of a repeated key wins); the encoder refuses maps that are not in
+//! it. The Arrow type says `keys_sorted: false`, because Arrow's own order of keys is not
+//! Hadoop's.
+//!
+//! **Recursive records.** Arrow has no recursive types. A record type that holds itself
+//! (through a vector or a map, the only way the DDL allows) maps as a `Struct` down to the
+//! first place where it would repeat inside itself; there the field (or the vector item, map
+//! key or map value) is `Binary`, each value one whole record in Hadoop's binary encoding (in
+//! jute's with [`MappingOptions::nullable`], which can hold the nulls). The field's metadata
+//! says so: [`TYPE_KEY`] is the record's full name and [`ENCODING_KEY`] the encoding. The
+//! decoder writes those bytes and the encoder reads them back, so such records round-trip
+//! byte for byte like any other.
+//!
+//! **Metadata.** Every field carries [`TYPE_KEY`]: its Hadoop type as the DDL spells it
+//! (`map<ustring, vector<m.Point>>`). The schema carries [`RECORD_KEY`] (the record type's
+//! full name), [`SIGNATURE_KEY`] (Hadoop's type signature) and, with nullable types,
+//! [`NULLABLE_KEY`]. A file read back can so be checked against the schema.
+//!
+//! ```
+//! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+//! use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions, TYPE_KEY};
+//! use arrow_schema::DataType;
+//!
+//! let mut schema = Schema::new();
+//! let id = schema.add(RecordType {
+//!     module: "m".into(),
+//!     name: "R".into(),
+//!     fields: vec![
+//!         FieldDef::new("n", FieldType::Int),
+//!         FieldDef::new("tags", FieldType::Vector(Box::new(FieldType::String))),
+//!     ],
+//! });
+//! let arrow = arrow_schema(&schema, id, MappingOptions::default());
+//! assert_eq!(arrow.field(0).data_type(), &DataType::Int32);
+//! assert!(!arrow.field(0).is_nullable());
+//! assert_eq!(arrow.field(1).metadata()[TYPE_KEY], "vector<ustring>");
+//! assert_eq!(arrow.metadata()["hadoop.record"], "m.R");
+//! ```
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, Fields};
+use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::Format;
+
+/// Field metadata: the field's Hadoop type as the DDL spells it.
+pub const TYPE_KEY: &str = "hadoop.type";
+/// Field metadata of a recursive record reference stored as `Binary`: the encoding of the
+/// bytes, `binary` or `jute`.
+pub const ENCODING_KEY: &str = "hadoop.encoding";
+/// Schema metadata: the full name (`module.Class`) of the record type.
+pub const RECORD_KEY: &str = "hadoop.record";
+/// Schema metadata: Hadoop's type signature of the record type.
+pub const SIGNATURE_KEY: &str = "hadoop.signature";
+/// Schema metadata, present (`true`) when jute's nullable types map to nullable fields.
+pub const NULLABLE_KEY: &str = "hadoop.nullable";
+
+/// Options of the mapping.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct MappingOptions {
+    /// jute's nullable types: `ustring`, `buffer` and `vector` map to nullable fields (never
+    /// as map keys).
+    pub nullable: bool,
+}
+
+impl MappingOptions {
+    /// The encoding in which a recursive record reference is stored: Hadoop's binary, or
+    /// jute's when nulls must be held.
+    pub fn recursive_encoding(self) -> Format {
+        if self.nullable {
+            Format::Jute
+        } else {
+            Format::Binary
+        }
+    }
+}
+
+/// The Arrow schema of record type `record`: one field per record field.
+pub fn arrow_schema(
+    schema: &Schema,
+    record: RecordId,
+    options: MappingOptions,
+) -> arrow_schema::Schema {
+    let mut mapper = Mapper::new(schema, options);
+    let fields = mapper.record_fields(record);
+    let mut metadata = HashMap::from([
+        (RECORD_KEY.to_owned(), schema.record(record).full_name()),
+        (
+            SIGNATURE_KEY.to_owned(),
+            schema.signature(record).to_string(),
+        ),
+    ]);
+    if options.nullable {
+        metadata.insert(NULLABLE_KEY.to_owned(), "true".to_owned());
+    }
+    arrow_schema::Schema::new_with_metadata(fields, metadata)
+}
+
+/// The Arrow type of a value of Hadoop type `ty` at the top of a record (see the module
+/// documentation); a record type that holds itself is cut where it repeats.
+pub fn data_type(schema: &Schema, ty: &FieldType, options: MappingOptions) -> DataType {
+    Mapper::new(schema, options)
+        .field("", ty, false)
+        .data_type()
+        .clone()
+}
+
+/// Whether a value of type `ty` can be null under `options`.
+pub fn is_nullable(ty: &FieldType, options: MappingOptions) -> bool {
+    options.nullable
+        && matches!(
+            ty,
+            FieldType::String | FieldType::Buffer | FieldType::Vector(_)
+        )
+}
+
+/// Walks the schema, keeping the records open above the current type to cut recursion.
+struct Mapper<'a> {
+    schema: &'a Schema,
+    options: MappingOptions,
+    open: Vec<RecordId>,
+}
+
+impl<'a> Mapper<'a> {
+    fn new(schema: &'a Schema, options: MappingOptions) -> Self {
+        Mapper {
+            schema,
+            options,
+            open: Vec::new(),
+        }
+    }
+
+    fn record_fields(&mut self, record: RecordId) -> Fields {
+        self.open.push(record);
+        let fields: Vec<Field> = self
+            .schema
+            .record(record)
+            .fields
+            .iter()
+            .map(|f| self.field(&f.name, &f.ty, false))
+            .collect();
+        self.open.pop();
+        fields.into()
+    }
+
+    /// The field named `name` of type `ty`; a map key when `key`.
+    fn field(&mut self, name: &str, ty: &FieldType, key: bool) -> Field {
+        let mut metadata = HashMap::from([(TYPE_KEY.to_owned(), self.schema.type_name(ty))]);
+        let data_type = match ty {
+            FieldType::Byte => DataType::Int8,
+            FieldType::Bool => DataType::Boolean,
+            FieldType::Int => DataType::Int32,
+            FieldType::Long => DataType::Int64,
+            FieldType::Float => DataType::Float32,
+            FieldType::Double => DataType::Float64,
+            FieldType::String => DataType::Utf8,
+            FieldType::Buffer => DataType::Binary,
+            FieldType::Vector(element) => {
+                DataType::List(Arc::new(self.field("item", element, false)))
+            }
+            FieldType::Map(k, v) => {
+                let entries = Fields::from(vec![
+                    self.field("key", k, true),
+                    self.field("value", v, false),
+                ]);
+                DataType::Map(
+                    Arc::new(Field::new("entries", DataType::Struct(entries), false)),
+                    false,
+                )
+            }
+            FieldType::Record(id) if self.open.contains(id) => {
+                metadata.insert(
+                    ENCODING_KEY.to_owned(),
+                    self.options.recursive_encoding().name().to_owned(),
+                );
+                DataType::Binary
+            }
+            FieldType::Record(id) => DataType::Struct(self.record_fields(*id)),
+        };
+        let nullable = !key && is_nullable(ty, self.options);
+        Field::new(name, data_type, nullable).with_metadata(metadata)
+    }
+}
+
+/// The recursive record a `Binary` field holds, when its metadata says it holds one: the
+/// encoding of its bytes.
+pub fn recursive_encoding(field: &Field) -> Option<Format> {
+    field.metadata().get(ENCODING_KEY)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hadoop_record::schema::{FieldDef, RecordType};
+
+    /// `Tree { label: ustring, kids: vector<Tree>, by_name: map<ustring, Tree> }` inside
+    /// `Forest { root: Tree }`.
+    fn forest() -> (Schema, RecordId) {
+        let mut s = Schema::new();
+        let forest = s.add(RecordType {
+            module: "t".into(),
+            name: "Forest".into(),
+            fields: vec![],
+        });
+        let tree = s.add(RecordType {
+            module: "t".into(),
+            name: "Tree".into(),
+            fields: vec![],
+        });
+        s.record_mut(tree).fields = vec![
+            FieldDef::new("label", FieldType::String),
+            FieldDef::new("kids", FieldType::Vector(Box::new(FieldType::Record(tree)))),
+            FieldDef::new(
+                "by_name",
+                FieldType::Map(
+                    Box::new(FieldType::String),
+                    Box::new(FieldType::Record(tree)),
+                ),
+            ),
+        ];
+        s.record_mut(forest).fields = vec![FieldDef::new("root", FieldType::Record(tree))];
+        (s, forest)
+    }
+
+    #[test]
+    fn recursion_is_cut_where_the_record_repeats() {
+        let (s, forest) = forest();
+        let arrow = arrow_schema(&s, forest, MappingOptions::default());
+        let DataType::Struct(tree) = arrow.field(0).data_type() else {
+            panic!("root is a struct: {arrow:?}");
+        };
+        let DataType::List(item) = tree[1].data_type() else {
+            panic!("kids is a list");
+        };
+        assert_eq!(item.data_type(), &DataType::Binary);
+        assert_eq!(item.metadata()[TYPE_KEY], "t.Tree");
+        assert_eq!(recursive_encoding(item), Some(Format::Binary));
+        let nullable = arrow_schema(&s, forest, MappingOptions { nullable: true });
+        let DataType::Struct(tree) = nullable.field(0).data_type() else {
+            panic!()
+        };
+        let DataType::Map(entries, false) = tree[2].data_type() else {
+            panic!("by_name is a map")
+        };
+        let DataType::Struct(kv) = entries.data_type() else {
+            panic!()
+        };
+        assert!(!kv[0].is_nullable(), "map keys are never null");
+        assert_eq!(recursive_encoding(&kv[1]), Some(Format::Jute));
+        assert!(tree[0].is_nullable() && tree[1].is_nullable());
+        assert_eq!(nullable.metadata()[NULLABLE_KEY], "true");
+        assert_eq!(
+            nullable.metadata()[SIGNATURE_KEY],
+            "LForest(LTree(s[LTree]{sLTree}))"
+        );
+    }
+}

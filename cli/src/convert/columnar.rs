@@ -1,0 +1,554 @@
+//! `rcc convert --to parquet|arrow` and `--from parquet|arrow`: records of any encoding,
+//! plain or framed, to an Apache Parquet or Arrow IPC file and back, through
+//! `hadoop-record-arrow` (one column per field, as its mapping says).
+
+use std::fs::File;
+use std::io::{self, BufWriter, Cursor, Read, Seek, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_ipc::reader::FileReader;
+use arrow_ipc::writer::FileWriter;
+use arrow_schema::{ArrowError, SchemaRef};
+use clap::Args;
+use hadoop_record::archive::jute::JuteOptions;
+use hadoop_record::framing::plasma::PlasmaFormat;
+use hadoop_record::schema::{RecordId, Schema};
+use hadoop_record::Format;
+use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions, DEFAULT_BATCH_SIZE};
+use hadoop_record_arrow::encode::{BatchEncoder, EncodeOptions};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, GzipLevel, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+use super::{
+    check_distinct, check_write_options, in_payload, no_framing_options, open_sink, open_source,
+    report_end, write_failure, write_flags, Carried, ConvertArgs, InFormat, OutFormat, RecordRef,
+    Source, Stop, Writer, OUTPUT_BUFFER,
+};
+use crate::framing::Framing;
+use crate::schema_type::Early;
+use crate::Context;
+
+/// Options of the columnar formats.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct ColumnarOptions {
+    /// With --to or --from parquet or arrow: jute's nullable ustring, buffer and vector (what
+    /// `rcc --nullable` generates) are nullable columns, and nulls are written back as jute's
+    /// (or CSV's) nulls
+    #[arg(long)]
+    nullable: bool,
+
+    /// With --to parquet or arrow: records per Arrow record batch (default 8192); with --from:
+    /// rows read at a time
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    batch_size: Option<u32>,
+
+    /// With --to parquet: most rows per row group (default 1048576)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    row_group_size: Option<u32>,
+
+    /// With --to parquet: column compression, none, snappy, gzip, lz4 or zstd (default zstd,
+    /// level 1: about snappy's speed, smaller files)
+    #[arg(long, value_name = "C")]
+    parquet_compression: Option<String>,
+}
+
+/// Parquet or Arrow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Columnar {
+    Parquet,
+    Arrow,
+}
+
+impl Columnar {
+    fn name(self) -> &'static str {
+        match self {
+            Columnar::Parquet => "Parquet",
+            Columnar::Arrow => "Arrow IPC",
+        }
+    }
+}
+
+/// Runs the conversion when `--from` or `--to` is columnar; `None` otherwise.
+pub(super) fn convert(
+    context: &Context,
+    args: &ConvertArgs,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+) -> Option<Result<bool, Early>> {
+    let from = match args.from {
+        InFormat::Parquet => Some(Columnar::Parquet),
+        InFormat::Arrow => Some(Columnar::Arrow),
+        _ => None,
+    };
+    let to = match args.to {
+        OutFormat::Parquet => Some(Columnar::Parquet),
+        OutFormat::Arrow => Some(Columnar::Arrow),
+        _ => None,
+    };
+    match (from, to) {
+        (None, None) => None,
+        (Some(_), Some(_)) => Some(Err(Early::Message(
+            "--from and --to are both columnar: convert through records (--to binary), or \
+             use a columnar tool"
+                .into(),
+        ))),
+        (None, Some(to)) => Some(to_columnar(context, args, schema, id, writer, to)),
+        (Some(from), None) => Some(from_columnar(context, args, schema, id, writer, from)),
+    }
+}
+
+/// Refuses the columnar options without a columnar format.
+pub(super) fn no_columnar_options(args: &ConvertArgs) -> Result<(), Early> {
+    let o = &args.columnar;
+    let given = [
+        (o.nullable, "--nullable"),
+        (o.batch_size.is_some(), "--batch-size"),
+        (o.row_group_size.is_some(), "--row-group-size"),
+        (o.parquet_compression.is_some(), "--parquet-compression"),
+    ];
+    match given.iter().find(|(on, _)| *on) {
+        Some((_, flag)) => Err(Early::Message(format!(
+            "{flag} applies to --to or --from parquet or arrow"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Records in, a Parquet or Arrow file out.
+fn to_columnar(
+    context: &Context,
+    args: &ConvertArgs,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+    to: Columnar,
+) -> Result<bool, Early> {
+    if args.out_framing.is_some() {
+        return Err(Early::Message(format!(
+            "--out-framing does not apply to --to {}: the file is a container of its own",
+            to.name().to_lowercase()
+        )));
+    }
+    no_framing_options("--out-framing", &write_flags(&args.write))?;
+    if to == Columnar::Arrow
+        && (args.columnar.row_group_size.is_some() || args.columnar.parquet_compression.is_some())
+    {
+        return Err(Early::Message(
+            "--row-group-size and --parquet-compression apply to --to parquet".into(),
+        ));
+    }
+    let properties = writer_properties(&args.columnar)?;
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    let in_framing = args
+        .in_framing
+        .as_deref()
+        .map(|name| super::parse_framing("--in-framing", name))
+        .transpose()?;
+    let source = open_source(args, in_framing)?;
+    let schema = Arc::new(schema.clone());
+    // Records already read into values (JSON, another writer's type) are decoded from them.
+    let by_value = writer.is_some() || args.from == InFormat::Json;
+    let options = DecodeOptions {
+        batch_size: args
+            .columnar
+            .batch_size
+            .map_or(DEFAULT_BATCH_SIZE, |n| n as usize),
+        nullable: args.columnar.nullable,
+        jute: args
+            .jute_maxbuffer
+            .map_or_else(JuteOptions::default, JuteOptions::max_buffer),
+        ..DecodeOptions::default()
+    };
+    let decoder = BatchDecoder::new(schema.clone(), id, options)
+        .map_err(|e| Early::Message(e.to_string()))?;
+    let mut out = ColumnarWriter::create(args.output.as_deref(), to, decoder.schema(), properties)?;
+
+    let mut failure = None;
+    let mut skipped = Vec::new();
+    let mut feed = |batch: Option<RecordBatch>, failure: &mut Option<Stop>| {
+        if let Some(batch) = batch {
+            if let Err(e) = out.write(&batch) {
+                failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
+            }
+        }
+    };
+    match source {
+        Source::Stream(reader) if !by_value => {
+            let mut batches = BatchReader::from_parts(reader, decoder);
+            loop {
+                match batches.next_batch() {
+                    Ok(Some(batch)) => feed(Some(batch), &mut failure),
+                    Ok(None) => break,
+                    Err(e) => {
+                        failure = Some(Stop::Failed(e.to_string()));
+                        break;
+                    }
+                }
+                if failure.is_some() {
+                    break;
+                }
+            }
+        }
+        Source::Framed {
+            mut frames,
+            framing,
+            format: Some(format),
+            mut scratch,
+            ..
+        } if !by_value => {
+            let mut decoder = decoder;
+            while failure.is_none() {
+                let n = frames.records();
+                let payload = match frames.next_payload() {
+                    None => break,
+                    Some(Err(e)) => {
+                        failure = Some(Stop::Failed(format!("damaged {framing} input: {e}")));
+                        break;
+                    }
+                    Some(Ok(payload)) => payload,
+                };
+                let mut bytes = payload.bytes;
+                // plasma-text carries a CSV record without its line end.
+                if framing == Framing::Plasma(PlasmaFormat::Text) && format == Format::Csv {
+                    scratch.clear();
+                    scratch.extend_from_slice(bytes);
+                    scratch.push(b'\n');
+                    bytes = &scratch;
+                }
+                if let Err(e) = decoder.decode_payload(bytes, format) {
+                    failure = Some(Stop::Failed(in_payload(n, &framing, &e)));
+                    break;
+                }
+                if decoder.is_full() {
+                    feed(flush(&mut decoder, &mut failure), &mut failure);
+                }
+            }
+            feed(flush(&mut decoder, &mut failure), &mut failure);
+            skipped = frames.skipped();
+        }
+        mut source => {
+            let mut decoder = decoder;
+            while failure.is_none() {
+                match source.next(&schema, id, writer, None) {
+                    Ok(Some(record)) => {
+                        if let Err(e) = decoder.decode_value(&record.value) {
+                            failure = Some(Stop::Failed(e.to_string()));
+                        } else if decoder.is_full() {
+                            feed(flush(&mut decoder, &mut failure), &mut failure);
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(message) => failure = Some(Stop::Failed(message)),
+                }
+            }
+            feed(flush(&mut decoder, &mut failure), &mut failure);
+            skipped = source.skipped();
+        }
+    }
+    if let Err(e) = out.finish() {
+        failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
+    }
+    Ok(report_end(context, &skipped, failure))
+}
+
+/// The decoder's rows as a batch; a failure is recorded.
+fn flush(decoder: &mut BatchDecoder, failure: &mut Option<Stop>) -> Option<RecordBatch> {
+    match decoder.flush() {
+        Ok(batch) => batch,
+        Err(e) => {
+            failure.get_or_insert(Stop::Failed(e.to_string()));
+            None
+        }
+    }
+}
+
+/// A Parquet or Arrow file in, records out.
+fn from_columnar(
+    context: &Context,
+    args: &ConvertArgs,
+    schema: &Schema,
+    id: RecordId,
+    writer: Option<&Writer>,
+    from: Columnar,
+) -> Result<bool, Early> {
+    if args.in_framing.is_some() {
+        return Err(Early::Message(format!(
+            "--in-framing does not apply to --from {}: the file is a container of its own",
+            from.name().to_lowercase()
+        )));
+    }
+    if writer.is_some() || args.jute_maxbuffer.is_some() {
+        return Err(Early::Message(
+            "--writer-schema, --writer-type and --jute-maxbuffer apply to record input, not \
+             to --from parquet or arrow"
+                .into(),
+        ));
+    }
+    if args.columnar.row_group_size.is_some() || args.columnar.parquet_compression.is_some() {
+        return Err(Early::Message(
+            "--row-group-size and --parquet-compression apply to --to parquet".into(),
+        ));
+    }
+    let out_framing = args
+        .out_framing
+        .as_deref()
+        .map(|name| super::parse_framing("--out-framing", name))
+        .transpose()?;
+    check_write_options(args, out_framing, false)?;
+    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    let batch_size = args
+        .columnar
+        .batch_size
+        .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
+    let input = args.input.as_deref();
+    let reader = ColumnarReader::open(input, from, batch_size)?;
+    let schema = Arc::new(schema.clone());
+    let encoder = BatchEncoder::new(
+        schema.clone(),
+        id,
+        EncodeOptions {
+            nullable: args.columnar.nullable,
+        },
+    );
+    // The columns are checked before anything is written.
+    let file = input.map_or("standard input".into(), |p| p.display().to_string());
+    encoder
+        .prepare(&RecordBatch::new_empty(reader.schema()))
+        .map_err(|e| {
+            Early::Message(format!(
+                "{file}: the {} columns are not those of {}: {e}",
+                from.name(),
+                schema.record(id).full_name()
+            ))
+        })?;
+    let mut sink = open_sink(args, out_framing, None, None, false)?;
+    let mut failure = None;
+    let mut records = 0u64;
+    'batches: for batch in reader {
+        let rows = match batch
+            .map_err(hadoop_record_arrow::Error::from)
+            .and_then(|b| encoder.prepare(&b))
+        {
+            Ok(rows) => rows,
+            Err(e) => {
+                failure = Some(Stop::Failed(format!("{file}: {e}")));
+                break;
+            }
+        };
+        for row in 0..rows.num_rows() {
+            let record = RecordRef::Row(&rows, row);
+            if let Err(e) = sink.write(&schema, id, record, Carried::default(), records) {
+                failure = Some(write_failure(&e, records, args.to.name()));
+                break 'batches;
+            }
+            records += 1;
+        }
+    }
+    if let Err(e) = sink.finish() {
+        failure.get_or_insert(write_failure(&e, records, args.to.name()));
+    }
+    Ok(report_end(context, &[], failure))
+}
+
+/// Parquet writer properties from the options.
+fn writer_properties(options: &ColumnarOptions) -> Result<WriterProperties, Early> {
+    let compression = match options.parquet_compression.as_deref().unwrap_or("zstd") {
+        "none" => Compression::UNCOMPRESSED,
+        "snappy" => Compression::SNAPPY,
+        "gzip" => Compression::GZIP(GzipLevel::default()),
+        "lz4" => Compression::LZ4_RAW,
+        "zstd" => Compression::ZSTD(ZstdLevel::default()),
+        other => {
+            return Err(Early::Message(format!(
+                "--parquet-compression: unknown compression `{other}` (expected none, snappy, \
+                 gzip, lz4 or zstd)"
+            )))
+        }
+    };
+    let mut builder = WriterProperties::builder()
+        .set_compression(compression)
+        .set_created_by(format!("rcc (hadoop-record) {}", env!("CARGO_PKG_VERSION")));
+    if let Some(rows) = options.row_group_size {
+        builder = builder.set_max_row_group_row_count(Some(rows as usize));
+    }
+    Ok(builder.build())
+}
+
+/// A sink that may go to another thread (Parquet's writer wants one).
+type Output = BufWriter<Box<dyn Write + Send>>;
+
+/// A Parquet or Arrow IPC file being written.
+enum ColumnarWriter {
+    Parquet(ArrowWriter<Output>),
+    Arrow(FileWriter<Output>),
+}
+
+impl ColumnarWriter {
+    fn create(
+        path: Option<&Path>,
+        to: Columnar,
+        schema: SchemaRef,
+        properties: WriterProperties,
+    ) -> Result<Self, Early> {
+        let out: Box<dyn Write + Send> = match path {
+            None => Box::new(io::stdout()),
+            Some(p) if p == Path::new("-") => Box::new(io::stdout()),
+            Some(p) => {
+                Box::new(File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?)
+            }
+        };
+        let out = BufWriter::with_capacity(OUTPUT_BUFFER, out);
+        let failed = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", to.name());
+        Ok(match to {
+            Columnar::Parquet => ColumnarWriter::Parquet(
+                ArrowWriter::try_new(out, schema, Some(properties)).map_err(|e| failed(&e))?,
+            ),
+            Columnar::Arrow => {
+                ColumnarWriter::Arrow(FileWriter::try_new(out, &schema).map_err(|e| failed(&e))?)
+            }
+        })
+    }
+
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), String> {
+        match self {
+            ColumnarWriter::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
+            ColumnarWriter::Arrow(w) => w.write(batch).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Ends the file (its footer), also after a failure: the rows so far stay readable.
+    fn finish(self) -> Result<(), String> {
+        match self {
+            ColumnarWriter::Parquet(w) => w
+                .into_inner()
+                .map_err(|e| e.to_string())
+                .and_then(|mut out| out.flush().map_err(|e| e.to_string())),
+            ColumnarWriter::Arrow(mut w) => {
+                w.finish().map_err(|e| e.to_string())?;
+                w.into_inner()
+                    .map_err(|e| e.to_string())
+                    .and_then(|mut out| out.flush().map_err(|e| e.to_string()))
+            }
+        }
+    }
+}
+
+/// Something an Arrow IPC file can be read from.
+trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// The batches of a Parquet or Arrow IPC file.
+enum ColumnarReader {
+    Parquet(ParquetRecordBatchReader),
+    Arrow(FileReader<Box<dyn ReadSeek>>),
+}
+
+impl ColumnarReader {
+    /// Opens `path` (`None` or `-`: standard input, read whole: both formats begin at the
+    /// end of the file).
+    fn open(path: Option<&Path>, from: Columnar, batch_size: usize) -> Result<Self, Early> {
+        guarded(|| {
+            Self::open_unguarded(path, from, batch_size).map_err(|e| match e {
+                Early::Message(m) => m,
+                Early::Reported => String::new(),
+            })
+        })
+        .map_err(Early::Message)
+    }
+
+    fn open_unguarded(
+        path: Option<&Path>,
+        from: Columnar,
+        batch_size: usize,
+    ) -> Result<Self, Early> {
+        let name = path.map_or("standard input".into(), |p| p.display().to_string());
+        let bad = |e: &dyn std::fmt::Display| {
+            format!("{name} is not a readable {} file: {e}", from.name())
+        };
+        let file = match path {
+            Some(p) if p != Path::new("-") => {
+                Some(File::open(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?)
+            }
+            _ => None,
+        };
+        let whole = || {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map(|_| bytes)
+                .map_err(|e| format!("cannot read standard input: {e}"))
+        };
+        Ok(match from {
+            Columnar::Parquet => {
+                let builder = match file {
+                    Some(f) => ParquetRecordBatchReaderBuilder::try_new(f),
+                    None => {
+                        let bytes = bytes::Bytes::from(whole()?);
+                        return ParquetRecordBatchReaderBuilder::try_new(bytes)
+                            .and_then(|b| b.with_batch_size(batch_size).build())
+                            .map(ColumnarReader::Parquet)
+                            .map_err(|e| Early::Message(bad(&e)));
+                    }
+                };
+                ColumnarReader::Parquet(
+                    builder
+                        .and_then(|b| b.with_batch_size(batch_size).build())
+                        .map_err(|e| bad(&e))?,
+                )
+            }
+            Columnar::Arrow => {
+                let input: Box<dyn ReadSeek> = match file {
+                    Some(f) => Box::new(f),
+                    None => Box::new(Cursor::new(whole()?)),
+                };
+                ColumnarReader::Arrow(FileReader::try_new(input, None).map_err(|e| bad(&e))?)
+            }
+        })
+    }
+
+    fn schema(&self) -> SchemaRef {
+        match self {
+            ColumnarReader::Parquet(r) => r.schema(),
+            ColumnarReader::Arrow(r) => r.schema(),
+        }
+    }
+}
+
+impl Iterator for ColumnarReader {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let next = guarded(|| {
+            Ok(match self {
+                ColumnarReader::Parquet(r) => r.next(),
+                ColumnarReader::Arrow(r) => r.next(),
+            })
+        });
+        next.unwrap_or_else(|e| Some(Err(ArrowError::ExternalError(e.into()))))
+    }
+}
+
+/// Runs `f`, a call into arrow-rs's Parquet or IPC reader, with a panic (their reaction to
+/// some damaged files, e.g. an unknown type in an IPC schema) turned into an error instead
+/// of a crash.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    panic::set_hook(hook);
+    result.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("the file is damaged (its reader gave up: {why})"))
+    })
+}
