@@ -11,6 +11,7 @@ mod frame;
 mod framing;
 mod generate;
 mod schema_type;
+mod sql;
 mod type_info;
 
 use std::io::IsTerminal;
@@ -64,6 +65,9 @@ enum Command {
     /// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
     /// optionally inside framings
     Convert(Box<convert::ConvertArgs>),
+    /// Query record files with SQL (DataFusion): files, directories and globs as one table,
+    /// the result as a table, CSV, JSON lines or Parquet
+    Sql(Box<sql::SqlArgs>),
     /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
     TypeInfo(type_info::TypeInfoArgs),
     /// Report what data written with an old version of a record becomes when a new version
@@ -189,6 +193,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => check::run(&context, args),
         Some(Command::Frame(args)) => frame::run(&context, *args),
         Some(Command::Convert(args)) => convert::run(&context, *args),
+        Some(Command::Sql(args)) => sql::run(&context, *args),
         Some(Command::TypeInfo(args)) => type_info::run(&context, args),
         // Its own exit statuses: 1 means incompatible, 2 an error.
         Some(Command::Compat(args)) => return compat::run(&context, args),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use hadoop_record::schema::{RecordId, Schema};
-use hadoop_record_compiler::{load, LoadOptions};
+use hadoop_record_compiler::{load, LoadOptions, Model};
 
 use super::Context;
 
@@ -63,20 +63,26 @@ pub(crate) fn load_type(
     include_dirs: &[PathBuf],
     name: &str,
 ) -> Result<(Schema, RecordId), Early> {
+    let model = load_model(context, file, include_dirs)?;
+    let schema = model.to_schema().into_schema();
+    let id = find_type(&schema, name, file)?;
+    Ok((schema, id))
+}
+
+/// `file` and what it includes, checked; problems are reported.
+pub(crate) fn load_model(
+    context: &Context,
+    file: &Path,
+    include_dirs: &[PathBuf],
+) -> Result<Model, Early> {
     let options = LoadOptions {
         include_dirs: include_dirs.to_vec(),
         hadoop_compat: false,
     };
-    let model = match load(&[file], &options) {
-        Ok(model) => model,
-        Err(diagnostics) => {
-            context.report(&diagnostics);
-            return Err(Early::Reported);
-        }
-    };
-    let schema = model.to_schema().into_schema();
-    let id = find_type(&schema, name, file)?;
-    Ok((schema, id))
+    load(&[file], &options).map_err(|diagnostics| {
+        context.report(&diagnostics);
+        Early::Reported
+    })
 }
 
 /// The record type named `name` in `schema` (from `file`): `module.Class`, or a class name

@@ -1,6 +1,7 @@
 //! Framings: containers that carry serialized records (opaque payloads, typically one record
 //! in binary form each). One module per framing; each has a reader that yields payloads and a
-//! writer that frames them.
+//! writer that frames them. [`split`] reads a byte range of a file in any framing, so that
+//! several readers share one large file.
 //!
 //! Readers implement `Iterator<Item = Result<Vec<u8>>>` (after an error they yield nothing
 //! more, and every complete payload before the damage is yielded first); writers implement
@@ -39,4 +40,5 @@ pub mod mesos;
 pub mod paddle;
 pub mod plasma;
 pub mod seqfile;
+pub mod split;
 pub mod v1;

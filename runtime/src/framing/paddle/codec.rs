@@ -76,7 +76,7 @@ impl PaddleCodec {
     pub fn new(read: PaddleReadOptions, write: PaddleWriteOptions) -> Self {
         PaddleCodec {
             options: read,
-            finder: ChunkFinder::new(read),
+            finder: ChunkFinder::at(read, 0),
             base: 0,
             raw: Bytes::new(),
             spans: Vec::new(),

@@ -130,14 +130,14 @@ pub(crate) struct ChunkFinder {
 }
 
 impl ChunkFinder {
-    /// A finder for a stream starting at offset 0.
-    pub(crate) fn new(options: PaddleReadOptions) -> Self {
+    /// A finder whose first chunk is expected at stream offset `offset`.
+    pub(crate) fn at(options: PaddleReadOptions, offset: u64) -> Self {
         ChunkFinder {
             options,
-            pos: 0,
+            pos: offset,
             damaged: None,
             handed: None,
-            crc: RangeCrc::at(0),
+            crc: RangeCrc::at(offset),
             failed: false,
         }
     }

@@ -48,37 +48,14 @@ impl PaddleIndex {
         };
         let mut offset = 0u64;
         while offset < len {
-            let fail = |damage: Damage| Err(damage.to_error(offset));
-            if len - offset < HEADER_LEN as u64 {
-                return fail(Damage::TruncatedHeader { have: len - offset });
-            }
-            let mut raw = [0u8; HEADER_LEN];
-            reader.seek(SeekFrom::Start(offset))?;
-            reader
-                .read_exact(&mut raw)
-                .map_err(|e| Error::from(e).at(Position::Byte(offset)))?;
-            let Some(header) = ChunkHeader::parse(&raw, options.layout) else {
-                let found = u32::from_le_bytes(raw[..4].try_into().unwrap());
-                debug_assert_ne!(raw[..4], MAGIC_BYTES);
-                return fail(Damage::BadMagic { found });
-            };
-            if let Err(damage) = check_header(&header, options.max_chunk_bytes) {
-                return fail(damage);
-            }
-            let end = offset + HEADER_LEN as u64 + u64::from(header.compressed_size);
-            if end > len {
-                return fail(Damage::TruncatedPayload {
-                    have: len - offset - HEADER_LEN as u64,
-                    want: header.compressed_size.into(),
-                });
-            }
+            let header = header_at(reader, offset, len, options)?;
             index.chunks.push(ChunkEntry {
                 offset,
                 header,
                 first_record: index.num_records,
             });
             index.num_records += u64::from(header.num_records);
-            offset = end;
+            offset += HEADER_LEN as u64 + u64::from(header.compressed_size);
         }
         Ok(index)
     }
@@ -135,6 +112,42 @@ impl PaddleIndex {
         let c = &self.chunks[i];
         Some((i, (n - c.first_record) as u32))
     }
+}
+
+/// Reads and checks the header of the chunk at `offset` of a stream of `len` bytes: its
+/// magic, compressor, sizes (against `options.max_chunk_bytes` and the stream's length)
+/// and record count; the payload is not read. Damage is an error at `offset`.
+pub(super) fn header_at<R: Read + Seek>(
+    reader: &mut R,
+    offset: u64,
+    len: u64,
+    options: &PaddleReadOptions,
+) -> Result<ChunkHeader> {
+    let fail = |damage: Damage| Err(damage.to_error(offset));
+    if len - offset < HEADER_LEN as u64 {
+        return fail(Damage::TruncatedHeader { have: len - offset });
+    }
+    let mut raw = [0u8; HEADER_LEN];
+    reader.seek(SeekFrom::Start(offset))?;
+    reader
+        .read_exact(&mut raw)
+        .map_err(|e| Error::from(e).at(Position::Byte(offset)))?;
+    let Some(header) = ChunkHeader::parse(&raw, options.layout) else {
+        let found = u32::from_le_bytes(raw[..4].try_into().unwrap());
+        debug_assert_ne!(raw[..4], MAGIC_BYTES);
+        return fail(Damage::BadMagic { found });
+    };
+    if let Err(damage) = check_header(&header, options.max_chunk_bytes) {
+        return fail(damage);
+    }
+    let end = offset + HEADER_LEN as u64 + u64::from(header.compressed_size);
+    if end > len {
+        return fail(Damage::TruncatedPayload {
+            have: len - offset - HEADER_LEN as u64,
+            want: header.compressed_size.into(),
+        });
+    }
+    Ok(header)
 }
 
 /// Random access to the records of a PaddlePaddle RecordIO file on a `Read + Seek`.

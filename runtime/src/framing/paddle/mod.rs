@@ -39,6 +39,7 @@ mod reader;
 mod recovery;
 mod scanner;
 mod source;
+mod split;
 mod writer;
 
 #[cfg(feature = "tokio")]

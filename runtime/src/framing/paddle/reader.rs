@@ -33,6 +33,10 @@ pub struct PaddleReader<R> {
     next: usize,
     skipped: Vec<Skipped>,
     records: u64,
+    /// (Split) the file-wide number of the first record, when known.
+    first_record: Option<u64>,
+    /// (Split) chunks whose header starts here or later belong to the next split.
+    end: u64,
     done: bool,
 }
 
@@ -44,11 +48,21 @@ impl<R: Read> PaddleReader<R> {
 
     /// A reader with the given options.
     pub fn with_options(inner: R, options: PaddleReadOptions) -> Self {
+        Self::from_scanner(ChunkScanner::new(inner, options), Some(0), u64::MAX)
+    }
+
+    pub(super) fn from_scanner(
+        scanner: ChunkScanner<R>,
+        first_record: Option<u64>,
+        end: u64,
+    ) -> Self {
         PaddleReader {
-            scanner: ChunkScanner::new(inner, options),
+            scanner,
             next: 0,
             skipped: Vec::new(),
             records: 0,
+            first_record,
+            end,
             done: false,
         }
     }
@@ -68,9 +82,21 @@ impl<R: Read> PaddleReader<R> {
         self.records
     }
 
+    /// The number in the file of the first record this reader delivers: 0 for a whole
+    /// file; for a [split](PaddleReader::split), the records the chunk headers before it
+    /// claim (`None` when recovering, where damage makes the count uncertain).
+    pub fn first_record(&self) -> Option<u64> {
+        self.first_record
+    }
+
     /// Byte offset of the next unread chunk.
     pub fn offset(&self) -> u64 {
         self.scanner.offset()
+    }
+
+    /// Byte offset of the header of the chunk holding the record last delivered.
+    pub fn chunk_offset(&self) -> u64 {
+        self.scanner.chunk.offset
     }
 
     /// Gives back the underlying reader.
@@ -80,13 +106,21 @@ impl<R: Read> PaddleReader<R> {
 
     fn advance(&mut self) -> Result<bool> {
         loop {
+            if !self.scanner.options().recover && self.scanner.offset() >= self.end {
+                return Ok(false);
+            }
             match self.scanner.step()? {
+                Step::Chunk if self.scanner.chunk.offset >= self.end => {
+                    self.scanner.chunk.spans.clear();
+                    return Ok(false);
+                }
                 Step::Chunk => {
                     self.next = 0;
                     if !self.scanner.chunk.spans.is_empty() {
                         return Ok(true);
                     }
                 }
+                Step::Skipped(s) if s.offset >= self.end => return Ok(false),
                 Step::Skipped(s) => self.skipped.push(s),
                 Step::End => return Ok(false),
             }
@@ -129,7 +163,11 @@ impl<R: Read> PaddleReader<R> {
                 }
                 Err(e) => {
                     self.done = true;
-                    return Some(Err(e.in_record(self.records)));
+                    let e = match self.first_record {
+                        Some(first) => e.in_record(first + self.records),
+                        None => e,
+                    };
+                    return Some(Err(e));
                 }
             }
         }

@@ -100,19 +100,35 @@ pub(crate) struct ChunkScanner<R> {
     finder: ChunkFinder,
     /// A valid chunk found while resynchronising, to be handed out after the `Skipped`.
     pending_chunk: bool,
+    /// (Recovering split) chunks and damage before this offset belong to earlier splits:
+    /// they are found exactly as a whole-file reader finds them, but neither opened nor
+    /// reported.
+    skip_before: u64,
     failed: bool,
 }
 
 impl<R: Read> ChunkScanner<R> {
     pub(crate) fn new(inner: R, options: PaddleReadOptions) -> Self {
+        Self::at(inner, options, 0)
+    }
+
+    /// A scanner whose input starts at stream offset `offset`, where a chunk starts.
+    pub(crate) fn at(inner: R, options: PaddleReadOptions, offset: u64) -> Self {
         ChunkScanner {
-            src: Source::new(inner),
+            src: Source::at(inner, offset),
             options,
             chunk: OpenChunk::default(),
-            finder: ChunkFinder::new(options),
+            finder: ChunkFinder::at(options, offset),
             pending_chunk: false,
+            skip_before: 0,
             failed: false,
         }
+    }
+
+    /// (Recovering mode) passes over the chunks and damage before `offset` without opening
+    /// or reporting them.
+    pub(crate) fn skip_before(&mut self, offset: u64) {
+        self.skip_before = offset;
     }
 
     pub(crate) fn options(&self) -> &PaddleReadOptions {
@@ -163,6 +179,12 @@ impl<R: Read> ChunkScanner<R> {
                     self.src.consume((keep - base) as usize);
                     want = w;
                 }
+                Found::Chunk { offset, len, .. } if offset < self.skip_before => {
+                    // An earlier split's chunk: its extent is what matters here.
+                    self.src.consume((offset - base) as usize + len);
+                    self.finder.accept();
+                    want = HEADER_LEN;
+                }
                 Found::Chunk {
                     offset,
                     len,
@@ -176,7 +198,9 @@ impl<R: Read> ChunkScanner<R> {
                     self.src.consume(at + len);
                     match self.chunk.open(offset, header, compressor, limit, true) {
                         Ok(()) => {
-                            if let Some(skipped) = self.finder.accept() {
+                            let skipped = self.finder.accept();
+                            if let Some(skipped) = skipped.filter(|s| s.offset >= self.skip_before)
+                            {
                                 self.pending_chunk = true;
                                 return Ok(Step::Skipped(skipped));
                             }
@@ -191,6 +215,7 @@ impl<R: Read> ChunkScanner<R> {
                 Found::End { skipped } => {
                     // Everything was looked at (and what was not a chunk skipped).
                     self.src.consume(buffered);
+                    let skipped = skipped.filter(|s| s.offset >= self.skip_before);
                     return Ok(skipped.map_or(Step::End, Step::Skipped));
                 }
                 Found::Damaged { .. } => unreachable!("a recovering finder reports no damage"),

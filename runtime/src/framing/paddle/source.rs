@@ -19,12 +19,14 @@ pub(crate) struct Source<R> {
 }
 
 impl<R: Read> Source<R> {
-    pub(crate) fn new(inner: R) -> Self {
+    /// A source whose first byte is at stream offset `offset` (0 for a whole stream; the
+    /// offset `inner` was positioned at for a split).
+    pub(crate) fn at(inner: R, offset: u64) -> Self {
         Source {
             inner,
             buf: Vec::new(),
             pos: 0,
-            offset: 0,
+            offset,
             eof: false,
         }
     }

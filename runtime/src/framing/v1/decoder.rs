@@ -49,8 +49,15 @@ pub struct Decoder {
     rec_start: u64,
     /// Whether a partial segment left the record open.
     open: bool,
-    /// Whether the record is reserved and not delivered (its bytes are dropped).
+    /// Whether the record is not delivered (reserved, or before `skip_before`): its bytes
+    /// are dropped.
     discard: bool,
+    /// Records that start before this offset are passed over, not delivered (a split).
+    skip_before: u64,
+    /// Records passed over because they start before `skip_before`.
+    passed: u64,
+    /// Decoding stops at a record boundary at or after this offset (a split's end).
+    stop_at: u64,
     payload: Vec<u8>,
     records: u64,
     segments: u64,
@@ -76,11 +83,61 @@ impl Decoder {
             rec_start: 0,
             open: false,
             discard: false,
+            skip_before: 0,
+            passed: 0,
+            stop_at: u64::MAX,
             payload: Vec::new(),
             records: 0,
             segments: 0,
             reserved: 0,
         }
+    }
+
+    /// Passes over (does not deliver) the records that start before `offset`, for a reader
+    /// of a byte range of a file. They still count in record numbers.
+    pub fn skip_before(&mut self, offset: u64) {
+        self.skip_before = offset;
+    }
+
+    /// Stops decoding at the first record boundary at or after `offset`, for a reader of a
+    /// byte range: [`Self::decode`] consumes nothing more once there.
+    pub fn stop_at(&mut self, offset: u64) {
+        self.stop_at = offset;
+    }
+
+    /// Records passed over because they start before [`Self::skip_before`]'s offset.
+    pub fn passed(&self) -> u64 {
+        self.passed
+    }
+
+    /// Whether the decoder is between records (after the header): the next byte starts a
+    /// record, or the input may end.
+    pub fn at_record_boundary(&self) -> bool {
+        self.state == State::SegType && self.seg_type.is_empty() && !self.open
+    }
+
+    /// Consumes `n` bytes of a dropped body without seeing them (a reader that can seek
+    /// past them instead of reading). `n` is at most [`Self::body_remaining`], and only a
+    /// body that is not kept ([`Self::keeps_body`] is false) may be skipped.
+    pub fn skip_body(&mut self, n: u64) {
+        let State::Body { remaining, last } = self.state else {
+            return;
+        };
+        debug_assert!(self.discard && n <= remaining);
+        self.body_read(n.min(remaining), remaining, last);
+    }
+
+    /// `n` of the `remaining` bytes of the current body are consumed.
+    fn body_read(&mut self, n: u64, remaining: u64, last: bool) {
+        self.offset += n;
+        self.state = if n == remaining {
+            State::BodyLf { last }
+        } else {
+            State::Body {
+                remaining: remaining - n,
+                last,
+            }
+        };
     }
 
     /// The header (complete once [`Event::Header`] was returned).
@@ -107,6 +164,11 @@ impl Decoder {
     /// Input offset of the record just completed.
     pub fn record_start(&self) -> u64 {
         self.rec_start
+    }
+
+    /// The payload of the record just completed.
+    pub fn payload(&self) -> &[u8] {
+        &self.payload
     }
 
     /// Takes the payload of the record just completed.
@@ -153,7 +215,7 @@ impl Decoder {
             Ok(event) => Ok((i, event)),
             Err(e) => {
                 self.state = State::Failed;
-                Err(e.in_record(self.records))
+                Err(e.in_record(self.passed + self.records))
             }
         }
     }
@@ -171,15 +233,7 @@ impl Decoder {
         } else {
             std::io::Read::read_to_end(&mut body, &mut self.payload)? as u64
         };
-        self.offset += n;
-        self.state = if n == remaining {
-            State::BodyLf { last }
-        } else {
-            State::Body {
-                remaining: remaining - n,
-                last,
-            }
-        };
+        self.body_read(n, remaining, last);
         Ok(n)
     }
 
@@ -189,7 +243,7 @@ impl Decoder {
         if result.is_err() {
             self.state = State::Failed;
         }
-        result.map_err(|e| e.in_record(self.records))
+        result.map_err(|e| e.in_record(self.passed + self.records))
     }
 
     fn check_end(&self) -> Result<()> {
@@ -224,6 +278,9 @@ impl Decoder {
 
     fn run(&mut self, input: &[u8], i: &mut usize) -> Result<Option<Event>> {
         while *i < input.len() {
+            if self.offset + *i as u64 >= self.stop_at && self.at_record_boundary() {
+                return Ok(None);
+            }
             match self.state {
                 State::Magic | State::HeaderLine => {
                     if self.header_line(input, i)? {
@@ -272,7 +329,10 @@ impl Decoder {
                     self.state = State::SegType;
                     if last {
                         self.open = false;
-                        if self.discard {
+                        let reserved = self.rec_type[0] == b'.' && !self.options.deliver_reserved;
+                        if self.rec_start < self.skip_before {
+                            self.passed += u64::from(!reserved);
+                        } else if reserved {
                             self.reserved += 1;
                         } else {
                             self.records += 1;
@@ -439,7 +499,8 @@ impl Decoder {
             self.seg_type = std::mem::replace(&mut self.rec_type, seg_type);
             self.seg_type.clear();
             self.rec_start = self.seg_start;
-            self.discard = self.rec_type[0] == b'.' && !self.options.deliver_reserved;
+            self.discard = (self.rec_type[0] == b'.' && !self.options.deliver_reserved)
+                || self.rec_start < self.skip_before;
             self.payload.clear();
         }
         if !self.discard && self.payload.len() as u64 + self.seg_len > self.options.max_record_size

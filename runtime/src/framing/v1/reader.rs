@@ -1,6 +1,6 @@
 //! The RecordIO v1 reader over `std::io::Read`.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 
 use super::decoder::{Decoder, Event};
 use super::header::FileHeader;
@@ -25,8 +25,15 @@ use crate::error::{Error, Position, Result};
 pub struct V1Reader<R> {
     inner: BufReader<R>,
     decoder: Decoder,
+    /// (Split) records starting here or later belong to the next split.
+    end: u64,
+    /// (Split) moves the input past bytes not needed, and the input's length.
+    seek: Option<(SeekPast<R>, u64)>,
     done: bool,
 }
+
+/// Moves a buffered input `n` bytes forward without reading them.
+type SeekPast<R> = fn(&mut BufReader<R>, u64) -> std::io::Result<()>;
 
 impl<R: Read> V1Reader<R> {
     /// Reads the header with default options.
@@ -39,6 +46,8 @@ impl<R: Read> V1Reader<R> {
         let mut reader = V1Reader {
             inner: BufReader::with_capacity(crate::framing::plasma::READ_BUFFER, inner),
             decoder: Decoder::new(options),
+            end: u64::MAX,
+            seek: None,
             done: false,
         };
         match reader.next_event()? {
@@ -64,6 +73,17 @@ impl<R: Read> V1Reader<R> {
         self.decoder.records()
     }
 
+    /// The number in the file of the record last delivered (records a split passed over
+    /// count), or of the next one before the first is delivered.
+    pub fn record_number(&self) -> u64 {
+        (self.decoder.passed() + self.decoder.records()).saturating_sub(1)
+    }
+
+    /// Input offset of the record last delivered.
+    pub fn record_start(&self) -> u64 {
+        self.decoder.record_start()
+    }
+
     /// Segments read so far (reserved ones included).
     pub fn segments(&self) -> u64 {
         self.decoder.segments()
@@ -81,8 +101,28 @@ impl<R: Read> V1Reader<R> {
 
     fn next_event(&mut self) -> Result<Option<Event>> {
         loop {
-            if self.decoder.body_remaining() >= super::DIRECT_READ && self.inner.buffer().is_empty()
+            if self.decoder.header_done()
+                && self.decoder.at_record_boundary()
+                && self.decoder.offset() >= self.end
             {
+                return Ok(None);
+            }
+            let remaining = self.decoder.body_remaining();
+            if let Some((seek, len)) = self.seek {
+                // A body a split does not keep is passed by seeking, unless it runs past
+                // the end of the input, which reading reports properly.
+                if remaining > 0
+                    && !self.decoder.keeps_body()
+                    && self.decoder.offset() + remaining <= len
+                {
+                    let offset = self.decoder.offset();
+                    seek(&mut self.inner, remaining)
+                        .map_err(|e| Error::from(e).at(Position::Byte(offset)))?;
+                    self.decoder.skip_body(remaining);
+                    continue;
+                }
+            }
+            if remaining >= super::DIRECT_READ && self.inner.buffer().is_empty() {
                 self.read_body_directly()?;
                 continue;
             }
@@ -136,6 +176,45 @@ impl<R: Read> Iterator for V1Reader<R> {
     }
 }
 
+impl<R: Read + Seek> V1Reader<R> {
+    /// A reader of the split `[start, end)` of a file: the header, then exactly the records
+    /// whose first segment starts in the range (read to their end past `end` as needed).
+    /// Any offsets work; `end` may lie past the end of the file.
+    ///
+    /// The format has no sync marker, and a body may hold anything, segment headers
+    /// included, so the records before `start` are found by walking the segment headers from
+    /// the file header on, as a whole-file reader does; their bodies are seeked past, not
+    /// read. Record numbers in errors and [`V1Reader::record_number`] count from the start
+    /// of the file.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// use hadoop_record::framing::v1::V1Reader;
+    /// let file = b"RecordIO v1.0\n\nLog:3:abc\nLog:2+de\nLog:1:f\n";
+    /// let payloads = |start, end| -> Vec<Vec<u8>> {
+    ///     let reader = V1Reader::split(Cursor::new(&file[..]), start, end, Default::default()).unwrap();
+    ///     reader.map(|r| r.unwrap().payload).collect()
+    /// };
+    /// assert_eq!(payloads(0, 20), [b"abc".to_vec()]);
+    /// assert_eq!(payloads(20, 100), [b"def".to_vec()]);
+    /// ```
+    pub fn split(mut inner: R, start: u64, end: u64, options: V1ReadOptions) -> Result<Self> {
+        let len = inner.seek(SeekFrom::End(0))?;
+        inner.seek(SeekFrom::Start(0))?;
+        let mut reader = Self::with_options(inner, options)?;
+        reader.decoder.skip_before(start);
+        reader.decoder.stop_at(end);
+        reader.end = end;
+        reader.seek = Some((seek_past::<R>, len));
+        Ok(reader)
+    }
+}
+
+fn seek_past<R: Read + Seek>(input: &mut BufReader<R>, n: u64) -> std::io::Result<()> {
+    // Bodies are at most `MAX_SEGMENT_LEN` (u32) bytes.
+    input.seek_relative(n as i64)
+}
+
 /// The payloads of a [`V1Reader`], whatever their record type.
 pub struct Payloads<R>(V1Reader<R>);
 
@@ -143,6 +222,17 @@ impl<R> Payloads<R> {
     /// The underlying typed reader.
     pub fn get_ref(&self) -> &V1Reader<R> {
         &self.0
+    }
+}
+
+impl<R: Read> Payloads<R> {
+    /// The next payload, borrowed until the next call: the same sequence as the iterator
+    /// without allocating per record.
+    pub fn next_ref(&mut self) -> Option<Result<&[u8]>> {
+        match self.0.next_record()? {
+            Ok(()) => Some(Ok(self.0.decoder.payload())),
+            Err(e) => Some(Err(e)),
+        }
     }
 }
 

@@ -86,6 +86,10 @@ pub struct VarReader<R> {
     skipped: Vec<Skip>,
     log: Option<Vec<ChunkSummary>>,
     records: u64,
+    /// Whether record numbers are the file's (a reader from offset 0), so errors carry them.
+    numbered: bool,
+    /// File offset of the record last delivered (its chunk's, when compressed).
+    last_start: u64,
     chunks_loaded: u64,
     /// Whether the last chunk loaded is marked final.
     last_final: bool,
@@ -137,6 +141,8 @@ impl<R: Read> VarReader<R> {
             skipped: Vec::new(),
             log: None,
             records: 0,
+            numbered: at == 0,
+            last_start: at,
             chunks_loaded: 0,
             last_final: false,
             done: false,
@@ -165,6 +171,12 @@ impl<R: Read> VarReader<R> {
     /// Records yielded so far.
     pub fn records(&self) -> u64 {
         self.records
+    }
+
+    /// File offset of the record last yielded: of its length prefix, or of its chunk when
+    /// the chunk is compressed.
+    pub fn record_offset(&self) -> u64 {
+        self.last_start
     }
 
     /// File offset of the byte `pos` of the current payload (the chunk's own offset when
@@ -521,6 +533,7 @@ impl<R: Read> VarReader<R> {
         let mut record = Vec::with_capacity((len as usize).min(self.payload.len() - self.pos));
         self.take_bytes(len, start, &mut record)?;
         self.records += 1;
+        self.last_start = start;
         Ok(Some(record))
     }
 
@@ -670,7 +683,13 @@ impl<R: Read> Iterator for VarReader<R> {
                 Err(fault) => {
                     if let Err(e) = self.recover(fault) {
                         self.done = true;
-                        return Some(Err(e.in_record(self.records)));
+                        // A split that starts later does not know its records' numbers.
+                        let e = if self.numbered {
+                            e.in_record(self.records)
+                        } else {
+                            e
+                        };
+                        return Some(Err(e));
                     }
                 }
             }

@@ -1,0 +1,398 @@
+//! `rcc sql --schema S.jr --type m.Class [--from ENC] [--in-framing F] QUERY FILE...`: SQL
+//! over record files with DataFusion (hadoop-record-datafusion), printed as a table, CSV,
+//! JSON lines or Parquet.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::{DataType, SchemaRef};
+use datafusion::common::DataFusionError;
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use futures::StreamExt;
+use hadoop_record::Format;
+use hadoop_record_arrow::mapping::TYPE_KEY;
+use hadoop_record_datafusion::{
+    DdlSource, FramingOptions, RecordError, RecordTableOptions, ScanProgress, SessionContextExt,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::framing::ReadOptions;
+use super::schema_type::{find_type, load_model, Early, SchemaType};
+use super::Context;
+
+const EXAMPLES: &str = "\
+Examples:
+  rcc sql --schema web.jr --type web.Hit --in-framing paddle \\
+      'SELECT url, count(*) AS n FROM records GROUP BY url ORDER BY n DESC LIMIT 10' hits.paddle
+  rcc sql --schema web.jr --type web.Hit --from csv --to csv \\
+      'SELECT * FROM records WHERE bytes > 1000' 'logs/*.csv' > big.csv
+  rcc sql --schema web.jr --type web.Hit --in-framing v1 --table hits --to parquet -o hits.parquet \\
+      'SELECT * FROM hits' logs/
+  rcc sql --schema web.jr --type web.Hit --from xml --to json 'SELECT origin.city FROM records' a.xml
+
+FILEs are files, directories (the files in them) and globs (quote them), all of one record
+type, encoding and framing: together one table (`records`, or --table). Its columns are the
+record's fields: vectors are lists, maps are maps (`counts['key']`), nested records are
+structs (`origin['city']`). Large files in a splittable framing (paddle, plasma-*, v1,
+seqfile, plain CSV) are read by several threads at once.
+
+--to table (the default) prints a table; csv writes a header row; json one object per line;
+parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
+byte offset and field path; exit status 1.";
+
+/// Arguments of `rcc sql`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub(crate) struct SqlArgs {
+    #[command(flatten)]
+    record: SchemaType,
+
+    /// Encoding of the records
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "binary")]
+    from: Encoding,
+
+    /// The files' framing (mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N,
+    /// plasma-var, v1, seqfile: its values); default: records back to back
+    #[arg(long, value_name = "F")]
+    in_framing: Option<String>,
+
+    /// paddle, plasma-var and seqfile input: skip damaged chunks (seqfile: up to the next
+    /// sync entry) and carry on
+    #[arg(long)]
+    recover: bool,
+
+    #[command(flatten)]
+    read: ReadOptions,
+
+    /// jute's nullable types (`rcc --nullable`): ustring, buffer and vector columns may be
+    /// null
+    #[arg(long)]
+    nullable: bool,
+
+    /// The table's name in the query
+    #[arg(long, value_name = "NAME", default_value = "records")]
+    table: String,
+
+    /// What to print the result as
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "table")]
+    to: OutFormat,
+
+    /// Write the result to FILE instead of standard output
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Threads (and file ranges) working at once (default: the number of cores)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    partitions: Option<u16>,
+
+    /// The SQL query
+    #[arg(value_name = "QUERY")]
+    query: String,
+
+    /// Record files, directories and globs
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+}
+
+/// `--from` values: the record encodings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Encoding {
+    Binary,
+    Csv,
+    Xml,
+    /// ZooKeeper's jute binary encoding
+    Jute,
+}
+
+impl Encoding {
+    fn format(self) -> Format {
+        match self {
+            Encoding::Binary => Format::Binary,
+            Encoding::Csv => Format::Csv,
+            Encoding::Xml => Format::Xml,
+            Encoding::Jute => Format::Jute,
+        }
+    }
+}
+
+/// `--to` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutFormat {
+    /// A table for people
+    Table,
+    /// CSV with a header row
+    Csv,
+    /// One JSON object per line
+    Json,
+    /// A Parquet file
+    Parquet,
+}
+
+/// Runs `rcc sql`; true on success.
+pub(crate) fn run(context: &Context, args: SqlArgs) -> bool {
+    match sql(context, args) {
+        Ok(()) => true,
+        Err(Early::Message(message)) => {
+            context.error(&message);
+            false
+        }
+        Err(Early::Reported) => false,
+    }
+}
+
+fn sql(context: &Context, args: SqlArgs) -> Result<(), Early> {
+    let encoding = args.from.format();
+    if args.to == OutFormat::Parquet && args.output.is_none() && io::stdout().is_terminal() {
+        return Err(
+            "--to parquet writes a binary file: give -o FILE (or pipe the output)"
+                .to_string()
+                .into(),
+        );
+    }
+    let record = &args.record;
+    let model = load_model(context, &record.schema, &record.include_dirs)?;
+    let schema = model.to_schema().into_schema();
+    let id = find_type(&schema, &record.type_name, &record.schema)?;
+    let framing = FramingOptions {
+        name: args.in_framing.clone().unwrap_or_default(),
+        recover: args.recover,
+        lenient: args.read.lenient,
+        max_record_size: args.read.max_record_size,
+    };
+    framing
+        .to_framing()
+        .map_err(|e| format!("--in-framing: {}", e.message()))?;
+    let options = RecordTableOptions::with_ddl(
+        DdlSource::from_model(&model, &record.include_dirs),
+        schema.record(id).full_name(),
+    )
+    .encoding(encoding)
+    .framing_options(framing)
+    .nullable(args.nullable);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the query engine: {e}"))?;
+    runtime.block_on(query(&args, options))
+}
+
+async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<(), Early> {
+    let mut config = SessionConfig::new();
+    if let Some(n) = args.partitions {
+        config = config.with_target_partitions(n.into());
+    }
+    let ctx = SessionContext::new_with_config(config);
+    let files: Vec<&str> = args.files.iter().map(String::as_str).collect();
+    let format = ctx
+        .register_records(&args.table, options, &files)
+        .await
+        .map_err(|e| message(&e))?;
+    let frame = match ctx.sql(&args.query).await {
+        Ok(frame) => frame,
+        Err(e) => {
+            return Err(format!(
+                "{}\n{}",
+                message(&e),
+                columns(&args.table, &format.arrow_schema())
+            )
+            .into())
+        }
+    };
+    let progress = Progress::start(format.progress());
+    let result = write_result(args, frame).await;
+    progress.finish();
+    result.map_err(Early::Message)
+}
+
+/// Runs the query and writes its result as `--to` says.
+async fn write_result(
+    args: &SqlArgs,
+    frame: datafusion::dataframe::DataFrame,
+) -> Result<(), String> {
+    let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
+    let out: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let out = BufWriter::with_capacity(64 << 10, out);
+    let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
+    let mut sink = Sink::new(args.to, out, schema)?;
+    while let Some(batch) = stream.next().await {
+        let batch = batch.map_err(|e| message(&e))?;
+        sink.write(batch)?;
+    }
+    sink.finish()
+}
+
+/// Where the result goes.
+enum Sink<W: Write + Send> {
+    Table(W, Vec<RecordBatch>),
+    Csv(datafusion::arrow::csv::Writer<W>),
+    Json(datafusion::arrow::json::LineDelimitedWriter<W>),
+    Parquet(ArrowWriter<W>),
+}
+
+impl<W: Write + Send> Sink<W> {
+    fn new(to: OutFormat, out: W, schema: SchemaRef) -> Result<Self, String> {
+        Ok(match to {
+            OutFormat::Table => Sink::Table(out, Vec::new()),
+            OutFormat::Csv => Sink::Csv(
+                datafusion::arrow::csv::WriterBuilder::new()
+                    .with_header(true)
+                    .build(out),
+            ),
+            OutFormat::Json => Sink::Json(datafusion::arrow::json::LineDelimitedWriter::new(out)),
+            OutFormat::Parquet => Sink::Parquet(
+                ArrowWriter::try_new(out, schema, None)
+                    .map_err(|e| format!("cannot write Parquet: {e}"))?,
+            ),
+        })
+    }
+
+    fn write(&mut self, batch: RecordBatch) -> Result<(), String> {
+        let result = match self {
+            Sink::Table(_, batches) => {
+                batches.push(batch);
+                Ok(())
+            }
+            Sink::Csv(w) => w.write(&batch).map_err(|e| e.to_string()),
+            Sink::Json(w) => w.write(&batch).map_err(|e| e.to_string()),
+            Sink::Parquet(w) => w.write(&batch).map_err(|e| e.to_string()),
+        };
+        result.map_err(|e| format!("cannot write the result: {e}"))
+    }
+
+    fn finish(self) -> Result<(), String> {
+        let failed = |e: String| format!("cannot write the result: {e}");
+        let mut out = match self {
+            Sink::Table(mut out, batches) => {
+                let table = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+                    .map_err(|e| failed(e.to_string()))?;
+                writeln!(out, "{table}").map_err(|e| failed(e.to_string()))?;
+                out
+            }
+            Sink::Csv(w) => w.into_inner(),
+            Sink::Json(mut w) => {
+                w.finish().map_err(|e| failed(e.to_string()))?;
+                w.into_inner()
+            }
+            Sink::Parquet(w) => w.into_inner().map_err(|e| failed(e.to_string()))?,
+        };
+        out.flush().map_err(|e| failed(e.to_string()))
+    }
+}
+
+/// An error as one message: a bad record as its file, record, byte and field path says;
+/// anything else as DataFusion says it.
+fn message(e: &DataFusionError) -> String {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(record) = s.downcast_ref::<RecordError>() {
+            return record.to_string();
+        }
+        source = s.source();
+    }
+    match e {
+        DataFusionError::Plan(message) => message.clone(),
+        e => e.to_string(),
+    }
+}
+
+/// The table's columns, one per line: `name: hadoop type (Arrow type)`.
+fn columns(table: &str, schema: &SchemaRef) -> String {
+    let mut out = format!("the columns of `{table}` are:");
+    for field in schema.fields() {
+        let hadoop = field.metadata().get(TYPE_KEY).map_or("", String::as_str);
+        out.push_str(&format!(
+            "\n  {}: {hadoop} ({})",
+            field.name(),
+            arrow_type(field.data_type())
+        ));
+    }
+    out
+}
+
+/// An Arrow type without its fields' metadata: `List(Utf8)`, `Map(Utf8, Int64)`,
+/// `Struct(city Utf8, zip Int32)`.
+fn arrow_type(ty: &DataType) -> String {
+    match ty {
+        DataType::List(item) => format!("List({})", arrow_type(item.data_type())),
+        DataType::Map(entries, _) => match entries.data_type() {
+            DataType::Struct(kv) if kv.len() == 2 => format!(
+                "Map({}, {})",
+                arrow_type(kv[0].data_type()),
+                arrow_type(kv[1].data_type())
+            ),
+            other => format!("Map({})", arrow_type(other)),
+        },
+        DataType::Struct(fields) => {
+            let fields: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{} {}", f.name(), arrow_type(f.data_type())))
+                .collect();
+            format!("Struct({})", fields.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A progress bar on standard error while a scan runs, when standard error is a terminal;
+/// it shows up only when the scan lasts.
+struct Progress {
+    bar: Option<ProgressBar>,
+    ticker: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Progress {
+    fn start(progress: Arc<ScanProgress>) -> Self {
+        if !io::stderr().is_terminal() {
+            return Progress {
+                bar: None,
+                ticker: None,
+            };
+        }
+        let bar = ProgressBar::with_draw_target(
+            Some(progress.total_bytes()),
+            ProgressDrawTarget::hidden(),
+        );
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} scanning {bytes}/{total_bytes} [{wide_bar}] {msg} ({eta})",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        let shown = bar.clone();
+        let ticker = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            shown.set_draw_target(ProgressDrawTarget::stderr());
+            loop {
+                shown.set_position(progress.bytes().min(progress.total_bytes()));
+                shown.set_message(format!("{} records", progress.records()));
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        });
+        Progress {
+            bar: Some(bar),
+            ticker: Some(ticker),
+        }
+    }
+
+    fn finish(self) {
+        if let Some(ticker) = self.ticker {
+            ticker.abort();
+        }
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,545 @@
+//! `rcc sql`: answers over framed and plain record files checked against what the records
+//! themselves give (computed here from the schema-driven values) and against DuckDB over
+//! the Parquet file `rcc sql --to parquet` writes (a pinned DuckDB and pyarrow in a virtual
+//! environment under the target directory); every output format; the errors (bad SQL with
+//! the table's columns, a bad record with file, record, byte and field path, bad paths and
+//! options).
+//!
+//! The Python peers need `python3` with `venv` and network access to PyPI the first time;
+//! `HADOOP_RECORD_SKIP_PEERS=1` skips only the test that uses them.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
+use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions};
+use hadoop_record::framing::FrameWrite;
+use hadoop_record::schema::Schema;
+use hadoop_record::{Format, RecordWriter, Value};
+use hadoop_record_compiler::{load, LoadOptions};
+use support::{rcc_in, stderr, stdout};
+
+/// The pinned independent readers (the same as the Parquet conversion tests').
+const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
+const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
+
+const DDL: &str = "module web {
+    class Place { ustring city; int zip; }
+    class Hit {
+        int id;
+        long bytes;
+        boolean ok;
+        ustring url;
+        vector<ustring> tags;
+        map<ustring, long> counts;
+        Place origin;
+        double score;
+    }
+}
+";
+
+/// A scratch directory holding the DDL, and the records of `web.Hit`.
+struct Work {
+    dir: PathBuf,
+    schema: Schema,
+    values: Vec<Value>,
+}
+
+fn work(name: &str) -> Work {
+    let dir = target_dir().join("cli-sql").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("web.jr"), DDL).unwrap();
+    let model = load(&[dir.join("web.jr")], &LoadOptions::default()).unwrap();
+    let schema = model.to_schema().into_schema();
+    let urls = ["a.com", "b.org", "c.net", "é,'%}"];
+    let cities = ["Paris", "Oslo", "Lima"];
+    let values = (0..500i64)
+        .map(|i| {
+            let tags = (0..i % 4).map(|t| Value::String(format!("t{t}"))).collect();
+            let counts = (0..i % 3)
+                .map(|k| (Value::String(format!("k{k}")), Value::Long(i * 10 + k)))
+                .collect();
+            Value::Record(vec![
+                Value::Int(i as i32),
+                Value::Long((i * 7919) % 100_003 - 50_000),
+                Value::Bool(i % 5 == 0),
+                Value::String(urls[(i % 4) as usize].into()),
+                Value::Vector(tags),
+                Value::Map(counts),
+                Value::Record(vec![
+                    Value::String(cities[(i % 3) as usize].into()),
+                    Value::Int((i * 31 % 1000) as i32),
+                ]),
+                Value::Double(i as f64 / 8.0),
+            ])
+        })
+        .collect();
+    Work {
+        dir,
+        schema,
+        values,
+    }
+}
+
+fn target_dir() -> PathBuf {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_rcc"));
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+impl Work {
+    fn payloads(&self, format: Format) -> Vec<Vec<u8>> {
+        let id = self.schema.find("web.Hit").unwrap();
+        self.values
+            .iter()
+            .map(|v| {
+                let mut w = RecordWriter::new(Vec::new(), format);
+                w.write_value(&self.schema, id, v).unwrap();
+                w.into_inner().unwrap()
+            })
+            .collect()
+    }
+
+    /// Writes the records as `name`, binary in small Paddle chunks.
+    fn paddle(&self, name: &str) -> PathBuf {
+        let options = PaddleWriteOptions::default().max_chunk_size(2000);
+        let mut w = PaddleWriter::with_options(Vec::new(), options);
+        for p in self.payloads(Format::Binary) {
+            w.write_payload(&p).unwrap();
+        }
+        w.finish().unwrap();
+        let path = self.dir.join(name);
+        std::fs::write(&path, w.into_inner()).unwrap();
+        path
+    }
+
+    /// `args`, then the DDL and type.
+    fn sql(&self, args: &[&str]) -> std::process::Output {
+        let ddl = self.dir.join("web.jr");
+        let mut all = vec![
+            "sql",
+            "--schema",
+            ddl.to_str().unwrap(),
+            "--type",
+            "web.Hit",
+        ];
+        all.extend_from_slice(args);
+        rcc_in(&self.dir, &all, b"")
+    }
+
+    fn field(&self, i: usize, f: usize) -> &Value {
+        match &self.values[i] {
+            Value::Record(fields) => &fields[f],
+            _ => unreachable!(),
+        }
+    }
+
+    /// Per url: count, sum of bytes, count of ok, sum of tags: the group-by query's rows.
+    fn by_url(&self) -> Vec<(String, i64, i64, i64, u64)> {
+        let mut rows: std::collections::BTreeMap<String, (i64, i64, i64, u64)> = Default::default();
+        for i in 0..self.values.len() {
+            let (Value::String(url), Value::Long(bytes), Value::Bool(ok), Value::Vector(tags)) = (
+                self.field(i, 3),
+                self.field(i, 1),
+                self.field(i, 2),
+                self.field(i, 4),
+            ) else {
+                unreachable!()
+            };
+            let row = rows.entry(url.clone()).or_default();
+            row.0 += 1;
+            row.1 += bytes;
+            row.2 += i64::from(*ok);
+            row.3 += tags.len() as u64;
+        }
+        rows.into_iter()
+            .map(|(url, (n, b, o, t))| (url, n, b, o, t))
+            .collect()
+    }
+}
+
+const BY_URL: &str = "SELECT url, count(*) AS n, sum(bytes) AS bytes, \
+    sum(CASE WHEN ok THEN 1 ELSE 0 END) AS oks, sum(cardinality(tags)) AS tags \
+    FROM records GROUP BY url ORDER BY url";
+
+/// The CSV text of `by_url`, quoted as arrow's CSV writer quotes.
+fn by_url_csv(rows: &[(String, i64, i64, i64, u64)]) -> String {
+    let mut out = String::from("url,n,bytes,oks,tags\n");
+    for (url, n, b, o, t) in rows {
+        let url = if url.contains(',') || url.contains('"') {
+            format!("\"{}\"", url.replace('"', "\"\""))
+        } else {
+            url.clone()
+        };
+        out.push_str(&format!("{url},{n},{b},{o},{t}\n"));
+    }
+    out
+}
+
+#[test]
+fn answers_over_framed_and_plain_files_are_the_records() {
+    let w = work("answers");
+    let paddle = w.paddle("hits.paddle");
+    let expected = by_url_csv(&w.by_url());
+
+    // Paddle framing, split into ranges by four threads.
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "--partitions",
+        "4",
+        BY_URL,
+        paddle.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+
+    // The same records as plain CSV and as v1, in a directory and by a glob, table `hits`.
+    let csv: Vec<u8> = w.payloads(Format::Csv).concat();
+    std::fs::create_dir_all(w.dir.join("csv")).unwrap();
+    let (first, second) = csv.split_at(csv.len() / 2);
+    let cut = first.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    std::fs::write(w.dir.join("csv/1.csv"), &csv[..cut]).unwrap();
+    std::fs::write(w.dir.join("csv/2.csv"), [&first[cut..], second].concat()).unwrap();
+    let query = BY_URL.replace("records", "hits");
+    let out = w.sql(&[
+        "--from", "csv", "--table", "hits", "--to", "csv", &query, "csv/",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+
+    let mut v1 = V1FrameWriter::new(
+        Vec::new(),
+        "Hit",
+        FileHeader::new(),
+        V1WriteOptions::default(),
+    )
+    .unwrap();
+    for p in w.payloads(Format::Binary) {
+        v1.write_payload(&p).unwrap();
+    }
+    v1.finish().unwrap();
+    std::fs::write(w.dir.join("hits.v1"), v1.into_inner().unwrap()).unwrap();
+    let out = w.sql(&["--in-framing", "v1", "--to", "csv", BY_URL, "*.v1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+
+    // A Hadoop SequenceFile (block-compressed, written by rcc itself from the Paddle file),
+    // split at its sync entries by four threads.
+    let seq = w.dir.join("hits.seq");
+    let out = rcc_in(
+        &w.dir,
+        &[
+            "frame",
+            "--from",
+            "paddle",
+            "--to",
+            "seqfile",
+            "--record-type",
+            "web.Hit",
+            "--seqfile-compression",
+            "block",
+            "--seqfile-codec",
+            "deflate",
+            paddle.to_str().unwrap(),
+            seq.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = w.sql(&[
+        "--in-framing",
+        "seqfile",
+        "--to",
+        "csv",
+        "--partitions",
+        "4",
+        BY_URL,
+        seq.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+
+    // JSON lines: nested values as JSON.
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "json",
+        "SELECT id, tags, counts, origin FROM records WHERE id IN (2, 5) ORDER BY id",
+        paddle.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "{\"id\":2,\"tags\":[\"t0\",\"t1\"],\"counts\":{\"k0\":20,\"k1\":21},\"origin\":{\"city\":\"Lima\",\"zip\":62}}\n\
+         {\"id\":5,\"tags\":[\"t0\"],\"counts\":{\"k0\":50,\"k1\":51},\"origin\":{\"city\":\"Lima\",\"zip\":155}}\n"
+    );
+
+    // A table for people, by default.
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "SELECT origin['city'] AS city, count(*) AS n FROM records GROUP BY city ORDER BY city",
+        paddle.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lima = (0..500).filter(|i| i % 3 == 2).count();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "+-------+-----+\n| city  | n   |\n+-------+-----+\n| Lima  | {lima} |\n| Oslo  | {} |\n| Paris | {} |\n+-------+-----+\n",
+            (0..500).filter(|i| i % 3 == 1).count(),
+            (0..500).filter(|i| i % 3 == 0).count(),
+        )
+    );
+}
+
+/// The README's walk-through, on `examples/sql` (copied): framed with `rcc convert`,
+/// queried, kept as Parquet.
+#[test]
+fn the_readme_walk_through() {
+    let dir = target_dir().join("cli-sql/walk-through");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sql");
+    for f in ["web.jr", "hits.csv"] {
+        std::fs::copy(example.join(f), dir.join(f)).unwrap();
+    }
+    let ddl = ["--schema", "web.jr", "--type", "web.Hit"];
+    let run = |args: &[&str]| {
+        let out = rcc_in(&dir, args, b"");
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    run(&[
+        &["convert"][..],
+        &ddl,
+        &[
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+            "--out-framing",
+            "paddle",
+            "hits.csv",
+            "hits.paddle",
+        ],
+    ]
+    .concat());
+    let table = run(&[
+        &["sql"][..],
+        &ddl,
+        &[
+            "--in-framing",
+            "paddle",
+            "SELECT origin['country'] AS country, count(*) AS hits, sum(bytes) AS bytes \
+         FROM records GROUP BY country ORDER BY bytes DESC",
+            "hits.paddle",
+        ],
+    ]
+    .concat());
+    assert_eq!(
+        table,
+        "+---------+------+---------+\n| country | hits | bytes   |\n+---------+------+---------+\n\
+         | FR      | 3    | 1053696 |\n| NO      | 2    | 7168    |\n| PE      | 1    | 312     |\n\
+         +---------+------+---------+\n"
+    );
+    run(&[
+        &["sql"][..],
+        &ddl,
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "parquet",
+            "-o",
+            "ok.parquet",
+            "SELECT * FROM records WHERE status = 200",
+            "hits.paddle",
+        ],
+    ]
+    .concat());
+    assert!(std::fs::read(dir.join("ok.parquet"))
+        .unwrap()
+        .starts_with(b"PAR1"));
+}
+
+#[test]
+fn errors_name_what_is_wrong() {
+    let w = work("errors");
+    let paddle = w.paddle("hits.paddle");
+    let paddle = paddle.to_str().unwrap();
+
+    // Bad SQL: DataFusion's message, then the columns.
+    let out = w.sql(&["--in-framing", "paddle", "SELECT nope FROM records", paddle]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: Schema error: No field named nope."),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(
+            "the columns of `records` are:\n  id: int (Int32)\n  bytes: long (Int64)\n  \
+             ok: boolean (Boolean)\n  url: ustring (Utf8)\n  tags: vector<ustring> (List(Utf8))\n  \
+             counts: map<ustring, long> (Map(Utf8, Int64))\n  \
+             origin: web.Place (Struct(city Utf8, zip Int32))\n  score: double (Float64)\n"
+        ),
+        "{err}"
+    );
+
+    // A bad record: file, record, byte, field path.
+    std::fs::write(
+        w.dir.join("bad.csv"),
+        "1,2,T,'u,v{},m{},s{'P,1},0.5\n2,x,T,'u,v{},m{},s{'P,1},0.5\n",
+    )
+    .unwrap();
+    let out = w.sql(&["--from", "csv", "SELECT sum(bytes) FROM records", "bad.csv"]);
+    assert_eq!(out.status.code(), Some(1));
+    let bad = std::fs::canonicalize(w.dir.join("bad.csv")).unwrap();
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: record 1, byte 31, in Hit.bytes: expected a long, found `x`\n",
+            bad.display()
+        )
+    );
+
+    // Paths, types and options.
+    let out = w.sql(&["--in-framing", "paddle", "SELECT 1", "missing/*.paddle"]);
+    assert_eq!(
+        stderr(&out),
+        "error: missing/*.paddle: no such file, or no file matches\n"
+    );
+    let out = rcc_in(
+        &w.dir,
+        &[
+            "sql", "--schema", "web.jr", "--type", "Hits", "SELECT 1", paddle,
+        ],
+        b"",
+    );
+    assert_eq!(
+        stderr(&out),
+        "error: unknown type `Hits` in web.jr: did you mean `web.Hit`?\n"
+    );
+    let out = w.sql(&["--in-framing", "v1", "--recover", "SELECT 1", paddle]);
+    assert_eq!(
+        stderr(&out),
+        "error: --in-framing: recovery applies to paddle, paddle-cpp, plasma-var and seqfile input, not v1\n"
+    );
+    let out = w.sql(&["--in-framing", "paddle", "SELECT count(*) FROM records"]);
+    assert!(stderr(&out).contains("<FILE>..."), "{}", stderr(&out));
+}
+
+/// The Parquet file `rcc sql --to parquet` writes, queried by DuckDB, gives the answers the
+/// records give; pyarrow sees the mapping's types.
+#[test]
+fn parquet_output_read_by_duckdb_and_pyarrow() {
+    let Some(python) = python() else {
+        return;
+    };
+    let w = work("parquet");
+    let paddle = w.paddle("hits.paddle");
+    let parquet = w.dir.join("hits.parquet");
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "parquet",
+        "-o",
+        parquet.to_str().unwrap(),
+        "SELECT * FROM records",
+        paddle.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = r#"
+import sys, duckdb, pyarrow.parquet as pq
+path = sys.argv[1]
+print(pq.read_schema(path).to_string(show_field_metadata=False, show_schema_metadata=False))
+rows = duckdb.sql(f"""
+    SELECT url, count(*), sum(bytes), sum(CASE WHEN ok THEN 1 ELSE 0 END), sum(len(tags))
+    FROM '{path}' GROUP BY url ORDER BY url""").fetchall()
+for r in rows:
+    print("|".join(str(x) for x in r))
+"#;
+    let out = Command::new(python)
+        .args(["-c", script])
+        .arg(&parquet)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut expected = String::from(
+        "id: int32 not null\nbytes: int64 not null\nok: bool not null\nurl: string not null\n\
+         tags: list<item: string not null> not null\n  child 0, item: string not null\n\
+         counts: map<string, int64 ('counts')> not null\n  child 0, counts: struct<key: string not null, value: int64 not null> not null\n      child 0, key: string not null\n      child 1, value: int64 not null\n\
+         origin: struct<city: string not null, zip: int32 not null> not null\n  child 0, city: string not null\n  child 1, zip: int32 not null\n\
+         score: double not null\n",
+    );
+    for (url, n, b, o, t) in w.by_url() {
+        expected.push_str(&format!("{url}|{n}|{b}|{o}|{t}\n"));
+    }
+    assert_eq!(text, expected);
+}
+
+/// The Python with the pinned peers, installed once into `<target>/python-peers`; `None`
+/// when the peers are skipped.
+fn python() -> Option<&'static Path> {
+    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            if std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0") {
+                eprintln!("SKIPPED the DuckDB and pyarrow checks: {SKIP_VAR} is set");
+                return None;
+            }
+            let venv = target_dir().join("python-peers");
+            let python = venv.join("bin/python");
+            let marker = venv.join("installed.txt");
+            if std::fs::read_to_string(&marker).ok().as_deref() != Some(PEERS) {
+                let made = Command::new("python3")
+                    .args(["-m", "venv"])
+                    .arg(&venv)
+                    .output();
+                match made {
+                    Ok(o) if o.status.success() => {}
+                    other => panic!(
+                        "python3 -m venv failed ({other:?}); the Parquet checks need Python 3 \
+                         with venv and pip.\nFix: install python3 and python3-venv (Debian: \
+                         apt-get install python3 python3-venv).\n(To skip these tests on a \
+                         machine without them, set {SKIP_VAR}=1.)"
+                    ),
+                }
+                let o = Command::new(&python)
+                    .args([
+                        "-m",
+                        "pip",
+                        "install",
+                        "--quiet",
+                        "--disable-pip-version-check",
+                    ])
+                    .args(PEERS.split(' '))
+                    .output()
+                    .expect("pip runs");
+                assert!(
+                    o.status.success(),
+                    "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip these \
+                     tests, set {SKIP_VAR}=1.)",
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                std::fs::write(&marker, PEERS).unwrap();
+            }
+            Some(python)
+        })
+        .as_deref()
+}

@@ -1,0 +1,116 @@
+//! [`RecordError`]: a record a scan could not read, named as `rcc convert` names it — the
+//! file, the record's number, its byte offset, the field path.
+
+use std::fmt;
+
+use hadoop_record::framing::split::Location;
+use hadoop_record::Position;
+
+/// A record or frame a scan could not read. It reaches the caller inside
+/// [`DataFusionError::External`](datafusion::common::DataFusionError::External); its text
+/// names the file, the record (its number in the file when the range knows it, else where
+/// the range starts), the byte offset and the field path.
+#[derive(Debug)]
+pub struct RecordError {
+    /// The file, as its object store path.
+    pub file: String,
+    /// Where in the file.
+    pub place: Place,
+    /// What went wrong (with the position and field path inside the record).
+    pub error: hadoop_record::Error,
+}
+
+/// Where a [`RecordError`] happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Place {
+    /// Reading the framing: the error says where (byte offset).
+    Framing {
+        /// The framing's name.
+        framing: String,
+    },
+    /// Decoding the record of one payload.
+    Payload {
+        /// The framing's name (`none` for the lines of a plain CSV file).
+        framing: String,
+        /// The payload's record number and offset.
+        location: Location,
+        /// Where the byte range being read starts (record numbers count from it when the
+        /// file-wide number is unknown).
+        range_start: u64,
+        /// The record's number within the range.
+        in_range: u64,
+    },
+    /// Decoding a stream of records back to back: the error carries the record number and
+    /// position.
+    Stream,
+}
+
+impl RecordError {
+    /// The record's number in the file, when known.
+    pub fn record(&self) -> Option<u64> {
+        match &self.place {
+            Place::Payload { location, .. } => location.record,
+            Place::Framing { .. } | Place::Stream => self.error.record(),
+        }
+    }
+
+    /// The field path inside the record (`Outer.tags[3]`), empty when the error is not in a
+    /// field.
+    pub fn path(&self) -> String {
+        self.error.path()
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.error;
+        match &self.place {
+            Place::Framing { framing } => write!(f, "{}: damaged {framing} input: {e}", self.file),
+            Place::Stream => write!(f, "{}: {e}", self.file),
+            Place::Payload {
+                framing,
+                location,
+                range_start,
+                in_range,
+            } => {
+                write!(f, "{}: ", self.file)?;
+                match location.record {
+                    Some(n) => write!(f, "record {n}")?,
+                    None => write!(f, "record {in_range} of the range from byte {range_start}")?,
+                }
+                let offset = location.offset;
+                match (framing.as_str(), e.position()) {
+                    // A plain CSV line: the column is a byte of the file.
+                    ("none", Some(Position::LineCol { col, .. })) => {
+                        write!(f, ", byte {}", offset + col.saturating_sub(1))?
+                    }
+                    ("none", Some(Position::Byte(b))) => write!(f, ", byte {}", offset + b)?,
+                    ("none", None) => write!(f, ", byte {offset}")?,
+                    (framing, position) => {
+                        let frame = if framing.starts_with("paddle") {
+                            "chunk"
+                        } else {
+                            "frame"
+                        };
+                        write!(f, " (its {framing} {frame} at byte {offset})")?;
+                        if let Some(p) = position {
+                            write!(f, ", {p} of its payload")?;
+                        }
+                    }
+                }
+                let path = e.path();
+                if !path.is_empty() {
+                    write!(f, ", in {path}")?;
+                }
+                write!(f, ": {}", e.message())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}

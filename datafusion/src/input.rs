@@ -1,0 +1,128 @@
+//! A record file as `Read + Seek`, which the framings' range readers need: the file itself
+//! on a local file system, else byte ranges fetched from the object store block by block.
+
+use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use datafusion::common::Result;
+use object_store::path::Path;
+use object_store::{
+    GetOptions, GetRange, GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt,
+};
+use tokio::runtime::Handle;
+
+/// How much a remote reader fetches at a time.
+const BLOCK: u64 = 8 << 20;
+
+/// An open record file.
+pub(crate) enum Input {
+    /// A local file.
+    Local(std::fs::File),
+    /// An object in any other store.
+    Remote(Remote),
+}
+
+/// Opens `meta`'s object: a local file stays a file (DataFusion's local store hands it
+/// over as such); any other object is read through ranged gets.
+pub(crate) async fn open(store: &Arc<dyn ObjectStore>, meta: &ObjectMeta) -> Result<Input> {
+    let remote = || {
+        Input::Remote(Remote {
+            store: store.clone(),
+            location: meta.location.clone(),
+            size: meta.size,
+            pos: 0,
+            block: Bytes::new(),
+            block_start: 0,
+            handle: Handle::current(),
+        })
+    };
+    if meta.size == 0 {
+        return Ok(remote());
+    }
+    // One byte asked for: a local store opens the file, another store sends one byte.
+    let options = GetOptions {
+        range: Some(GetRange::Bounded(0..1)),
+        ..GetOptions::default()
+    };
+    match store.get_opts(&meta.location, options).await?.payload {
+        GetResultPayload::File(file, _) => Ok(Input::Local(file)),
+        GetResultPayload::Stream(_) => Ok(remote()),
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Input::Local(f) => f.read(buf),
+            Input::Remote(r) => r.read(buf),
+        }
+    }
+}
+
+impl Seek for Input {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        match self {
+            Input::Local(f) => f.seek(pos),
+            Input::Remote(r) => r.seek(pos),
+        }
+    }
+}
+
+/// An object read block by block with ranged gets, from a blocking thread (it waits on the
+/// runtime through `handle`).
+pub(crate) struct Remote {
+    store: Arc<dyn ObjectStore>,
+    location: Path,
+    size: u64,
+    pos: u64,
+    block: Bytes,
+    block_start: u64,
+    handle: Handle,
+}
+
+impl Remote {
+    fn block_range(&self) -> Range<u64> {
+        self.block_start..self.block_start + self.block.len() as u64
+    }
+}
+
+impl Read for Remote {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos >= self.size || buf.is_empty() {
+            return Ok(0);
+        }
+        if !self.block_range().contains(&self.pos) {
+            let end = (self.pos + BLOCK.max(buf.len() as u64)).min(self.size);
+            let fetch = self.store.get_range(&self.location, self.pos..end);
+            self.block = self.handle.block_on(fetch).map_err(io::Error::other)?;
+            self.block_start = self.pos;
+            if self.block.is_empty() {
+                return Ok(0);
+            }
+        }
+        let at = (self.pos - self.block_start) as usize;
+        let n = buf.len().min(self.block.len() - at);
+        buf[..n].copy_from_slice(&self.block[at..at + n]);
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for Remote {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        let to = match pos {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(d) => self.size.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = to.ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before the start of the object",
+            )
+        })?;
+        Ok(self.pos)
+    }
+}

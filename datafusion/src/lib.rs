@@ -1,0 +1,58 @@
+//! SQL over Hadoop record files with [Apache DataFusion](datafusion).
+//!
+//! Records of any encoding (binary, CSV, XML, jute), plain or inside any framing (Mesos,
+//! Paddle, Plasma, RecordIO v1), become a table whose columns are the record type's fields,
+//! by the Hadoop→Arrow mapping of [`hadoop_record_arrow::mapping`]:
+//!
+//! - [`SessionContextExt::register_records`]: files, directories and globs as one table, in
+//!   one call;
+//! - [`RecordFormat`] / [`RecordSource`] / [`RecordOpener`]: DataFusion's
+//!   `FileFormat`/`FileSource`/`FileOpener` for record files, shaped like its CSV and JSON
+//!   formats. Only the columns a query uses are decoded (the others are skipped, not
+//!   decoded), and a large file is read as several byte ranges, split along the framing's
+//!   chunk, block or line boundaries ([`hadoop_record::framing::split`]), by several
+//!   partitions at once;
+//! - [`RecordTableOptions`]: what a table is (DDL, type, encoding, framing), plain and
+//!   serializable, for plans that travel;
+//! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path.
+//!
+//! ```
+//! use datafusion::prelude::SessionContext;
+//! use hadoop_record_datafusion::{RecordTableOptions, SessionContextExt};
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! # let ddl = dir.path().join("m.jr");
+//! # std::fs::write(&ddl, "module m { class Hit { ustring url; long n; } }")?;
+//! # std::fs::write(dir.path().join("a.csv"), "'x,1\n'y,2\n")?;
+//! # std::fs::write(dir.path().join("b.csv"), "'x,3\n")?;
+//! # let files = dir.path().join("*.csv");
+//! let ctx = SessionContext::new();
+//! let options = RecordTableOptions::new(ddl, "m.Hit").encoding(hadoop_record::Format::Csv);
+//! ctx.register_records("hits", options, &[files.to_str().unwrap()]).await?;
+//! let total = ctx.sql("SELECT sum(n) FROM hits").await?.collect().await?;
+//! # use datafusion::arrow::array::AsArray;
+//! # use datafusion::arrow::datatypes::Int64Type;
+//! assert_eq!(total[0].column(0).as_primitive::<Int64Type>().value(0), 6);
+//! # Ok(())
+//! # }
+//! ```
+
+mod ddl;
+mod error;
+mod format;
+mod input;
+mod opener;
+mod options;
+mod progress;
+mod register;
+mod scan;
+mod source;
+
+pub use error::{Place, RecordError};
+pub use format::RecordFormat;
+pub use opener::RecordOpener;
+pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};
+pub use progress::ScanProgress;
+pub use register::{record_table, SessionContextExt};
+pub use source::RecordSource;

@@ -1,0 +1,39 @@
+//! How far scans have got: bytes read from record files, shared with whoever shows it.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes read by the scans of a [`RecordFormat`](crate::RecordFormat), and records decoded.
+/// Counters only go up; a reader polls them (a progress bar).
+#[derive(Debug, Default)]
+pub struct ScanProgress {
+    bytes: AtomicU64,
+    records: AtomicU64,
+    total: AtomicU64,
+}
+
+impl ScanProgress {
+    /// Bytes read from the files so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// The size of the files of the tables registered with the format, in bytes (a scan may
+    /// read less, when it needs only part, or more, when ranges read headers before them).
+    pub fn total_bytes(&self) -> u64 {
+        self.total.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn add_total(&self, bytes: u64) {
+        self.total.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Records decoded so far.
+    pub fn records(&self) -> u64 {
+        self.records.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn add(&self, bytes: u64, records: u64) {
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.records.fetch_add(records, Ordering::Relaxed);
+    }
+}

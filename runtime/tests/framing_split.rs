@@ -1,0 +1,361 @@
+//! `framing::split`: for every framing, the byte ranges of any partition of a file (random
+//! cut points) deliver exactly the records a whole-file reader delivers, in order, none lost
+//! and none doubled; record numbers, where a range knows them, are the file's. Paddle files
+//! that carry Paddle files as records, and damaged files read with recovery, included.
+
+mod support;
+
+use std::io::{Cursor, Read};
+
+use hadoop_record::framing::mesos::MesosWriter;
+use hadoop_record::framing::paddle::{
+    Compressor, Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
+};
+use hadoop_record::framing::plasma::{
+    Compression, FixedWriter, TextOptions, TextWriter, VarOptions, VarReadOptions,
+};
+use hadoop_record::framing::seqfile::{
+    Codec, Compression as SeqCompression, SeqReadOptions, SeqWriteOptions, SeqWriter,
+};
+use hadoop_record::framing::split::{Framing, Split};
+use hadoop_record::framing::v1::{V1ReadOptions, V1Reader};
+use hadoop_record::Format;
+use proptest::prelude::*;
+use proptest::sample::Index;
+use support::frames::{paddle_file, var_file, write_frames};
+
+/// What one range delivered: records with their locations' record numbers, or an error.
+struct Read1 {
+    payloads: Vec<(Vec<u8>, Option<u64>)>,
+    error: Option<hadoop_record::Error>,
+}
+
+fn read_range(framing: Framing, format: Format, file: &[u8], start: u64, end: u64) -> Read1 {
+    let split = framing
+        .open_range(format, Cursor::new(file), start..end)
+        .unwrap();
+    let mut out = Read1 {
+        payloads: Vec::new(),
+        error: None,
+    };
+    match split {
+        Split::Payloads(mut payloads) => {
+            while let Some(p) = payloads.next_payload() {
+                match p {
+                    Ok(bytes) => {
+                        let bytes = bytes.to_vec();
+                        out.payloads.push((bytes, payloads.location().record));
+                    }
+                    Err(e) => {
+                        out.error = Some(e);
+                        break;
+                    }
+                }
+            }
+        }
+        Split::Stream(mut reader) => {
+            let mut bytes = Vec::new();
+            reader.read_to_end(&mut bytes).unwrap();
+            out.payloads.push((bytes, Some(0)));
+        }
+    }
+    out
+}
+
+/// Cut points in `0..=len`, sorted, as ranges covering the file (the last runs past it).
+fn ranges(len: usize, cuts: &[Index]) -> Vec<(u64, u64)> {
+    let mut points: Vec<u64> = cuts.iter().map(|i| i.index(len + 1) as u64).collect();
+    points.push(0);
+    points.sort_unstable();
+    points.dedup();
+    let mut out: Vec<(u64, u64)> = points.windows(2).map(|w| (w[0], w[1])).collect();
+    out.push((*points.last().unwrap(), len as u64 + 7));
+    out
+}
+
+/// Reads every range and checks that together they give `whole`, with file record numbers
+/// where known.
+fn check_partition(
+    framing: Framing,
+    format: Format,
+    file: &[u8],
+    cuts: &[Index],
+    whole: &[Vec<u8>],
+) -> Result<(), TestCaseError> {
+    let mut got = Vec::new();
+    for (start, end) in ranges(file.len(), cuts) {
+        let r = read_range(framing, format, file, start, end);
+        prop_assert!(r.error.is_none(), "{framing} {start}..{end}: {:?}", r.error);
+        for (payload, number) in r.payloads {
+            if let Some(n) = number {
+                prop_assert_eq!(n, got.len() as u64, "{} record number", framing);
+            }
+            got.push(payload);
+        }
+    }
+    prop_assert_eq!(got, whole, "{}", framing);
+    Ok(())
+}
+
+fn payload() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        4 => prop::collection::vec(any::<u8>(), 0..40),
+        1 => prop::collection::vec(prop::sample::select(b"\x04\x03\x02\x01:+\nT9".to_vec()), 0..300),
+        1 => prop::collection::vec(any::<u8>(), 250..700),
+    ]
+}
+
+fn cuts() -> impl Strategy<Value = Vec<Index>> {
+    prop::collection::vec(any::<Index>(), 0..8)
+}
+
+fn paddle_settings() -> impl Strategy<Value = PaddleWriteOptions> {
+    (
+        prop::sample::select(vec![Compressor::None, Compressor::Snappy, Compressor::Gzip]),
+        prop::sample::select(vec![Layout::Go, Layout::Cpp]),
+        prop_oneof![Just(0u64), 1u64..300],
+        prop::option::of(1u32..6),
+    )
+        .prop_map(|(c, l, size, count)| {
+            PaddleWriteOptions::default()
+                .compressor(c)
+                .layout(l)
+                .max_chunk_size(size)
+                .max_chunk_records(count)
+        })
+}
+
+/// A RecordIO v1 file: records of a few types cut into partial segments of at most
+/// `segment` bytes, with reserved records among them; and the payloads a reader delivers.
+fn v1_file(records: &[(u8, Vec<u8>, bool)], segment: usize) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let mut file = b"RecordIO v1.0\nX-Note: split test\n\n".to_vec();
+    let mut delivered = Vec::new();
+    for (kind, payload, reserved) in records {
+        let name = if *reserved {
+            ".idx".to_string()
+        } else {
+            format!("T{kind}")
+        };
+        let pieces: Vec<&[u8]> = if payload.is_empty() {
+            vec![&[]]
+        } else {
+            payload.chunks(segment.max(1)).collect()
+        };
+        for (i, piece) in pieces.iter().enumerate() {
+            let last = i + 1 == pieces.len();
+            let mark = if last { ':' } else { '+' };
+            file.extend_from_slice(format!("{name}:{}{mark}", piece.len()).as_bytes());
+            file.extend_from_slice(piece);
+            file.push(b'\n');
+        }
+        if !reserved {
+            delivered.push(payload.clone());
+        }
+    }
+    (file, delivered)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn paddle_ranges_partition_the_records(
+        records in prop::collection::vec(payload(), 0..30),
+        options in paddle_settings(),
+        cuts in cuts(),
+    ) {
+        let file = paddle_file(&records, options);
+        let framing = Framing::Paddle(PaddleReadOptions::default().layout(options.layout));
+        check_partition(framing, Format::Binary, &file, &cuts, &records)?;
+    }
+
+    /// With recovery, ranges of a damaged file deliver what a whole-file recovering reader
+    /// delivers.
+    #[test]
+    fn recovering_paddle_ranges_agree_with_the_whole_file_reader(
+        records in prop::collection::vec(payload(), 1..20),
+        options in paddle_settings(),
+        damage in prop::collection::vec((any::<Index>(), any::<u8>()), 1..4),
+        cuts in cuts(),
+    ) {
+        let mut file = paddle_file(&records, options);
+        for (at, xor) in &damage {
+            let i = at.index(file.len());
+            file[i] ^= xor | 1;
+        }
+        let read = PaddleReadOptions::default().layout(options.layout).recover(true);
+        let whole: Vec<Vec<u8>> = PaddleReader::with_options(&file[..], read)
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut got = Vec::new();
+        for (start, end) in ranges(file.len(), &cuts) {
+            let r = read_range(Framing::Paddle(read), Format::Binary, &file, start, end);
+            prop_assert!(r.error.is_none());
+            got.extend(r.payloads.into_iter().map(|p| p.0));
+        }
+        prop_assert_eq!(got, whole);
+    }
+
+    #[test]
+    fn v1_ranges_partition_the_records(
+        records in prop::collection::vec((0u8..3, payload(), prop::bool::weighted(0.15)), 0..25),
+        segment in 1usize..80,
+        cuts in cuts(),
+    ) {
+        let (file, delivered) = v1_file(&records, segment);
+        let whole: Vec<Vec<u8>> = V1Reader::new(&file[..]).unwrap().payloads()
+            .collect::<Result<_, _>>().unwrap();
+        prop_assert_eq!(&whole, &delivered);
+        check_partition(Framing::V1(V1ReadOptions::default()), Format::Binary, &file, &cuts, &whole)?;
+    }
+
+    #[test]
+    fn plasma_ranges_partition_the_records(
+        records in prop::collection::vec(payload(), 0..30),
+        chunk_size in 64u32..300,
+        snappy in any::<bool>(),
+        cuts in cuts(),
+    ) {
+        let compression = if snappy { Compression::Snappy } else { Compression::None };
+        let var = var_file(&records, VarOptions { chunk_size, compression });
+        check_partition(Framing::PlasmaVar(VarReadOptions::default()), Format::Binary, &var, &cuts, &records)?;
+
+        let lines: Vec<Vec<u8>> = records.iter()
+            .map(|r| r.iter().copied().filter(|&b| b != b'\n').collect())
+            .collect();
+        let text = write_frames(TextWriter::new(Vec::new()), &lines).into_inner().unwrap();
+        check_partition(Framing::PlasmaText(TextOptions::default()), Format::Csv, &text, &cuts, &lines)?;
+
+        let fixed: Vec<Vec<u8>> = records.iter().map(|r| {
+            let mut r = r.clone();
+            r.resize(7, b'x');
+            r
+        }).collect();
+        let file = write_frames(FixedWriter::new(Vec::new(), 7).unwrap(), &fixed).into_inner().unwrap();
+        check_partition(Framing::PlasmaFixed(7), Format::Binary, &file, &cuts, &fixed)?;
+    }
+
+    /// SequenceFiles of every compression type, with sync entries far more often than
+    /// Hadoop's interval so that small files have many: ranges begin at sync entries.
+    #[test]
+    fn seqfile_ranges_partition_the_records(
+        records in prop::collection::vec(payload(), 0..40),
+        compression in prop::sample::select(vec![
+            SeqCompression::None, SeqCompression::Record, SeqCompression::Block,
+        ]),
+        sync_interval in 1u64..400,
+        block_size in 1usize..600,
+        cuts in cuts(),
+    ) {
+        let codec = if compression == SeqCompression::None { None } else { Some(Codec::Deflate) };
+        let mut options = SeqWriteOptions::new("m.R")
+            .compression(compression)
+            .sync_interval(sync_interval)
+            .block_size(block_size);
+        if let Some(codec) = codec {
+            options = options.codec(codec);
+        }
+        let file = write_frames(SeqWriter::new(Vec::new(), options), &records).into_inner();
+        check_partition(Framing::SeqFile(SeqReadOptions::default()), Format::Binary, &file, &cuts, &records)?;
+    }
+
+    /// Unsplittable framings: the range at 0 reads everything, the others nothing.
+    #[test]
+    fn mesos_and_plain_streams_are_read_by_the_first_range(
+        records in prop::collection::vec(payload(), 0..20),
+        cuts in cuts(),
+    ) {
+        let file = write_frames(MesosWriter::new(Vec::new()), &records).into_inner();
+        let framing: Framing = "mesos".parse().unwrap();
+        check_partition(framing, Format::Binary, &file, &cuts, &records)?;
+        prop_assert!(!framing.is_splittable(Format::Binary));
+
+        let plain = records.concat();
+        check_partition(Framing::None, Format::Xml, &plain, &cuts, std::slice::from_ref(&plain))?;
+    }
+
+    /// A plain CSV stream splits at line ends: each payload is one line with its LF (the
+    /// last may lack it), and the ranges together deliver every line once.
+    #[test]
+    fn plain_csv_ranges_are_whole_lines(
+        text in prop::collection::vec(prop::sample::select(b"ab,\r\n".to_vec()), 0..300),
+        cuts in cuts(),
+    ) {
+        let lines: Vec<Vec<u8>> = text.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+        check_partition(Framing::None, Format::Csv, &text, &cuts, &lines)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Records that are Paddle files themselves carry valid chunks (magic, header, CRC) in
+    /// their payloads: a range that starts inside them must not take them for the file's.
+    #[test]
+    fn paddle_ranges_ignore_chunk_images_inside_records(
+        inner in prop::collection::vec(payload(), 1..6),
+        outer in prop::collection::vec(payload(), 0..6),
+        layout in prop::sample::select(vec![Layout::Go, Layout::Cpp]),
+        cuts in cuts(),
+    ) {
+        let options = PaddleWriteOptions::default().layout(layout).max_chunk_size(40);
+        let image = paddle_file(&inner, options);
+        let mut records = outer.clone();
+        records.insert(outer.len() / 2, image.clone());
+        records.push(image);
+        let file = paddle_file(&records, options);
+        let framing = Framing::Paddle(PaddleReadOptions::default().layout(layout));
+        check_partition(framing, Format::Binary, &file, &cuts, &records)?;
+        // Every single-byte start lands on the right answer too.
+        for start in 0..file.len() as u64 {
+            let a = read_range(framing, Format::Binary, &file, 0, start);
+            let b = read_range(framing, Format::Binary, &file, start, u64::MAX);
+            let mut got: Vec<Vec<u8>> = a.payloads.into_iter().map(|p| p.0).collect();
+            got.extend(b.payloads.into_iter().map(|p| p.0));
+            prop_assert_eq!(&got, &records, "cut at {}", start);
+        }
+    }
+}
+
+#[test]
+fn framing_names_round_trip() {
+    for name in [
+        "none",
+        "mesos",
+        "paddle",
+        "paddle-cpp",
+        "plasma-text",
+        "plasma-fixed:3",
+        "plasma-var",
+        "v1",
+        "seqfile",
+    ] {
+        assert_eq!(name.parse::<Framing>().unwrap().to_string(), name);
+    }
+    let e = "padle".parse::<Framing>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown framing `padle` (expected one of none, mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1, seqfile)"
+    );
+}
+
+/// A strict range reader reports damage in the header chain before its range (the records
+/// it would own cannot be found past it) with the offset of the damaged chunk.
+#[test]
+fn strict_paddle_ranges_report_a_broken_chain() {
+    let options = PaddleWriteOptions::default().max_chunk_size(4);
+    let records: Vec<&[u8]> = vec![b"aaaa", b"bbbb", b"cccc"];
+    let mut file = paddle_file(&records, options);
+    file[28] = 0; // the second chunk's magic
+    let framing = Framing::Paddle(PaddleReadOptions::default());
+    let first = read_range(framing, Format::Binary, &file, 0, 10);
+    assert_eq!(first.payloads.len(), 1);
+    assert!(first.error.is_none());
+    let e = Framing::Paddle(PaddleReadOptions::default())
+        .open_range(Format::Binary, Cursor::new(&file), 30..60)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "byte 28: damaged chunk: bad magic number 0x01020300 (expected 0x01020304)"
+    );
+}
