@@ -392,16 +392,7 @@ impl<R: Read> FrameReader<R> {
         match &self.source {
             Source::Paddle(r) => r.skipped().iter().map(ToString::to_string).collect(),
             Source::Seq(r) => r.skipped().iter().map(ToString::to_string).collect(),
-            Source::Var(r) => r
-                .skipped()
-                .iter()
-                .map(|s| {
-                    format!(
-                        "skipped {} byte(s) at byte {}: {}",
-                        s.len, s.offset, s.reason
-                    )
-                })
-                .collect(),
+            Source::Var(r) => r.skipped().iter().map(ToString::to_string).collect(),
             _ => Vec::new(),
         }
     }

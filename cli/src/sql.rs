@@ -21,6 +21,7 @@ use hadoop_record_datafusion::{
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::frame::{report_end, Stop};
 use super::framing::ReadOptions;
 use super::schema_type::{find_type, load_model, Early, SchemaType};
 use super::Context;
@@ -62,7 +63,7 @@ pub(crate) struct SqlArgs {
     in_framing: Option<String>,
 
     /// paddle, plasma-var and seqfile input: skip damaged chunks (seqfile: up to the next
-    /// sync entry) and carry on
+    /// sync entry) and carry on (what was skipped is reported, and the exit status is 1)
     #[arg(long)]
     recover: bool,
 
@@ -136,7 +137,7 @@ enum OutFormat {
 /// Runs `rcc sql`; true on success.
 pub(crate) fn run(context: &Context, args: SqlArgs) -> bool {
     match sql(context, args) {
-        Ok(()) => true,
+        Ok((skipped, failure)) => report_end(context, &skipped, failure.map(Stop::Failed)),
         Err(Early::Message(message)) => {
             context.error(&message);
             false
@@ -145,7 +146,11 @@ pub(crate) fn run(context: &Context, args: SqlArgs) -> bool {
     }
 }
 
-fn sql(context: &Context, args: SqlArgs) -> Result<(), Early> {
+/// What a query that ran gives: what recovering readers skipped, and the error that
+/// stopped it, if any.
+type Ran = (Vec<String>, Option<String>);
+
+fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
     let encoding = args.from.format();
     if args.to == OutFormat::Parquet && args.output.is_none() && io::stdout().is_terminal() {
         return Err(
@@ -182,7 +187,7 @@ fn sql(context: &Context, args: SqlArgs) -> Result<(), Early> {
     runtime.block_on(query(&args, options))
 }
 
-async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<(), Early> {
+async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early> {
     let mut config = SessionConfig::new();
     if let Some(n) = args.partitions {
         config = config.with_target_partitions(n.into());
@@ -207,7 +212,7 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<(), Early>
     let progress = Progress::start(format.progress());
     let result = write_result(args, frame).await;
     progress.finish();
-    result.map_err(Early::Message)
+    Ok((format.progress().skipped(), result.err()))
 }
 
 /// Runs the query and writes its result as `--to` says.

@@ -13,17 +13,13 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case};
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::{Format, RecordReader, Value};
 use serde_json::json;
+use support::peers::{python, target_dir};
 use support::{rcc_in, stderr};
-
-/// The pinned independent readers.
-const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
-const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
 
 /// The framings records are put in, as `--in-framing`/`--out-framing` name them.
 const FRAMINGS: [&str; 6] = [
@@ -41,15 +37,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// `<target>`, from this test binary's path (`<target>/<profile>/deps/<binary>`).
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    exe.ancestors()
-        .nth(3)
-        .expect("the target directory")
-        .to_path_buf()
 }
 
 /// `rcc convert` in `dir` with `args` after the schema and type; panics unless it succeeds.
@@ -215,59 +202,6 @@ fn java_shapes_round_trip_through_parquet_and_arrow_in_every_encoding_and_framin
     let shapes = java_shapes();
     let streams = streams(&shapes.cases, |c| shapes.bytes(c));
     round_trips(&java_shapes_dir(), "shapes.jr", &work, &streams);
-}
-
-/// The Python with the pinned peers, installed once into `<target>/python-peers`; `None`
-/// when the peers are skipped.
-fn python() -> Option<&'static Path> {
-    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            if std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0") {
-                eprintln!("SKIPPED the pyarrow and DuckDB checks: {SKIP_VAR} is set");
-                return None;
-            }
-            let venv = target_dir().join("python-peers");
-            // Only this test binary uses it, and the OnceLock makes its tests wait for one
-            // installation.
-            let python = venv.join("bin/python");
-            let marker = venv.join("installed.txt");
-            if fs::read_to_string(&marker).ok().as_deref() != Some(PEERS) {
-                let made = Command::new("python3")
-                    .args(["-m", "venv"])
-                    .arg(&venv)
-                    .output();
-                match made {
-                    Ok(o) if o.status.success() => {}
-                    other => panic!(
-                        "python3 -m venv failed ({other:?}); the Parquet checks need Python 3 \
-                         with venv and pip.\nFix: install python3 and python3-venv (Debian: \
-                         apt-get install python3 python3-venv).\n(To skip these tests on a \
-                         machine without them, set {SKIP_VAR}=1.)"
-                    ),
-                }
-                let mut pip = Command::new(&python);
-                pip.args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                ]);
-                pip.args(PEERS.split(' '));
-                let o = pip.output().expect("pip runs");
-                assert!(
-                    o.status.success(),
-                    "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip these \
-                     tests, set {SKIP_VAR}=1.)",
-                    String::from_utf8_lossy(&o.stdout),
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                fs::write(&marker, PEERS).unwrap();
-            }
-            Some(python)
-        })
-        .as_deref()
 }
 
 /// Reads Parquet files with pyarrow and with DuckDB and prints, per file, the rows in a

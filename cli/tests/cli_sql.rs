@@ -12,19 +12,17 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
-use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
+use hadoop_record::framing::paddle::{
+    PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+};
 use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions};
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::schema::Schema;
 use hadoop_record::{Format, RecordWriter, Value};
 use hadoop_record_compiler::{load, LoadOptions};
+use support::peers::{python, target_dir};
 use support::{rcc_in, stderr, stdout};
-
-/// The pinned independent readers (the same as the Parquet conversion tests').
-const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
-const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
 
 const DDL: &str = "module web {
     class Place { ustring city; int zip; }
@@ -83,11 +81,6 @@ fn work(name: &str) -> Work {
         schema,
         values,
     }
-}
-
-fn target_dir() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_rcc"));
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
 }
 
 impl Work {
@@ -492,54 +485,59 @@ for r in rows:
     assert_eq!(text, expected);
 }
 
-/// The Python with the pinned peers, installed once into `<target>/python-peers`; `None`
-/// when the peers are skipped.
-fn python() -> Option<&'static Path> {
-    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            if std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0") {
-                eprintln!("SKIPPED the DuckDB and pyarrow checks: {SKIP_VAR} is set");
-                return None;
-            }
-            let venv = target_dir().join("python-peers");
-            let python = venv.join("bin/python");
-            let marker = venv.join("installed.txt");
-            if std::fs::read_to_string(&marker).ok().as_deref() != Some(PEERS) {
-                let made = Command::new("python3")
-                    .args(["-m", "venv"])
-                    .arg(&venv)
-                    .output();
-                match made {
-                    Ok(o) if o.status.success() => {}
-                    other => panic!(
-                        "python3 -m venv failed ({other:?}); the Parquet checks need Python 3 \
-                         with venv and pip.\nFix: install python3 and python3-venv (Debian: \
-                         apt-get install python3 python3-venv).\n(To skip these tests on a \
-                         machine without them, set {SKIP_VAR}=1.)"
-                    ),
-                }
-                let o = Command::new(&python)
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--disable-pip-version-check",
-                    ])
-                    .args(PEERS.split(' '))
-                    .output()
-                    .expect("pip runs");
-                assert!(
-                    o.status.success(),
-                    "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip these \
-                     tests, set {SKIP_VAR}=1.)",
-                    String::from_utf8_lossy(&o.stdout),
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                std::fs::write(&marker, PEERS).unwrap();
-            }
-            Some(python)
-        })
-        .as_deref()
+#[test]
+fn recover_skips_damaged_chunks_and_reports_them() {
+    let w = work("recover");
+    let path = w.paddle("hits.paddle");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let file = path.to_str().unwrap();
+    let query = "SELECT count(*) AS n FROM records";
+
+    // Strict: the damage stops the query, named by file and byte.
+    let out = w.sql(&["--in-framing", "paddle", "--to", "csv", query, file]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "error: {}",
+            std::fs::canonicalize(&path).unwrap().display()
+        )),
+        "{err}"
+    );
+
+    // Recovering: the records of the intact chunks, what was skipped as a warning, and
+    // exit status 1, as `rcc convert --recover` does.
+    let mut reader = PaddleReader::with_options(
+        std::io::Cursor::new(&bytes),
+        PaddleReadOptions::default().recover(true),
+    );
+    let intact = reader
+        .by_ref()
+        .try_fold(0, |n, r| r.map(|_| n + 1))
+        .unwrap();
+    let skips: Vec<String> = reader.skipped().iter().map(ToString::to_string).collect();
+    assert!(
+        intact < w.values.len() && !skips.is_empty(),
+        "the damage cost records"
+    );
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--recover",
+        "--to",
+        "csv",
+        query,
+        file,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("n\n{intact}\n"));
+    let shown = std::fs::canonicalize(&path).unwrap();
+    let expected: String = skips
+        .iter()
+        .map(|s| format!("warning: recovery: {}: {s}\n", shown.display()))
+        .collect();
+    assert_eq!(stderr(&out), expected);
 }

@@ -1,6 +1,7 @@
 //! How far scans have got: bytes read from record files, shared with whoever shows it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Bytes read by the scans of a [`RecordFormat`](crate::RecordFormat), and records decoded.
 /// Counters only go up; a reader polls them (a progress bar).
@@ -9,6 +10,7 @@ pub struct ScanProgress {
     bytes: AtomicU64,
     records: AtomicU64,
     total: AtomicU64,
+    skipped: Mutex<Vec<String>>,
 }
 
 impl ScanProgress {
@@ -30,6 +32,21 @@ impl ScanProgress {
     /// Records decoded so far.
     pub fn records(&self) -> u64 {
         self.records.load(Ordering::Relaxed)
+    }
+
+    /// What recovering readers (`FramingOptions::recover`) skipped of damaged files, one
+    /// line each, `FILE: skipped N byte(s) at byte O: why`, in the order ranges finished.
+    pub fn skipped(&self) -> Vec<String> {
+        self.skipped.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    pub(crate) fn add_skipped(&self, file: &str, skipped: Vec<String>) {
+        if skipped.is_empty() {
+            return;
+        }
+        if let Ok(mut all) = self.skipped.lock() {
+            all.extend(skipped.into_iter().map(|s| format!("{file}: {s}")));
+        }
     }
 
     pub(crate) fn add(&self, bytes: u64, records: u64) {

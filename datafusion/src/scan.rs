@@ -119,7 +119,10 @@ fn scan_payloads(
     let max_depth = format.options_max_depth();
     loop {
         let payload = match payloads.next_payload() {
-            None => break,
+            None => {
+                format.progress.add_skipped(&job.file, payloads.skipped());
+                break;
+            }
             Some(Ok(payload)) => payload,
             Some(Err(e)) => {
                 return Err(job.error(

@@ -354,6 +354,17 @@ pub trait PayloadRead {
 
     /// Where the payload last returned is.
     fn location(&self) -> Location;
+
+    /// What a recovering reader skipped so far, one line each (`skipped N byte(s) at byte
+    /// O: why`); empty unless the framing recovers and something was damaged.
+    fn skipped(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Each skip of a recovering reader, described.
+fn described<T: fmt::Display>(skips: &[T]) -> Vec<String> {
+    skips.iter().map(ToString::to_string).collect()
 }
 
 impl<R: Read> PayloadRead for PaddleReader<R> {
@@ -363,6 +374,10 @@ impl<R: Read> PayloadRead for PaddleReader<R> {
 
     fn location(&self) -> Location {
         Location::numbered(self.first_record(), self.records(), self.chunk_offset())
+    }
+
+    fn skipped(&self) -> Vec<String> {
+        described(PaddleReader::skipped(self))
     }
 }
 
@@ -395,6 +410,10 @@ impl<R: Read> PayloadRead for SeqPayloads<R> {
     fn location(&self) -> Location {
         Location::numbered(self.first_record, self.reader.records(), self.offset)
     }
+
+    fn skipped(&self) -> Vec<String> {
+        described(self.reader.skipped())
+    }
 }
 
 /// Where a reader of owned payloads is, for [`Split::payloads`].
@@ -408,6 +427,11 @@ pub trait Located {
     /// The offset of the payload just read (by default the one `next_offset` gave).
     fn last_offset(&self, before: u64) -> u64 {
         before
+    }
+
+    /// What a recovering reader skipped, as [`PayloadRead::skipped`] describes it.
+    fn skipped(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 
@@ -432,6 +456,10 @@ impl<R: Read> Located for FixedReader<R> {
 impl<R: Read> Located for VarReader<R> {
     fn last_offset(&self, _before: u64) -> u64 {
         self.record_offset()
+    }
+
+    fn skipped(&self) -> Vec<String> {
+        described(VarReader::skipped(self))
     }
 }
 
@@ -460,6 +488,10 @@ impl<I: Iterator<Item = Result<Vec<u8>>> + Located> PayloadRead for Owned<I> {
 
     fn location(&self) -> Location {
         Location::numbered(self.first_record, self.delivered, self.offset)
+    }
+
+    fn skipped(&self) -> Vec<String> {
+        self.reader.skipped()
     }
 }
 

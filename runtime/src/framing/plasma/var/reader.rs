@@ -42,6 +42,16 @@ pub struct Skip {
     pub reason: String,
 }
 
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "skipped {} byte(s) at byte {}: {}",
+            self.len, self.offset, self.reason
+        )
+    }
+}
+
 /// What a reader saw of one chunk slot (collected for [`crate::framing::plasma::var_info`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkSummary {
