@@ -82,7 +82,24 @@ impl<'a> RawInput<'a> {
     }
 
     /// A zero-compressed `long` with a payload (or the end of input).
+    #[inline]
     fn read_long_vlong(&mut self) -> Result<i64> {
+        // With the marker and eight more bytes in the input, the payload is the top of one
+        // big-endian load: no loop over its bytes (random longs take all eight).
+        if let Some(window) = self.data.get(self.pos..self.pos + vint::MAX_LEN) {
+            let marker = window[0];
+            let n = vint::payload_len(marker);
+            if n > 0 {
+                let word = u64::from_be_bytes(window[1..].try_into().expect("eight bytes"));
+                let u = word >> (64 - 8 * n as u32);
+                self.pos += 1 + n;
+                return Ok(if (marker as i8) < -120 {
+                    !u as i64
+                } else {
+                    u as i64
+                });
+            }
+        }
         let [marker] = self.take_array::<1>()?;
         let n = vint::payload_len(marker);
         let payload = self.take(n)?;
@@ -258,5 +275,33 @@ mod tests {
         let e = c.read_vlong().unwrap_err();
         assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
         assert_eq!(e.position(), Some(Position::Byte(1)));
+    }
+
+    #[test]
+    fn every_length_reads_alike_mid_input_and_at_its_end() {
+        let mut values = vec![0i64, 127, -112, 128, -113, i64::MAX, i64::MIN, -1 << 40];
+        for bits in 7..63 {
+            values.extend([
+                1i64 << bits,
+                (1i64 << bits) - 1,
+                -(1i64 << bits),
+                !(1i64 << bits),
+            ]);
+        }
+        for v in values {
+            let mut buf = [0u8; vint::MAX_LEN];
+            let n = vint::encode(v, &mut buf);
+            // At the end of the input: the byte-by-byte path.
+            let mut c = RawInput::new(&buf[..n]);
+            assert_eq!(c.read_vlong().unwrap(), v, "{:02x?}", &buf[..n]);
+            assert_eq!(c.offset(), n);
+            // Followed by more bytes: the one-load path, which must stop at its end.
+            let mut padded = buf[..n].to_vec();
+            padded.extend_from_slice(&[0x7f; vint::MAX_LEN]);
+            let mut c = RawInput::new(&padded);
+            assert_eq!(c.read_vlong().unwrap(), v, "{:02x?}", &buf[..n]);
+            assert_eq!(c.offset(), n);
+            assert_eq!(c.read_vlong().unwrap(), 0x7f);
+        }
     }
 }
