@@ -9,6 +9,8 @@ use std::process::{Command, Output, Stdio};
 
 use fixture_harness::{Case, Encoding};
 
+pub mod web;
+
 /// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
 /// the terminal alone.
 pub fn command(dir: impl AsRef<Path>, args: &[&str]) -> Command {
