@@ -43,7 +43,7 @@ struct Process {
 }
 
 impl Process {
-    fn start(name: &str, args: &[&str]) -> Process {
+    fn start<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> Process {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
             .args(args)
             .stdin(Stdio::null())
@@ -138,7 +138,7 @@ struct Cluster {
 
 impl Cluster {
     /// `scheduler_args` and `executor_args` are added to the processes' command lines.
-    fn start(scheduler_args: &[&str], executor_args: &[&str]) -> Cluster {
+    fn start(scheduler_args: &[&str], executor_extra: &[&str]) -> Cluster {
         let port = free_port().to_string();
         let mut args = vec![
             "cluster",
@@ -153,24 +153,9 @@ impl Cluster {
         scheduler.wait_for(|l| l.contains("listening on 127.0.0.1:"));
         let mut executors = Vec::new();
         for i in 0..2 {
-            let (flight, grpc) = (free_port().to_string(), free_port().to_string());
-            let mut args = vec![
-                "cluster",
-                "executor",
-                "--scheduler-host",
-                "127.0.0.1",
-                "--scheduler-port",
-                &port,
-                "--bind-host",
-                "127.0.0.1",
-                "--bind-port",
-                &flight,
-                "--bind-grpc-port",
-                &grpc,
-                "--concurrent-tasks",
-                "2",
-            ];
-            args.extend_from_slice(executor_args);
+            let mut args = executor_args(&port);
+            args.extend(["--concurrent-tasks", "2"].map(String::from));
+            args.extend(executor_extra.iter().map(|a| a.to_string()));
             let mut executor = Process::start(&format!("executor {i}"), &args);
             executor.wait_for(|l| l.contains("listening on"));
             executors.push(executor);
@@ -181,6 +166,28 @@ impl Cluster {
             scheduler,
         }
     }
+}
+
+/// `rcc cluster executor` for the scheduler on loopback port `scheduler_port`, on fresh
+/// loopback ports.
+fn executor_args(scheduler_port: &str) -> Vec<String> {
+    let (flight, grpc) = (free_port().to_string(), free_port().to_string());
+    [
+        "cluster",
+        "executor",
+        "--scheduler-host",
+        "127.0.0.1",
+        "--scheduler-port",
+        scheduler_port,
+        "--bind-host",
+        "127.0.0.1",
+        "--bind-port",
+        &flight,
+        "--bind-grpc-port",
+        &grpc,
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// Runs `command` to the end, killing it if it outlives [`PATIENCE`].
@@ -379,25 +386,7 @@ fn an_absent_scheduler_is_a_clear_error() {
     assert!(stderr(&out).contains("df://nowhere"), "{}", stderr(&out));
 
     // An executor without a scheduler stops with the same message.
-    let flight = free_port().to_string();
-    let grpc = free_port().to_string();
-    let mut executor = Process::start(
-        "executor",
-        &[
-            "cluster",
-            "executor",
-            "--scheduler-host",
-            "127.0.0.1",
-            "--scheduler-port",
-            &port.to_string(),
-            "--bind-host",
-            "127.0.0.1",
-            "--bind-port",
-            &flight,
-            "--bind-grpc-port",
-            &grpc,
-        ],
-    );
+    let mut executor = Process::start("executor", &executor_args(&port.to_string()));
     let line = executor.wait_for(|l| l.starts_with("error: "));
     assert!(
         line.contains(&format!(
