@@ -5,6 +5,7 @@
 //! variant in [`Command`].
 
 mod check;
+mod cluster;
 mod compat;
 mod convert;
 mod frame;
@@ -68,6 +69,9 @@ enum Command {
     /// Query record files with SQL (DataFusion): files, directories and globs as one table,
     /// the result as a table, CSV, JSON lines or Parquet
     Sql(Box<sql::SqlArgs>),
+    /// Run a Ballista scheduler or executor that knows record files, for
+    /// `rcc sql --cluster`
+    Cluster(Box<cluster::ClusterArgs>),
     /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
     TypeInfo(type_info::TypeInfoArgs),
     /// Report what data written with an old version of a record becomes when a new version
@@ -194,6 +198,7 @@ fn main() -> ExitCode {
         Some(Command::Frame(args)) => frame::run(&context, *args),
         Some(Command::Convert(args)) => convert::run(&context, *args),
         Some(Command::Sql(args)) => sql::run(&context, *args),
+        Some(Command::Cluster(args)) => cluster::run(&context, *args),
         Some(Command::TypeInfo(args)) => type_info::run(&context, args),
         // Its own exit statuses: 1 means incompatible, 2 an error.
         Some(Command::Compat(args)) => return compat::run(&context, args),

@@ -35,12 +35,15 @@ Examples:
   rcc sql --schema web.jr --type web.Hit --in-framing v1 --table hits --to parquet -o hits.parquet \\
       'SELECT * FROM hits' logs/
   rcc sql --schema web.jr --type web.Hit --from xml --to json 'SELECT origin.city FROM records' a.xml
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \
+      'SELECT url, count(*) AS n FROM records GROUP BY url' /shared/hits.paddle
 
 FILEs are files, directories (the files in them) and globs (quote them), all of one record
 type, encoding and framing: together one table (`records`, or --table). Its columns are the
 record's fields: vectors are lists, maps are maps (`counts['key']`), nested records are
 structs (`origin['city']`). Large files in a splittable framing (paddle, plasma-*, v1,
-seqfile, plain CSV) are read by several threads at once.
+seqfile, plain CSV) are read by several threads at once; with --cluster, by the executors of
+a Ballista cluster (`rcc cluster`), which read the files under the same paths.
 
 --to table (the default) prints a table; csv writes a header row; json one object per line;
 parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
@@ -90,6 +93,11 @@ pub(crate) struct SqlArgs {
     /// Threads (and file ranges) working at once (default: the number of cores)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     partitions: Option<u16>,
+
+    /// Run the query on the Ballista cluster whose scheduler is at df://HOST:PORT (`rcc
+    /// cluster`); every executor must read the FILEs under the same paths
+    #[arg(long, value_name = "df://HOST:PORT")]
+    cluster: Option<String>,
 
     /// The SQL query
     #[arg(value_name = "QUERY")]
@@ -159,6 +167,16 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
                 .into(),
         );
     }
+    if args.recover && args.cluster.is_some() {
+        // Executors skip damage where they read; what they skipped does not come back with
+        // the answers, and answers that silently miss records are worse than none.
+        return Err(
+            "--recover does not work with --cluster: the executors could not report what \
+             they skipped (recover locally: rcc sql --recover without --cluster)"
+                .to_string()
+                .into(),
+        );
+    }
     let record = &args.record;
     let model = load_model(context, &record.schema, &record.include_dirs)?;
     let schema = model.to_schema().into_schema();
@@ -192,12 +210,24 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
     if let Some(n) = args.partitions {
         config = config.with_target_partitions(n.into());
     }
-    let ctx = SessionContext::new_with_config(config);
     let files: Vec<&str> = args.files.iter().map(String::as_str).collect();
-    let format = ctx
-        .register_records(&args.table, options, &files)
-        .await
-        .map_err(|e| message(&e))?;
+    // The same table and query; on a cluster, the table is one a plan can carry.
+    let (ctx, format) = match &args.cluster {
+        None => {
+            let ctx = SessionContext::new_with_config(config);
+            let format = ctx.register_records(&args.table, options, &files).await;
+            (ctx, format)
+        }
+        Some(url) => {
+            let ctx = hadoop_record_cluster::remote_context(url, config)
+                .await
+                .map_err(|e| message(&e))?;
+            let format =
+                hadoop_record_cluster::register_records(&ctx, &args.table, options, &files).await;
+            (ctx, format)
+        }
+    };
+    let format = format.map_err(|e| message(&e))?;
     let frame = match ctx.sql(&args.query).await {
         Ok(frame) => frame,
         Err(e) => {
@@ -209,9 +239,15 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
             .into())
         }
     };
-    let progress = Progress::start(format.progress());
+    // Executors read a cluster's files: no progress to show here.
+    let progress = args
+        .cluster
+        .is_none()
+        .then(|| Progress::start(format.progress()));
     let result = write_result(args, frame).await;
-    progress.finish();
+    if let Some(progress) = progress {
+        progress.finish();
+    }
     Ok((format.progress().skipped(), result.err()))
 }
 

@@ -10,166 +10,17 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use hadoop_record::framing::paddle::{
-    PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
-};
-use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions};
-use hadoop_record::framing::FrameWrite;
-use hadoop_record::schema::Schema;
-use hadoop_record::{Format, RecordWriter, Value};
-use hadoop_record_compiler::{load, LoadOptions};
+use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
+use hadoop_record::Format;
 use support::peers::{python, target_dir};
+use support::web::{by_url_csv, work_in, Work, BY_URL};
 use support::{rcc_in, stderr, stdout};
 
-const DDL: &str = "module web {
-    class Place { ustring city; int zip; }
-    class Hit {
-        int id;
-        long bytes;
-        boolean ok;
-        ustring url;
-        vector<ustring> tags;
-        map<ustring, long> counts;
-        Place origin;
-        double score;
-    }
-}
-";
-
-/// A scratch directory holding the DDL, and the records of `web.Hit`.
-struct Work {
-    dir: PathBuf,
-    schema: Schema,
-    values: Vec<Value>,
-}
-
 fn work(name: &str) -> Work {
-    let dir = target_dir().join("cli-sql").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("web.jr"), DDL).unwrap();
-    let model = load(&[dir.join("web.jr")], &LoadOptions::default()).unwrap();
-    let schema = model.to_schema().into_schema();
-    let urls = ["a.com", "b.org", "c.net", "é,'%}"];
-    let cities = ["Paris", "Oslo", "Lima"];
-    let values = (0..500i64)
-        .map(|i| {
-            let tags = (0..i % 4).map(|t| Value::String(format!("t{t}"))).collect();
-            let counts = (0..i % 3)
-                .map(|k| (Value::String(format!("k{k}")), Value::Long(i * 10 + k)))
-                .collect();
-            Value::Record(vec![
-                Value::Int(i as i32),
-                Value::Long((i * 7919) % 100_003 - 50_000),
-                Value::Bool(i % 5 == 0),
-                Value::String(urls[(i % 4) as usize].into()),
-                Value::Vector(tags),
-                Value::Map(counts),
-                Value::Record(vec![
-                    Value::String(cities[(i % 3) as usize].into()),
-                    Value::Int((i * 31 % 1000) as i32),
-                ]),
-                Value::Double(i as f64 / 8.0),
-            ])
-        })
-        .collect();
-    Work {
-        dir,
-        schema,
-        values,
-    }
-}
-
-impl Work {
-    fn payloads(&self, format: Format) -> Vec<Vec<u8>> {
-        let id = self.schema.find("web.Hit").unwrap();
-        self.values
-            .iter()
-            .map(|v| {
-                let mut w = RecordWriter::new(Vec::new(), format);
-                w.write_value(&self.schema, id, v).unwrap();
-                w.into_inner().unwrap()
-            })
-            .collect()
-    }
-
-    /// Writes the records as `name`, binary in small Paddle chunks.
-    fn paddle(&self, name: &str) -> PathBuf {
-        let options = PaddleWriteOptions::default().max_chunk_size(2000);
-        let mut w = PaddleWriter::with_options(Vec::new(), options);
-        for p in self.payloads(Format::Binary) {
-            w.write_payload(&p).unwrap();
-        }
-        w.finish().unwrap();
-        let path = self.dir.join(name);
-        std::fs::write(&path, w.into_inner()).unwrap();
-        path
-    }
-
-    /// `args`, then the DDL and type.
-    fn sql(&self, args: &[&str]) -> std::process::Output {
-        let ddl = self.dir.join("web.jr");
-        let mut all = vec![
-            "sql",
-            "--schema",
-            ddl.to_str().unwrap(),
-            "--type",
-            "web.Hit",
-        ];
-        all.extend_from_slice(args);
-        rcc_in(&self.dir, &all, b"")
-    }
-
-    fn field(&self, i: usize, f: usize) -> &Value {
-        match &self.values[i] {
-            Value::Record(fields) => &fields[f],
-            _ => unreachable!(),
-        }
-    }
-
-    /// Per url: count, sum of bytes, count of ok, sum of tags: the group-by query's rows.
-    fn by_url(&self) -> Vec<(String, i64, i64, i64, u64)> {
-        let mut rows: std::collections::BTreeMap<String, (i64, i64, i64, u64)> = Default::default();
-        for i in 0..self.values.len() {
-            let (Value::String(url), Value::Long(bytes), Value::Bool(ok), Value::Vector(tags)) = (
-                self.field(i, 3),
-                self.field(i, 1),
-                self.field(i, 2),
-                self.field(i, 4),
-            ) else {
-                unreachable!()
-            };
-            let row = rows.entry(url.clone()).or_default();
-            row.0 += 1;
-            row.1 += bytes;
-            row.2 += i64::from(*ok);
-            row.3 += tags.len() as u64;
-        }
-        rows.into_iter()
-            .map(|(url, (n, b, o, t))| (url, n, b, o, t))
-            .collect()
-    }
-}
-
-const BY_URL: &str = "SELECT url, count(*) AS n, sum(bytes) AS bytes, \
-    sum(CASE WHEN ok THEN 1 ELSE 0 END) AS oks, sum(cardinality(tags)) AS tags \
-    FROM records GROUP BY url ORDER BY url";
-
-/// The CSV text of `by_url`, quoted as arrow's CSV writer quotes.
-fn by_url_csv(rows: &[(String, i64, i64, i64, u64)]) -> String {
-    let mut out = String::from("url,n,bytes,oks,tags\n");
-    for (url, n, b, o, t) in rows {
-        let url = if url.contains(',') || url.contains('"') {
-            format!("\"{}\"", url.replace('"', "\"\""))
-        } else {
-            url.clone()
-        };
-        out.push_str(&format!("{url},{n},{b},{o},{t}\n"));
-    }
-    out
+    work_in("cli-sql", name, 500)
 }
 
 #[test]
@@ -206,18 +57,7 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), expected);
 
-    let mut v1 = V1FrameWriter::new(
-        Vec::new(),
-        "Hit",
-        FileHeader::new(),
-        V1WriteOptions::default(),
-    )
-    .unwrap();
-    for p in w.payloads(Format::Binary) {
-        v1.write_payload(&p).unwrap();
-    }
-    v1.finish().unwrap();
-    std::fs::write(w.dir.join("hits.v1"), v1.into_inner().unwrap()).unwrap();
+    w.v1("hits.v1");
     let out = w.sql(&["--in-framing", "v1", "--to", "csv", BY_URL, "*.v1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), expected);
@@ -425,6 +265,20 @@ fn errors_name_what_is_wrong() {
     assert_eq!(
         stderr(&out),
         "error: --in-framing: recovery applies to paddle, paddle-cpp, plasma-var and seqfile input, not v1\n"
+    );
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--recover",
+        "--cluster",
+        "df://127.0.0.1:9",
+        "SELECT 1",
+        paddle,
+    ]);
+    assert_eq!(
+        stderr(&out),
+        "error: --recover does not work with --cluster: the executors could not report what \
+         they skipped (recover locally: rcc sql --recover without --cluster)\n"
     );
     let out = w.sql(&["--in-framing", "paddle", "SELECT count(*) FROM records"]);
     assert!(stderr(&out).contains("<FILE>..."), "{}", stderr(&out));

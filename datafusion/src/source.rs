@@ -44,6 +44,12 @@ impl RecordSource {
     pub fn decoded_fields(&self) -> &[usize] {
         &self.projection.file_indices
     }
+
+    /// What the scanned table is (DDL as text, type, encoding, framing): with the scan's
+    /// file groups and projection, all a plan that travels needs to rebuild this source.
+    pub fn options(&self) -> &crate::RecordTableOptions {
+        &self.format.options
+    }
 }
 
 impl FileSource for RecordSource {

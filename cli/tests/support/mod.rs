@@ -10,6 +10,7 @@ use std::process::{Command, Output, Stdio};
 use fixture_harness::{Case, Encoding};
 
 pub mod peers;
+pub mod web;
 
 /// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
 /// the terminal alone.

@@ -1,0 +1,192 @@
+//! `rcc cluster scheduler` and `rcc cluster executor`: Ballista's scheduler and executor
+//! (hadoop-record-cluster) that know record files, with Ballista's option names.
+
+use clap::{Args, Subcommand, ValueEnum};
+use hadoop_record_cluster::{run_executor, run_scheduler, ExecutorOptions, SchedulerOptions};
+
+use super::Context;
+
+const EXAMPLES: &str = "\
+Examples (one machine; each command in its own terminal):
+  rcc cluster scheduler
+  rcc cluster executor --bind-port 50051 --bind-grpc-port 50052
+  rcc cluster executor --bind-port 50061 --bind-grpc-port 50062
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \\
+      'SELECT url, count(*) FROM records GROUP BY url' /data/hits.paddle
+
+Executors read the record files themselves: every FILE of `rcc sql --cluster` must be a path
+that names the same file on every executor's machine (a shared file system), and on the
+scheduler's, which lists the files. Each executor prints one line per task to standard
+error: the task, its job, stage and partition, and the file byte ranges it reads.";
+
+/// Arguments of `rcc cluster`.
+#[derive(Debug, Args)]
+#[command(after_help = EXAMPLES)]
+pub(crate) struct ClusterArgs {
+    #[command(subcommand)]
+    command: ClusterCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ClusterCommand {
+    /// Run a Ballista scheduler: it plans queries and hands their tasks to executors
+    Scheduler(SchedulerArgs),
+    /// Run a Ballista executor: it registers with the scheduler and runs tasks
+    Executor(ExecutorArgs),
+}
+
+/// `rcc cluster scheduler`.
+#[derive(Debug, Args)]
+struct SchedulerArgs {
+    /// Local host name or IP address to bind to
+    #[arg(long, value_name = "HOST", default_value = "0.0.0.0")]
+    bind_host: String,
+
+    /// The port clients and executors connect to
+    #[arg(long, value_name = "PORT", default_value_t = 50050)]
+    bind_port: u16,
+
+    /// Host name or IP address executors and clients reach this scheduler by
+    #[arg(long, value_name = "HOST", default_value = "localhost")]
+    external_host: String,
+
+    /// How tasks go to executor slots: bias fills each executor first, round-robin
+    /// spreads them one by one
+    #[arg(long, value_enum, value_name = "POLICY", default_value = "bias")]
+    task_distribution: TaskDistribution,
+
+    /// Seconds without a heartbeat after which an executor is dead and its tasks run
+    /// elsewhere
+    #[arg(long, value_name = "SECONDS", default_value_t = 180)]
+    executor_timeout_seconds: u64,
+
+    /// Seconds between checks for dead executors
+    #[arg(long, value_name = "SECONDS", default_value_t = 15)]
+    expire_dead_executor_interval_seconds: u64,
+
+    /// Attempts before a task counts as failed (and its query with it)
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    task_max_failures: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TaskDistribution {
+    Bias,
+    RoundRobin,
+}
+
+/// `rcc cluster executor`.
+#[derive(Debug, Args)]
+struct ExecutorArgs {
+    /// The scheduler's host name or IP address
+    #[arg(long, value_name = "HOST", default_value = "localhost")]
+    scheduler_host: String,
+
+    /// The scheduler's port
+    #[arg(long, value_name = "PORT", default_value_t = 50050)]
+    scheduler_port: u16,
+
+    /// Seconds to keep trying to reach the scheduler at start (0: try once)
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    scheduler_connect_timeout_seconds: u16,
+
+    /// Local host name or IP address to bind to
+    #[arg(long, value_name = "HOST", default_value = "0.0.0.0")]
+    bind_host: String,
+
+    /// The Arrow Flight port: shuffle data and results are fetched here
+    #[arg(long, value_name = "PORT", default_value_t = 50051)]
+    bind_port: u16,
+
+    /// The gRPC port: the scheduler hands tasks over here
+    #[arg(long, value_name = "PORT", default_value_t = 50052)]
+    bind_grpc_port: u16,
+
+    /// Host name or IP address the scheduler, other executors and clients reach this
+    /// executor by (default: --bind-host, or the address the scheduler sees)
+    #[arg(long, value_name = "HOST")]
+    external_host: Option<String>,
+
+    /// Tasks run at once (default: the number of cores)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    concurrent_tasks: Option<u16>,
+
+    /// Directory for shuffle files (default: a new temporary directory)
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<String>,
+
+    /// Seconds between heartbeats to the scheduler
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    executor_heartbeat_interval_seconds: u64,
+}
+
+/// Runs `rcc cluster`; true when the process ends without error.
+pub(crate) fn run(context: &Context, args: ClusterArgs) -> bool {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        // Ballista's own binaries give deep plans room the same way.
+        .thread_stack_size(32 << 20)
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            context.error(&format!("cannot start the runtime: {e}"));
+            return false;
+        }
+    };
+    let result = match args.command {
+        ClusterCommand::Scheduler(args) => runtime.block_on(scheduler(args)),
+        ClusterCommand::Executor(args) => runtime.block_on(executor(args)),
+    };
+    match result {
+        Ok(()) => true,
+        Err(message) => {
+            context.error(&message);
+            false
+        }
+    }
+}
+
+async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
+    let options = SchedulerOptions {
+        bind_host: args.bind_host,
+        bind_port: args.bind_port,
+        external_host: args.external_host,
+        round_robin: args.task_distribution == TaskDistribution::RoundRobin,
+        executor_timeout_seconds: args.executor_timeout_seconds,
+        expire_dead_executor_interval_seconds: args.expire_dead_executor_interval_seconds,
+        task_max_failures: args.task_max_failures,
+    };
+    run_scheduler(options, |address| {
+        eprintln!("rcc cluster scheduler: listening on {address}");
+    })
+    .await
+    .map_err(|e| format!("scheduler: {e}"))
+}
+
+async fn executor(args: ExecutorArgs) -> Result<(), String> {
+    let defaults = ExecutorOptions::default();
+    let options = ExecutorOptions {
+        scheduler_host: args.scheduler_host,
+        scheduler_port: args.scheduler_port,
+        bind_host: args.bind_host,
+        bind_port: args.bind_port,
+        bind_grpc_port: args.bind_grpc_port,
+        external_host: args.external_host,
+        concurrent_tasks: args
+            .concurrent_tasks
+            .map_or(defaults.concurrent_tasks, usize::from),
+        work_dir: args.work_dir,
+        executor_heartbeat_interval_seconds: args.executor_heartbeat_interval_seconds,
+        scheduler_connect_timeout_seconds: args.scheduler_connect_timeout_seconds,
+    };
+    let grpc = options.bind_grpc_port;
+    run_executor(options, |address| {
+        eprintln!(
+            "rcc cluster executor: listening on {address} (Flight), port {grpc} (gRPC); registered with the scheduler"
+        );
+    })
+    .await
+    .map_err(|e| format!("executor: {e}"))
+}

@@ -1,0 +1,465 @@
+//! `rcc cluster` and `rcc sql --cluster`: a Ballista scheduler and two executors started
+//! here as child processes, on loopback ports chosen at run time, answer queries over record
+//! files exactly as `rcc sql` does locally; a large splittable file gives tasks to both
+//! executors (their task lines on standard error say so); an absent scheduler is a clear
+//! error naming its address; an executor killed during a query: Ballista runs its tasks
+//! again on the other executor once the killed one misses its heartbeats, and the query
+//! succeeds with the same answer. Every process started here is killed and waited
+//! for when its guard drops, also when an assertion fails.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use support::web::{work_in, Work, BY_URL};
+use support::{stderr, stdout};
+
+/// How long anything may take before the test gives up (not a timing assertion: a guard
+/// against hanging).
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// A free loopback port: bound, then released for the child to take.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A child `rcc` process, killed and waited for when dropped; its standard error collected
+/// line by line.
+struct Process {
+    name: String,
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+    new_line: Receiver<String>,
+}
+
+impl Process {
+    fn start<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> Process {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("rcc starts");
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let (send, new_line) = channel();
+        let err = child.stderr.take().unwrap();
+        let collected = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines() {
+                let Ok(line) = line else { break };
+                collected.lock().unwrap().push(line.clone());
+                let _ = send.send(line);
+            }
+        });
+        Process {
+            name: name.to_owned(),
+            child,
+            lines,
+            new_line,
+        }
+    }
+
+    /// Waits for a line of standard error that `want` accepts; panics with what was
+    /// written if the process ends or [`PATIENCE`] runs out first.
+    fn wait_for(&mut self, want: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self
+                .new_line
+                .recv_timeout(left.min(Duration::from_millis(200)))
+            {
+                Ok(line) if want(&line) => return line,
+                Ok(_) => {}
+                Err(_) if Instant::now() >= deadline => {
+                    panic!("{}: gave up waiting:\n{}", self.name, self.stderr())
+                }
+                Err(_) => {
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        // The reader thread may still hold the last lines.
+                        std::thread::sleep(Duration::from_millis(100));
+                        while let Ok(line) = self.new_line.try_recv() {
+                            if want(&line) {
+                                return line;
+                            }
+                        }
+                        panic!("{} ended ({status}):\n{}", self.name, self.stderr());
+                    }
+                }
+            }
+        }
+    }
+
+    fn stderr(&self) -> String {
+        self.lines.lock().unwrap().join("\n")
+    }
+
+    /// The task lines written so far.
+    fn tasks(&self) -> Vec<String> {
+        self.lines
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.starts_with("task "))
+            .cloned()
+            .collect()
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A scheduler and two executors on fresh loopback ports.
+struct Cluster {
+    url: String,
+    // Executors first: dropped (killed) before the scheduler.
+    executors: Vec<Process>,
+    scheduler: Process,
+}
+
+impl Cluster {
+    /// `scheduler_args` and `executor_args` are added to the processes' command lines.
+    fn start(scheduler_args: &[&str], executor_extra: &[&str]) -> Cluster {
+        let port = free_port().to_string();
+        let mut args = vec![
+            "cluster",
+            "scheduler",
+            "--bind-host",
+            "127.0.0.1",
+            "--bind-port",
+            &port,
+        ];
+        args.extend_from_slice(scheduler_args);
+        let mut scheduler = Process::start("scheduler", &args);
+        scheduler.wait_for(|l| l.contains("listening on 127.0.0.1:"));
+        let mut executors = Vec::new();
+        for i in 0..2 {
+            let mut args = executor_args(&port);
+            args.extend(["--concurrent-tasks", "2"].map(String::from));
+            args.extend(executor_extra.iter().map(|a| a.to_string()));
+            let mut executor = Process::start(&format!("executor {i}"), &args);
+            executor.wait_for(|l| l.contains("listening on"));
+            executors.push(executor);
+        }
+        Cluster {
+            url: format!("df://127.0.0.1:{port}"),
+            executors,
+            scheduler,
+        }
+    }
+}
+
+/// `rcc cluster executor` for the scheduler on loopback port `scheduler_port`, on fresh
+/// loopback ports.
+fn executor_args(scheduler_port: &str) -> Vec<String> {
+    let (flight, grpc) = (free_port().to_string(), free_port().to_string());
+    [
+        "cluster",
+        "executor",
+        "--scheduler-host",
+        "127.0.0.1",
+        "--scheduler-port",
+        scheduler_port,
+        "--bind-host",
+        "127.0.0.1",
+        "--bind-port",
+        &flight,
+        "--bind-grpc-port",
+        &grpc,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Runs `command` to the end, killing it if it outlives [`PATIENCE`].
+fn run(mut command: Command) -> Output {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rcc runs");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out.read_to_end(&mut buf);
+        buf
+    });
+    let err = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err.read_to_end(&mut buf);
+        buf
+    });
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} hangs");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// `rcc sql` on `work`'s records, locally or (`cluster`) on a cluster.
+fn sql(work: &Work, cluster: Option<&str>, args: &[&str]) -> Output {
+    sql_in(&work.dir, cluster, args)
+}
+
+/// `rcc sql` on the `web.Hit` records of `dir`.
+fn sql_in(dir: &Path, cluster: Option<&str>, args: &[&str]) -> Output {
+    let ddl = dir.join("web.jr");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rcc"));
+    command.current_dir(dir).args([
+        "sql",
+        "--schema",
+        ddl.to_str().unwrap(),
+        "--type",
+        "web.Hit",
+    ]);
+    if let Some(url) = cluster {
+        command.args(["--cluster", url]);
+    }
+    command.args(args);
+    run(command)
+}
+
+/// The same query locally and on the cluster: both succeed with the same output.
+fn same_answer(work: &Work, url: &str, args: &[&str]) -> String {
+    let local = sql(work, None, args);
+    assert!(local.status.success(), "local {args:?}: {}", stderr(&local));
+    let remote = sql(work, Some(url), args);
+    assert!(
+        remote.status.success(),
+        "cluster {args:?}: {}",
+        stderr(&remote)
+    );
+    assert_eq!(stdout(&remote), stdout(&local), "{args:?}");
+    assert_eq!(stderr(&remote), "", "{args:?}");
+    stdout(&local)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn cluster_answers_are_the_local_answers_and_splits_spread() {
+    // 250,000 records, ~12 MB of Paddle: above DataFusion's 10 MiB, so split into ranges.
+    let big = work_in("cli-cluster", "answers", 250_000);
+    let small = work_in("cli-cluster", "answers-small", 500);
+    let cluster = Cluster::start(&[], &[]);
+    let url = cluster.url.as_str();
+
+    let paddle = big.paddle("big.paddle");
+    assert!(std::fs::metadata(&paddle).unwrap().len() > 10 << 20);
+    // The small records, also in the big one's directory, in v1 and Paddle.
+    let v1 = small.v1("small.v1");
+    let small_paddle = small.paddle("small.paddle");
+    let (v1_copy, paddle_copy) = (big.dir.join("small.v1"), big.dir.join("small-2.paddle"));
+    std::fs::copy(&v1, &v1_copy).unwrap();
+    std::fs::copy(&small_paddle, &paddle_copy).unwrap();
+
+    // v1 framing: group by, output as CSV and as a table.
+    let answer = same_answer(
+        &small,
+        url,
+        &["--in-framing", "v1", "--to", "csv", BY_URL, path(&v1)],
+    );
+    assert!(
+        answer.starts_with("url,n,bytes,oks,tags\na.com,125,"),
+        "{answer}"
+    );
+    same_answer(
+        &small,
+        url,
+        &[
+            "--in-framing",
+            "v1",
+            "SELECT origin['city'] AS city, count(*) AS n, max(score) AS top FROM records \
+             GROUP BY city ORDER BY city",
+            path(&v1),
+        ],
+    );
+    // Nested values as JSON, a filter, a limit.
+    same_answer(
+        &small,
+        url,
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "json",
+            "SELECT id, tags, counts, origin FROM records WHERE id % 97 = 3 ORDER BY id LIMIT 4",
+            path(&small_paddle),
+        ],
+    );
+
+    // Three Paddle files, one large: split into ranges, tasks on both executors.
+    let before: Vec<usize> = cluster.executors.iter().map(|e| e.tasks().len()).collect();
+    let files = [path(&paddle), path(&paddle_copy), path(&small_paddle)];
+    let mut args = vec![
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "--partitions",
+        "4",
+        BY_URL,
+    ];
+    args.extend_from_slice(&files);
+    let answer = same_answer(&big, url, &args);
+    assert!(answer.contains("\nb.org,62750,"), "{answer}");
+    let mut ranges_of_big = 0;
+    for (e, before) in cluster.executors.iter().zip(before) {
+        let tasks = e.tasks()[before..].to_vec();
+        assert!(
+            tasks.iter().any(|t| t.contains("big.paddle ")),
+            "{} ran no task over a file:\n{}",
+            e.name,
+            e.stderr()
+        );
+        ranges_of_big += tasks
+            .iter()
+            .map(|t| t.matches("big.paddle ").count())
+            .sum::<usize>();
+    }
+    assert!(ranges_of_big >= 2, "big.paddle is read in ranges");
+}
+
+#[test]
+fn an_absent_scheduler_is_a_clear_error() {
+    let work = work_in("cli-cluster", "absent", 10);
+    let paddle = work.paddle("hits.paddle");
+    let port = free_port();
+    let url = format!("df://127.0.0.1:{port}");
+    let out = sql(
+        &work,
+        Some(&url),
+        &["--in-framing", "paddle", BY_URL, path(&paddle)],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "error: cannot reach the Ballista scheduler at 127.0.0.1:{port}: "
+        )),
+        "{err}"
+    );
+    assert_eq!(stdout(&out), "");
+
+    // A bad address is named too.
+    let out = sql(
+        &work,
+        Some("df://nowhere"),
+        &["--in-framing", "paddle", BY_URL, path(&paddle)],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("df://nowhere"), "{}", stderr(&out));
+
+    // An executor without a scheduler stops with the same message.
+    let mut executor = Process::start("executor", &executor_args(&port.to_string()));
+    let line = executor.wait_for(|l| l.starts_with("error: "));
+    assert!(
+        line.contains(&format!(
+            "cannot reach the Ballista scheduler at 127.0.0.1:{port}"
+        )),
+        "{line}"
+    );
+}
+
+/// An executor killed (SIGKILL) while it runs a task of a query: the scheduler declares it
+/// lost once its heartbeats stop (here after 5 s; Ballista's default is 180 s), runs the
+/// task again on the other executor, and the query succeeds with the local answer.
+#[test]
+fn an_executor_killed_during_a_query_is_survived() {
+    let work = work_in("cli-cluster", "kill", 250_000);
+    let paddle = work.paddle("big.paddle");
+    let mut cluster = Cluster::start(
+        &[
+            "--executor-timeout-seconds",
+            "5",
+            "--expire-dead-executor-interval-seconds",
+            "1",
+        ],
+        &["--executor-heartbeat-interval-seconds", "1"],
+    );
+    // Slow enough (seconds per task) that the kill lands while the task runs.
+    let query = "SELECT url, count(*) AS n, sum(length(repeat(url, 200))) AS l \
+                 FROM records GROUP BY url ORDER BY url";
+    let args = [
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "--partitions",
+        "4",
+        query,
+        path(&paddle),
+    ]
+    .map(String::from);
+    let local = sql(&work, None, &args.each_ref().map(String::as_str));
+    assert!(local.status.success(), "{}", stderr(&local));
+
+    let (dir, url) = (work.dir.clone(), cluster.url.clone());
+    let remote =
+        std::thread::spawn(move || sql_in(&dir, Some(&url), &args.each_ref().map(String::as_str)));
+    // Whichever executor starts a task over the file first is killed at once.
+    let deadline = Instant::now() + PATIENCE;
+    let (victim, line) = loop {
+        let started = cluster.executors.iter().enumerate().find_map(|(i, e)| {
+            e.tasks()
+                .into_iter()
+                .find(|t| t.contains("big.paddle"))
+                .map(|t| (i, t))
+        });
+        if let Some(found) = started {
+            break found;
+        }
+        assert!(Instant::now() < deadline, "no task started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    cluster.executors[victim].kill();
+    let remote = remote.join().unwrap();
+    assert!(remote.status.success(), "{}", stderr(&remote));
+    assert_eq!(stdout(&remote), stdout(&local));
+
+    // The killed task's file ranges were read again by the survivor.
+    let ranges = &line[line.find("input partitions").unwrap()..line.find(", output").unwrap()];
+    let survivor = &cluster.executors[1 - victim];
+    assert!(
+        survivor.tasks().iter().any(|t| t.contains(ranges)),
+        "{ranges} not run again:\n{}",
+        survivor.stderr()
+    );
+    let scheduler = cluster.scheduler.stderr();
+    assert!(scheduler.contains("lost Executor"), "{scheduler}");
+}

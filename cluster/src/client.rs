@@ -1,0 +1,59 @@
+//! The client side: a [`SessionContext`] whose queries run on a Ballista cluster.
+
+use std::time::Duration;
+
+use ballista::prelude::{SessionConfigExt, SessionContextExt};
+use datafusion::common::{plan_datafusion_err, Result};
+use datafusion::execution::SessionStateBuilder;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use tokio::net::TcpStream;
+
+use crate::codec::codecs;
+
+/// How long [`remote_context`] waits for the scheduler to accept a connection.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The `HOST:PORT` of a `df://HOST:PORT` URL (the scheme is optional).
+pub fn scheduler_address(url: &str) -> Result<String> {
+    let rest = url.strip_prefix("df://").unwrap_or(url);
+    let rest = rest.trim_end_matches('/');
+    match rest.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
+            Ok(rest.to_owned())
+        }
+        _ => Err(plan_datafusion_err!(
+            "{url}: not a scheduler address; expected df://HOST:PORT"
+        )),
+    }
+}
+
+/// A context whose queries the Ballista scheduler at `url` (`df://HOST:PORT`) runs, with
+/// the record codecs installed and `config`'s settings (target partitions, batch size)
+/// travelling with each query. The scheduler must accept a connection within
+/// [`CONNECT_TIMEOUT`]: otherwise the error is "cannot reach the Ballista scheduler at
+/// HOST:PORT: cause".
+pub async fn remote_context(url: &str, config: SessionConfig) -> Result<SessionContext> {
+    let address = scheduler_address(url)?;
+    check_reachable(&address, CONNECT_TIMEOUT).await?;
+    let (logical, physical) = codecs();
+    let config = config
+        .with_ballista_logical_extension_codec(logical)
+        .with_ballista_physical_extension_codec(physical);
+    let state = SessionStateBuilder::new()
+        .with_config(config)
+        .with_default_features()
+        .build();
+    SessionContext::remote_with_state(&format!("df://{address}"), state).await
+}
+
+/// Whether something accepts TCP connections at `address`, within `timeout`.
+pub async fn check_reachable(address: &str, timeout: Duration) -> Result<()> {
+    let cause = match tokio::time::timeout(timeout, TcpStream::connect(address)).await {
+        Ok(Ok(_)) => return Ok(()),
+        Ok(Err(e)) => e.to_string(),
+        Err(_) => format!("no answer within {} s", timeout.as_secs()),
+    };
+    Err(plan_datafusion_err!(
+        "cannot reach the Ballista scheduler at {address}: {cause}"
+    ))
+}

@@ -1,0 +1,83 @@
+//! The scheduler: Ballista's, with the record codecs installed.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use ballista_core::error::{BallistaError, Result};
+use ballista_scheduler::cluster::BallistaCluster;
+use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
+use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
+use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
+use tokio::net::TcpListener;
+
+use crate::codec::codecs;
+
+/// How to run a scheduler; Ballista's settings by Ballista's names.
+#[derive(Debug, Clone)]
+pub struct SchedulerOptions {
+    /// The address to listen on (default `0.0.0.0`).
+    pub bind_host: String,
+    /// The port to listen on (default 50050).
+    pub bind_port: u16,
+    /// The host name executors and clients reach this scheduler by (default `localhost`).
+    pub external_host: String,
+    /// Spread tasks one per executor in turn (`true`) or fill each executor's slots first
+    /// (`false`, Ballista's `bias`, the default).
+    pub round_robin: bool,
+    /// Seconds without a heartbeat after which an executor counts as dead (default 180).
+    pub executor_timeout_seconds: u64,
+    /// How often dead executors are looked for, in seconds (default 15).
+    pub expire_dead_executor_interval_seconds: u64,
+    /// How often a task may fail before its job fails (default 4).
+    pub task_max_failures: usize,
+}
+
+impl Default for SchedulerOptions {
+    fn default() -> Self {
+        let ballista = SchedulerConfig::default();
+        SchedulerOptions {
+            bind_host: "0.0.0.0".into(),
+            bind_port: ballista.bind_port,
+            external_host: ballista.external_host,
+            round_robin: false,
+            executor_timeout_seconds: ballista.executor_timeout_seconds,
+            expire_dead_executor_interval_seconds: ballista.expire_dead_executor_interval_seconds,
+            task_max_failures: ballista.task_max_failures,
+        }
+    }
+}
+
+/// Binds the scheduler's port, calls `ready` with the address bound, then serves until the
+/// process ends. An address in use or a bad host is an error naming the address.
+pub async fn run_scheduler(
+    options: SchedulerOptions,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<()> {
+    let address = format!("{}:{}", options.bind_host, options.bind_port);
+    let listener = TcpListener::bind(&address)
+        .await
+        .map_err(|e| BallistaError::General(format!("cannot listen on {address}: {e}")))?;
+    let bound = listener.local_addr()?;
+    let (logical, physical) = codecs();
+    let policy = if options.round_robin {
+        TaskDistributionPolicy::RoundRobin
+    } else {
+        TaskDistributionPolicy::Bias
+    };
+    let mut config = SchedulerConfig::default()
+        .with_hostname(options.external_host)
+        .with_port(bound.port())
+        .with_task_distribution(policy);
+    config.bind_host = options.bind_host;
+    config.executor_timeout_seconds = options.executor_timeout_seconds;
+    config.expire_dead_executor_interval_seconds = options.expire_dead_executor_interval_seconds;
+    config.task_max_failures = options.task_max_failures;
+    config.override_logical_codec = Some(logical);
+    config.override_physical_codec = Some(physical);
+    config.validate()?;
+    let config = Arc::new(config);
+    let cluster = BallistaCluster::new_from_config(&config).await?;
+    let scheduler = create_scheduler::<LogicalPlanNode, PhysicalPlanNode>(cluster, config).await?;
+    ready(bound);
+    start_grpc_service_with_listener(listener, scheduler).await
+}
