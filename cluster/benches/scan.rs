@@ -13,7 +13,7 @@ mod common;
 use std::net::TcpListener;
 use std::time::Duration;
 
-use common::{data, records, QUERY};
+use common::{data, records, runtime, QUERY};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use hadoop_record_cluster::{
@@ -80,11 +80,7 @@ fn config() -> SessionConfig {
 }
 
 fn scan(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let n = records();
     let (ddl, paddle, _) = data(&rt, n);
     let url = cluster(&rt);

@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{data, records, QUERY};
+use common::{data, records, runtime, QUERY};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 use hadoop_record_datafusion::{RecordTableOptions, SessionContextExt};
@@ -25,11 +25,7 @@ fn session(partitions: usize) -> SessionContext {
 }
 
 fn scan(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let n = records();
     let (ddl, paddle, parquet) = data(&rt, n);
     let mut group = c.benchmark_group(format!("sql_count_sum_{n}"));

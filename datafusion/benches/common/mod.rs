@@ -17,6 +17,16 @@ use tokio::runtime::Runtime;
 pub const DDL: &str = "module bench { class Small { int i; long l; boolean b; double d; } }\n";
 pub const QUERY: &str = "SELECT count(*), sum(l), sum(d) FROM t";
 
+/// The runtime both benches run their queries on: two worker threads, one per core of the
+/// machine the figures are taken on.
+pub fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 pub fn records() -> u64 {
     std::env::var("SQL_BENCH_RECORDS")
         .ok()
