@@ -38,6 +38,7 @@ impl<'a> RawInput<'a> {
     }
 
     /// Bytes not yet consumed.
+    #[inline]
     pub fn remaining(&self) -> &'a [u8] {
         &self.data[self.pos..]
     }
@@ -81,8 +82,9 @@ impl<'a> RawInput<'a> {
         }
     }
 
-    /// A zero-compressed `long` with a payload (or the end of input).
-    #[inline]
+    /// A zero-compressed `long` with a payload (or the end of input). Always inlined: the
+    /// columnar scan of records of numbers spent a sixth of its time in the call.
+    #[inline(always)]
     fn read_long_vlong(&mut self) -> Result<i64> {
         // With the marker and eight more bytes in the input, the payload is the top of one
         // big-endian load: no loop over its bytes (random longs take all eight).
@@ -107,7 +109,7 @@ impl<'a> RawInput<'a> {
     }
 
     /// A zero-compressed `int`; values outside 32 bits are an error, as in Java.
-    #[inline]
+    #[inline(always)]
     pub fn read_vint(&mut self) -> Result<i32> {
         let start = self.pos;
         let v = self.read_vlong()?;

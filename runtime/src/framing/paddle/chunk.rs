@@ -15,15 +15,12 @@ pub(crate) fn push_record(raw: &mut Vec<u8>, record: &[u8]) {
 }
 
 /// Walks the record table of a raw payload, checking it holds exactly `num_records` records
-/// and nothing after them. Returns the records' byte ranges (into `spans`, cleared first).
-pub(crate) fn record_spans(
+/// and nothing after them; `each` gets every record's byte range.
+fn walk_records(
     raw: &[u8],
     num_records: u32,
-    spans: &mut Vec<Range<usize>>,
+    mut each: impl FnMut(Range<usize>),
 ) -> Result<(), Damage> {
-    spans.clear();
-    // Every record takes at least 4 bytes, so this reservation is bounded by the payload.
-    spans.reserve((num_records as usize).min(raw.len() / 4));
     let mut pos = 0usize;
     for i in 0..num_records {
         let Some(len) = raw.get(pos..pos + 4) else {
@@ -40,7 +37,7 @@ pub(crate) fn record_spans(
                 raw.len() - start
             )));
         }
-        spans.push(start..start + len);
+        each(start..start + len);
         pos = start + len;
     }
     if pos != raw.len() {
@@ -50,6 +47,26 @@ pub(crate) fn record_spans(
         )));
     }
     Ok(())
+}
+
+/// [`walk_records`], returning the records' byte ranges (into `spans`, cleared first), for
+/// readers that index records.
+fn record_spans(raw: &[u8], num_records: u32, spans: &mut Vec<Range<usize>>) -> Result<(), Damage> {
+    spans.clear();
+    // Every record takes at least 4 bytes, so this reservation is bounded by the payload.
+    spans.reserve((num_records as usize).min(raw.len() / 4));
+    walk_records(raw, num_records, |span| spans.push(span))
+}
+
+/// The record at `*pos` of a raw payload whose table [`walk_records`] checked, moving `pos`
+/// past it: how sequential readers step through a chunk without a table of ranges. `None`
+/// only at the end of the payload.
+#[inline]
+pub(crate) fn next_record<'a>(raw: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    let len = u32::from_le_bytes(raw.get(*pos..*pos + 4)?.try_into().ok()?) as usize;
+    let record = raw.get(*pos + 4..(*pos + 4).checked_add(len)?)?;
+    *pos += 4 + len;
+    Some(record)
 }
 
 /// Checks what a header alone can tell: a known compressor, sizes within `limit`, and a
@@ -81,15 +98,16 @@ pub(crate) fn check_header(header: &ChunkHeader, limit: u64) -> Result<Compresso
 }
 
 /// Verifies a stored payload against its header (CRC first, as PaddlePaddle's reader does),
-/// decompresses it into `scratch` when compressed, and fills `spans` with the records'
-/// ranges. Returns whether the records live in `scratch` (else in `stored`).
+/// decompresses it into `scratch` when compressed, checks its record table, and fills
+/// `spans` with the records' ranges when given. Returns whether the records live in
+/// `scratch` (else in `stored`).
 pub(crate) fn open_chunk(
     header: &ChunkHeader,
     compressor: Compressor,
     stored: &[u8],
     limit: u64,
     scratch: &mut Vec<u8>,
-    spans: &mut Vec<Range<usize>>,
+    spans: Option<&mut Vec<Range<usize>>>,
 ) -> Result<bool, Damage> {
     let computed = crc32fast::hash(stored);
     if computed != header.checksum {
@@ -108,13 +126,18 @@ pub(crate) fn open_verified(
     stored: &[u8],
     limit: u64,
     scratch: &mut Vec<u8>,
-    spans: &mut Vec<Range<usize>>,
+    spans: Option<&mut Vec<Range<usize>>>,
 ) -> Result<bool, Damage> {
-    if compressor == Compressor::None {
-        record_spans(stored, header.num_records, spans)?;
-        return Ok(false);
+    let in_scratch = compressor != Compressor::None;
+    let raw = if in_scratch {
+        decompress(compressor, stored, limit, scratch)?;
+        &scratch[..]
+    } else {
+        stored
+    };
+    match spans {
+        Some(spans) => record_spans(raw, header.num_records, spans)?,
+        None => walk_records(raw, header.num_records, drop)?,
     }
-    decompress(compressor, stored, limit, scratch)?;
-    record_spans(scratch, header.num_records, spans)?;
-    Ok(true)
+    Ok(in_scratch)
 }

@@ -140,7 +140,7 @@ impl PaddleCodec {
                         &stored,
                         self.options.max_chunk_bytes,
                         &mut scratch,
-                        &mut self.spans,
+                        Some(&mut self.spans),
                     );
                     match opened {
                         Ok(in_scratch) => {

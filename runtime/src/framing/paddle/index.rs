@@ -289,7 +289,7 @@ impl<R: Read + Seek> PaddleFile<R> {
             &self.stored,
             self.options.max_chunk_bytes,
             &mut self.scratch,
-            &mut self.spans,
+            Some(&mut self.spans),
         )
         .map_err(|d| d.to_error(entry.offset))?;
         self.loaded = Some(chunk);

@@ -2,7 +2,8 @@
 
 use std::io::Read;
 
-use super::recovery::Skipped;
+use super::chunk::next_record;
+use super::recovery::{Damage, Skipped};
 use super::scanner::{ChunkScanner, Step};
 use super::PaddleReadOptions;
 use crate::error::Result;
@@ -30,7 +31,10 @@ use crate::error::Result;
 #[derive(Debug)]
 pub struct PaddleReader<R> {
     scanner: ChunkScanner<R>,
-    next: usize,
+    /// Records of the open chunk delivered.
+    next: u32,
+    /// Where the next record's length is in the chunk's raw payload.
+    pos: usize,
     skipped: Vec<Skipped>,
     records: u64,
     /// (Split) the file-wide number of the first record, when known.
@@ -59,6 +63,7 @@ impl<R: Read> PaddleReader<R> {
         PaddleReader {
             scanner,
             next: 0,
+            pos: 0,
             skipped: Vec::new(),
             records: 0,
             first_record,
@@ -111,12 +116,13 @@ impl<R: Read> PaddleReader<R> {
             }
             match self.scanner.step()? {
                 Step::Chunk if self.scanner.chunk.offset >= self.end => {
-                    self.scanner.chunk.spans.clear();
+                    self.scanner.chunk.records = 0;
                     return Ok(false);
                 }
                 Step::Chunk => {
                     self.next = 0;
-                    if !self.scanner.chunk.spans.is_empty() {
+                    self.pos = 0;
+                    if self.scanner.chunk.records > 0 {
                         return Ok(true);
                     }
                 }
@@ -153,8 +159,8 @@ impl<R: Read> PaddleReader<R> {
         if self.done {
             return None;
         }
-        while self.next >= self.scanner.chunk.spans.len() {
-            self.scanner.chunk.spans.clear();
+        while self.next >= self.scanner.chunk.records {
+            self.scanner.chunk.records = 0;
             match self.advance() {
                 Ok(true) => {}
                 Ok(false) => {
@@ -172,10 +178,15 @@ impl<R: Read> PaddleReader<R> {
             }
         }
         let chunk = &self.scanner.chunk;
-        let span = chunk.spans[self.next].clone();
+        let Some(record) = next_record(chunk.raw(), &mut self.pos) else {
+            // The chunk's record table was checked when it was opened.
+            self.done = true;
+            let damage = Damage::Records("the record table changed after its check".into());
+            return Some(Err(damage.to_error(chunk.offset)));
+        };
         self.next += 1;
         self.records += 1;
-        Some(Ok(&chunk.raw()[span]))
+        Some(Ok(record))
     }
 }
 

@@ -4,42 +4,43 @@
 //! which skips damage by scanning for the next valid chunk, in time linear in the input.
 
 use std::io::Read;
-use std::ops::Range;
 
 use super::chunk::{check_header, open_chunk, open_verified};
 use super::finder::{ChunkFinder, Found};
 use super::header::{HEADER_LEN, MAGIC_BYTES};
 use super::recovery::{Damage, Skipped};
-use super::source::Source;
+use super::source::{PayloadBuf, Source};
 use super::{ChunkHeader, Compressor, PaddleReadOptions};
 use crate::error::Result;
 
-/// A valid chunk, with its records' ranges.
+/// A valid chunk, its record table checked.
 #[derive(Debug, Default)]
 pub(crate) struct OpenChunk {
     pub offset: u64,
     pub header: ChunkHeader,
     /// Decompressed size (the stored size when uncompressed).
     pub raw_len: u64,
+    /// The records [`OpenChunk::raw`] holds: 0 when no valid chunk is open.
+    pub records: u32,
     /// Whether the records are in `scratch` (else in `stored`).
     in_scratch: bool,
-    stored: Vec<u8>,
+    stored: PayloadBuf,
     scratch: Vec<u8>,
-    pub spans: Vec<Range<usize>>,
 }
 
 impl OpenChunk {
-    /// The bytes the record spans index into.
+    /// The raw payload: the record table ([`super::chunk::next_record`] steps through it).
+    #[inline]
     pub fn raw(&self) -> &[u8] {
         if self.in_scratch {
             &self.scratch
         } else {
-            &self.stored
+            self.stored.as_slice()
         }
     }
 
     /// Opens the payload in `stored`, its CRC checked first unless `verified`: then the chunk
-    /// is the one at `offset`. On damage it keeps no record spans.
+    /// is the one at `offset`. On damage it holds no records.
     fn open(
         &mut self,
         offset: u64,
@@ -52,10 +53,10 @@ impl OpenChunk {
         let opened = open(
             &header,
             compressor,
-            &self.stored,
+            self.stored.as_slice(),
             limit,
             &mut self.scratch,
-            &mut self.spans,
+            None,
         );
         match opened {
             Ok(in_scratch) => {
@@ -63,10 +64,11 @@ impl OpenChunk {
                 self.offset = offset;
                 self.header = header;
                 self.raw_len = self.raw().len() as u64;
+                self.records = header.num_records;
                 Ok(())
             }
             Err(damage) => {
-                self.spans.clear();
+                self.records = 0;
                 Err(damage)
             }
         }
@@ -228,8 +230,8 @@ impl<R: Read> ChunkScanner<R> {
         let limit = self.options.max_chunk_bytes;
         let layout = self.options.layout;
         self.chunk.stored.clear();
-        // A failed attempt must leave no record spans behind.
-        self.chunk.spans.clear();
+        // A failed attempt must leave no records behind.
+        self.chunk.records = 0;
         let buf = self.src.fill(HEADER_LEN)?;
         let mut raw_header = [0u8; HEADER_LEN];
         let header_len = buf.len().min(HEADER_LEN);

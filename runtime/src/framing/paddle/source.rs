@@ -84,22 +84,66 @@ impl<R: Read> Source<R> {
 
     /// Appends up to `n` bytes to `out`, fewer only at end of input; returns how many.
     /// `out` grows only with bytes actually read.
-    pub(crate) fn read_into(&mut self, n: u64, out: &mut Vec<u8>) -> Result<u64> {
+    pub(crate) fn read_into(&mut self, n: u64, out: &mut PayloadBuf) -> Result<u64> {
         let buffered = (self.buf.len() - self.pos).min(n.min(usize::MAX as u64) as usize);
         out.extend_from_slice(&self.buf[self.pos..self.pos + buffered]);
         self.consume(buffered);
         let mut got = buffered as u64;
-        if got < n && !self.eof {
-            let direct = (&mut self.inner)
-                .take(n - got)
-                .read_to_end(out)
-                .map_err(|e| self.io_error(e))?;
-            got += direct as u64;
-            self.offset += direct as u64;
-            if got < n {
-                self.eof = true;
-            }
+        while got < n && !self.eof {
+            // At most double what is held (or a block): a large `n` taken from a header
+            // costs memory only as its bytes arrive.
+            let step = (n - got).min(out.len().max(BLOCK) as u64) as usize;
+            let k = match read_some(&mut self.inner, out.spare(step)) {
+                Ok(k) => k,
+                Err(e) => return Err(self.io_error(e)),
+            };
+            out.advance(k);
+            got += k as u64;
+            self.offset += k as u64;
+            self.eof = k == 0;
         }
         Ok(got)
+    }
+}
+
+/// A byte buffer that stays initialised up to the most it has held, so that refilling it
+/// zeroes nothing: `Read::read_to_end` zeroes the spare capacity it reads into on every call
+/// through a reader that is not std's own (a chunk's worth of `memset` per chunk).
+#[derive(Debug, Default)]
+pub(crate) struct PayloadBuf {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl PayloadBuf {
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub(crate) fn extend_from_slice(&mut self, data: &[u8]) {
+        self.spare(data.len()).copy_from_slice(data);
+        self.len += data.len();
+    }
+
+    /// `n` writable bytes after the held ones; [`PayloadBuf::advance`] keeps what was
+    /// written.
+    fn spare(&mut self, n: usize) -> &mut [u8] {
+        let end = self.len + n;
+        if self.bytes.len() < end {
+            self.bytes.resize(end, 0);
+        }
+        &mut self.bytes[self.len..end]
+    }
+
+    fn advance(&mut self, n: usize) {
+        self.len += n;
     }
 }
