@@ -56,18 +56,6 @@ pub(crate) struct Resolved {
     pub progress: Arc<ScanProgress>,
 }
 
-impl Resolved {
-    /// The most records, vectors and maps open at once a reader accepts: what the schema can
-    /// nest, at least the runtime's default (as the columnar decoder counts it).
-    pub fn options_max_depth(&self) -> usize {
-        let default = hadoop_record::archive::DEFAULT_MAX_DEPTH;
-        self.schema
-            .max_depth(self.id)
-            .unwrap_or(default)
-            .max(default)
-    }
-}
-
 impl fmt::Debug for RecordFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = &self.inner.options;

@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::{DataFusionError, Result};
-use hadoop_record::archive::binary::RawInput;
 use hadoop_record::framing::split::{Framing, PayloadRead, Split};
-use hadoop_record::{ErrorKind, Format, Position};
+use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions};
 
 use crate::error::{Place, RecordError};
@@ -116,7 +115,6 @@ fn scan_payloads(
     let range_start = job.range.map_or(0, |r| r.0);
     let mut scratch = Vec::new();
     let mut in_range = 0u64;
-    let max_depth = format.options_max_depth();
     loop {
         let payload = match payloads.next_payload() {
             None => {
@@ -141,11 +139,7 @@ fn scan_payloads(
         } else {
             payload
         };
-        let decoded = match encoding {
-            Format::Binary => decode_binary(&mut decoder, bytes, max_depth),
-            _ => decoder.decode_payload(bytes, encoding),
-        };
-        if let Err(e) = decoded {
+        if let Err(e) = decoder.decode_payload(bytes, encoding) {
             let place = Place::Payload {
                 framing: framing.clone(),
                 location: payloads.location(),
@@ -169,32 +163,6 @@ fn scan_payloads(
     if let Some(batch) = decoder.flush().map_err(external)? {
         format.progress.add(0, batch.num_rows() as u64);
         emit(batch);
-    }
-    Ok(())
-}
-
-/// Decodes the one binary record of `payload` straight from the payload's bytes (the
-/// decoder's own `decode_payload` copies each payload into a reader of its own), with the
-/// same checks: not empty, nothing after the record.
-fn decode_binary(
-    decoder: &mut BatchDecoder,
-    payload: &[u8],
-    max_depth: usize,
-) -> hadoop_record::Result<()> {
-    if payload.is_empty() {
-        return Err(hadoop_record::Error::new(
-            ErrorKind::UnexpectedEof,
-            "the payload is empty (a payload holds one record)",
-        )
-        .at(Position::Byte(0)));
-    }
-    let mut input = RawInput::new(payload).with_max_depth(max_depth);
-    decoder.decode(&mut input)?;
-    if input.offset() != payload.len() {
-        return Err(hadoop_record::Error::syntax(
-            "more bytes after the record (a payload holds one record)",
-        )
-        .at(Position::Byte(input.offset() as u64)));
     }
     Ok(())
 }

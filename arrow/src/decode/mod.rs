@@ -35,6 +35,7 @@
 //! ```
 
 mod column;
+mod flat;
 mod reader;
 mod skip;
 
@@ -43,6 +44,7 @@ use std::sync::Arc;
 
 use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::SchemaRef;
+use hadoop_record::archive::binary::RawInput;
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::archive::DEFAULT_MAX_DEPTH;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
@@ -143,6 +145,8 @@ pub struct BatchDecoder {
     record: RecordId,
     type_name: Arc<str>,
     fields: Vec<TopField>,
+    /// The fast plan of binary payloads, when the record is flat.
+    flat: Option<Box<[flat::Flat]>>,
     columns: Vec<Column>,
     arrow: SchemaRef,
     rows: usize,
@@ -227,6 +231,7 @@ impl BatchDecoder {
             type_name: def.name.as_str().into(),
             schema,
             record,
+            flat: flat::plan(&fields),
             fields,
             columns,
             arrow,
@@ -279,7 +284,19 @@ impl BatchDecoder {
     /// payload's record (the records decoded so far) and placed in the payload; an empty
     /// payload, or bytes after the record, are errors too. A CSV record needs its line end
     /// (which `plasma-text` framing strips).
+    ///
+    /// Binary payloads are decoded straight from their bytes, records whose fields are all
+    /// numbers and booleans by a plan of their own (the fast path of scans); any error is
+    /// the one a [`RecordReader`] on the payload reports.
     pub fn decode_payload(&mut self, payload: &[u8], format: Format) -> hadoop_record::Result<()> {
+        if format == Format::Binary {
+            return self.decode_binary_payload(payload);
+        }
+        self.read_payload(payload, format)
+    }
+
+    /// [`BatchDecoder::decode_payload`] through a [`RecordReader`] on the payload.
+    fn read_payload(&mut self, payload: &[u8], format: Format) -> hadoop_record::Result<()> {
         let n = self.records;
         let type_name = self.type_name.clone();
         let mut reader = RecordReader::from_slice(payload, format)
@@ -308,6 +325,32 @@ impl BatchDecoder {
         };
         self.take_back_last();
         Err(trailing)
+    }
+
+    /// [`BatchDecoder::decode_payload`] of binary: straight from the payload's bytes (flat
+    /// records by their fast plan), without the copy a reader makes. A payload that is not
+    /// one good record is decoded again by [`Self::read_payload`], whose error is the one
+    /// reading the bytes as a stream gives (`rcc convert`'s, for example).
+    fn decode_binary_payload(&mut self, payload: &[u8]) -> hadoop_record::Result<()> {
+        if let Some(plan) = &self.flat {
+            if flat::decode(plan, &mut self.columns, payload).is_some() {
+                self.rows += 1;
+                self.records += 1;
+                return Ok(());
+            }
+            for c in &mut self.columns {
+                c.truncate(self.rows);
+            }
+        } else if !payload.is_empty() {
+            let mut input = RawInput::new(payload).with_max_depth(self.max_depth);
+            if self.decode_record(&mut input).is_ok() {
+                if input.offset() == payload.len() {
+                    return Ok(());
+                }
+                self.take_back_last();
+            }
+        }
+        self.read_payload(payload, Format::Binary)
     }
 
     /// Rows buffered.
