@@ -43,6 +43,7 @@
 pub mod decode;
 pub mod encode;
 mod error;
+pub mod ipc;
 pub mod mapping;
 mod order;
 mod recursive;

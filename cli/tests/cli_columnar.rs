@@ -638,3 +638,41 @@ fn a_file_the_arrow_reader_panics_on_is_reported_as_damaged() {
         "error: the file is damaged (its reader gave up: not implemented: Type NONE not supported)\n"
     );
 }
+
+/// A footer whose record-batch block claims more bytes than the file holds (arrow-ipc would
+/// allocate them before reading, and abort): refused with what is wrong, not a crash.
+#[test]
+fn an_arrow_block_past_the_end_of_the_file_is_refused() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/arrow/unknown-type.arrow"
+    );
+    let mut bytes = std::fs::read(file).unwrap();
+    // The footer's one block (see tests/fixtures/arrow/README.md): offset 8, 8 + 0 bytes.
+    let block: Vec<u8> = [&8i64.to_le_bytes()[..], &8i32.to_le_bytes(), &[0; 12]].concat();
+    let at = bytes
+        .windows(24)
+        .position(|w| w == block)
+        .expect("the block");
+    bytes[at + 16..at + 24].copy_from_slice(&(1i64 << 60).to_le_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = dir.path().join("huge-block.arrow");
+    std::fs::write(&damaged, bytes).unwrap();
+    let o = convert_output(
+        &hadoop_java_dir(),
+        "composite.jr",
+        "oracle.composite.Outer",
+        &["--from", "arrow", "--to", "csv", damaged.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: {} is not a readable Arrow IPC file: Parser error: a block at offset 8 \
+             claims 8 + 1152921504606846976 bytes, but the blocks of this 2240-byte file end \
+             at byte 1166\n",
+            damaged.display()
+        )
+    );
+}

@@ -40,7 +40,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let read = guarded(|| -> Vec<RecordBatch> {
         if pick % 2 == 0 {
-            let Ok(reader) = arrow_ipc::reader::FileReader::try_new(Cursor::new(file), None)
+            let Ok(reader) = hadoop_record_arrow::ipc::open_file(Cursor::new(file))
             else {
                 return Vec::new();
             };

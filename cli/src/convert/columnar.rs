@@ -508,7 +508,9 @@ impl ColumnarReader {
                     Some(f) => Box::new(f),
                     None => Box::new(Cursor::new(whole()?)),
                 };
-                ColumnarReader::Arrow(FileReader::try_new(input, None).map_err(|e| bad(&e))?)
+                ColumnarReader::Arrow(
+                    hadoop_record_arrow::ipc::open_file(input).map_err(|e| bad(&e))?,
+                )
             }
         })
     }
