@@ -14,15 +14,53 @@ pub(crate) fn push_record(raw: &mut Vec<u8>, record: &[u8]) {
     raw.extend_from_slice(record);
 }
 
+/// Where a walk of a record table stands: the index of the next record and the offset of
+/// its length.
+#[derive(Debug, Default, Clone, Copy)]
+struct Walk {
+    pos: usize,
+    index: u32,
+}
+
+impl Walk {
+    /// Steps over the records that lie wholly inside `raw`, the payload's bytes so far: a
+    /// partial check that never fails ([`walk_from`] finishes it on the whole payload).
+    #[inline]
+    fn advance(&mut self, raw: &[u8], num_records: u32) {
+        while self.index < num_records {
+            let Some(len) = raw.get(self.pos..self.pos + 4) else {
+                break;
+            };
+            let len = u32::from_le_bytes(len.try_into().unwrap()) as usize;
+            let start = self.pos + 4;
+            if len > raw.len() - start {
+                break;
+            }
+            self.pos = start + len;
+            self.index += 1;
+        }
+    }
+}
+
 /// Walks the record table of a raw payload, checking it holds exactly `num_records` records
 /// and nothing after them; `each` gets every record's byte range.
 fn walk_records(
     raw: &[u8],
     num_records: u32,
+    each: impl FnMut(Range<usize>),
+) -> Result<(), Damage> {
+    walk_from(raw, num_records, Walk::default(), each)
+}
+
+/// [`walk_records`] from where `from` stands (`each` gets the records from there on).
+fn walk_from(
+    raw: &[u8],
+    num_records: u32,
+    from: Walk,
     mut each: impl FnMut(Range<usize>),
 ) -> Result<(), Damage> {
-    let mut pos = 0usize;
-    for i in 0..num_records {
+    let mut pos = from.pos;
+    for i in from.index..num_records {
         let Some(len) = raw.get(pos..pos + 4) else {
             return Err(Damage::Records(format!(
                 "payload of {} bytes ends before record {i} of {num_records}",
@@ -119,6 +157,58 @@ pub(crate) fn open_chunk(
     open_verified(header, compressor, stored, limit, scratch, spans)
 }
 
+/// The checks [`open_chunk`] makes, made while a stored payload arrives piece by piece, so
+/// that each piece is checked while it is still in cache: its CRC-32 and, uncompressed,
+/// its record table as far as the bytes go. [`Arrival::open`] finishes them.
+#[derive(Debug)]
+pub(crate) struct Arrival {
+    crc: crc32fast::Hasher,
+    num_records: u32,
+    /// `None` for a compressed payload, whose table is walked once decompressed.
+    walk: Option<Walk>,
+}
+
+impl Arrival {
+    pub(crate) fn new(header: &ChunkHeader, compressor: Compressor) -> Self {
+        Arrival {
+            crc: crc32fast::Hasher::new(),
+            num_records: header.num_records,
+            walk: (compressor == Compressor::None).then(Walk::default),
+        }
+    }
+
+    /// The payload so far is `stored`; its last `new` bytes just arrived.
+    #[inline]
+    pub(crate) fn arrived(&mut self, stored: &[u8], new: usize) {
+        self.crc.update(&stored[stored.len() - new..]);
+        if let Some(walk) = &mut self.walk {
+            walk.advance(stored, self.num_records);
+        }
+    }
+
+    /// [`open_chunk`] of the whole payload, `stored`, all of which has arrived.
+    pub(crate) fn open(
+        self,
+        header: &ChunkHeader,
+        compressor: Compressor,
+        stored: &[u8],
+        limit: u64,
+        scratch: &mut Vec<u8>,
+    ) -> Result<bool, Damage> {
+        let computed = self.crc.finalize();
+        if computed != header.checksum {
+            return Err(Damage::Checksum {
+                stored: header.checksum,
+                computed,
+            });
+        }
+        match self.walk {
+            Some(walk) => walk_from(stored, header.num_records, walk, drop).map(|()| false),
+            None => open_verified(header, compressor, stored, limit, scratch, None),
+        }
+    }
+}
+
 /// [`open_chunk`] for a payload whose CRC was already checked.
 pub(crate) fn open_verified(
     header: &ChunkHeader,
@@ -140,4 +230,59 @@ pub(crate) fn open_verified(
         None => walk_records(raw, header.num_records, drop)?,
     }
     Ok(in_scratch)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A raw payload of records of the given lengths, then `tail` (extra bytes, or cut).
+    fn table(lengths: &[u8], tail: i8) -> Vec<u8> {
+        let mut raw = Vec::new();
+        for (i, &len) in lengths.iter().enumerate() {
+            push_record(&mut raw, &vec![i as u8; len.into()]);
+        }
+        match tail {
+            t if t >= 0 => raw.extend(std::iter::repeat_n(7, t as usize)),
+            t => raw.truncate(raw.len().saturating_sub(t.unsigned_abs().into())),
+        }
+        raw
+    }
+
+    proptest! {
+        /// Checked piece by piece as it arrives, any payload gets exactly the verdict of
+        /// checking it whole: CRC first, then the record table, with the same message.
+        #[test]
+        fn checks_on_arrival_are_the_whole_payloads(
+            lengths in prop::collection::vec(0u8..40, 0..30),
+            tail in -6i8..6,
+            claimed in prop::option::of(0u32..40),
+            bad_crc in any::<bool>(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+        ) {
+            let raw = table(&lengths, tail);
+            let header = ChunkHeader {
+                checksum: crc32fast::hash(&raw) ^ u32::from(bad_crc),
+                compressor: 0,
+                compressed_size: raw.len() as u32,
+                num_records: claimed.unwrap_or(lengths.len() as u32),
+            };
+            let whole = open_chunk(&header, Compressor::None, &raw, u64::MAX, &mut Vec::new(), None);
+            let mut cuts: Vec<usize> = cuts.iter().map(|c| c.index(raw.len() + 1)).collect();
+            cuts.push(raw.len());
+            cuts.sort_unstable();
+            let mut arrival = Arrival::new(&header, Compressor::None);
+            let mut at = 0;
+            for cut in cuts {
+                if cut > at {
+                    arrival.arrived(&raw[..cut], cut - at);
+                    at = cut;
+                }
+            }
+            let arrived = arrival.open(&header, Compressor::None, &raw, u64::MAX, &mut Vec::new());
+            prop_assert_eq!(format!("{arrived:?}"), format!("{whole:?}"));
+        }
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use super::chunk::{check_header, open_chunk, open_verified};
+use super::chunk::{check_header, open_verified, Arrival};
 use super::finder::{ChunkFinder, Found};
 use super::header::{HEADER_LEN, MAGIC_BYTES};
 use super::recovery::{Damage, Skipped};
@@ -39,25 +39,21 @@ impl OpenChunk {
         }
     }
 
-    /// Opens the payload in `stored`, its CRC checked first unless `verified`: then the chunk
-    /// is the one at `offset`. On damage it holds no records.
+    /// Opens the payload in `stored`, checked as `check` says: then the chunk is the one at
+    /// `offset`. On damage it holds no records.
     fn open(
         &mut self,
         offset: u64,
         header: ChunkHeader,
         compressor: Compressor,
         limit: u64,
-        verified: bool,
+        check: Check,
     ) -> Result<(), Damage> {
-        let open = if verified { open_verified } else { open_chunk };
-        let opened = open(
-            &header,
-            compressor,
-            self.stored.as_slice(),
-            limit,
-            &mut self.scratch,
-            None,
-        );
+        let (stored, scratch) = (self.stored.as_slice(), &mut self.scratch);
+        let opened = match check {
+            Check::Verified => open_verified(&header, compressor, stored, limit, scratch, None),
+            Check::Arrived(arrival) => arrival.open(&header, compressor, stored, limit, scratch),
+        };
         match opened {
             Ok(in_scratch) => {
                 self.in_scratch = in_scratch;
@@ -73,6 +69,14 @@ impl OpenChunk {
             }
         }
     }
+}
+
+/// What is left to check of a chunk's stored payload when it is opened.
+enum Check {
+    /// Its CRC was checked (by the recovery finder): decompress and walk the record table.
+    Verified,
+    /// It was checked while it arrived: finish that.
+    Arrived(Arrival),
 }
 
 /// What the scanner found next.
@@ -198,7 +202,10 @@ impl<R: Read> ChunkScanner<R> {
                     stored.clear();
                     stored.extend_from_slice(&buf[at + HEADER_LEN..at + len]);
                     self.src.consume(at + len);
-                    match self.chunk.open(offset, header, compressor, limit, true) {
+                    match self
+                        .chunk
+                        .open(offset, header, compressor, limit, Check::Verified)
+                    {
                         Ok(()) => {
                             let skipped = self.finder.accept();
                             if let Some(skipped) = skipped.filter(|s| s.offset >= self.skip_before)
@@ -260,12 +267,18 @@ impl<R: Read> ChunkScanner<R> {
             Err(damage) => return Ok(Attempt::Bad(damage)),
         };
         let want = u64::from(header.compressed_size);
-        let have = self.src.read_into(want, &mut self.chunk.stored)?;
+        let mut arrival = Arrival::new(&header, compressor);
+        let have = self
+            .src
+            .read_into(want, &mut self.chunk.stored, |stored, new| {
+                arrival.arrived(stored, new)
+            })?;
         if have < want {
             return Ok(Attempt::Bad(Damage::TruncatedPayload { have, want }));
         }
         let offset = self.src.offset() - want - HEADER_LEN as u64;
-        match self.chunk.open(offset, header, compressor, limit, false) {
+        let check = Check::Arrived(arrival);
+        match self.chunk.open(offset, header, compressor, limit, check) {
             Ok(()) => Ok(Attempt::Ok),
             Err(damage) => Ok(Attempt::Bad(damage)),
         }

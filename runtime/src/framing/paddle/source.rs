@@ -7,6 +7,9 @@ use crate::error::{Error, Position, Result};
 use crate::uninterrupted::read_some;
 
 const BLOCK: usize = 64 * 1024;
+/// The most [`Source::read_into`] reads at once: small enough to be checked while it is
+/// still in a core's cache, large enough that system calls do not count.
+const PIECE: usize = 256 * 1024;
 
 #[derive(Debug)]
 pub(crate) struct Source<R> {
@@ -83,21 +86,34 @@ impl<R: Read> Source<R> {
     }
 
     /// Appends up to `n` bytes to `out`, fewer only at end of input; returns how many.
-    /// `out` grows only with bytes actually read.
-    pub(crate) fn read_into(&mut self, n: u64, out: &mut PayloadBuf) -> Result<u64> {
+    /// `out` grows only with bytes actually read. The bytes arrive in pieces of at most
+    /// [`PIECE`]: after each, `arrived` gets all of `out` and the number of bytes just
+    /// appended, to look at them while they are in cache.
+    pub(crate) fn read_into(
+        &mut self,
+        n: u64,
+        out: &mut PayloadBuf,
+        mut arrived: impl FnMut(&[u8], usize),
+    ) -> Result<u64> {
         let buffered = (self.buf.len() - self.pos).min(n.min(usize::MAX as u64) as usize);
         out.extend_from_slice(&self.buf[self.pos..self.pos + buffered]);
         self.consume(buffered);
+        if buffered > 0 {
+            arrived(out.as_slice(), buffered);
+        }
         let mut got = buffered as u64;
         while got < n && !self.eof {
             // At most double what is held (or a block): a large `n` taken from a header
             // costs memory only as its bytes arrive.
-            let step = (n - got).min(out.len().max(BLOCK) as u64) as usize;
+            let step = (n - got).min(out.len().clamp(BLOCK, PIECE) as u64) as usize;
             let k = match read_some(&mut self.inner, out.spare(step)) {
                 Ok(k) => k,
                 Err(e) => return Err(self.io_error(e)),
             };
             out.advance(k);
+            if k > 0 {
+                arrived(out.as_slice(), k);
+            }
             got += k as u64;
             self.offset += k as u64;
             self.eof = k == 0;
