@@ -13,7 +13,7 @@
 //! | none (binary, XML, jute) | — | the range at 0 reads the whole file |
 //! | none, CSV | lines | the LF before the range |
 //! | `mesos` | — | (no sync point: lengths are the only structure) |
-//! | `paddle`, `paddle-cpp` | chunks | the header chain from 0 ([`PaddleReader::split`]) |
+//! | `paddle`, `paddle-cpp` | records, by their share of their chunk (recovering: chunks) | the header chain from 0 ([`PaddleReader::split`]) |
 //! | `plasma-text` | lines | the LF before the range |
 //! | `plasma-fixed:N` | records | arithmetic |
 //! | `plasma-var` | chunk slots | the slot headers ([`VarReader::split`]) |

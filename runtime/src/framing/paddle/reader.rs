@@ -5,6 +5,7 @@ use std::io::Read;
 use super::chunk::next_record;
 use super::recovery::{Damage, Skipped};
 use super::scanner::{ChunkScanner, Step};
+use super::split::record_window;
 use super::PaddleReadOptions;
 use crate::error::Result;
 
@@ -39,8 +40,14 @@ pub struct PaddleReader<R> {
     records: u64,
     /// (Split) the file-wide number of the first record, when known.
     first_record: Option<u64>,
-    /// (Split) chunks whose header starts here or later belong to the next split.
+    /// (Strict split) records placed before this offset belong to earlier splits (see
+    /// [`record_window`]).
+    pub(super) start: u64,
+    /// (Split) records placed here or later belong to later splits; so do chunks whose
+    /// header starts here or later.
     end: u64,
+    /// Records of the open chunk this reader delivers: those before `stop`.
+    stop: u32,
     done: bool,
 }
 
@@ -67,7 +74,9 @@ impl<R: Read> PaddleReader<R> {
             skipped: Vec::new(),
             records: 0,
             first_record,
+            start: 0,
             end,
+            stop: 0,
             done: false,
         }
     }
@@ -122,7 +131,22 @@ impl<R: Read> PaddleReader<R> {
                 Step::Chunk => {
                     self.next = 0;
                     self.pos = 0;
-                    if self.scanner.chunk.records > 0 {
+                    let chunk = &self.scanner.chunk;
+                    let window = if self.scanner.options().recover {
+                        // Recovering splits take whole chunks (see `split`).
+                        0..chunk.records
+                    } else {
+                        record_window(chunk.offset, &chunk.header, self.start, self.end)
+                    };
+                    // Records placed before the split are stepped over (their table is checked).
+                    while self.next < window.start {
+                        if next_record(chunk.raw(), &mut self.pos).is_none() {
+                            break;
+                        }
+                        self.next += 1;
+                    }
+                    self.stop = window.end;
+                    if self.next < self.stop {
                         return Ok(true);
                     }
                 }
@@ -159,8 +183,9 @@ impl<R: Read> PaddleReader<R> {
         if self.done {
             return None;
         }
-        while self.next >= self.scanner.chunk.records {
+        while self.next >= self.stop {
             self.scanner.chunk.records = 0;
+            self.stop = 0;
             match self.advance() {
                 Ok(true) => {}
                 Ok(false) => {

@@ -1,4 +1,6 @@
-//! Reading a byte range of a file: the chunks whose header starts in `[start, end)`.
+//! Reading a byte range of a file: strict, the records placed in `[start, end)`, each record
+//! at its share of its chunk ([`record_window`]), so that a chunk larger than a range is
+//! shared; recovering, the chunks whose header starts in the range.
 //!
 //! # Why the chain, not the magic number
 //!
@@ -26,17 +28,20 @@
 //! records a whole-file reader with the same options delivers.
 
 use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
 
 use super::header::HEADER_LEN;
 use super::index::header_at;
 use super::reader::PaddleReader;
 use super::scanner::ChunkScanner;
-use super::PaddleReadOptions;
+use super::{ChunkHeader, PaddleReadOptions};
 use crate::error::Result;
 
 impl<R: Read + Seek> PaddleReader<R> {
-    /// A reader of the split `[start, end)` of a file: the records of the chunks whose
-    /// header starts in the range (a chunk that starts before `end` is read to its end).
+    /// A reader of the split `[start, end)` of a file: the records placed in the range,
+    /// record `k` of a chunk of `n` records and `len` bytes being placed at `k * len / n`
+    /// bytes into the chunk (each split sharing a chunk reads and checks all of it; with
+    /// [`PaddleReadOptions::recover`], whole chunks: those whose header starts in the range).
     /// Any offsets work; `end` may lie past the end of the file.
     ///
     /// The first chunk is found by following the header chain from offset 0 (20 bytes read
@@ -76,11 +81,43 @@ impl<R: Read + Seek> PaddleReader<R> {
         let (mut offset, mut records) = (0u64, 0u64);
         while offset < start && offset < len {
             let header = header_at(&mut inner, offset, len, &options)?;
-            offset += HEADER_LEN as u64 + u64::from(header.compressed_size);
+            let next = offset + HEADER_LEN as u64 + u64::from(header.compressed_size);
+            if next > start {
+                // The chunk holding `start`: its records from `start` on are this split's.
+                records += u64::from(record_window(offset, &header, start, end).start);
+                break;
+            }
+            offset = next;
             records += u64::from(header.num_records);
         }
         inner.seek(SeekFrom::Start(offset))?;
         let scanner = ChunkScanner::at(inner, options, offset);
-        Ok(Self::from_scanner(scanner, Some(records), end))
+        let mut reader = Self::from_scanner(scanner, Some(records), end);
+        reader.start = start;
+        Ok(reader)
     }
+}
+
+/// The records of the chunk at `offset` that belong to the split `[start, end)`, by index.
+///
+/// Record `k` of a chunk of `n` records spanning `len` bytes (header included) is placed at
+/// `offset + k * len / n` (rounded down): its share of the chunk. A split takes the records
+/// placed inside it, so a chunk larger than a split is shared between splits (each reads and
+/// checks the whole chunk) and splits of a file with few large chunks stay even. Compressed
+/// chunks split the same way: the rule needs no record's position in the file.
+pub(super) fn record_window(offset: u64, header: &ChunkHeader, start: u64, end: u64) -> Range<u32> {
+    let len = HEADER_LEN as u128 + u128::from(header.compressed_size);
+    let n = header.num_records;
+    // The first k placed at or after `x`: ceil((x - offset) * n / len), within 0..=n.
+    let first_at = |x: u64| -> u32 {
+        let Some(into) = x.checked_sub(offset) else {
+            return 0;
+        };
+        let into = u128::from(into);
+        if into >= len {
+            return n;
+        }
+        (into * u128::from(n)).div_ceil(len) as u32
+    };
+    first_at(start)..first_at(end).max(first_at(start))
 }
