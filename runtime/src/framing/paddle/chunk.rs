@@ -23,10 +23,11 @@ struct Walk {
 }
 
 impl Walk {
-    /// Steps over the records that lie wholly inside `raw`, the payload's bytes so far: a
-    /// partial check that never fails ([`walk_from`] finishes it on the whole payload).
+    /// Steps over the records that lie wholly inside `raw` (the payload's bytes so far, or
+    /// all of them), handing each one's byte range to `each`: never fails, stops where the
+    /// table cannot go on ([`walk_from`] says why).
     #[inline]
-    fn advance(&mut self, raw: &[u8], num_records: u32) {
+    fn advance(&mut self, raw: &[u8], num_records: u32, mut each: impl FnMut(Range<usize>)) {
         while self.index < num_records {
             let Some(len) = raw.get(self.pos..self.pos + 4) else {
                 break;
@@ -36,6 +37,7 @@ impl Walk {
             if len > raw.len() - start {
                 break;
             }
+            each(start..start + len);
             self.pos = start + len;
             self.index += 1;
         }
@@ -56,27 +58,23 @@ fn walk_records(
 fn walk_from(
     raw: &[u8],
     num_records: u32,
-    from: Walk,
-    mut each: impl FnMut(Range<usize>),
+    mut walk: Walk,
+    each: impl FnMut(Range<usize>),
 ) -> Result<(), Damage> {
-    let mut pos = from.pos;
-    for i in from.index..num_records {
-        let Some(len) = raw.get(pos..pos + 4) else {
-            return Err(Damage::Records(format!(
+    walk.advance(raw, num_records, each);
+    let (i, pos) = (walk.index, walk.pos);
+    if i < num_records {
+        return Err(Damage::Records(match raw.get(pos..pos + 4) {
+            None => format!(
                 "payload of {} bytes ends before record {i} of {num_records}",
                 raw.len()
-            )));
-        };
-        let len = u32::from_le_bytes(len.try_into().unwrap()) as usize;
-        let start = pos + 4;
-        if len > raw.len() - start {
-            return Err(Damage::Records(format!(
-                "record {i} claims {len} bytes, {} remain in the payload",
-                raw.len() - start
-            )));
-        }
-        each(start..start + len);
-        pos = start + len;
+            ),
+            Some(len) => format!(
+                "record {i} claims {} bytes, {} remain in the payload",
+                u32::from_le_bytes(len.try_into().unwrap()),
+                raw.len() - pos - 4
+            ),
+        }));
     }
     if pos != raw.len() {
         return Err(Damage::Records(format!(
@@ -182,7 +180,7 @@ impl Arrival {
     pub(crate) fn arrived(&mut self, stored: &[u8], new: usize) {
         self.crc.update(&stored[stored.len() - new..]);
         if let Some(walk) = &mut self.walk {
-            walk.advance(stored, self.num_records);
+            walk.advance(stored, self.num_records, drop);
         }
     }
 
