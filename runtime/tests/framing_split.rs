@@ -19,6 +19,7 @@ use hadoop_record::framing::seqfile::{
 };
 use hadoop_record::framing::split::{Framing, Split};
 use hadoop_record::framing::v1::{V1ReadOptions, V1Reader};
+use hadoop_record::framing::BufferPool;
 use hadoop_record::Format;
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -31,9 +32,24 @@ struct Read1 {
 }
 
 fn read_range(framing: Framing, format: Format, file: &[u8], start: u64, end: u64) -> Read1 {
-    let split = framing
-        .open_range(format, Cursor::new(file), start..end)
-        .unwrap();
+    read_pooled(framing, format, file, start, end, None)
+}
+
+/// [`read_range`], the reader's buffers taken from `pool` if given.
+fn read_pooled(
+    framing: Framing,
+    format: Format,
+    file: &[u8],
+    start: u64,
+    end: u64,
+    pool: Option<&BufferPool>,
+) -> Read1 {
+    let input = Cursor::new(file);
+    let split = match pool {
+        Some(pool) => framing.open_range_pooled(format, input, start..end, pool),
+        None => framing.open_range(format, input, start..end),
+    }
+    .unwrap();
     let mut out = Read1 {
         payloads: Vec::new(),
         error: None,
@@ -74,7 +90,8 @@ fn ranges(len: usize, cuts: &[Index]) -> Vec<(u64, u64)> {
 }
 
 /// Reads every range and checks that together they give `whole`, with file record numbers
-/// where known.
+/// where known. The ranges take their buffers from one pool, in turn: each reads into
+/// the one before's buffer, whose bytes must not show through.
 fn check_partition(
     framing: Framing,
     format: Format,
@@ -83,8 +100,9 @@ fn check_partition(
     whole: &[Vec<u8>],
 ) -> Result<(), TestCaseError> {
     let mut got = Vec::new();
+    let pool = BufferPool::new(1);
     for (start, end) in ranges(file.len(), cuts) {
-        let r = read_range(framing, format, file, start, end);
+        let r = read_pooled(framing, format, file, start, end, Some(&pool));
         prop_assert!(r.error.is_none(), "{framing} {start}..{end}: {:?}", r.error);
         for (payload, number) in r.payloads {
             if let Some(n) = number {
@@ -188,8 +206,10 @@ proptest! {
             .collect::<Result<_, _>>()
             .unwrap();
         let mut got = Vec::new();
+        // Each range reads into the buffer the one before left (see `check_partition`).
+        let pool = BufferPool::new(1);
         for (start, end) in ranges(file.len(), &cuts) {
-            let r = read_range(Framing::Paddle(read), Format::Binary, &file, start, end);
+            let r = read_pooled(Framing::Paddle(read), Format::Binary, &file, start, end, Some(&pool));
             prop_assert!(r.error.is_none());
             got.extend(r.payloads.into_iter().map(|p| p.0));
         }

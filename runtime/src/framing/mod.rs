@@ -9,6 +9,8 @@
 
 use crate::error::Result;
 
+pub use pool::BufferPool;
+
 /// A writer that frames payloads.
 pub trait FrameWrite {
     /// Frames one payload.
@@ -39,6 +41,7 @@ pub(crate) fn unbuffer<W: std::io::Write>(writer: std::io::BufWriter<W>) -> Resu
 pub mod mesos;
 pub mod paddle;
 pub mod plasma;
+mod pool;
 pub mod seqfile;
 pub mod split;
 pub mod v1;

@@ -34,6 +34,7 @@ use super::paddle::{Layout, PaddleReadOptions, PaddleReader};
 use super::plasma::{FixedReader, TextOptions, TextReader, VarReadOptions, VarReader};
 use super::seqfile::{SeqReadOptions, SeqReader};
 use super::v1::{Payloads, V1ReadOptions, V1Reader};
+use super::BufferPool;
 use crate::error::{excerpt, Error, ErrorKind, Result};
 use crate::stream::Format;
 
@@ -244,8 +245,37 @@ impl Framing {
     pub fn open_range<'a, R>(
         &self,
         format: Format,
+        input: R,
+        range: Range<u64>,
+    ) -> Result<Split<'a>>
+    where
+        R: Read + Seek + Send + 'a,
+    {
+        self.open_range_in(format, input, range, None)
+    }
+
+    /// [`Framing::open_range`], the reader taking its large buffers (a Paddle chunk's) from
+    /// `pool` and giving them back when dropped: ranges read one after another (by the
+    /// partitions of a query, or by queries one after another) reuse the same memory.
+    pub fn open_range_pooled<'a, R>(
+        &self,
+        format: Format,
+        input: R,
+        range: Range<u64>,
+        pool: &BufferPool,
+    ) -> Result<Split<'a>>
+    where
+        R: Read + Seek + Send + 'a,
+    {
+        self.open_range_in(format, input, range, Some(pool))
+    }
+
+    fn open_range_in<'a, R>(
+        &self,
+        format: Format,
         mut input: R,
         range: Range<u64>,
+        pool: Option<&BufferPool>,
     ) -> Result<Split<'a>>
     where
         R: Read + Seek + Send + 'a,
@@ -265,7 +295,11 @@ impl Framing {
             Framing::None => Split::Stream(Box::new(input)),
             Framing::Mesos(o) => Split::payloads(MesosReader::with_options(input, o), first),
             Framing::Paddle(o) => {
-                Split::Payloads(Box::new(PaddleReader::split(input, start, end, o)?))
+                let reader = PaddleReader::split(input, start, end, o)?;
+                Split::Payloads(Box::new(match pool {
+                    Some(pool) => reader.with_buffers(pool),
+                    None => reader,
+                }))
             }
             Framing::PlasmaText(o) => {
                 Split::payloads(TextReader::split(input, start, end, o)?, first)

@@ -8,6 +8,7 @@ use super::scanner::{ChunkScanner, Step};
 use super::split::record_window;
 use super::PaddleReadOptions;
 use crate::error::Result;
+use crate::framing::BufferPool;
 
 /// Reads the records of a PaddlePaddle RecordIO file in order, from any [`Read`].
 ///
@@ -79,6 +80,13 @@ impl<R: Read> PaddleReader<R> {
             stop: 0,
             done: false,
         }
+    }
+
+    /// Takes its chunk buffer from `pool` and gives its buffers back when dropped, so that
+    /// readers one after another reuse the same memory (see [`BufferPool`]).
+    pub fn with_buffers(mut self, pool: &BufferPool) -> Self {
+        self.scanner.pool_buffers(pool);
+        self
     }
 
     /// The options in use.

@@ -12,6 +12,7 @@ use super::recovery::{Damage, Skipped};
 use super::source::{PayloadBuf, Source};
 use super::{ChunkHeader, Compressor, PaddleReadOptions};
 use crate::error::Result;
+use crate::framing::BufferPool;
 
 /// A valid chunk, its record table checked.
 #[derive(Debug, Default)]
@@ -26,6 +27,17 @@ pub(crate) struct OpenChunk {
     in_scratch: bool,
     stored: PayloadBuf,
     scratch: Vec<u8>,
+    /// Where the buffers come from and go back to, if anywhere.
+    pool: Option<BufferPool>,
+}
+
+impl Drop for OpenChunk {
+    fn drop(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.give(std::mem::take(&mut self.stored).into_vec());
+            pool.give(std::mem::take(&mut self.scratch));
+        }
+    }
 }
 
 impl OpenChunk {
@@ -49,6 +61,11 @@ impl OpenChunk {
         limit: u64,
         check: Check,
     ) -> Result<(), Damage> {
+        if let Some(pool) = &self.pool {
+            if compressor != Compressor::None && self.scratch.capacity() == 0 {
+                self.scratch = pool.take();
+            }
+        }
         let (stored, scratch) = (self.stored.as_slice(), &mut self.scratch);
         let opened = match check {
             Check::Verified => open_verified(&header, compressor, stored, limit, scratch, None),
@@ -135,6 +152,16 @@ impl<R: Read> ChunkScanner<R> {
     /// or reporting them.
     pub(crate) fn skip_before(&mut self, offset: u64) {
         self.skip_before = offset;
+    }
+
+    /// Takes the chunk buffer from `pool` (unless the scanner has one already) and gives
+    /// its buffers back when dropped.
+    pub(crate) fn pool_buffers(&mut self, pool: &BufferPool) {
+        let chunk = &mut self.chunk;
+        if chunk.stored.is_unused() {
+            chunk.stored = PayloadBuf::from_vec(pool.take());
+        }
+        chunk.pool = Some(pool.clone());
     }
 
     pub(crate) fn options(&self) -> &PaddleReadOptions {

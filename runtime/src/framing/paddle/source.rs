@@ -132,6 +132,23 @@ pub(crate) struct PayloadBuf {
 }
 
 impl PayloadBuf {
+    /// An empty buffer that refills `bytes` (a previous buffer's, from
+    /// [`PayloadBuf::into_vec`]) before it grows.
+    pub(crate) fn from_vec(bytes: Vec<u8>) -> Self {
+        PayloadBuf { bytes, len: 0 }
+    }
+
+    /// The memory, initialised as far as its length, for another buffer to reuse.
+    pub(crate) fn into_vec(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// Whether the buffer has never held memory.
+    pub(crate) fn is_unused(&self) -> bool {
+        self.bytes.capacity() == 0
+    }
+
+    #[inline]
     pub(crate) fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
