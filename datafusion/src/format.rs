@@ -15,6 +15,7 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::physical_plan::ExecutionPlan;
 use hadoop_record::framing::split::Framing;
+use hadoop_record::framing::BufferPool;
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions};
 use object_store::{ObjectMeta, ObjectStore};
@@ -54,6 +55,9 @@ pub(crate) struct Resolved {
     pub framing: Framing,
     pub arrow: SchemaRef,
     pub progress: Arc<ScanProgress>,
+    /// Chunk buffers the table's scans hand on to one another (see [`BufferPool`]): at
+    /// most one per core is kept, for as long as the table is registered.
+    pub buffers: BufferPool,
 }
 
 impl fmt::Debug for RecordFormat {
@@ -92,6 +96,9 @@ impl RecordFormat {
                 framing,
                 arrow,
                 progress: Arc::new(ScanProgress::default()),
+                buffers: BufferPool::new(
+                    std::thread::available_parallelism().map_or(1, usize::from),
+                ),
             }),
         })
     }

@@ -67,7 +67,7 @@ pub(crate) fn scan<R: Read + Seek + Send>(
     let framing_name = format.framing.to_string();
     let split = format
         .framing
-        .open_range(encoding, &mut input, start..end)
+        .open_range_pooled(encoding, &mut input, start..end, &format.buffers)
         .map_err(|e| {
             job.error(
                 Place::Framing {
