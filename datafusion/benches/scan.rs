@@ -10,19 +10,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{data, records, runtime, QUERY};
+use common::{data, records, runtime, table, Source, QUERY};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
-use hadoop_record_datafusion::{RecordTableOptions, SessionContextExt};
-
-/// A session of `partitions` partitions that splits files above 1 MiB.
-fn session(partitions: usize) -> SessionContext {
-    SessionContext::new_with_config(
-        SessionConfig::new()
-            .with_target_partitions(partitions)
-            .with_repartition_file_min_size(1 << 20),
-    )
-}
 
 fn scan(c: &mut Criterion) {
     let rt = runtime();
@@ -34,29 +23,17 @@ fn scan(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(20))
         .throughput(Throughput::Elements(n));
     for partitions in [1, 2] {
-        let ctx = session(partitions);
-        rt.block_on(async {
-            let options = RecordTableOptions::new(&ddl, "bench.Small").framing("paddle");
-            ctx.register_records("t", options, &[paddle.to_str().unwrap()])
-                .await
-                .unwrap();
-        });
-        group.bench_function(format!("paddle_binary/{partitions}_partitions"), |b| {
-            b.iter(|| rt.block_on(async { ctx.sql(QUERY).await.unwrap().collect().await.unwrap() }))
-        });
-        let ctx = session(partitions);
-        rt.block_on(async {
-            ctx.register_parquet(
-                "t",
-                parquet.to_str().unwrap(),
-                ParquetReadOptions::default(),
-            )
-            .await
-            .unwrap();
-        });
-        group.bench_function(format!("parquet/{partitions}_partitions"), |b| {
-            b.iter(|| rt.block_on(async { ctx.sql(QUERY).await.unwrap().collect().await.unwrap() }))
-        });
+        for (source, name) in [
+            (Source::Paddle, "paddle_binary"),
+            (Source::Parquet, "parquet"),
+        ] {
+            let ctx = table(&rt, partitions, source, &ddl, &paddle, &parquet);
+            group.bench_function(format!("{name}/{partitions}_partitions"), |b| {
+                b.iter(|| {
+                    rt.block_on(async { ctx.sql(QUERY).await.unwrap().collect().await.unwrap() })
+                })
+            });
+        }
     }
     group.finish();
     eprintln!(

@@ -3,10 +3,10 @@
 //! Parquet, made once under `target/sql-bench/` and kept.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use datafusion::dataframe::DataFrameWriteOptions;
-use datafusion::prelude::SessionContext;
+use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 use hadoop_record::framing::paddle::PaddleWriter;
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
@@ -25,6 +25,47 @@ pub fn runtime() -> Runtime {
         .enable_all()
         .build()
         .unwrap()
+}
+
+/// The file a table is over.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Source {
+    Paddle,
+    Parquet,
+}
+
+/// A session of `partitions` partitions that splits files above 1 MiB, with the table `t`
+/// over the Paddle file (records of `ddl`'s `bench.Small`) or the Parquet file.
+pub fn table(
+    rt: &Runtime,
+    partitions: usize,
+    source: Source,
+    ddl: &Path,
+    paddle: &Path,
+    parquet: &Path,
+) -> SessionContext {
+    let ctx = SessionContext::new_with_config(
+        SessionConfig::new()
+            .with_target_partitions(partitions)
+            .with_repartition_file_min_size(1 << 20),
+    );
+    rt.block_on(async {
+        match source {
+            Source::Paddle => {
+                let options = RecordTableOptions::new(ddl, "bench.Small").framing("paddle");
+                ctx.register_records("t", options, &[paddle.to_str().unwrap()])
+                    .await
+                    .unwrap();
+            }
+            Source::Parquet => {
+                let options = ParquetReadOptions::default();
+                ctx.register_parquet("t", parquet.to_str().unwrap(), options)
+                    .await
+                    .unwrap();
+            }
+        }
+    });
+    ctx
 }
 
 pub fn records() -> u64 {
