@@ -43,7 +43,7 @@ pub struct PaddleReader<R> {
     first_record: Option<u64>,
     /// (Strict split) records placed before this offset belong to earlier splits (see
     /// [`record_window`]).
-    pub(super) start: u64,
+    start: u64,
     /// (Split) records placed here or later belong to later splits; so do chunks whose
     /// header starts here or later.
     end: u64,
@@ -60,13 +60,15 @@ impl<R: Read> PaddleReader<R> {
 
     /// A reader with the given options.
     pub fn with_options(inner: R, options: PaddleReadOptions) -> Self {
-        Self::from_scanner(ChunkScanner::new(inner, options), Some(0), u64::MAX)
+        Self::from_scanner(ChunkScanner::new(inner, options), Some(0), 0..u64::MAX)
     }
 
+    /// A reader of `scanner`'s chunks, the records placed in `range` (a whole file:
+    /// `0..u64::MAX`; see [`record_window`]).
     pub(super) fn from_scanner(
         scanner: ChunkScanner<R>,
         first_record: Option<u64>,
-        end: u64,
+        range: std::ops::Range<u64>,
     ) -> Self {
         PaddleReader {
             scanner,
@@ -75,8 +77,8 @@ impl<R: Read> PaddleReader<R> {
             skipped: Vec::new(),
             records: 0,
             first_record,
-            start: 0,
-            end,
+            start: range.start,
+            end: range.end,
             stop: 0,
             done: false,
         }

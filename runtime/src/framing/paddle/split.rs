@@ -75,7 +75,7 @@ impl<R: Read + Seek> PaddleReader<R> {
             let mut scanner = ChunkScanner::at(inner, options, 0);
             scanner.skip_before(start);
             let first = (start == 0).then_some(0);
-            return Ok(Self::from_scanner(scanner, first, end));
+            return Ok(Self::from_scanner(scanner, first, start..end));
         }
         let len = inner.seek(SeekFrom::End(0))?;
         let (mut offset, mut records) = (0u64, 0u64);
@@ -92,9 +92,7 @@ impl<R: Read + Seek> PaddleReader<R> {
         }
         inner.seek(SeekFrom::Start(offset))?;
         let scanner = ChunkScanner::at(inner, options, offset);
-        let mut reader = Self::from_scanner(scanner, Some(records), end);
-        reader.start = start;
-        Ok(reader)
+        Ok(Self::from_scanner(scanner, Some(records), start..end))
     }
 }
 
