@@ -1,6 +1,6 @@
 //! Compile errors of `#[derive(Record)]`, one folder per theme. The toolchain is pinned
 //! (rust-toolchain.toml) so the expected `.stderr` files stay stable; regenerate them with
-//! `TRYBUILD=overwrite cargo test -p hadoop-record-derive --test ui`.
+//! `TRYBUILD=overwrite cargo test -p derive-ui --test ui`.
 
 #[test]
 fn ui() {

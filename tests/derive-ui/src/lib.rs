@@ -1,0 +1,1 @@
+//! The compile errors of `#[derive(Record)]`: see `tests/ui.rs`.
