@@ -1,9 +1,15 @@
 //! [`RecordOpener`]: turns a file, or a byte range of one, into a stream of batches.
 //!
-//! Decoding is CPU work that would hold up the async runtime's few threads, so each file is
-//! scanned on a blocking thread ([`SpawnedTask::spawn_blocking`], aborted with the stream)
-//! that hands batches over a channel of two: the decoder stays at most two batches ahead of
-//! the query.
+//! A local file is decoded where the query pulls its batches, as DataFusion's own CSV and
+//! JSON openers read local files: one thread per partition, which sums a batch right after
+//! making it, while it is in that core's cache (a decoding thread handing batches to the
+//! query's thread switched threads for every batch; BENCHMARKS.md, "Where batches are
+//! decoded").
+//!
+//! Any other store is read through blocking waits on the runtime (`input::Remote`), so
+//! such a file is scanned on a blocking thread ([`SpawnedTask::spawn_blocking`], aborted
+//! with the stream) that hands batches over a channel of two: the decoder stays at most two
+//! batches ahead of the query.
 
 use std::sync::Arc;
 
@@ -17,8 +23,8 @@ use object_store::ObjectStore;
 use tokio::sync::mpsc;
 
 use crate::format::Resolved;
-use crate::input;
-use crate::scan::{scan, Job};
+use crate::input::{self, Input};
+use crate::scan::{Job, Scan};
 
 /// Batches in flight between a file's decoder and the query.
 const CHANNEL: usize = 2;
@@ -77,11 +83,22 @@ impl FileOpener for RecordOpener {
         let store = self.store.clone();
         Ok(Box::pin(async move {
             let input = input::open(&store, &file.object_meta).await?;
+            if let Input::Local(_) = input {
+                return Ok(futures::stream::iter(Scan::open(job, input)?).boxed());
+            }
             let (tx, rx) = mpsc::channel::<Result<RecordBatch>>(CHANNEL);
             let task = SpawnedTask::spawn_blocking(move || {
-                let mut emit = |batch| tx.blocking_send(Ok(batch)).is_ok();
-                if let Err(e) = scan(&job, input, &mut emit) {
-                    let _ = tx.blocking_send(Err(e));
+                let batches = match Scan::open(job, input) {
+                    Ok(scan) => scan,
+                    Err(e) => {
+                        let _ = tx.blocking_send(Err(e));
+                        return;
+                    }
+                };
+                for batch in batches {
+                    if tx.blocking_send(batch).is_err() {
+                        break;
+                    }
                 }
             });
             let stream = futures::stream::unfold((rx, Some(task)), |(mut rx, task)| async move {

@@ -1,6 +1,6 @@
-//! The scan of one file (or byte range of one), on a blocking thread: the framing's range
-//! reader ([`Framing::open_range`]) gives payloads or a stream, a [`BatchDecoder`] turns
-//! them into batches of the projected columns.
+//! The scan of one file (or byte range of one): the framing's range reader
+//! ([`Framing::open_range`]) gives payloads or a stream, a [`BatchDecoder`] turns them into
+//! batches of the projected columns, one batch per call of [`Scan::next`].
 
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions};
 
 use crate::error::{Place, RecordError};
 use crate::format::Resolved;
+use crate::progress::ScanProgress;
 
 /// What to scan.
 pub(crate) struct Job {
@@ -50,121 +51,141 @@ impl Job {
     }
 }
 
-/// Scans `input` as `job` says, handing each batch to `emit`, which returns false when
-/// nobody wants more.
-pub(crate) fn scan<R: Read + Seek + Send>(
-    job: &Job,
-    input: R,
-    emit: &mut dyn FnMut(RecordBatch) -> bool,
-) -> Result<()> {
-    let format = &job.format;
-    let encoding = format.options.encoding;
-    let options = job.decode_options();
-    let decoder =
-        BatchDecoder::new(format.schema.clone(), format.id, options.clone()).map_err(external)?;
-    let mut input = Counting::new(input, format);
-    let (start, end) = job.range.unwrap_or((0, u64::MAX));
-    let framing_name = format.framing.to_string();
-    let split = format
-        .framing
-        .open_range_pooled(encoding, &mut input, start..end, &format.buffers)
-        .map_err(|e| {
-            job.error(
-                Place::Framing {
-                    framing: framing_name.clone(),
-                },
-                e,
-            )
-        })?;
-    match split {
-        Split::Payloads(payloads) => {
-            let line_ends =
-                matches!(format.framing, Framing::PlasmaText(_)) && encoding == Format::Csv;
-            scan_payloads(job, payloads, decoder, line_ends, emit)
-        }
-        Split::Stream(reader) => {
-            let mut batches =
+/// The scan of one file or byte range as an iterator of batches; it ends after the first
+/// error.
+pub(crate) struct Scan {
+    job: Job,
+    state: State,
+}
+
+/// Where a scan stands.
+enum State {
+    /// One record per payload.
+    Payloads(Payloads),
+    /// Records back to back.
+    Stream(BatchReader<Box<dyn Read + Send>>),
+    /// Over, or failed.
+    Done,
+}
+
+/// Payloads and the decoder they go through.
+struct Payloads {
+    payloads: Box<dyn PayloadRead + Send>,
+    decoder: BatchDecoder,
+    /// Puts back the LF that plasma-text strips from CSV records.
+    line_ends: bool,
+    scratch: Vec<u8>,
+    /// Records decoded so far, for messages.
+    in_range: u64,
+    /// The payloads have ended.
+    ended: bool,
+}
+
+impl Scan {
+    /// Opens `input` as `job` says: finds the range's first record.
+    pub(crate) fn open<R: Read + Seek + Send + 'static>(job: Job, input: R) -> Result<Scan> {
+        let format = &job.format;
+        let encoding = format.options.encoding;
+        let options = job.decode_options();
+        let decoder = BatchDecoder::new(format.schema.clone(), format.id, options.clone())
+            .map_err(external)?;
+        let input = Counting::new(input, format.progress.clone());
+        let (start, end) = job.range.unwrap_or((0, u64::MAX));
+        let split = format
+            .framing
+            .open_range_pooled(encoding, input, start..end, &format.buffers)
+            .map_err(|e| {
+                let framing = format.framing.to_string();
+                job.error(Place::Framing { framing }, e)
+            })?;
+        let state = match split {
+            Split::Payloads(payloads) => State::Payloads(Payloads {
+                payloads,
+                decoder,
+                line_ends: matches!(format.framing, Framing::PlasmaText(_))
+                    && encoding == Format::Csv,
+                scratch: Vec::new(),
+                in_range: 0,
+                ended: false,
+            }),
+            Split::Stream(reader) => State::Stream(
                 BatchReader::new(reader, encoding, format.schema.clone(), format.id, options)
-                    .map_err(external)?;
-            while let Some(batch) = batches.next_batch().map_err(|e| match e {
-                hadoop_record_arrow::Error::Record(e) => job.error(Place::Stream, e),
+                    .map_err(external)?,
+            ),
+        };
+        Ok(Scan { job, state })
+    }
+
+    /// The next batch; `None` at the end.
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let batch = match &mut self.state {
+            State::Done => return Ok(None),
+            State::Stream(batches) => batches.next_batch().map_err(|e| match e {
+                hadoop_record_arrow::Error::Record(e) => self.job.error(Place::Stream, e),
                 e => external(e),
-            })? {
-                format.progress.add(0, batch.num_rows() as u64);
-                if !emit(batch) {
-                    break;
-                }
-            }
-            Ok(())
+            })?,
+            State::Payloads(p) => p.next_batch(&self.job)?,
+        };
+        match &batch {
+            Some(batch) => self.job.format.progress.add(0, batch.num_rows() as u64),
+            None => self.state = State::Done,
         }
+        Ok(batch)
     }
 }
 
-/// Decodes one record per payload; `line_ends` puts back the LF that plasma-text strips
-/// from CSV records.
-fn scan_payloads(
-    job: &Job,
-    mut payloads: Box<dyn PayloadRead + Send + '_>,
-    mut decoder: BatchDecoder,
-    line_ends: bool,
-    emit: &mut dyn FnMut(RecordBatch) -> bool,
-) -> Result<()> {
-    let format = &job.format;
-    let encoding = format.options.encoding;
-    let framing = format.framing.to_string();
-    let range_start = job.range.map_or(0, |r| r.0);
-    let mut scratch = Vec::new();
-    let mut in_range = 0u64;
-    loop {
-        let payload = match payloads.next_payload() {
-            None => {
-                format.progress.add_skipped(&job.file, payloads.skipped());
-                break;
-            }
-            Some(Ok(payload)) => payload,
-            Some(Err(e)) => {
-                return Err(job.error(
-                    Place::Framing {
-                        framing: framing.clone(),
-                    },
-                    e,
-                ))
-            }
-        };
-        let bytes = if line_ends {
-            scratch.clear();
-            scratch.extend_from_slice(payload);
-            scratch.push(b'\n');
-            &scratch[..]
-        } else {
-            payload
-        };
-        if let Err(e) = decoder.decode_payload(bytes, encoding) {
-            let place = Place::Payload {
-                framing: framing.clone(),
-                location: payloads.location(),
-                range_start,
-                in_range,
+impl Iterator for Scan {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let next = self.next_batch();
+        if next.is_err() {
+            self.state = State::Done;
+        }
+        next.transpose()
+    }
+}
+
+impl Payloads {
+    /// Decodes payloads until a batch is full or they end.
+    fn next_batch(&mut self, job: &Job) -> Result<Option<RecordBatch>> {
+        let encoding = job.format.options.encoding;
+        let framing = || job.format.framing.to_string();
+        if self.ended {
+            return Ok(None);
+        }
+        while !self.decoder.is_full() {
+            let payload = match self.payloads.next_payload() {
+                None => {
+                    self.ended = true;
+                    let skipped = self.payloads.skipped();
+                    job.format.progress.add_skipped(&job.file, skipped);
+                    break;
+                }
+                Some(Ok(payload)) => payload,
+                Some(Err(e)) => return Err(job.error(Place::Framing { framing: framing() }, e)),
             };
-            return Err(job.error(place, e));
-        }
-        in_range += 1;
-        if decoder.is_full() {
-            let batch = decoder
-                .flush()
-                .map_err(external)?
-                .expect("a full decoder has rows");
-            format.progress.add(0, batch.num_rows() as u64);
-            if !emit(batch) {
-                return Ok(());
+            let bytes = if self.line_ends {
+                self.scratch.clear();
+                self.scratch.extend_from_slice(payload);
+                self.scratch.push(b'\n');
+                &self.scratch[..]
+            } else {
+                payload
+            };
+            if let Err(e) = self.decoder.decode_payload(bytes, encoding) {
+                let place = Place::Payload {
+                    framing: framing(),
+                    location: self.payloads.location(),
+                    range_start: job.range.map_or(0, |r| r.0),
+                    in_range: self.in_range,
+                };
+                return Err(job.error(place, e));
             }
+            self.in_range += 1;
         }
+        self.decoder.flush().map_err(external)
     }
-    if let Some(batch) = decoder.flush().map_err(external)? {
-        format.progress.add(0, batch.num_rows() as u64);
-        emit(batch);
-    }
-    Ok(())
 }
 
 /// An error of the columnar decoder that is not a record's (Arrow refusing an array).
@@ -176,29 +197,29 @@ fn external(e: hadoop_record_arrow::Error) -> DataFusionError {
 }
 
 /// Counts the bytes read into the format's progress, in steps of a megabyte or so.
-struct Counting<'a, R> {
+struct Counting<R> {
     inner: R,
-    progress: &'a crate::progress::ScanProgress,
+    progress: Arc<ScanProgress>,
     pending: u64,
 }
 
-impl<'a, R> Counting<'a, R> {
-    fn new(inner: R, format: &'a Resolved) -> Self {
+impl<R> Counting<R> {
+    fn new(inner: R, progress: Arc<ScanProgress>) -> Self {
         Counting {
             inner,
-            progress: &format.progress,
+            progress,
             pending: 0,
         }
     }
 }
 
-impl<R> Drop for Counting<'_, R> {
+impl<R> Drop for Counting<R> {
     fn drop(&mut self) {
         self.progress.add(self.pending, 0);
     }
 }
 
-impl<R: Read> Read for Counting<'_, R> {
+impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.pending += n as u64;
@@ -209,7 +230,7 @@ impl<R: Read> Read for Counting<'_, R> {
     }
 }
 
-impl<R: Seek> Seek for Counting<'_, R> {
+impl<R: Seek> Seek for Counting<R> {
     fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
         self.inner.seek(pos)
     }
