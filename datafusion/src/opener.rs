@@ -1,7 +1,7 @@
 //! [`RecordOpener`]: turns a file, or a byte range of one, into a stream of batches.
 //!
 //! A local file is decoded where the query pulls its batches, as DataFusion's own CSV and
-//! JSON openers read local files: one thread per partition, which sums a batch right after
+//! JSON openers read local files: one thread per partition, which uses a batch right after
 //! making it, while it is in that core's cache (a decoding thread handing batches to the
 //! query's thread switched threads for every batch; BENCHMARKS.md, "Where batches are
 //! decoded").
