@@ -119,16 +119,15 @@ impl Scan {
     /// The next batch; `None` at the end.
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         let batch = match &mut self.state {
-            State::Done => return Ok(None),
+            State::Done => None,
             State::Stream(batches) => batches.next_batch().map_err(|e| match e {
                 hadoop_record_arrow::Error::Record(e) => self.job.error(Place::Stream, e),
                 e => external(e),
             })?,
             State::Payloads(p) => p.next_batch(&self.job)?,
         };
-        match &batch {
-            Some(batch) => self.job.format.progress.add(0, batch.num_rows() as u64),
-            None => self.state = State::Done,
+        if let Some(batch) = &batch {
+            self.job.format.progress.add(0, batch.num_rows() as u64);
         }
         Ok(batch)
     }
@@ -139,7 +138,7 @@ impl Iterator for Scan {
 
     fn next(&mut self) -> Option<Self::Item> {
         let next = self.next_batch();
-        if next.is_err() {
+        if !matches!(next, Ok(Some(_))) {
             self.state = State::Done;
         }
         next.transpose()
