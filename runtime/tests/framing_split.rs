@@ -7,6 +7,8 @@ mod support;
 
 use std::io::{Cursor, Read};
 
+use bytes::Bytes;
+
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::paddle::{
     Compressor, Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
@@ -32,27 +34,48 @@ struct Read1 {
 }
 
 fn read_range(framing: Framing, format: Format, file: &[u8], start: u64, end: u64) -> Read1 {
-    read_pooled(framing, format, file, start, end, None)
+    read_pooled(framing, format, file, start, end, Input::Read)
 }
 
-/// [`read_range`], the reader's buffers taken from `pool` if given.
+/// How a range reader gets the file.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    /// Through `Read`, its buffers its own.
+    Read,
+    /// Through `Read`, its buffers from the pool.
+    Pooled(&'a BufferPool),
+    /// Held in memory (`open_range_in_memory`), its buffers from the pool.
+    InMemory(&'a BufferPool),
+}
+
+/// [`read_range`], the file given to the reader as `input` says.
 fn read_pooled(
     framing: Framing,
     format: Format,
     file: &[u8],
     start: u64,
     end: u64,
-    pool: Option<&BufferPool>,
+    input: Input,
 ) -> Read1 {
-    let input = Cursor::new(file);
-    let split = match pool {
-        Some(pool) => framing.open_range_pooled(format, input, start..end, pool),
-        None => framing.open_range(format, input, start..end),
-    }
-    .unwrap();
+    let cursor = Cursor::new(file);
+    let split = match input {
+        Input::Read => framing.open_range(format, cursor, start..end),
+        Input::Pooled(pool) => framing.open_range_pooled(format, cursor, start..end, pool),
+        Input::InMemory(pool) => {
+            let file = Bytes::copy_from_slice(file);
+            framing.open_range_in_memory(format, file, start..end, pool)
+        }
+    };
     let mut out = Read1 {
         payloads: Vec::new(),
         error: None,
+    };
+    let split = match split {
+        Ok(split) => split,
+        Err(e) => {
+            out.error = Some(e);
+            return out;
+        }
     };
     match split {
         Split::Payloads(mut payloads) => {
@@ -91,7 +114,8 @@ fn ranges(len: usize, cuts: &[Index]) -> Vec<(u64, u64)> {
 
 /// Reads every range and checks that together they give `whole`, with file record numbers
 /// where known. The ranges take their buffers from one pool, in turn: each reads into
-/// the one before's buffer, whose bytes must not show through.
+/// the one before's buffer, whose bytes must not show through. Every other range reads the
+/// file held in memory, and must deliver what a reader through `Read` delivers.
 fn check_partition(
     framing: Framing,
     format: Format,
@@ -101,8 +125,13 @@ fn check_partition(
 ) -> Result<(), TestCaseError> {
     let mut got = Vec::new();
     let pool = BufferPool::new(1);
-    for (start, end) in ranges(file.len(), cuts) {
-        let r = read_pooled(framing, format, file, start, end, Some(&pool));
+    for (k, (start, end)) in ranges(file.len(), cuts).into_iter().enumerate() {
+        let input = if k % 2 == 0 {
+            Input::Pooled(&pool)
+        } else {
+            Input::InMemory(&pool)
+        };
+        let r = read_pooled(framing, format, file, start, end, input);
         prop_assert!(r.error.is_none(), "{framing} {start}..{end}: {:?}", r.error);
         for (payload, number) in r.payloads {
             if let Some(n) = number {
@@ -208,12 +237,41 @@ proptest! {
         let mut got = Vec::new();
         // Each range reads into the buffer the one before left (see `check_partition`).
         let pool = BufferPool::new(1);
-        for (start, end) in ranges(file.len(), &cuts) {
-            let r = read_pooled(Framing::Paddle(read), Format::Binary, &file, start, end, Some(&pool));
+        for (k, (start, end)) in ranges(file.len(), &cuts).into_iter().enumerate() {
+            let input = if k % 2 == 0 { Input::Pooled(&pool) } else { Input::InMemory(&pool) };
+            let r = read_pooled(Framing::Paddle(read), Format::Binary, &file, start, end, input);
             prop_assert!(r.error.is_none());
             got.extend(r.payloads.into_iter().map(|p| p.0));
         }
         prop_assert_eq!(got, whole);
+    }
+
+    /// A damaged or cut-off file read held in memory gives, range by range, what a reader
+    /// through `Read` gives: the same records, and the same error.
+    #[test]
+    fn paddle_in_memory_ranges_read_damage_as_read_ranges_do(
+        records in prop::collection::vec(payload(), 1..20),
+        options in paddle_settings(),
+        damage in prop::collection::vec((any::<Index>(), any::<u8>()), 0..3),
+        cut in any::<Index>(),
+        recover in any::<bool>(),
+        cuts in cuts(),
+    ) {
+        let mut file = paddle_file(&records, options);
+        for (at, xor) in &damage {
+            let i = at.index(file.len());
+            file[i] ^= xor | 1;
+        }
+        file.truncate(cut.index(file.len() + 1));
+        let framing = Framing::Paddle(PaddleReadOptions::default().layout(options.layout).recover(recover));
+        let pool = BufferPool::new(1);
+        for (start, end) in ranges(file.len(), &cuts) {
+            let read = read_pooled(framing, Format::Binary, &file, start, end, Input::Pooled(&pool));
+            let held = read_pooled(framing, Format::Binary, &file, start, end, Input::InMemory(&pool));
+            prop_assert_eq!(&held.payloads, &read.payloads, "{}..{}", start, end);
+            let message = |r: &Read1| r.error.as_ref().map(ToString::to_string);
+            prop_assert_eq!(message(&held), message(&read), "{}..{}", start, end);
+        }
     }
 
     #[test]

@@ -25,9 +25,11 @@
 //! [`Framing::is_splittable`]; its reader implements [`PayloadRead`].
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::str::FromStr;
+
+use bytes::Bytes;
 
 use super::mesos::{MesosOptions, MesosReader};
 use super::paddle::{Layout, PaddleReadOptions, PaddleReader};
@@ -268,6 +270,25 @@ impl Framing {
         R: Read + Seek + Send + 'a,
     {
         self.open_range_in(format, input, range, Some(pool))
+    }
+
+    /// [`Framing::open_range_pooled`] of a file held in memory (a memory-mapped file, say):
+    /// Paddle's uncompressed payloads are views of `file`, not copies
+    /// ([`PaddleReader::split_in_memory`]); the other framings read it as any input.
+    pub fn open_range_in_memory<'a>(
+        &self,
+        format: Format,
+        file: Bytes,
+        range: Range<u64>,
+        pool: &BufferPool,
+    ) -> Result<Split<'a>> {
+        match *self {
+            Framing::Paddle(o) => {
+                let reader = PaddleReader::split_in_memory(file, range.start, range.end, o)?;
+                Ok(Split::Payloads(Box::new(reader.with_buffers(pool))))
+            }
+            _ => self.open_range_in(format, Cursor::new(file), range, Some(pool)),
+        }
     }
 
     fn open_range_in<'a, R>(

@@ -32,7 +32,7 @@ use crate::framing::BufferPool;
 /// ```
 #[derive(Debug)]
 pub struct PaddleReader<R> {
-    scanner: ChunkScanner<R>,
+    pub(super) scanner: ChunkScanner<R>,
     /// Records of the open chunk delivered.
     next: u32,
     /// Where the next record's length is in the chunk's raw payload.

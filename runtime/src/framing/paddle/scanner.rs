@@ -3,7 +3,9 @@
 //! at the first damage; recovering, it hands the buffered input to the [`ChunkFinder`],
 //! which skips damage by scanning for the next valid chunk, in time linear in the input.
 
-use std::io::Read;
+use std::io::{Cursor, Read};
+
+use bytes::Bytes;
 
 use super::chunk::{check_header, open_verified, Arrival};
 use super::finder::{ChunkFinder, Found};
@@ -88,6 +90,13 @@ impl OpenChunk {
     }
 }
 
+impl ChunkScanner<Cursor<Bytes>> {
+    /// Takes payloads as views of the input instead of copies (see [`Source::in_memory`]).
+    pub(crate) fn in_memory(&mut self) {
+        self.src.in_memory();
+    }
+}
+
 /// What is left to check of a chunk's stored payload when it is opened.
 enum Check {
     /// Its CRC was checked (by the recovery finder): decompress and walk the record table.
@@ -158,7 +167,7 @@ impl<R: Read> ChunkScanner<R> {
     /// its buffers back when dropped.
     pub(crate) fn pool_buffers(&mut self, pool: &BufferPool) {
         let chunk = &mut self.chunk;
-        if chunk.stored.is_unused() {
+        if chunk.stored.is_unused() && !self.src.is_in_memory() {
             chunk.stored = PayloadBuf::from_vec(pool.take());
         }
         chunk.pool = Some(pool.clone());

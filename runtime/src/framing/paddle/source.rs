@@ -1,7 +1,10 @@
 //! A buffered byte source that tracks its offset: what the chunk scanner reads headers
-//! (and, when recovering, whole chunks) from.
+//! (and, when recovering, whole chunks) from. A source over bytes already in memory
+//! ([`Source::in_memory`]) hands out views of them instead of copies.
 
-use std::io::Read;
+use std::io::{Cursor, Read};
+
+use bytes::Bytes;
 
 use crate::error::{Error, Position, Result};
 use crate::uninterrupted::read_some;
@@ -19,6 +22,19 @@ pub(crate) struct Source<R> {
     /// Stream offset of `buf[pos]`.
     offset: u64,
     eof: bool,
+    /// The whole input, when it is in memory: then `offset` indexes it, and nothing is read
+    /// from `inner` or copied into `buf`.
+    memory: Option<Bytes>,
+}
+
+impl Source<Cursor<Bytes>> {
+    /// From here on, hands out views of the cursor's bytes, a whole input held in memory (a
+    /// memory-mapped file), instead of copies; `offset` indexes them. Only before anything
+    /// was read through the source.
+    pub(crate) fn in_memory(&mut self) {
+        debug_assert!(self.buf.is_empty());
+        self.memory = Some(self.inner.get_ref().clone());
+    }
 }
 
 impl<R: Read> Source<R> {
@@ -31,11 +47,17 @@ impl<R: Read> Source<R> {
             pos: 0,
             offset,
             eof: false,
+            memory: None,
         }
     }
 
     pub(crate) fn into_inner(self) -> R {
         self.inner
+    }
+
+    /// Whether payloads are views of an input in memory ([`Source::in_memory`]).
+    pub(crate) fn is_in_memory(&self) -> bool {
+        self.memory.is_some()
     }
 
     /// Stream offset of the next byte.
@@ -49,6 +71,10 @@ impl<R: Read> Source<R> {
 
     /// Makes at least `want` bytes available unless the input ends first; returns them.
     pub(crate) fn fill(&mut self, want: usize) -> Result<&[u8]> {
+        if let Some(memory) = &self.memory {
+            self.eof = true;
+            return Ok(memory.get(self.offset as usize..).unwrap_or_default());
+        }
         while self.buf.len() - self.pos < want && !self.eof {
             if self.pos > 0 {
                 self.buf.drain(..self.pos);
@@ -76,12 +102,15 @@ impl<R: Read> Source<R> {
     /// that is left).
     pub(crate) fn window(&mut self, want: usize) -> Result<(&[u8], bool)> {
         self.fill(want)?;
-        Ok((&self.buf[self.pos..], self.eof))
+        let eof = self.eof;
+        Ok((self.fill(0)?, eof))
     }
 
     pub(crate) fn consume(&mut self, n: usize) {
-        debug_assert!(n <= self.buf.len() - self.pos);
-        self.pos += n;
+        if self.memory.is_none() {
+            debug_assert!(n <= self.buf.len() - self.pos);
+            self.pos += n;
+        }
         self.offset += n as u64;
     }
 
@@ -95,6 +124,20 @@ impl<R: Read> Source<R> {
         out: &mut PayloadBuf,
         mut arrived: impl FnMut(&[u8], usize),
     ) -> Result<u64> {
+        if let Some(memory) = &self.memory {
+            let at = (self.offset as usize).min(memory.len());
+            let n = (memory.len() - at).min(n.min(usize::MAX as u64) as usize);
+            let view = memory.slice(at..at + n);
+            let mut seen = 0;
+            while seen < n {
+                let k = (n - seen).min(PIECE);
+                seen += k;
+                arrived(&view[..seen], k);
+            }
+            out.set_view(view);
+            self.consume(n);
+            return Ok(n as u64);
+        }
         let buffered = (self.buf.len() - self.pos).min(n.min(usize::MAX as u64) as usize);
         out.extend_from_slice(&self.buf[self.pos..self.pos + buffered]);
         self.consume(buffered);
@@ -124,18 +167,24 @@ impl<R: Read> Source<R> {
 
 /// A byte buffer that stays initialised up to the most it has held, so that refilling it
 /// zeroes nothing: `Read::read_to_end` zeroes the spare capacity it reads into on every call
-/// through a reader that is not std's own (a chunk's worth of `memset` per chunk).
+/// through a reader that is not std's own (a chunk's worth of `memset` per chunk). Or a
+/// view of an input in memory, which it holds instead of its own bytes until cleared.
 #[derive(Debug, Default)]
 pub(crate) struct PayloadBuf {
     bytes: Vec<u8>,
     len: usize,
+    view: Option<Bytes>,
 }
 
 impl PayloadBuf {
     /// An empty buffer that refills `bytes` (a previous buffer's, from
     /// [`PayloadBuf::into_vec`]) before it grows.
     pub(crate) fn from_vec(bytes: Vec<u8>) -> Self {
-        PayloadBuf { bytes, len: 0 }
+        PayloadBuf {
+            bytes,
+            len: 0,
+            view: None,
+        }
     }
 
     /// The memory, initialised as far as its length, for another buffer to reuse.
@@ -150,18 +199,30 @@ impl PayloadBuf {
 
     #[inline]
     pub(crate) fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        match &self.view {
+            Some(view) => view,
+            None => &self.bytes[..self.len],
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.as_slice().len()
     }
 
     pub(crate) fn clear(&mut self) {
         self.len = 0;
+        self.view = None;
     }
 
+    /// Holds `view` (until cleared) instead of its own bytes.
+    fn set_view(&mut self, view: Bytes) {
+        self.len = 0;
+        self.view = Some(view);
+    }
+
+    /// Appends `data` to the held bytes; a buffer holding a view must be cleared first.
     pub(crate) fn extend_from_slice(&mut self, data: &[u8]) {
+        debug_assert!(self.view.is_none());
         self.spare(data.len()).copy_from_slice(data);
         self.len += data.len();
     }

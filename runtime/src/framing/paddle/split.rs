@@ -27,8 +27,10 @@
 //! Either way the splits of a file together deliver each record exactly once, the same
 //! records a whole-file reader with the same options delivers.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Cursor, Read, Seek, SeekFrom};
 use std::ops::Range;
+
+use bytes::Bytes;
 
 use super::header::HEADER_LEN;
 use super::index::header_at;
@@ -93,6 +95,35 @@ impl<R: Read + Seek> PaddleReader<R> {
         inner.seek(SeekFrom::Start(offset))?;
         let scanner = ChunkScanner::at(inner, options, offset);
         Ok(Self::from_scanner(scanner, Some(records), start..end))
+    }
+}
+
+impl PaddleReader<Cursor<Bytes>> {
+    /// [`PaddleReader::split`] of a file held in memory (a memory-mapped file, say): the
+    /// same records, each a view of `file` rather than a copy of it. Compressed chunks are
+    /// still decompressed into a buffer of the reader's own.
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use hadoop_record::framing::paddle::{PaddleReader, PaddleReadOptions, PaddleWriter};
+    /// use hadoop_record::framing::FrameWrite;
+    /// let mut w = PaddleWriter::new(Vec::new());
+    /// w.write_payload(b"hello")?;
+    /// w.finish()?;
+    /// let file = Bytes::from(w.into_inner());
+    /// let all = PaddleReader::split_in_memory(file, 0, u64::MAX, PaddleReadOptions::default())?;
+    /// assert_eq!(all.collect::<Result<Vec<_>, _>>()?, [b"hello".to_vec()]);
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn split_in_memory(
+        file: Bytes,
+        start: u64,
+        end: u64,
+        options: PaddleReadOptions,
+    ) -> Result<Self> {
+        let mut reader = Self::split(Cursor::new(file), start, end, options)?;
+        reader.scanner.in_memory();
+        Ok(reader)
     }
 }
 
