@@ -78,6 +78,12 @@ pub(crate) struct SqlArgs {
     #[arg(long)]
     nullable: bool,
 
+    /// Read local files with read calls instead of mapping them into memory: slower, but a
+    /// file that another process truncates meanwhile is reported as truncated instead of
+    /// stopping rcc (SIGBUS)
+    #[arg(long)]
+    no_mmap: bool,
+
     /// The table's name in the query
     #[arg(long, value_name = "NAME", default_value = "records")]
     table: String,
@@ -196,7 +202,8 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
     )
     .encoding(encoding)
     .framing_options(framing)
-    .nullable(args.nullable);
+    .nullable(args.nullable)
+    .memory_map(!args.no_mmap);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

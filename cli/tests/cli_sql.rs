@@ -29,19 +29,16 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     let paddle = w.paddle("hits.paddle");
     let expected = by_url_csv(&w.by_url());
 
-    // Paddle framing, split into ranges by four threads.
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "--partitions",
-        "4",
-        BY_URL,
-        paddle.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), expected);
+    // Paddle framing, split into ranges by four threads; the file mapped into memory, and
+    // read.
+    for mmap in [None, Some("--no-mmap")] {
+        let mut args = vec!["--in-framing", "paddle", "--to", "csv", "--partitions", "4"];
+        args.extend(mmap);
+        args.extend([BY_URL, paddle.to_str().unwrap()]);
+        let out = w.sql(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), expected);
+    }
 
     // The same records as plain CSV and as v1, in a directory and by a glob, table `hits`.
     let csv: Vec<u8> = w.payloads(Format::Csv).concat();

@@ -1,7 +1,8 @@
-//! A record file as `Read + Seek`, which the framings' range readers need: the file itself
-//! on a local file system, else byte ranges fetched from the object store block by block.
+//! A record file as the framings' range readers take it: a local file mapped into memory
+//! (or, where it cannot be mapped, the file itself), else byte ranges fetched from the
+//! object store block by block (`Read + Seek`).
 
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -18,15 +19,22 @@ const BLOCK: u64 = 8 << 20;
 
 /// An open record file.
 pub(crate) enum Input {
-    /// A local file.
+    /// A local file, mapped into memory; read as a cursor by readers that copy anyway.
+    Mapped(Cursor<Bytes>),
+    /// A local file that could not be mapped (not a regular file, say).
     Local(std::fs::File),
     /// An object in any other store.
     Remote(Remote),
 }
 
 /// Opens `meta`'s object: a local file stays a file (DataFusion's local store hands it
-/// over as such); any other object is read through ranged gets.
-pub(crate) async fn open(store: &Arc<dyn ObjectStore>, meta: &ObjectMeta) -> Result<Input> {
+/// over as such), mapped into memory if `map`; any other object is read through ranged
+/// gets.
+pub(crate) async fn open(
+    store: &Arc<dyn ObjectStore>,
+    meta: &ObjectMeta,
+    map: bool,
+) -> Result<Input> {
     let remote = || {
         Input::Remote(Remote {
             store: store.clone(),
@@ -47,14 +55,33 @@ pub(crate) async fn open(store: &Arc<dyn ObjectStore>, meta: &ObjectMeta) -> Res
         ..GetOptions::default()
     };
     match store.get_opts(&meta.location, options).await?.payload {
+        GetResultPayload::File(file, _) if map => Ok(mapped(file)),
         GetResultPayload::File(file, _) => Ok(Input::Local(file)),
         GetResultPayload::Stream(_) => Ok(remote()),
+    }
+}
+
+/// `file` mapped into memory, so that readers look at the page cache's bytes instead of
+/// copying them (a Paddle scan otherwise copies every chunk into a buffer of its own before
+/// decoding it: BENCHMARKS.md, "Local files mapped into memory"); the file itself where
+/// mapping fails.
+fn mapped(file: std::fs::File) -> Input {
+    // SAFETY: the map is only ever read, but its bytes are handed out as `&[u8]`, which
+    // promises they do not change: a file rewritten in place or truncated by another
+    // process while it is scanned breaks that promise (truncation faults with SIGBUS). The
+    // scan assumes files under a query stay as they are, as DataFusion does when it plans
+    // ranges from their sizes; `RecordTableOptions::memory_map(false)` (`rcc sql --no-mmap`)
+    // reads them instead, for files that may change.
+    match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(map) => Input::Mapped(Cursor::new(Bytes::from_owner(map))),
+        Err(_) => Input::Local(file),
     }
 }
 
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
+            Input::Mapped(c) => c.read(buf),
             Input::Local(f) => f.read(buf),
             Input::Remote(r) => r.read(buf),
         }
@@ -64,6 +91,7 @@ impl Read for Input {
 impl Seek for Input {
     fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
         match self {
+            Input::Mapped(c) => c.seek(pos),
             Input::Local(f) => f.seek(pos),
             Input::Remote(r) => r.seek(pos),
         }

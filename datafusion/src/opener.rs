@@ -81,9 +81,10 @@ impl FileOpener for RecordOpener {
             batch_size: self.batch_size,
         };
         let store = self.store.clone();
+        let map = self.format.options.memory_map;
         Ok(Box::pin(async move {
-            let input = input::open(&store, &file.object_meta).await?;
-            if let Input::Local(_) = input {
+            let input = input::open(&store, &file.object_meta, map).await?;
+            if !matches!(input, Input::Remote(_)) {
                 return Ok(futures::stream::iter(Scan::open(job, input)?).boxed());
             }
             let (tx, rx) = mpsc::channel::<Result<RecordBatch>>(CHANNEL);

@@ -41,6 +41,16 @@ pub struct RecordTableOptions {
     pub nullable: bool,
     /// jute input: the longest string or buffer accepted (ZooKeeper's `jute.maxbuffer`).
     pub jute_max_buffer: Option<i32>,
+    /// Local files are mapped into memory rather than read (default): a Paddle scan then
+    /// decodes the page cache's bytes in place instead of copying each chunk first. The one
+    /// risk a map adds: a file that another process truncates while it is scanned stops the
+    /// process (SIGBUS) where reads would report a truncated file.
+    #[serde(default = "yes")]
+    pub memory_map: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Where the DDL comes from.
@@ -151,6 +161,7 @@ impl RecordTableOptions {
             batch_size: None,
             nullable: false,
             jute_max_buffer: None,
+            memory_map: true,
         }
     }
 
@@ -203,6 +214,13 @@ impl RecordTableOptions {
     #[must_use]
     pub fn nullable(mut self, nullable: bool) -> Self {
         self.nullable = nullable;
+        self
+    }
+
+    /// Whether local files are mapped into memory (the default) or read.
+    #[must_use]
+    pub fn memory_map(mut self, map: bool) -> Self {
+        self.memory_map = map;
         self
     }
 }

@@ -13,6 +13,7 @@ use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions};
 
 use crate::error::{Place, RecordError};
 use crate::format::Resolved;
+use crate::input::Input;
 use crate::progress::ScanProgress;
 
 /// What to scan.
@@ -79,25 +80,38 @@ struct Payloads {
     in_range: u64,
     /// The payloads have ended.
     ended: bool,
+    /// For payloads that are views of a mapped file (nothing is read, so nothing counts the
+    /// bytes): the offset up to which the scan's bytes were counted, and where they end.
+    mapped: Option<(u64, u64)>,
 }
 
 impl Scan {
     /// Opens `input` as `job` says: finds the range's first record.
-    pub(crate) fn open<R: Read + Seek + Send + 'static>(job: Job, input: R) -> Result<Scan> {
+    pub(crate) fn open(job: Job, input: Input) -> Result<Scan> {
         let format = &job.format;
         let encoding = format.options.encoding;
         let options = job.decode_options();
         let decoder = BatchDecoder::new(format.schema.clone(), format.id, options.clone())
             .map_err(external)?;
-        let input = Counting::new(input, format.progress.clone());
         let (start, end) = job.range.unwrap_or((0, u64::MAX));
-        let split = format
-            .framing
-            .open_range_pooled(encoding, input, start..end, &format.buffers)
-            .map_err(|e| {
-                let framing = format.framing.to_string();
-                job.error(Place::Framing { framing }, e)
-            })?;
+        let (framing, buffers) = (&format.framing, &format.buffers);
+        let mut mapped = None;
+        let split = match input {
+            // Paddle payloads can be views of the map: no chunk is copied.
+            Input::Mapped(file) if matches!(framing, Framing::Paddle(_)) => {
+                let file = file.into_inner();
+                mapped = Some((start, end.min(file.len() as u64)));
+                framing.open_range_in_memory(encoding, file, start..end, buffers)
+            }
+            input => {
+                let input = Counting::new(input, format.progress.clone());
+                framing.open_range_pooled(encoding, input, start..end, buffers)
+            }
+        }
+        .map_err(|e| {
+            let framing = format.framing.to_string();
+            job.error(Place::Framing { framing }, e)
+        })?;
         let state = match split {
             Split::Payloads(payloads) => State::Payloads(Payloads {
                 payloads,
@@ -107,6 +121,7 @@ impl Scan {
                 scratch: Vec::new(),
                 in_range: 0,
                 ended: false,
+                mapped,
             }),
             Split::Stream(reader) => State::Stream(
                 BatchReader::new(reader, encoding, format.schema.clone(), format.id, options)
@@ -182,6 +197,17 @@ impl Payloads {
                 return Err(job.error(place, e));
             }
             self.in_range += 1;
+        }
+        if let Some((counted, end)) = &mut self.mapped {
+            let at = if self.ended {
+                *end
+            } else {
+                self.payloads.location().offset
+            };
+            if at > *counted {
+                job.format.progress.add(at - *counted, 0);
+                *counted = at;
+            }
         }
         self.decoder.flush().map_err(external)
     }

@@ -367,17 +367,30 @@ async fn every_encoding_and_framing_gives_the_records_answers() {
     for (encoding, framing) in cases {
         let file = setup.path(&format!("hits-{encoding}-{framing}"));
         std::fs::write(&file, record_file(&setup, &values, encoding, framing)).unwrap();
-        for partitions in [1, 3] {
+        let len = std::fs::metadata(&file).unwrap().len();
+        // Local files are mapped into memory unless told otherwise.
+        for (partitions, map) in [(1, true), (3, true), (3, false)] {
             let ctx = session(partitions);
             let options = RecordTableOptions::new(&setup.ddl, "web.Hit")
                 .encoding(encoding)
-                .framing(framing);
-            ctx.register_records("hits", options, &[file.to_str().unwrap()])
+                .framing(framing)
+                .memory_map(map);
+            let format = ctx
+                .register_records("hits", options, &[file.to_str().unwrap()])
                 .await
                 .unwrap();
-            let what = format!("{encoding} in {framing}, {partitions} partition(s)");
+            let what = format!("{encoding} in {framing}, {partitions} partition(s), map {map}");
             let got = summary_of(&run(&ctx, SUMMARY).await.unwrap());
             assert_eq!(got, expected, "{what}");
+            // Progress: every record, and at least every byte (ranges may read before and
+            // past their bytes).
+            let progress = format.progress();
+            assert_eq!(progress.records(), values.len() as u64, "{what}");
+            assert!(
+                progress.bytes() >= len,
+                "{what}: {} of {len}",
+                progress.bytes()
+            );
 
             // Ranges where the framing can be split, one reader otherwise.
             let plan = ctx
