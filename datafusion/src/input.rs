@@ -21,7 +21,8 @@ const BLOCK: u64 = 8 << 20;
 pub(crate) enum Input {
     /// A local file, mapped into memory; read as a cursor by readers that copy anyway.
     Mapped(Cursor<Bytes>),
-    /// A local file that could not be mapped (not a regular file, say).
+    /// A local file read with read calls: mapping was turned off, or failed (not a regular
+    /// file, say).
     Local(std::fs::File),
     /// An object in any other store.
     Remote(Remote),
