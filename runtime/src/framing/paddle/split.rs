@@ -101,7 +101,9 @@ impl<R: Read + Seek> PaddleReader<R> {
 impl PaddleReader<Cursor<Bytes>> {
     /// [`PaddleReader::split`] of a file held in memory (a memory-mapped file, say): the
     /// same records, each a view of `file` rather than a copy of it. Compressed chunks are
-    /// still decompressed into a buffer of the reader's own.
+    /// still decompressed into a buffer of the reader's own. Reading does not move the
+    /// cursor that [`PaddleReader::into_inner`] gives back; [`PaddleReader::offset`] says
+    /// where the reader stands.
     ///
     /// ```
     /// use bytes::Bytes;
