@@ -44,7 +44,8 @@ pub struct RecordTableOptions {
     /// Local files are mapped into memory rather than read (default): a Paddle scan then
     /// decodes the page cache's bytes in place instead of copying each chunk first. The one
     /// risk a map adds: a file that another process truncates while it is scanned stops the
-    /// process (SIGBUS) where reads would report a truncated file.
+    /// process (SIGBUS) where reads would report a truncated file. The mapped pages count in
+    /// the process's resident size; they are the page cache's, not copies.
     #[serde(default = "yes")]
     pub memory_map: bool,
 }
