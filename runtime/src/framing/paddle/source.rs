@@ -71,9 +71,26 @@ impl<R: Read> Source<R> {
 
     /// Makes at least `want` bytes available unless the input ends first; returns them.
     pub(crate) fn fill(&mut self, want: usize) -> Result<&[u8]> {
-        if let Some(memory) = &self.memory {
+        Ok(self.window(want)?.0)
+    }
+
+    /// [`Self::fill`], and whether the input has ended (then the bytes returned are all
+    /// that is left).
+    pub(crate) fn window(&mut self, want: usize) -> Result<(&[u8], bool)> {
+        self.load(want)?;
+        let available = match &self.memory {
+            Some(memory) => memory.get(self.offset as usize..).unwrap_or_default(),
+            None => &self.buf[self.pos..],
+        };
+        Ok((available, self.eof))
+    }
+
+    /// Reads until at least `want` bytes are buffered or the input ends; an input in
+    /// memory is all there already.
+    fn load(&mut self, want: usize) -> Result<()> {
+        if self.memory.is_some() {
             self.eof = true;
-            return Ok(memory.get(self.offset as usize..).unwrap_or_default());
+            return Ok(());
         }
         while self.buf.len() - self.pos < want && !self.eof {
             if self.pos > 0 {
@@ -95,15 +112,7 @@ impl<R: Read> Source<R> {
             self.buf.truncate(len + n);
             self.eof = n == 0;
         }
-        Ok(&self.buf[self.pos..])
-    }
-
-    /// [`Self::fill`], and whether the input has ended (then the bytes returned are all
-    /// that is left).
-    pub(crate) fn window(&mut self, want: usize) -> Result<(&[u8], bool)> {
-        self.fill(want)?;
-        let eof = self.eof;
-        Ok((self.fill(0)?, eof))
+        Ok(())
     }
 
     pub(crate) fn consume(&mut self, n: usize) {
