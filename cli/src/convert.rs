@@ -28,6 +28,7 @@ use super::framing::{
 use super::schema_type::{load_type, Early};
 use super::Context;
 
+#[cfg(feature = "columnar")]
 mod columnar;
 
 const EXAMPLES: &str = "\
@@ -69,7 +70,9 @@ map Map (entries in Hadoop's key order), record Struct, none nullable (with --nu
 ustring, buffer and vector are). Parquet is written with zstd (--parquet-compression to
 change). --from parquet reads files other tools wrote when their columns are these (or
 equivalent: large or view strings, dictionaries, wider integers); --from parquet --to binary
-gives back the bytes --to parquet read.
+gives back the bytes --to parquet read. An rcc built without Parquet and Arrow (the default:
+they double its build) runs the companion rcc-convert for these (cargo install
+hadoop-record-sql-cli).
 
 With --in-framing every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -82,7 +85,7 @@ position, field path) is printed and the exit status is 1.";
 /// Arguments of `rcc convert`.
 #[derive(Debug, Args)]
 #[command(after_help = EXAMPLES)]
-pub(crate) struct ConvertArgs {
+pub struct ConvertArgs {
     /// The DDL file declaring the record type
     #[arg(long, value_name = "FILE.jr")]
     schema: PathBuf,
@@ -152,7 +155,7 @@ pub(crate) struct ConvertArgs {
     write: WriteOptions,
 
     #[command(flatten)]
-    columnar: columnar::ColumnarOptions,
+    columnar: ColumnarOptions,
 
     /// Input file (default or `-`: standard input)
     #[arg(value_name = "INPUT")]
@@ -227,8 +230,57 @@ impl OutFormat {
     }
 }
 
+/// Options of the columnar formats.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct ColumnarOptions {
+    /// With --to or --from parquet or arrow: jute's nullable ustring, buffer and vector (what
+    /// `rcc --nullable` generates) are nullable columns, and nulls are written back as jute's
+    /// (or CSV's) nulls
+    #[arg(long)]
+    nullable: bool,
+
+    /// With --to parquet or arrow: records per Arrow record batch (default 8192); with --from:
+    /// rows read at a time
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    batch_size: Option<u32>,
+
+    /// With --to parquet: most rows per row group (default 1048576)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    row_group_size: Option<u32>,
+
+    /// With --to parquet: column compression, none, snappy, gzip, lz4 or zstd (default zstd,
+    /// level 1: about snappy's speed, smaller files)
+    #[arg(long, value_name = "C")]
+    parquet_compression: Option<String>,
+}
+
+/// Refuses the columnar options without a columnar format.
+fn no_columnar_options(args: &ConvertArgs) -> Result<(), Early> {
+    let o = &args.columnar;
+    let given = [
+        (o.nullable, "--nullable"),
+        (o.batch_size.is_some(), "--batch-size"),
+        (o.row_group_size.is_some(), "--row-group-size"),
+        (o.parquet_compression.is_some(), "--parquet-compression"),
+    ];
+    match given.iter().find(|(on, _)| *on) {
+        Some((_, flag)) => Err(Early::Message(format!(
+            "{flag} applies to --to or --from parquet or arrow"
+        ))),
+        None => Ok(()),
+    }
+}
+
+impl ConvertArgs {
+    /// Whether Parquet or Arrow is read or written (what the `columnar` feature adds).
+    pub fn is_columnar(&self) -> bool {
+        matches!(self.from, InFormat::Parquet | InFormat::Arrow)
+            || matches!(self.to, OutFormat::Parquet | OutFormat::Arrow)
+    }
+}
+
 /// Runs `rcc convert`; true on success.
-pub(crate) fn run(context: &Context, args: ConvertArgs) -> bool {
+pub fn run(context: &Context, args: ConvertArgs) -> bool {
     match convert(context, args) {
         Ok(ok) => ok,
         Err(Early::Message(message)) => {
@@ -271,10 +323,11 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         Some(f) => check_read_options(f, &args.read, args.recover)?,
         None => no_framing_options("--in-framing", &read_flags(&args.read, args.recover))?,
     }
+    #[cfg(feature = "columnar")]
     if let Some(done) = columnar::convert(context, &args, schema, id, writer.as_ref()) {
         return done;
     }
-    columnar::no_columnar_options(&args)?;
+    no_columnar_options(&args)?;
     check_write_options(&args, out_framing, keep_types)?;
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let mut source = open_source(&args, in_framing)?;
@@ -770,6 +823,7 @@ fn read_key(bytes: &[u8], schema: &Schema, id: RecordId) -> Result<Value, Error>
 #[derive(Clone, Copy)]
 enum RecordRef<'a> {
     Value(&'a Value),
+    #[cfg(feature = "columnar")]
     Row(&'a hadoop_record_arrow::encode::Rows, usize),
 }
 
@@ -782,6 +836,7 @@ impl<'a> RecordRef<'a> {
     ) -> Result<(), Error> {
         match self {
             RecordRef::Value(value) => writer.write_value(schema, id, value),
+            #[cfg(feature = "columnar")]
             RecordRef::Row(rows, row) => rows.write_to(row, writer),
         }
     }
@@ -790,6 +845,7 @@ impl<'a> RecordRef<'a> {
     fn value(self) -> Result<Cow<'a, Value>, Error> {
         match self {
             RecordRef::Value(value) => Ok(Cow::Borrowed(value)),
+            #[cfg(feature = "columnar")]
             RecordRef::Row(rows, row) => rows.value(row).map(Cow::Owned),
         }
     }

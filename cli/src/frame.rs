@@ -217,7 +217,7 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
 }
 
 /// Why a conversion stopped before the end of its input.
-pub(crate) enum Stop {
+pub enum Stop {
     /// An error, as printed.
     Failed(String),
     /// Whoever read the output went away (`| head`): not an error.
@@ -240,7 +240,7 @@ pub(crate) fn write_failure(e: &hadoop_record::Error, n: u64, what: &str) -> Sto
 }
 
 /// Prints what recovery skipped and why the conversion stopped; true when all went well.
-pub(crate) fn report_end(context: &Context, skipped: &[String], stop: Option<Stop>) -> bool {
+pub fn report_end(context: &Context, skipped: &[String], stop: Option<Stop>) -> bool {
     for s in skipped {
         context.warning(&format!("recovery: {s}"));
     }

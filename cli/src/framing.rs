@@ -116,7 +116,7 @@ pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Options that change how framed input is read.
 #[derive(Debug, Clone, Default, Args)]
-pub(crate) struct ReadOptions {
+pub struct ReadOptions {
     /// Mesos input: also accept whitespace, CR and `+` around lengths, as mesos-go and
     /// Mesos' Python decoder do
     #[arg(long)]

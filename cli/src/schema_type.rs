@@ -11,30 +11,30 @@ use super::Context;
 
 /// `--schema FILE.jr [-I DIR]… --type module.Class`.
 #[derive(Debug, Args)]
-pub(crate) struct SchemaType {
+pub struct SchemaType {
     /// The DDL file declaring the record type
     #[arg(long, value_name = "FILE.jr")]
-    pub(crate) schema: PathBuf,
+    pub schema: PathBuf,
 
     /// Also look for included files in DIR (repeatable; searched in order, after the
     /// including file's directory)
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
-    pub(crate) include_dirs: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
 
     /// The record type, `module.Class`
     #[arg(long = "type", value_name = "module.Class")]
-    pub(crate) type_name: String,
+    pub type_name: String,
 }
 
 impl SchemaType {
     /// The schema and the record type named.
-    pub(crate) fn load(&self, context: &Context) -> Result<(Schema, RecordId), Early> {
+    pub fn load(&self, context: &Context) -> Result<(Schema, RecordId), Early> {
         load_type(context, &self.schema, &self.include_dirs, &self.type_name)
     }
 }
 
 /// Why a record type could not be had.
-pub(crate) enum Early {
+pub enum Early {
     /// To print as one line.
     Message(String),
     /// Already printed (DDL diagnostics).
@@ -49,7 +49,7 @@ impl From<String> for Early {
 
 impl Early {
     /// Prints the message (if not printed yet).
-    pub(crate) fn report(self, context: &Context) {
+    pub fn report(self, context: &Context) {
         if let Early::Message(message) = self {
             context.error(&message);
         }
@@ -57,7 +57,7 @@ impl Early {
 }
 
 /// The runtime schema of `file` (and its includes) and the record named `name` in it.
-pub(crate) fn load_type(
+pub fn load_type(
     context: &Context,
     file: &Path,
     include_dirs: &[PathBuf],
@@ -70,7 +70,7 @@ pub(crate) fn load_type(
 }
 
 /// `file` and what it includes, checked; problems are reported.
-pub(crate) fn load_model(
+pub fn load_model(
     context: &Context,
     file: &Path,
     include_dirs: &[PathBuf],
@@ -87,7 +87,7 @@ pub(crate) fn load_model(
 
 /// The record type named `name` in `schema` (from `file`): `module.Class`, or a class name
 /// declared once; otherwise an error naming the closest declared type.
-pub(crate) fn find_type(schema: &Schema, name: &str, file: &Path) -> Result<RecordId, String> {
+pub fn find_type(schema: &Schema, name: &str, file: &Path) -> Result<RecordId, String> {
     if let Some(id) = schema.find(name) {
         return Ok(id);
     }

@@ -299,3 +299,112 @@ fn the_cpp_command_writes_a_directory_and_refuses_o() {
     assert!(help.contains("rcc -l c++ -d gen links.jr"), "{help}");
     assert!(help.contains("C++17"), "{help}");
 }
+
+/// `rcc sql` and `rcc cluster` run `rcc-sql` and `rcc-cluster`, found next to `rcc` first,
+/// then on `PATH`, with every argument but the subcommand's name, and exit as they do;
+/// without them, the error says how to install them. (The real companions: the tests of
+/// `hadoop-record-sql-cli`.)
+#[cfg(unix)]
+#[test]
+fn companion_commands_are_found_beside_rcc_or_on_path() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (beside, on_path, empty) = (
+        dir.path().join("bin"),
+        dir.path().join("path"),
+        dir.path().join("empty"),
+    );
+    let rcc = beside.join("rcc");
+    for d in [&beside, &on_path, &empty] {
+        std::fs::create_dir(d).unwrap();
+    }
+    std::fs::copy(env!("CARGO_BIN_EXE_rcc"), &rcc).unwrap();
+    // Each fake companion prints where it is and its arguments, one a line, and exits 3.
+    let fake = |path: PathBuf| {
+        std::fs::write(
+            &path,
+            "#!/bin/sh\necho \"$0\"\nprintf '%s\\n' \"$@\"\nexit 3\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    };
+    let sql = fake(beside.join("rcc-sql"));
+    let cluster = fake(on_path.join("rcc-cluster"));
+    let run_rcc = |args: &[&str], path: &Path| {
+        let mut command = std::process::Command::new(&rcc);
+        command.args(args).env("PATH", path);
+        run(command, b"")
+    };
+
+    let out = run_rcc(
+        &["--color", "never", "sql", "--schema", "a b.jr", "-x", "sql"],
+        &empty,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{}\n--color\nnever\n--schema\na b.jr\n-x\nsql\n",
+            sql.display()
+        )
+    );
+
+    let out = run_rcc(&["cluster", "scheduler", "--bind-port", "1"], &on_path);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{}\nscheduler\n--bind-port\n1\n", cluster.display())
+    );
+    let out = run_rcc(&["help", "cluster"], &on_path);
+    assert_eq!(stdout(&out), format!("{}\n--help\n", cluster.display()));
+
+    let out = run_rcc(&["cluster", "executor"], &empty);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: `rcc cluster` runs the companion command rcc-cluster, which was not found \
+             next to {} or on PATH\n  install it: cargo install hadoop-record-sql-cli\n  from \
+             a clone of the repository: cargo install --path sql-cli (or cargo build -p \
+             hadoop-record-sql-cli, which puts it beside target/*/rcc)\n",
+            rcc.display()
+        )
+    );
+
+    // `rcc convert` to or from Parquet or Arrow: rcc's own work when it has the `columnar`
+    // feature (the workspace's build), else rcc-convert's; other conversions always rcc's.
+    let convert = fake(beside.join("rcc-convert"));
+    let args = [
+        "convert", "--schema", "none.jr", "--type", "n.N", "--from", "binary", "--to", "parquet",
+        "-",
+    ];
+    let out = run_rcc(&args, &empty);
+    if cfg!(feature = "columnar") {
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr(&out).contains("none.jr"), "{}", stderr(&out));
+    } else {
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        let forwarded = args[1..].join("\n");
+        assert_eq!(
+            stdout(&out),
+            format!("{}\n{forwarded}\n", convert.display())
+        );
+    }
+    let args = [
+        "convert", "--schema", "none.jr", "--type", "n.N", "--from", "csv", "--to", "json",
+    ];
+    let out = run_rcc(&args, &empty);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("none.jr"), "{}", stderr(&out));
+
+    // rcc's own help lists them.
+    let help = stdout(&run_rcc(&["--help"], &empty));
+    assert!(help.contains("sql ") && help.contains("rcc-sql"), "{help}");
+    assert!(
+        help.contains("cluster ") && help.contains("rcc-cluster"),
+        "{help}"
+    );
+}

@@ -14,11 +14,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use fixture_harness::peers::{python, target_dir};
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case};
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::{Format, RecordReader, Value};
 use serde_json::json;
-use support::peers::{python, target_dir};
 use support::{rcc_in, stderr};
 
 /// The framings records are put in, as `--in-framing`/`--out-framing` name them.

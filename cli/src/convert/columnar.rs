@@ -12,7 +12,6 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_ipc::reader::FileReader;
 use arrow_ipc::writer::FileWriter;
 use arrow_schema::{ArrowError, SchemaRef};
-use clap::Args;
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::schema::{RecordId, Schema};
@@ -26,36 +25,12 @@ use parquet::file::properties::WriterProperties;
 
 use super::{
     check_distinct, check_write_options, in_payload, no_framing_options, open_sink, open_source,
-    report_end, write_failure, write_flags, Carried, ConvertArgs, InFormat, OutFormat, RecordRef,
-    Source, Stop, Writer, OUTPUT_BUFFER,
+    report_end, write_failure, write_flags, Carried, ColumnarOptions, ConvertArgs, InFormat,
+    OutFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
 };
 use crate::framing::Framing;
 use crate::schema_type::Early;
 use crate::Context;
-
-/// Options of the columnar formats.
-#[derive(Debug, Clone, Default, Args)]
-pub(crate) struct ColumnarOptions {
-    /// With --to or --from parquet or arrow: jute's nullable ustring, buffer and vector (what
-    /// `rcc --nullable` generates) are nullable columns, and nulls are written back as jute's
-    /// (or CSV's) nulls
-    #[arg(long)]
-    nullable: bool,
-
-    /// With --to parquet or arrow: records per Arrow record batch (default 8192); with --from:
-    /// rows read at a time
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    batch_size: Option<u32>,
-
-    /// With --to parquet: most rows per row group (default 1048576)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    row_group_size: Option<u32>,
-
-    /// With --to parquet: column compression, none, snappy, gzip, lz4 or zstd (default zstd,
-    /// level 1: about snappy's speed, smaller files)
-    #[arg(long, value_name = "C")]
-    parquet_compression: Option<String>,
-}
 
 /// Parquet or Arrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,23 +75,6 @@ pub(super) fn convert(
         ))),
         (None, Some(to)) => Some(to_columnar(context, args, schema, id, writer, to)),
         (Some(from), None) => Some(from_columnar(context, args, schema, id, writer, from)),
-    }
-}
-
-/// Refuses the columnar options without a columnar format.
-pub(super) fn no_columnar_options(args: &ConvertArgs) -> Result<(), Early> {
-    let o = &args.columnar;
-    let given = [
-        (o.nullable, "--nullable"),
-        (o.batch_size.is_some(), "--batch-size"),
-        (o.row_group_size.is_some(), "--row-group-size"),
-        (o.parquet_compression.is_some(), "--parquet-compression"),
-    ];
-    match given.iter().find(|(on, _)| *on) {
-        Some((_, flag)) => Err(Early::Message(format!(
-            "{flag} applies to --to or --from parquet or arrow"
-        ))),
-        None => Ok(()),
     }
 }
 

@@ -1,16 +1,13 @@
 //! What the compiler's test files share: running the `rcc` binary, the fixture encodings
 //! as `rcc convert` names them, and comparing decoded values. Used as `mod support;`; each test file uses only part of it.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
+pub use fixture_harness::process::{run, stderr, stdout};
 use fixture_harness::{Case, Encoding};
-
-pub mod peers;
-pub mod web;
 
 /// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
 /// the terminal alone.
@@ -18,25 +15,6 @@ pub fn command(dir: impl AsRef<Path>, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_rcc"));
     command.args(args).current_dir(dir).env_remove("NO_COLOR");
     command
-}
-
-/// Runs `command` to the end with `stdin` as its standard input.
-pub fn run(mut command: Command, stdin: &[u8]) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rcc runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    // Written from a thread so that a large input cannot deadlock against a full stdout.
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("rcc finishes");
-    feeder.join().unwrap();
-    out
 }
 
 /// Runs `rcc args` in `dir` with `stdin` as its standard input.
@@ -47,16 +25,6 @@ pub fn rcc_in(dir: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
 /// The compiler crate's directory, which holds the DDL test files (`tests/ddl/...`): the
 /// commands run there, and the paths in their messages are relative to it.
 pub const CRATE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../compiler");
-
-/// Standard output as text; rcc writes only UTF-8.
-pub fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-/// Standard error as text; rcc writes only UTF-8.
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
 
 /// The encodings converted between, as `--from`/`--to` name them.
 pub const FORMATS: [(Encoding, &str); 3] = [

@@ -11,6 +11,8 @@
 //! ```
 
 pub mod arb;
+pub mod peers;
+pub mod process;
 mod schemas;
 mod shapes;
 mod values;

@@ -1,6 +1,6 @@
 //! `rcc sql --schema S.jr --type m.Class [--from ENC] [--in-framing F] QUERY FILE...`: SQL
 //! over record files with DataFusion (hadoop-record-datafusion), printed as a table, CSV,
-//! JSON lines or Parquet.
+//! JSON lines or Parquet. The companion command `rcc-sql`, which `rcc sql` runs.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -21,10 +21,10 @@ use hadoop_record_datafusion::{
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::frame::{report_end, Stop};
-use super::framing::ReadOptions;
-use super::schema_type::{find_type, load_model, Early, SchemaType};
-use super::Context;
+use hadoop_record_cli::frame::{report_end, Stop};
+use hadoop_record_cli::framing::ReadOptions;
+use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
+use hadoop_record_cli::{companion, Context};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -49,10 +49,11 @@ a Ballista cluster (`rcc cluster`), which read the files under the same paths.
 parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
 byte offset and field path; exit status 1.";
 
-/// Arguments of `rcc sql`.
+/// Query record files with SQL (DataFusion): files, directories and globs as one table, the
+/// result as a table, CSV, JSON lines or Parquet
 #[derive(Debug, Args)]
 #[command(after_help = EXAMPLES)]
-pub(crate) struct SqlArgs {
+struct SqlArgs {
     #[command(flatten)]
     record: SchemaType,
 
@@ -148,8 +149,12 @@ enum OutFormat {
     Parquet,
 }
 
+fn main() -> std::process::ExitCode {
+    companion::main("sql", run)
+}
+
 /// Runs `rcc sql`; true on success.
-pub(crate) fn run(context: &Context, args: SqlArgs) -> bool {
+fn run(context: &Context, args: SqlArgs) -> bool {
     match sql(context, args) {
         Ok((skipped, failure)) => report_end(context, &skipped, failure.map(Stop::Failed)),
         Err(Early::Message(message)) => {

@@ -1,5 +1,6 @@
 //! The independent Python readers (pyarrow and DuckDB, pinned) that check the Parquet files
-//! `rcc` writes: installed once into a virtual environment under the target directory.
+//! `rcc` writes, and the answers of queries: installed once into a virtual environment
+//! under the target directory.
 //!
 //! They need `python3` with `venv` and network access to PyPI the first time;
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
@@ -13,10 +14,14 @@ pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
 /// Set (not to `0`) to skip the checks that need the peers.
 pub const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
 
-/// The cargo target directory, from the `rcc` binary's path (`<target>/<profile>/rcc`).
+/// The cargo target directory, from the path of the test binary that runs
+/// (`<target>/<profile>/deps/<test>`).
 pub fn target_dir() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_rcc"));
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors()
+        .nth(3)
+        .expect("a test binary in <target>/<profile>/deps")
+        .to_path_buf()
 }
 
 /// The Python with the pinned peers, installed once into `<target>/python-peers`; `None`

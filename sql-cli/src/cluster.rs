@@ -1,10 +1,10 @@
 //! `rcc cluster scheduler` and `rcc cluster executor`: Ballista's scheduler and executor
-//! (hadoop-record-cluster) that know record files, with Ballista's option names.
+//! (hadoop-record-cluster) that know record files, with Ballista's option names. The
+//! companion command `rcc-cluster`, which `rcc cluster` runs.
 
 use clap::{Args, Subcommand, ValueEnum};
+use hadoop_record_cli::{companion, Context};
 use hadoop_record_cluster::{run_executor, run_scheduler, ExecutorOptions, SchedulerOptions};
-
-use super::Context;
 
 const EXAMPLES: &str = "\
 Examples (one machine; each command in its own terminal):
@@ -19,10 +19,10 @@ that names the same file on every executor's machine (a shared file system), and
 scheduler's, which lists the files. Each executor prints one line per task to standard
 error: the task, its job, stage and partition, and the file byte ranges it reads.";
 
-/// Arguments of `rcc cluster`.
+/// Run a Ballista scheduler or executor that knows record files, for `rcc sql --cluster`
 #[derive(Debug, Args)]
 #[command(after_help = EXAMPLES)]
-pub(crate) struct ClusterArgs {
+struct ClusterArgs {
     #[command(subcommand)]
     command: ClusterCommand,
 }
@@ -120,8 +120,12 @@ struct ExecutorArgs {
     executor_heartbeat_interval_seconds: u64,
 }
 
+fn main() -> std::process::ExitCode {
+    companion::main("cluster", run)
+}
+
 /// Runs `rcc cluster`; true when the process ends without error.
-pub(crate) fn run(context: &Context, args: ClusterArgs) -> bool {
+fn run(context: &Context, args: ClusterArgs) -> bool {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -10,8 +10,9 @@ use hadoop_record::schema::Schema;
 use hadoop_record::{Format, RecordWriter, Value};
 use hadoop_record_compiler::{load, LoadOptions};
 
-use super::peers::target_dir;
-use super::rcc_in;
+use fixture_harness::peers::target_dir;
+
+use super::rcc_sql_in;
 
 pub const DDL: &str = "module web {
     class Place { ustring city; int zip; }
@@ -118,18 +119,12 @@ impl Work {
         path
     }
 
-    /// `args`, then the DDL and type.
+    /// `rcc sql` (`rcc-sql`) with the DDL and type, then `args`.
     pub fn sql(&self, args: &[&str]) -> std::process::Output {
         let ddl = self.dir.join("web.jr");
-        let mut all = vec![
-            "sql",
-            "--schema",
-            ddl.to_str().unwrap(),
-            "--type",
-            "web.Hit",
-        ];
+        let mut all = vec!["--schema", ddl.to_str().unwrap(), "--type", "web.Hit"];
         all.extend_from_slice(args);
-        rcc_in(&self.dir, &all, b"")
+        rcc_sql_in(&self.dir, &all, b"")
     }
 
     pub fn field(&self, i: usize, f: usize) -> &Value {

@@ -13,9 +13,9 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
+use fixture_harness::peers::{python, target_dir};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
 use hadoop_record::Format;
-use support::peers::{python, target_dir};
 use support::web::{by_url_csv, work_in, Work, BY_URL};
 use support::{rcc_in, stderr, stdout};
 

@@ -44,7 +44,7 @@ struct Process {
 
 impl Process {
     fn start<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> Process {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rcc"))
+        let mut child = Command::new(support::rcc())
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -237,7 +237,7 @@ fn sql(work: &Work, cluster: Option<&str>, args: &[&str]) -> Output {
 /// `rcc sql` on the `web.Hit` records of `dir`.
 fn sql_in(dir: &Path, cluster: Option<&str>, args: &[&str]) -> Output {
     let ddl = dir.join("web.jr");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_rcc"));
+    let mut command = Command::new(support::rcc());
     command.current_dir(dir).args([
         "sql",
         "--schema",

@@ -1,0 +1,64 @@
+//! What the tests of `rcc sql` and `rcc cluster` share: running the companion commands and
+//! `rcc` itself, and the `web.Hit` records they query. Used as `mod support;`; each test
+//! file uses only part of it.
+#![allow(dead_code, unused_imports)]
+
+pub mod web;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+pub use fixture_harness::process::{run, stderr, stdout};
+
+/// `rcc-sql`.
+pub const RCC_SQL: &str = env!("CARGO_BIN_EXE_rcc-sql");
+/// `rcc-cluster`.
+pub const RCC_CLUSTER: &str = env!("CARGO_BIN_EXE_rcc-cluster");
+
+/// Runs `rcc-sql args` in `dir` with `stdin` as its standard input.
+pub fn rcc_sql_in(dir: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
+    let mut command = Command::new(RCC_SQL);
+    command.args(args).current_dir(dir);
+    run(command, stdin)
+}
+
+/// Runs `rcc args` in `dir` (`rcc sql` then runs the `rcc-sql` beside it).
+pub fn rcc_in(dir: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
+    let mut command = Command::new(rcc());
+    command.args(args).current_dir(dir);
+    run(command, stdin)
+}
+
+/// The `rcc` binary beside the companions, as `cargo install` and `cargo build` put them.
+/// `cargo test --workspace` builds it; a test run of this package alone does not, so it
+/// is built here then, into the same target directory and profile.
+pub fn rcc() -> &'static Path {
+    static RCC: OnceLock<PathBuf> = OnceLock::new();
+    RCC.get_or_init(|| {
+        let companion = Path::new(RCC_SQL);
+        let rcc = companion.with_file_name(format!("rcc{}", std::env::consts::EXE_SUFFIX));
+        if !rcc.is_file() {
+            let profile_dir = companion.parent().unwrap();
+            let mut cargo = Command::new(env!("CARGO"));
+            cargo
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "hadoop-record-cli",
+                    "--bin",
+                    "rcc",
+                ])
+                .arg("--target-dir")
+                .arg(profile_dir.parent().unwrap())
+                .current_dir(env!("CARGO_MANIFEST_DIR"));
+            if profile_dir.file_name() == Some("release".as_ref()) {
+                cargo.arg("--release");
+            }
+            let status = cargo.status().expect("cargo runs");
+            assert!(status.success(), "cargo build of rcc failed");
+        }
+        rcc
+    })
+}

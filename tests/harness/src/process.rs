@@ -1,0 +1,34 @@
+//! Running the command-line programs under test: a whole run with its standard input, and
+//! its output as text.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `command` to the end with `stdin` as its standard input.
+pub fn run(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} runs: {e}"));
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    // Written from a thread so that a large input cannot deadlock against a full stdout.
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("the command finishes");
+    feeder.join().unwrap();
+    out
+}
+
+/// Standard output as text; the commands write only UTF-8.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// Standard error as text; the commands write only UTF-8.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
