@@ -9,6 +9,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use tokio::net::TcpStream;
 
 use crate::codec::codecs;
+use crate::partitions::with_cluster_options;
 
 /// How long [`remote_context`] waits for the scheduler to accept a connection.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -28,15 +29,16 @@ pub fn scheduler_address(url: &str) -> Result<String> {
 }
 
 /// A context whose queries the Ballista scheduler at `url` (`df://HOST:PORT`) runs, with
-/// the record codecs installed and `config`'s settings (target partitions, batch size)
-/// travelling with each query. The scheduler must accept a connection within
+/// the record codecs installed and `config`'s settings (batch size, and
+/// [`ClusterOptions`](crate::ClusterOptions): the partitions, which are otherwise the
+/// cluster's task slots) travelling with each query. The scheduler must accept a connection within
 /// [`CONNECT_TIMEOUT`]: otherwise the error is "cannot reach the Ballista scheduler at
 /// HOST:PORT: cause".
 pub async fn remote_context(url: &str, config: SessionConfig) -> Result<SessionContext> {
     let address = scheduler_address(url)?;
     check_reachable(&address, CONNECT_TIMEOUT).await?;
     let (logical, physical) = codecs();
-    let config = config
+    let config = with_cluster_options(config)
         .with_ballista_logical_extension_codec(logical)
         .with_ballista_physical_extension_codec(physical);
     let state = SessionStateBuilder::new()

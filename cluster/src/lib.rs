@@ -9,7 +9,9 @@
 //!   codecs installed (`rcc cluster scheduler` and `rcc cluster executor`); an executor
 //!   tells each task it runs on standard error;
 //! - [`remote_context`]: a `SessionContext` whose queries run on the cluster at
-//!   `df://HOST:PORT`, and [`register_records`] to give it a table of record files.
+//!   `df://HOST:PORT`, and [`register_records`] to give it a table of record files;
+//! - [`ClusterOptions`]: a query's partitions; by default as many as the executors have
+//!   task slots, one task each, handed to the executors in turn.
 //!
 //! Executors read the files themselves: every path must name the same file on every
 //! machine (a shared file system).
@@ -17,6 +19,7 @@
 mod client;
 mod codec;
 mod executor;
+mod partitions;
 mod scheduler;
 mod table;
 
@@ -29,6 +32,7 @@ use hadoop_record_datafusion::{RecordFormat, RecordTableOptions};
 pub use client::{check_reachable, remote_context, scheduler_address, CONNECT_TIMEOUT};
 pub use codec::{codecs, RecordLogicalCodec, RecordPhysicalCodec};
 pub use executor::{run_executor, task_line, ExecutorOptions};
+pub use partitions::ClusterOptions;
 pub use scheduler::{run_scheduler, SchedulerOptions};
 pub use table::RecordTable;
 

@@ -1,9 +1,11 @@
-//! The scheduler: Ballista's, with the record codecs installed.
+//! The scheduler: Ballista's, with the record codecs installed, and queries spread over
+//! the executors ([`crate::partitions`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista_core::error::{BallistaError, Result};
+use ballista_core::utils::{default_config_producer, default_session_builder};
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
@@ -11,6 +13,7 @@ use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
 use tokio::net::TcpListener;
 
 use crate::codec::codecs;
+use crate::partitions::{spreading, with_cluster_options, Executors};
 
 /// How to run a scheduler; Ballista's settings by Ballista's names.
 #[derive(Debug, Clone)]
@@ -21,9 +24,12 @@ pub struct SchedulerOptions {
     pub bind_port: u16,
     /// The host name executors and clients reach this scheduler by (default `localhost`).
     pub external_host: String,
-    /// Spread tasks one per executor in turn (`true`) or fill each executor's slots first
-    /// (`false`, Ballista's `bias`, the default).
+    /// Hand tasks to the executors in turn (`true`, the default), or fill each executor's
+    /// slots first (`false`, Ballista's `bias`).
     pub round_robin: bool,
+    /// Partitions of a query that does not ask for a number; `None` (the default): the
+    /// task slots of the executors registered when it is planned.
+    pub default_partitions: Option<usize>,
     /// Seconds without a heartbeat after which an executor counts as dead (default 180).
     pub executor_timeout_seconds: u64,
     /// How often dead executors are looked for, in seconds (default 15).
@@ -39,7 +45,8 @@ impl Default for SchedulerOptions {
             bind_host: "0.0.0.0".into(),
             bind_port: ballista.bind_port,
             external_host: ballista.external_host,
-            round_robin: false,
+            round_robin: true,
+            default_partitions: None,
             executor_timeout_seconds: ballista.executor_timeout_seconds,
             expire_dead_executor_interval_seconds: ballista.expire_dead_executor_interval_seconds,
             task_max_failures: ballista.task_max_failures,
@@ -74,9 +81,19 @@ pub async fn run_scheduler(
     config.task_max_failures = options.task_max_failures;
     config.override_logical_codec = Some(logical);
     config.override_physical_codec = Some(physical);
+    let executors = Executors::default();
+    let sessions = spreading(
+        Arc::new(default_session_builder),
+        options.default_partitions,
+        executors.clone(),
+    );
+    config.override_session_builder = Some(sessions);
+    config.override_config_producer =
+        Some(Arc::new(|| with_cluster_options(default_config_producer())));
     config.validate()?;
     let config = Arc::new(config);
     let cluster = BallistaCluster::new_from_config(&config).await?;
+    let _ = executors.set(cluster.cluster_state());
     let scheduler = create_scheduler::<LogicalPlanNode, PhysicalPlanNode>(cluster, config).await?;
     ready(bound);
     start_grpc_service_with_listener(listener, scheduler).await
