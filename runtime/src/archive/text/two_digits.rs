@@ -23,18 +23,21 @@ const LIMBS: usize = 18;
 pub(super) fn closest(n: u64, bin: u32, shortest: Decimal) -> Decimal {
     // x ≈ d·10^exp, so x·10^(1-exp) is near 10·d: find p with 10 ≤ x·10^p < 100.
     let mut p = 1 - shortest.exp;
+    if p <= 0 {
+        return shortest;
+    }
+    let mut big = times_pow10(n, p as u32);
     for _ in 0..8 {
-        if p <= 0 {
-            break;
-        }
-        let big = times_pow10(n, p as u32);
         let c = bits_from(&big, bin);
         if c < 10 {
+            // One digit short (the shortest decimal rounded up to a power of ten).
+            scale(&mut big, 10);
             p += 1;
             continue;
         }
         if c >= 100 {
             p -= 1;
+            big = times_pow10(n, p as u32);
             continue;
         }
         // Round x·10^p to an integer, ties to even.
@@ -68,16 +71,21 @@ fn times_pow10(n: u64, mut p: u32) -> [u64; LIMBS] {
     big[0] = n;
     while p > 0 {
         let step = p.min(19);
-        let factor = 10u64.pow(step);
-        let mut carry = 0u128;
-        for limb in big.iter_mut() {
-            let product = u128::from(*limb) * u128::from(factor) + carry;
-            *limb = product as u64;
-            carry = product >> 64;
-        }
+        scale(&mut big, 10u64.pow(step));
         p -= step;
     }
     big
+}
+
+/// `big *= factor`, over the limbs in use only (the top ones stay zero until reached).
+fn scale(big: &mut [u64; LIMBS], factor: u64) {
+    let used = LIMBS - big.iter().rev().take_while(|&&l| l == 0).count();
+    let mut carry = 0u128;
+    for limb in big[..(used + 1).min(LIMBS)].iter_mut() {
+        let product = u128::from(*limb) * u128::from(factor) + carry;
+        *limb = product as u64;
+        carry = product >> 64;
+    }
 }
 
 /// `big >> shift`, saturated to `u64::MAX` when it does not fit.
