@@ -136,24 +136,11 @@ fn format_float(v: f32, buf: &mut [u8; ROOM]) -> usize {
     java_layout(buf, len, v < 0.0, subnormal)
 }
 
-/// Copies zmij's text (3 to [`MAX_LEN`] bytes) to the start of `buf`, returning its length.
-/// Two overlapping fixed-size copies instead of a `memcpy` call, whose call and length
-/// dispatch cost as much here as the copy.
+/// Copies zmij's text (at most [`MAX_LEN`] bytes) to the start of `buf`, returning its length.
 #[inline(always)]
 fn copy_text(buf: &mut [u8; ROOM], text: &[u8]) -> usize {
     let len = text.len().min(MAX_LEN);
-    if len >= 16 {
-        buf[..16].copy_from_slice(&text[..16]);
-        buf[len - 16..len].copy_from_slice(&text[len - 16..len]);
-    } else if len >= 8 {
-        buf[..8].copy_from_slice(&text[..8]);
-        buf[len - 8..len].copy_from_slice(&text[len - 8..len]);
-    } else if len >= 4 {
-        buf[..4].copy_from_slice(&text[..4]);
-        buf[len - 4..len].copy_from_slice(&text[len - 4..len]);
-    } else {
-        buf[..len].copy_from_slice(&text[..len]);
-    }
+    buf[..len].copy_from_slice(&text[..len]);
     len
 }
 
