@@ -20,15 +20,6 @@ pub const MAX_LEN: usize = 24;
 /// rearrange it into Java's, which may read and write past the text's end.
 const ROOM: usize = 48;
 
-/// Significant digits (ASCII, no leading or trailing zero) and the exponent of the first:
-/// the value is `d₁.d₂d₃… × 10^exp`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Decimal {
-    pub(super) digits: [u8; 20],
-    pub(super) len: usize,
-    pub(super) exp: i32,
-}
-
 /// Appends `Double.toString(v)` (JDK 19+) to `out`; allocation-free when `out` has
 /// [`MAX_LEN`] bytes of spare capacity.
 ///
@@ -114,8 +105,8 @@ fn format_double(v: f64, buf: &mut [u8; ROOM]) -> usize {
         // zmij's plain text, which is Java's.
         return len;
     }
-    let subnormal = (magnitude < 1 << 52).then_some((magnitude, 1074));
-    java_layout(buf, len, v < 0.0, subnormal)
+    let tiny = (magnitude < two_digits::SIGNIFICANDS.0).then_some((magnitude, 1074));
+    java_layout(buf, len, v < 0.0, tiny)
 }
 
 /// Writes `Float.toString(v)` into `buf`, returning its length.
@@ -132,8 +123,9 @@ fn format_float(v: f32, buf: &mut [u8; ROOM]) -> usize {
     if (1e-3..1e7).contains(&v.abs()) {
         return len;
     }
-    let subnormal = (magnitude < 1 << 23).then_some((u64::from(magnitude), 149));
-    java_layout(buf, len, v < 0.0, subnormal)
+    let tiny =
+        (u64::from(magnitude) < two_digits::SIGNIFICANDS.1).then_some((u64::from(magnitude), 149));
+    java_layout(buf, len, v < 0.0, tiny)
 }
 
 /// Copies zmij's text (at most [`MAX_LEN`] bytes) to the start of `buf`, returning its length.
@@ -145,8 +137,8 @@ fn copy_text(buf: &mut [u8; ROOM], text: &[u8]) -> usize {
 }
 
 /// Turns zmij's text of a finite non-zero value outside Java's plain range (`len` bytes in
-/// `buf`) into Java's. `subnormal` gives the significand and scale (`n · 2^-bin`) of a
-/// subnormal value, which may need the two-digit rule.
+/// `buf`) into Java's. `tiny` gives the significand and scale (`n · 2^-bin`) of the smallest
+/// subnormals, which may need the two-digit rule.
 ///
 /// zmij writes the same digits as Java in one of two shapes: plain (`-12.5`, `0.00012`,
 /// `12340000.0`) for decimal exponents −5..=15 (−6..=12 for `f32`), else `1.2345e-7` /
@@ -160,7 +152,7 @@ fn java_layout(
     buf: &mut [u8; ROOM],
     len: usize,
     negative: bool,
-    subnormal: Option<(u64, u32)>,
+    tiny: Option<(u64, u32)>,
 ) -> usize {
     let sign = usize::from(negative);
     // In scientific form the exponent is short: `e-7` to `e+308`.
@@ -171,10 +163,14 @@ fn java_layout(
     match e {
         None if buf[sign] == b'0' => from_plain_small(buf, sign, len),
         None => from_plain_large(buf, sign, len),
-        Some(e) => match subnormal {
-            Some((n, bin)) if e == sign + 1 => two_digit_rule(buf, sign, len, n, bin),
-            _ => from_scientific(buf, sign, e, len),
-        },
+        Some(e) => {
+            // A lone digit before `e`: the shortest decimal has one digit.
+            let one_digit = tiny.filter(|_| e == sign + 1);
+            match one_digit.and_then(|(n, bin)| two_digits::closest(n, bin)) {
+                Some(decimal) => two_digit_rule(buf, sign, decimal),
+                None => from_scientific(buf, sign, e, len),
+            }
+        }
     }
 }
 
@@ -287,22 +283,11 @@ fn first_byte(word: u128, b: u8) -> usize {
 /// Java's two-digit rule on a subnormal whose shortest decimal has one digit (zmij's `5e-324`
 /// in `buf`): the closest decimal of one or two digits, `4.9E-324`.
 #[cold]
-fn two_digit_rule(buf: &mut [u8; ROOM], sign: usize, len: usize, n: u64, bin: u32) -> usize {
-    let mut exp = 0i32;
-    for &b in &buf[sign + 3..len] {
-        exp = exp * 10 + i32::from(b - b'0');
-    }
-    let mut shortest = Decimal {
-        digits: [b'0'; 20],
-        len: 1,
-        exp: -exp,
-    };
-    shortest.digits[0] = buf[sign];
-    let d = two_digits::closest(n, bin, shortest);
-    buf[sign] = d.digits[0];
+fn two_digit_rule(buf: &mut [u8; ROOM], sign: usize, (d1, d2, exp): (u8, u8, i32)) -> usize {
+    buf[sign] = b'0' + d1;
     buf[sign + 1] = b'.';
-    buf[sign + 2] = if d.len > 1 { d.digits[1] } else { b'0' };
-    put_exponent(buf, sign + 3, d.exp)
+    buf[sign + 2] = b'0' + d2;
+    put_exponent(buf, sign + 3, exp)
 }
 
 /// `NaN`, `Infinity`, `-Infinity`, `0.0`, `-0.0`.
