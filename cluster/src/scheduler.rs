@@ -1,13 +1,16 @@
-//! The scheduler: Ballista's, with the record codecs installed.
+//! The scheduler: Ballista's, with the record codecs and SQL's binary-string functions
+//! installed.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista_core::error::{BallistaError, Result};
+use ballista_core::utils::default_session_builder;
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
 use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
+use hadoop_record_datafusion::with_binary_strings;
 use tokio::net::TcpListener;
 
 use crate::codec::codecs;
@@ -72,6 +75,11 @@ pub async fn run_scheduler(
     config.executor_timeout_seconds = options.executor_timeout_seconds;
     config.expire_dead_executor_interval_seconds = options.expire_dead_executor_interval_seconds;
     config.task_max_failures = options.task_max_failures;
+    // Plans name their functions: the scheduler's sessions read them with the client's
+    // binary-string functions.
+    config.override_session_builder = Some(Arc::new(|config| {
+        Ok(with_binary_strings(default_session_builder(config)?))
+    }));
     config.override_logical_codec = Some(logical);
     config.override_physical_codec = Some(physical);
     config.validate()?;
