@@ -189,8 +189,7 @@ impl ScalarUDFImpl for BinaryAware {
                 .iter()
                 .map(|t| Arc::new(Field::new("", t.clone(), true)))
                 .collect();
-            let coerced = fields_with_udf(&fields, self.inner.as_ref())?;
-            return Ok(coerced.iter().map(|f| f.data_type().clone()).collect());
+            return Ok(types_of(&fields_with_udf(&fields, self.inner.as_ref())?));
         }
         let name = self.name();
         match (self.op, types) {
@@ -239,11 +238,7 @@ impl ScalarUDFImpl for BinaryAware {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = types_of(args.arg_fields);
         if !self.on_binary(&types) {
             return self.inner.return_field_from_args(args);
         }
@@ -256,12 +251,7 @@ impl ScalarUDFImpl for BinaryAware {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
-        if !self.on_binary(&types) {
+        if !self.on_binary(&types_of(&args.arg_fields)) {
             return self.inner.invoke_with_args(args);
         }
         let kernel: fn(&[ArrayRef]) -> Result<ArrayRef> = match self.op {
@@ -275,6 +265,10 @@ impl ScalarUDFImpl for BinaryAware {
     fn documentation(&self) -> Option<&Documentation> {
         self.inner.documentation()
     }
+}
+
+fn types_of(fields: &[FieldRef]) -> Vec<DataType> {
+    fields.iter().map(|f| f.data_type().clone()).collect()
 }
 
 fn is_binary(t: &DataType) -> bool {

@@ -103,6 +103,15 @@ impl Blobs {
             .await
     }
 
+    /// Each of `exprs`, for each row in the order of `i`, gives a `ty` column of `want`
+    /// (`|` between rows).
+    async fn gives(&self, exprs: &[&str], ty: DataType, want: &str) {
+        let want: Vec<String> = want.split('|').map(str::to_owned).collect();
+        for expr in exprs {
+            assert_eq!(self.each(expr).await, (ty.clone(), want.clone()), "{expr}");
+        }
+    }
+
     async fn error(&self, sql: &str) -> String {
         match self.ctx.sql(sql).await {
             Ok(frame) => frame.collect().await.unwrap_err().to_string(),
@@ -111,77 +120,62 @@ impl Blobs {
     }
 }
 
-fn texts(values: &[&str]) -> Vec<String> {
-    values.iter().map(|v| v.to_string()).collect()
-}
-
 #[tokio::test]
 async fn octet_length_counts_bytes() {
     let t = blobs().await;
     // DuckDB: octet_length(b).
-    let duckdb = texts(&["7", "0", "NULL", "3", "2", "1", "1", "3"]);
-    assert_eq!(t.each("octet_length(b)").await, (DataType::Int32, duckdb));
+    t.gives(&["octet_length(b)"], DataType::Int32, "7|0|NULL|3|2|1|1|3")
+        .await;
     // Text: the bytes of its UTF-8, as before.
-    let (_, octets) = t.each("octet_length(s)").await;
-    assert_eq!(octets, texts(&["5", "0", "NULL", "3", "2", "1", "1", "1"]));
+    t.gives(&["octet_length(s)"], DataType::Int32, "5|0|NULL|3|2|1|1|1")
+        .await;
 }
 
 #[tokio::test]
 async fn length_of_a_binary_string_counts_bytes_and_of_text_characters() {
     let t = blobs().await;
     // DuckDB: octet_length(b) (it has no length(BLOB)).
-    let duckdb = texts(&["7", "0", "NULL", "3", "2", "1", "1", "3"]);
-    for f in ["length", "char_length", "character_length"] {
-        assert_eq!(
-            t.each(&format!("{f}(b)")).await,
-            (DataType::Int32, duckdb.clone()),
-            "{f}"
-        );
-    }
+    let lengths = ["length(b)", "char_length(b)", "character_length(b)"];
+    t.gives(&lengths, DataType::Int32, "7|0|NULL|3|2|1|1|3")
+        .await;
     // A ustring still counts characters: é€ is 2, not 5.
-    let (_, chars) = t.each("length(s)").await;
-    assert_eq!(chars, texts(&["2", "0", "NULL", "3", "1", "1", "1", "1"]));
+    t.gives(&["length(s)"], DataType::Int32, "2|0|NULL|3|1|1|1|1")
+        .await;
 }
 
 #[tokio::test]
 async fn substring_counts_bytes_and_gives_binary() {
     let t = blobs().await;
+    let binary = DataType::Binary;
     // DuckDB: b[2:4].
-    let two_for_three = texts(&["01ff80", "", "NULL", "6263", "a9", "", "", "ff00"]);
-    for expr in [
+    let exprs = [
         "substring(b FROM 2 FOR 3)",
         "substring(b, 2, 3)",
         "substr(b, 2, 3)",
-    ] {
-        assert_eq!(
-            t.each(expr).await,
-            (DataType::Binary, two_for_three.clone()),
-            "{expr}"
-        );
-    }
+    ];
+    t.gives(&exprs, binary.clone(), "01ff80||NULL|6263|a9|||ff00")
+        .await;
     // DuckDB: b[2:].
-    let from_two = texts(&["01ff80616263", "", "NULL", "6263", "a9", "", "", "ff00"]);
-    assert_eq!(t.each("substring(b FROM 2)").await.1, from_two);
-    assert_eq!(t.each("substr(b, 2)").await.1, from_two);
+    let exprs = ["substring(b FROM 2)", "substr(b, 2)"];
+    t.gives(&exprs, binary.clone(), "01ff80616263||NULL|6263|a9|||ff00")
+        .await;
     // Positions before the first byte count, as standard SQL says; DuckDB: b[1:1].
-    let first = texts(&["00", "", "NULL", "61", "c3", "7f", "80", "ff"]);
-    assert_eq!(t.each("substring(b FROM 0 FOR 2)").await.1, first);
-    assert_eq!(t.each("substring(b, -1, 3)").await.1, first);
+    let exprs = ["substring(b FROM 0 FOR 2)", "substring(b, -1, 3)"];
+    t.gives(&exprs, binary.clone(), "00||NULL|61|c3|7f|80|ff")
+        .await;
     // Nothing, past the end or none asked for; DuckDB: b[3:2], b[9:10].
-    let empty = texts(&["", "", "NULL", "", "", "", "", ""]);
-    assert_eq!(t.each("substring(b, 3, 0)").await.1, empty);
-    assert_eq!(t.each("substring(b, 9, 2)").await.1, empty);
+    let exprs = ["substring(b, 3, 0)", "substring(b, 9, 2)"];
+    t.gives(&exprs, binary.clone(), "||NULL|||||").await;
     // Start and length from columns; a null one gives null.
-    assert_eq!(
-        t.each("substring(b FROM i - 6 FOR octet_length(x))")
-            .await
-            .1,
-        texts(&["", "", "NULL", "", "", "NULL", "80", "ff00"])
-    );
+    let exprs = ["substring(b FROM i - 6 FOR octet_length(x))"];
+    t.gives(&exprs, binary, "||NULL|||NULL|80|ff00").await;
     // Text is still cut by characters.
-    let (ty, text) = t.each("substring(s FROM 2 FOR 1)").await;
-    assert_eq!(ty, DataType::Utf8);
-    assert_eq!(text, texts(&["€", "", "NULL", "b", "", "", "", ""]));
+    t.gives(
+        &["substring(s FROM 2 FOR 1)"],
+        DataType::Utf8,
+        "€||NULL|b||||",
+    )
+    .await;
     let e = t.error("SELECT substring(b, 1, -1) FROM blobs").await;
     assert!(
         e.contains("negative substring length not allowed: -1"),
@@ -192,120 +186,68 @@ async fn substring_counts_bytes_and_gives_binary() {
 #[tokio::test]
 async fn position_finds_bytes() {
     let t = blobs().await;
+    let int = DataType::Int32;
     // DuckDB: the least k with b[k : k + octet_length(x) - 1] = x, else 0.
-    let duckdb = texts(&["4", "1", "NULL", "2", "2", "NULL", "0", "2"]);
-    for expr in ["position(x IN b)", "strpos(b, x)", "instr(b, x)"] {
-        assert_eq!(
-            t.each(expr).await,
-            (DataType::Int32, duckdb.clone()),
-            "{expr}"
-        );
-    }
-    assert_eq!(
-        t.each("position(X'80' IN b)").await.1,
-        texts(&["4", "0", "NULL", "0", "0", "0", "1", "0"])
-    );
+    let exprs = ["position(x IN b)", "strpos(b, x)", "instr(b, x)"];
+    t.gives(&exprs, int.clone(), "4|1|NULL|2|2|NULL|0|2").await;
+    t.gives(&["position(X'80' IN b)"], int.clone(), "4|0|NULL|0|0|0|1|0")
+        .await;
     // Text beside a binary string stands for its UTF-8 bytes.
-    assert_eq!(
-        t.each("position('bc' IN b)").await.1,
-        texts(&["6", "0", "NULL", "2", "0", "0", "0", "0"])
-    );
+    t.gives(&["position('bc' IN b)"], int.clone(), "6|0|NULL|2|0|0|0|0")
+        .await;
     // In text, characters: € is the second character of é€, at byte 3.
-    assert_eq!(t.each("position('€' IN s)").await.1[0], "2");
+    t.gives(&["position('€' IN s)"], int, "2|0|NULL|0|0|0|0|0")
+        .await;
 }
 
 #[tokio::test]
 async fn concatenation_gives_binary() {
     let t = blobs().await;
     // DuckDB: b || x, a BLOB.
-    let duckdb = texts(&[
-        "0001ff8061626380",
-        "",
-        "NULL",
-        "6162636263",
-        "c3a9a9",
-        "NULL",
-        "808080",
-        "ffff00ff00",
-    ]);
-    assert_eq!(t.each("b || x").await, (DataType::Binary, duckdb));
+    let want = "0001ff8061626380||NULL|6162636263|c3a9a9|NULL|808080|ffff00ff00";
+    t.gives(&["b || x"], DataType::Binary, want).await;
     // DuckDB: b || '\xFF'::BLOB.
-    assert_eq!(
-        t.each("b || X'FF'").await.1,
-        texts(&[
-            "0001ff80616263ff",
-            "ff",
-            "NULL",
-            "616263ff",
-            "c3a9ff",
-            "7fff",
-            "80ff",
-            "ffff00ff"
-        ])
-    );
+    let want = "0001ff80616263ff|ff|NULL|616263ff|c3a9ff|7fff|80ff|ffff00ff";
+    t.gives(&["b || X'FF'"], DataType::Binary, want).await;
 }
 
 #[tokio::test]
 async fn comparisons_are_bytewise_unsigned() {
     let t = blobs().await;
+    let boolean = DataType::Boolean;
     // DuckDB: b = 'abc'::BLOB, b < '\x80'::BLOB, b > '\x7F'::BLOB, b <= x.
-    let cases = [
-        (
-            "b = X'616263'",
-            [
-                "false", "false", "NULL", "true", "false", "false", "false", "false",
-            ],
-        ),
-        (
-            "b = 'abc'",
-            [
-                "false", "false", "NULL", "true", "false", "false", "false", "false",
-            ],
-        ),
-        (
-            "b < X'80'",
-            [
-                "true", "true", "NULL", "true", "false", "true", "false", "false",
-            ],
-        ),
-        (
-            "b > X'7F'",
-            [
-                "false", "false", "NULL", "false", "true", "false", "true", "true",
-            ],
-        ),
-        (
-            "b <= x",
-            [
-                "true", "true", "NULL", "true", "false", "NULL", "true", "false",
-            ],
-        ),
-    ];
-    for (expr, duckdb) in cases {
-        assert_eq!(
-            t.each(expr).await,
-            (DataType::Boolean, texts(&duckdb)),
-            "{expr}"
-        );
-    }
+    let abc = "false|false|NULL|true|false|false|false|false";
+    t.gives(&["b = X'616263'", "b = 'abc'"], boolean.clone(), abc)
+        .await;
+    let below = "true|true|NULL|true|false|true|false|false";
+    t.gives(&["b < X'80'"], boolean.clone(), below).await;
+    let above = "false|false|NULL|false|true|false|true|true";
+    t.gives(&["b > X'7F'"], boolean.clone(), above).await;
+    let at_most = "true|true|NULL|true|false|NULL|true|false";
+    t.gives(&["b <= x"], boolean, at_most).await;
     // DuckDB: ORDER BY b NULLS LAST, i and ORDER BY b DESC NULLS LAST, i.
-    let (_, up) = t
-        .column("SELECT i FROM blobs ORDER BY b NULLS LAST, i")
-        .await;
-    assert_eq!(up, texts(&["2", "1", "4", "6", "7", "5", "8", "3"]));
-    let (_, down) = t
-        .column("SELECT i FROM blobs ORDER BY b DESC NULLS LAST, i")
-        .await;
-    assert_eq!(down, texts(&["8", "5", "7", "6", "4", "1", "2", "3"]));
+    for (order, want) in [
+        ("b NULLS LAST, i", "2|1|4|6|7|5|8|3"),
+        ("b DESC NULLS LAST, i", "8|5|7|6|4|1|2|3"),
+    ] {
+        let (_, got) = t
+            .column(&format!("SELECT i FROM blobs ORDER BY {order}"))
+            .await;
+        assert_eq!(got.join("|"), want, "{order}");
+    }
     // DuckDB: min(b), max(b), min(x), max(x).
-    for (expr, duckdb) in [
+    for (aggregate, want) in [
         ("min(b)", ""),
         ("max(b)", "ffff00"),
         ("min(x)", ""),
         ("max(x)", "ff00"),
     ] {
-        let (ty, got) = t.column(&format!("SELECT {expr} FROM blobs")).await;
-        assert_eq!((ty, got), (DataType::Binary, texts(&[duckdb])), "{expr}");
+        let got = t.column(&format!("SELECT {aggregate} FROM blobs")).await;
+        assert_eq!(
+            got,
+            (DataType::Binary, vec![want.to_owned()]),
+            "{aggregate}"
+        );
     }
 }
 
@@ -313,17 +255,8 @@ async fn comparisons_are_bytewise_unsigned() {
 async fn encode_hex_is_lower_case() {
     let t = blobs().await;
     // DuckDB: lower(hex(b)) (its hex is upper-case; encode(b, 'hex') is PostgreSQL's).
-    let duckdb = texts(&[
-        "0001ff80616263",
-        "",
-        "NULL",
-        "616263",
-        "c3a9",
-        "7f",
-        "80",
-        "ffff00",
-    ]);
-    assert_eq!(t.each("encode(b, 'hex')").await, (DataType::Utf8, duckdb));
+    let want = "0001ff80616263||NULL|616263|c3a9|7f|80|ffff00";
+    t.gives(&["encode(b, 'hex')"], DataType::Utf8, want).await;
 }
 
 /// The session keeps all else: every other function name means what it meant, its id and
