@@ -399,7 +399,9 @@ fn binary_string_functions_answer_as_duckdb() {
         "module bin { class Blob { int i; buffer b; buffer x; } }",
     )
     .unwrap();
-    let rows: [(i32, Option<&[u8]>, Option<&[u8]>); 8] = [
+    // (i, b, x); None is null.
+    type Row = (i32, Option<&'static [u8]>, Option<&'static [u8]>);
+    let rows: [Row; 8] = [
         (1, Some(b"\x00\x01\xff\x80abc"), Some(b"\x80")),
         (2, Some(b""), Some(b"")),
         (3, None, Some(b"a")),
