@@ -6,6 +6,7 @@ use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use datafusion::common::{plan_datafusion_err, Result};
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use hadoop_record_datafusion::with_binary_strings;
 use tokio::net::TcpStream;
 
 use crate::codec::codecs;
@@ -29,9 +30,11 @@ pub fn scheduler_address(url: &str) -> Result<String> {
 }
 
 /// A context whose queries the Ballista scheduler at `url` (`df://HOST:PORT`) runs, with
-/// the record codecs installed and `config`'s settings (batch size, and
-/// [`ClusterOptions`](crate::ClusterOptions): the partitions, which are otherwise the
-/// cluster's task slots) travelling with each query. The scheduler must accept a connection within
+/// the record codecs and SQL's binary-string functions
+/// ([`with_binary_strings`](hadoop_record_datafusion::with_binary_strings)) installed and
+/// `config`'s settings (batch size, and [`ClusterOptions`](crate::ClusterOptions): the
+/// partitions, which are otherwise the cluster's task slots) travelling with each query.
+/// The scheduler must accept a connection within
 /// [`CONNECT_TIMEOUT`]: otherwise the error is "cannot reach the Ballista scheduler at
 /// HOST:PORT: cause".
 pub async fn remote_context(url: &str, config: SessionConfig) -> Result<SessionContext> {
@@ -45,6 +48,7 @@ pub async fn remote_context(url: &str, config: SessionConfig) -> Result<SessionC
         .with_config(config)
         .with_default_features()
         .build();
+    let state = with_binary_strings(state);
     SessionContext::remote_with_state(&format!("df://{address}"), state).await
 }
 

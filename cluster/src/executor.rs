@@ -18,6 +18,7 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::SessionConfig;
+use hadoop_record_datafusion::with_binary_strings;
 use tokio::net::TcpStream;
 
 use crate::codec::codecs;
@@ -89,9 +90,10 @@ pub async fn run_executor(options: ExecutorOptions, ready: impl FnOnce(SocketAdd
         override_logical_codec: Some(logical),
         override_physical_codec: Some(physical),
         // Ballista's default registry lacks DataFusion's nested functions (`cardinality`,
-        // `array_*`, `map_*`): take every function a default session has, as the client.
+        // `array_*`, `map_*`): take every function a default session has, with SQL's
+        // binary-string functions, as the client and the scheduler.
         override_function_registry: Some(Arc::new(BallistaFunctionRegistry::from(
-            &SessionStateBuilder::new().with_default_features().build(),
+            &with_binary_strings(SessionStateBuilder::new().with_default_features().build()),
         ))),
         override_execution_engine: Some(Arc::new(LoggingEngine {
             inner: DefaultExecutionEngine::new(),

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::prelude::SessionContext;
-use hadoop_record_datafusion::{RecordFormat, RecordTableOptions};
+use hadoop_record_datafusion::{register_binary_strings, RecordFormat, RecordTableOptions};
 
 pub use client::{check_reachable, remote_context, scheduler_address, CONNECT_TIMEOUT};
 pub use codec::{codecs, RecordLogicalCodec, RecordPhysicalCodec};
@@ -38,7 +38,8 @@ pub use table::RecordTable;
 
 /// Registers `paths` as table `name` of the records `options` describe, as
 /// [`SessionContextExt::register_records`](hadoop_record_datafusion::SessionContextExt::register_records)
-/// does, but as a [`RecordTable`]: a table a plan can carry to a Ballista scheduler.
+/// does, but as a [`RecordTable`]: a table a plan can carry to a Ballista scheduler. The
+/// session gets SQL's binary-string functions, as there.
 pub async fn register_records(
     ctx: &SessionContext,
     name: &str,
@@ -47,6 +48,7 @@ pub async fn register_records(
 ) -> Result<Arc<RecordFormat>> {
     let format = Arc::new(RecordFormat::try_new(options)?);
     let table = RecordTable::try_new(ctx, format.clone(), paths).await?;
+    register_binary_strings(ctx);
     ctx.register_table(name, Arc::new(table))?;
     Ok(format)
 }

@@ -1,5 +1,5 @@
-//! The scheduler: Ballista's, with the record codecs installed, and queries spread over
-//! the executors ([`crate::partitions`]).
+//! The scheduler: Ballista's, with the record codecs and SQL's binary-string functions
+//! installed, and queries spread over the executors ([`crate::partitions`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -10,6 +10,7 @@ use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
 use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
+use hadoop_record_datafusion::with_binary_strings;
 use tokio::net::TcpListener;
 
 use crate::codec::codecs;
@@ -82,8 +83,10 @@ pub async fn run_scheduler(
     config.override_logical_codec = Some(logical);
     config.override_physical_codec = Some(physical);
     let executors = Executors::default();
+    // Plans name their functions: the scheduler's sessions read them with the client's
+    // binary-string functions.
     let sessions = spreading(
-        Arc::new(default_session_builder),
+        Arc::new(|config| Ok(with_binary_strings(default_session_builder(config)?))),
         options.default_partitions,
         executors.clone(),
     );

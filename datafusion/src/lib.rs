@@ -14,7 +14,10 @@
 //!   partitions at once;
 //! - [`RecordTableOptions`]: what a table is (DDL, type, encoding, framing), plain and
 //!   serializable, for plans that travel;
-//! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path.
+//! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path;
+//! - [`register_binary_strings`] / [`with_binary_strings`]: SQL's functions on binary strings
+//!   for `buffer` columns (`length`, `substring`, `position` in bytes), which
+//!   `register_records` installs.
 //!
 //! ```
 //! use datafusion::prelude::SessionContext;
@@ -38,6 +41,7 @@
 //! # }
 //! ```
 
+mod binary_strings;
 mod ddl;
 mod error;
 mod format;
@@ -49,6 +53,7 @@ mod register;
 mod scan;
 mod source;
 
+pub use binary_strings::{binary_string_functions, register_binary_strings, with_binary_strings};
 pub use error::{Place, RecordError};
 pub use format::RecordFormat;
 pub use opener::RecordOpener;

@@ -10,6 +10,7 @@ use datafusion::datasource::listing::{
 use datafusion::execution::context::SessionContext;
 use futures::TryStreamExt;
 
+use crate::binary_strings::register_binary_strings;
 use crate::format::RecordFormat;
 use crate::options::RecordTableOptions;
 
@@ -19,7 +20,9 @@ pub trait SessionContextExt {
     /// Registers `paths` — files, directories (every file below them) and globs
     /// (`logs/*.paddle`), local or in a registered object store (`s3://…`) — as one table
     /// `name` of the records `options` describe. Returns the table's format, for its schema
-    /// and its progress. A path that matches no file is an error.
+    /// and its progress. A path that matches no file is an error. The session gets SQL's
+    /// functions on binary strings for the table's `buffer` columns
+    /// ([`register_binary_strings`]).
     ///
     /// ```
     /// use datafusion::prelude::SessionContext;
@@ -59,6 +62,7 @@ impl SessionContextExt for SessionContext {
     ) -> Result<Arc<RecordFormat>> {
         let format = Arc::new(RecordFormat::try_new(options)?);
         let table = record_table(self, format.clone(), paths).await?;
+        register_binary_strings(self);
         self.register_table(name, Arc::new(table))?;
         Ok(format)
     }

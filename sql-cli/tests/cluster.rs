@@ -318,6 +318,26 @@ fn cluster_answers_are_the_local_answers_and_splits_spread() {
             path(&small_paddle),
         ],
     );
+    // SQL's binary-string functions: the scheduler and the executors have the client's.
+    let answer = same_answer(
+        &small,
+        url,
+        &[
+            "--in-framing",
+            "v1",
+            "--to",
+            "csv",
+            "SELECT DISTINCT url, octet_length(b) AS octets, length(b) AS len, \
+             position(X'2e' IN b) AS dot, encode(substring(b FROM 2 FOR 3), 'hex') AS sub \
+             FROM (SELECT url, CAST(url AS BYTEA) AS b FROM records) ORDER BY url",
+            path(&v1),
+        ],
+    );
+    assert_eq!(
+        answer,
+        "url,octets,len,dot,sub\na.com,5,5,2,2e636f\nb.org,5,5,2,2e6f72\nc.net,5,5,2,2e6e65\n\
+         \"é,'%}\",6,6,0,a92c27\n"
+    );
 
     // Three Paddle files, one large, with no --partitions: as many partitions as the two
     // executors have task slots (2 × 2), one task each, on both executors; the large file

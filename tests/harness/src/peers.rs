@@ -5,6 +5,7 @@
 //! They need `python3` with `venv` and network access to PyPI the first time;
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -75,4 +76,20 @@ pub fn python() -> Option<&'static Path> {
             Some(python)
         })
         .as_deref()
+}
+
+/// Standard output of the peers' `python` running `script` with `args`; a failing script
+/// fails the test with its standard error.
+pub fn run_script<S: AsRef<OsStr>>(python: &Path, script: &str, args: &[S]) -> String {
+    let out = Command::new(python)
+        .args(["-c", script])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
