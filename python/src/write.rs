@@ -112,9 +112,11 @@ impl FramingArgs<'_> {
                         "none" => Compressor::None,
                         "snappy" => Compressor::Snappy,
                         "gzip" => Compressor::Gzip,
-                        _ => return Err(format!(
+                        _ => {
+                            return Err(format!(
                             "unknown compression `{c}` for {name} (expected none, snappy or gzip)"
-                        )),
+                        ))
+                        }
                     });
                 }
                 if let Some(size) = self.chunk_size {
@@ -239,6 +241,9 @@ enum Sink {
 impl Sink {
     fn open(file: File, plan: Plan, encoding: Encoding) -> hadoop_record::Result<Self> {
         let out = BufWriter::with_capacity(1 << 20, file);
+        // plasma-text ends each record with LF itself: a CSV record gives its own up.
+        let strip_line_end =
+            matches!(plan, Plan::PlasmaText) && encoding == Encoding::Records(Format::Csv);
         let frames = match plan {
             Plan::None => {
                 return Ok(match encoding {
@@ -265,8 +270,6 @@ impl Sink {
                 Frames::V1(V1Writer::new(out, FileHeader::new(), options)?, t)
             }
         };
-        let strip_line_end = matches!(frames, Frames::Plain(_) | Frames::Keyed(..))
-            && encoding == Encoding::Records(Format::Csv);
         let payload = Payload::default();
         let writer = match encoding {
             Encoding::Records(format) => Some(RecordWriter::new(payload.clone(), format)),
@@ -556,8 +559,12 @@ pub(crate) fn write(
         }
         Failure::Record(n, e) => {
             let mut facts = Facts::of(&e, Some(&name));
+            let message = match facts.record {
+                Some(_) => format!("{name}: {e}"),
+                None => format!("{name}: record {n}: {e}"),
+            };
             facts.record = Some(n);
-            record_error(format!("{name}: record {n}: {e}"), facts)
+            record_error(message, facts)
         }
         Failure::Io(e) => from_record(&e, Some(&name)),
     })
