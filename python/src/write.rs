@@ -14,7 +14,7 @@ use arrow_array::ffi_stream::ArrowArrayStreamReader;
 use arrow_array::{Array, RecordBatch, RecordBatchReader, StructArray};
 use arrow_schema::ArrowError;
 use hadoop_record::framing::mesos::MesosWriter;
-use hadoop_record::framing::paddle::{Compressor, Layout, PaddleWriteOptions, PaddleWriter};
+use hadoop_record::framing::paddle::{Layout, PaddleWriteOptions, PaddleWriter};
 use hadoop_record::framing::plasma::{FixedWriter, TextWriter, VarOptions, VarWriter};
 use hadoop_record::framing::seqfile::{PayloadKey, SeqWriteOptions, SeqWriter};
 use hadoop_record::framing::split::Framing;
@@ -108,16 +108,9 @@ impl FramingArgs<'_> {
                     _ => PaddleWriteOptions::default(),
                 };
                 if let Some(c) = self.compression {
-                    o = o.compressor(match c {
-                        "none" => Compressor::None,
-                        "snappy" => Compressor::Snappy,
-                        "gzip" => Compressor::Gzip,
-                        _ => {
-                            return Err(format!(
-                            "unknown compression `{c}` for {name} (expected none, snappy or gzip)"
-                        ))
-                        }
-                    });
+                    o = o.compressor(c.parse().map_err(|e: hadoop_record::Error| {
+                        format!("compression: {}", e.message())
+                    })?);
                 }
                 if let Some(size) = self.chunk_size {
                     o = o.max_chunk_size(size);
