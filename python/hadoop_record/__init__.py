@@ -104,19 +104,12 @@ def scan_polars(
     import polars as pl
     from polars.io.plugins import register_io_source
 
-    nullable = bool(options.get("nullable", False))
-    include = options.pop("include", None)
-    if not isinstance(schema, Schema):
-        schema = Schema.load(schema, include=include)
-    elif include is not None:
-        raise ValueError("include= applies when schema is a path; give it to Schema.load instead")
-    polars_schema = pl.from_arrow(
-        schema.arrow_schema(type, nullable=nullable).empty_table()
-    ).schema
     if "columns" in options or "n_rows" in options:
         raise TypeError("scan_polars takes no columns= or n_rows=: select and head the LazyFrame")
-    # Checked now, not at the first collect.
-    read(paths, schema, type, encoding, framing, None, batch_size, n_rows=0, **options).close()
+    # The arguments are checked now, not at the first collect; the schema is the reader's.
+    probe = read(paths, schema, type, encoding, framing, None, batch_size, n_rows=0, **options)
+    polars_schema = pl.from_arrow(probe.schema.empty_table()).schema
+    probe.close()
 
     def source(
         with_columns: list[str] | None,

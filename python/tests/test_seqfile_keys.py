@@ -71,3 +71,14 @@ def test_bad_key_names_the_key_field(schema, tmp_path):
     assert info.value.path.startswith("key")
     with pytest.raises(ValueError, match="seqfile"):
         hr.read(path, schema, "kv.Visit", framing="paddle", key_type="kv.Key")
+
+
+def test_keys_in_polars(schema, tmp_path):
+    import polars as pl
+
+    table = visits(schema, 40)
+    path = tmp_path / "visits.seq"
+    hr.write(table, path, schema, "kv.Visit", framing="seqfile", key_type="kv.Key")
+    lf = hr.scan_polars(path, schema, "kv.Visit", framing="seqfile", key_type="kv.Key")
+    got = lf.filter(pl.col("key").struct.field("day") == 3).select("key", "url").collect()
+    assert got["url"].to_list() == [f"/p{i}" for i in range(15, 20)]
