@@ -106,7 +106,8 @@ def read(
         schema: a :class:`Schema`, or the path of a ``.jr`` file (``include``: directories
             searched for the files it includes).
         type: the record type, ``module.Class`` (or a class name declared once).
-        encoding: ``binary``, ``csv``, ``xml`` or ``jute`` (``rcc``'s ``--from``).
+        encoding: ``binary``, ``csv``, ``xml``, ``jute`` or ``json`` (``rcc``'s ``--from``;
+            JSON as ``rcc convert --to json`` writes it, unframed).
         framing: None (records back to back), ``seqfile``, ``mesos``, ``paddle``,
             ``paddle-cpp``, ``plasma-text``, ``plasma-fixed:N``, ``plasma-var`` or ``v1``
             (``rcc``'s ``--in-framing``). A SequenceFile's values are the records.

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod capsule;
 mod dataset;
 mod errors;
+mod json;
 mod keyed;
 mod options;
 mod read;

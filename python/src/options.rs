@@ -161,8 +161,8 @@ impl TableArgs<'_, '_> {
             Encoding::Records(format) => format,
             Encoding::Json => {
                 return Err(PyValueError::new_err(
-                    "files of JSON records are read with decode(open(path, 'rb').read(), ..., \
-                     encoding='json'); read() and dataset() take binary, csv, xml or jute",
+                    "a table of JSON records cannot be split or queried in place: read them \
+                     with read() (dataset() takes binary, csv, xml or jute)",
                 ))
             }
         };

@@ -18,8 +18,10 @@ use crate::capsule::{
     consumed, schema_capsule, stream_capsule, to_pyarrow_batch, to_pyarrow_schema, to_pyarrow_table,
 };
 use crate::errors::{from_datafusion, message};
+use crate::json::JsonSource;
 use crate::keyed::{list_files, Keyed, KeyedSource, KEY};
 use crate::options::{check_columns, paths as expand, resolve, TableArgs};
+use hadoop_record_arrow::decode::DecodeOptions;
 use pyo3::exceptions::PyValueError;
 
 /// Where batches come from.
@@ -279,11 +281,13 @@ pub(crate) fn read(
     nullable: bool,
     memory_map: bool,
 ) -> PyResult<Reader> {
+    // JSON files are read by the JSON reader; the format still finds the record type.
+    let json = encoding == "json";
     let format = TableArgs {
         schema,
         include: include.clone(),
         type_name: r#type,
-        encoding,
+        encoding: if json { "binary" } else { encoding },
         framing,
         recover,
         lenient,
@@ -294,6 +298,14 @@ pub(crate) fn read(
     }
     .format()?;
     let paths = expand(paths)?;
+    if json {
+        if framing.is_some() || key_type.is_some() {
+            return Err(PyValueError::new_err(
+                "JSON records are read unframed (framing=None, no key_type=)",
+            ));
+        }
+        return json_reader(py, format, paths, columns, n_rows, batch_size);
+    }
     if let Some(key_type) = key_type {
         let key = match key_schema {
             Some(key_schema) => resolve(key_schema, None, key_type)?,
@@ -366,21 +378,67 @@ fn keyed_reader(
             KeyedSource::new(&format, files, keyed, batch_size)
         })
         .map_err(from_datafusion)?;
-    let schema = source.schema();
-    let Some(columns) = columns else {
-        return Ok(Reader::new(schema, Box::new(source), None));
+    ordered(source.schema(), Box::new(source), columns)
+}
+
+/// A reader of files of JSON records.
+fn json_reader(
+    py: Python<'_>,
+    format: RecordFormat,
+    paths: Vec<String>,
+    columns: Option<Vec<String>>,
+    n_rows: Option<usize>,
+    batch_size: usize,
+) -> PyResult<Reader> {
+    let values = format.arrow_schema();
+    let projection = match &columns {
+        None => None,
+        Some(columns) => {
+            check_columns(columns, &values)?;
+            let mut fields: Vec<usize> = columns
+                .iter()
+                .map(|c| values.index_of(c).expect("a checked column"))
+                .collect();
+            fields.sort_unstable();
+            fields.dedup();
+            Some(fields)
+        }
     };
-    // The columns in the order asked for.
+    let (schema, id) = format.record_type();
+    let options = DecodeOptions {
+        batch_size,
+        projection,
+        nullable: format.options().nullable,
+        ..DecodeOptions::default()
+    };
+    let source = py
+        .detach(|| {
+            let files = list_files(&paths)?;
+            JsonSource::new(schema.clone(), id, files, options, n_rows)
+        })
+        .map_err(from_datafusion)?;
+    ordered(source.schema(), Box::new(source), columns)
+}
+
+/// `source`'s batches with their columns in the order of `columns` (all when `None`).
+fn ordered(
+    schema: SchemaRef,
+    source: Box<dyn Source>,
+    columns: Option<Vec<String>>,
+) -> PyResult<Reader> {
+    let Some(columns) = columns else {
+        return Ok(Reader::new(schema, source, None));
+    };
     let order: Vec<usize> = columns
         .iter()
         .map(|c| schema.index_of(c).expect("a checked column"))
         .collect();
     let projected = Arc::new(schema.project(&order).expect("checked columns"));
-    let source = Projected {
-        source: Box::new(source),
-        order,
-    };
-    Ok(Reader::new(projected, Box::new(source), None))
+    Ok(Reader::new(
+        projected,
+        Box::new(Projected { source, order }),
+        None,
+    ))
 }
 
 /// A source's batches with their columns in another order.

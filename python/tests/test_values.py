@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 
 import hadoop_record as hr
-from conftest import web_rows
+from conftest import assert_same_table, web_rows
 
 
 def test_schema_types_and_arrow(web_schema, web_ddl):
@@ -77,3 +77,12 @@ def test_write_json_lines_and_pyarrow_batch(tmp_path, web_schema, web_table):
     lines = path.read_bytes().splitlines()
     assert len(lines) == web_table.num_rows
     assert hr.decode(path.read_bytes(), web_schema, "web.Hit", "json")[0]["url"] == "/page/0.htmlé"
+    # Files of JSON records read back as the table they were.
+    assert_same_table(hr.read_table(path, web_schema, "web.Hit", "json"), web_table)
+    part = hr.read_table([path, path], web_schema, "web.Hit", "json", columns=["score", "url"], n_rows=310)
+    assert part.num_rows == 310 and part.column_names == ["score", "url"]
+    assert part["url"].to_pylist()[300:] == web_table["url"].to_pylist()[:10]
+    path.write_bytes(path.read_bytes()[:-20])
+    with pytest.raises(hr.RecordError) as info:
+        hr.read_table(path, web_schema, "web.Hit", "json")
+    assert info.value.file == str(path) and info.value.record == web_table.num_rows - 1
