@@ -56,7 +56,7 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    rust = target / "release" / "examples" / "read_paddle"
+    rust = os.environ.get("READ_PADDLE", target / "release" / "examples" / "read_paddle")
     with tempfile.TemporaryDirectory() as tmp:
         ddl = Path(tmp) / "bench.jr"
         ddl.write_text(DDL)
@@ -66,7 +66,8 @@ def main() -> None:
         hr.write(table, paddle, schema, "bench.Small", framing="paddle")
         pq.write_table(table, parquet)
         mb = paddle.stat().st_size / 1e6
-        assert hr.read_table(paddle, schema, "bench.Small", framing="paddle").equals(table)
+        back = hr.read_table(paddle, schema, "bench.Small", framing="paddle")
+        assert back.cast(table.schema).equals(table)
 
         hr_cpu, hr_wall, _ = best(
             runs, lambda: hr.read_table(paddle, schema, "bench.Small", framing="paddle").num_rows
