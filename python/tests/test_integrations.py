@@ -59,6 +59,12 @@ def test_pandas(files, web_schema):
     hr.write(frame, out_a, web_schema, "web.Hit")
     hr.write(table, out_b, web_schema, "web.Hit")
     assert out_a.read_bytes() == out_b.read_bytes()
+    # A filtered frame (its index is not a range) writes its rows, not its index.
+    some = frame[frame.status == 404]
+    assert hr.write(some, out_a, web_schema, "web.Hit") == len(some)
+    assert hr.read_table(out_a, web_schema, "web.Hit")["time"].to_pylist() == list(some["time"])
+    with pytest.raises(ValueError, match="unknown column"):
+        hr.write(some.assign(extra=1), out_a, web_schema, "web.Hit")
 
 
 def test_duckdb_as_oracle(files, web_schema):
