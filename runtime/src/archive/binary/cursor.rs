@@ -151,8 +151,22 @@ impl<'a> RawInput<'a> {
     }
 
     /// A `buffer`, borrowed from the input, without a copy.
-    #[inline]
+    #[inline(always)]
     pub fn read_bytes(&mut self) -> Result<&'a [u8]> {
+        // Lengths below 128 are one byte (most strings and buffers): no call for them.
+        if let Some(&len) = self.data.get(self.pos) {
+            let (n, start) = (len as usize, self.pos + 1);
+            if len < 0x80 && n <= self.data.len() - start {
+                self.pos = start + n;
+                return Ok(&self.data[start..start + n]);
+            }
+        }
+        self.read_long_bytes()
+    }
+
+    /// [`RawInput::read_bytes`] of a longer (or bad) length.
+    #[inline(never)]
+    fn read_long_bytes(&mut self) -> Result<&'a [u8]> {
         let n = self.read_len()?;
         self.take(n)
     }
