@@ -5,13 +5,10 @@
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-/// The pinned independent readers.
-pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
 /// Set (not to `0`) to skip the checks that need the peers.
-pub const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
+pub const SKIP_VAR: &str = fixture_harness::SKIP_PEERS_VAR;
 
 /// The cargo target directory, from the `rcc` binary's path (`<target>/<profile>/rcc`).
 pub fn target_dir() -> PathBuf {
@@ -30,44 +27,7 @@ pub fn python() -> Option<&'static Path> {
                 eprintln!("SKIPPED the pyarrow and DuckDB checks: {SKIP_VAR} is set");
                 return None;
             }
-            let venv = target_dir().join("python-peers");
-            let python = venv.join("bin/python");
-            let marker = venv.join("installed.txt");
-            if std::fs::read_to_string(&marker).ok().as_deref() != Some(PEERS) {
-                let made = Command::new("python3")
-                    .args(["-m", "venv"])
-                    .arg(&venv)
-                    .output();
-                match made {
-                    Ok(o) if o.status.success() => {}
-                    other => panic!(
-                        "python3 -m venv failed ({other:?}); the Parquet checks need Python 3 \
-                         with venv and pip.\nFix: install python3 and python3-venv (Debian: \
-                         apt-get install python3 python3-venv).\n(To skip these tests on a \
-                         machine without them, set {SKIP_VAR}=1.)"
-                    ),
-                }
-                let o = Command::new(&python)
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--disable-pip-version-check",
-                    ])
-                    .args(PEERS.split(' '))
-                    .output()
-                    .expect("pip runs");
-                assert!(
-                    o.status.success(),
-                    "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip these \
-                     tests, set {SKIP_VAR}=1.)",
-                    String::from_utf8_lossy(&o.stdout),
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                std::fs::write(&marker, PEERS).unwrap();
-            }
-            Some(python)
+            Some(fixture_harness::peers_python(&target_dir()))
         })
         .as_deref()
 }

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod arb;
+mod python;
 mod schemas;
 mod shapes;
 mod values;
@@ -25,6 +26,7 @@ use hadoop_record::{Format, Value};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+pub use python::{peers_python, PYTHON_PEERS, SKIP_PEERS_VAR};
 pub use schemas::fixture_schema;
 pub use shapes::{
     java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
