@@ -306,32 +306,26 @@ impl BatchDecoder {
     ) -> hadoop_record::Result<()> {
         if format == Format::Binary {
             if let Some(plan) = self.flat.take() {
-                let result = self.decode_flat_payloads(&plan, payloads);
+                let result = self.decode_while_room(payloads, |d, p| d.decode_flat(&plan, p));
                 self.flat = Some(plan);
                 return result;
             }
         }
-        while !self.is_full() {
-            let Some(payload) = payloads.next() else {
-                break;
-            };
-            self.decode_payload(payload, format)?;
-        }
-        Ok(())
+        self.decode_while_room(payloads, |d, p| d.decode_payload(p, format))
     }
 
-    /// [`BatchDecoder::decode_payloads`] of binary payloads by the flat `plan`.
-    #[inline(never)]
-    fn decode_flat_payloads<'p>(
+    /// `decode` of each payload of `payloads` until the decoder is full or they end.
+    #[inline(always)]
+    fn decode_while_room<'p>(
         &mut self,
-        plan: &[flat::Flat],
         payloads: &mut impl Iterator<Item = &'p [u8]>,
+        mut decode: impl FnMut(&mut Self, &'p [u8]) -> hadoop_record::Result<()>,
     ) -> hadoop_record::Result<()> {
         while !self.is_full() {
             let Some(payload) = payloads.next() else {
                 break;
             };
-            self.decode_flat(plan, payload)?;
+            decode(self, payload)?;
         }
         Ok(())
     }
