@@ -262,6 +262,8 @@ impl std::fmt::Display for Timing {
 
 /// Runs `command` to its end: its wall and CPU time (user and system, of it and its
 /// threads), and its standard output. Panics when it fails.
+// The child is waited for with wait4, which gives its resource usage too.
+#[allow(clippy::zombie_processes)]
 fn timed_process(mut command: Command) -> (Timing, String) {
     let start = Instant::now();
     let child = command.stdout(Stdio::piped()).spawn().unwrap();
