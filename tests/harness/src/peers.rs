@@ -10,8 +10,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The pinned independent readers.
-pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
 /// Set (not to `0`) to skip the checks that need the peers.
 pub const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
 
@@ -36,44 +34,7 @@ pub fn python() -> Option<&'static Path> {
                 eprintln!("SKIPPED the pyarrow and DuckDB checks: {SKIP_VAR} is set");
                 return None;
             }
-            let venv = target_dir().join("python-peers");
-            let python = venv.join("bin/python");
-            let marker = venv.join("installed.txt");
-            if std::fs::read_to_string(&marker).ok().as_deref() != Some(PEERS) {
-                let made = Command::new("python3")
-                    .args(["-m", "venv"])
-                    .arg(&venv)
-                    .output();
-                match made {
-                    Ok(o) if o.status.success() => {}
-                    other => panic!(
-                        "python3 -m venv failed ({other:?}); the Parquet checks need Python 3 \
-                         with venv and pip.\nFix: install python3 and python3-venv (Debian: \
-                         apt-get install python3 python3-venv).\n(To skip these tests on a \
-                         machine without them, set {SKIP_VAR}=1.)"
-                    ),
-                }
-                let o = Command::new(&python)
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--disable-pip-version-check",
-                    ])
-                    .args(PEERS.split(' '))
-                    .output()
-                    .expect("pip runs");
-                assert!(
-                    o.status.success(),
-                    "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip these \
-                     tests, set {SKIP_VAR}=1.)",
-                    String::from_utf8_lossy(&o.stdout),
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                std::fs::write(&marker, PEERS).unwrap();
-            }
-            Some(python)
+            Some(peers_python(&target_dir()))
         })
         .as_deref()
 }
@@ -92,4 +53,52 @@ pub fn run_script<S: AsRef<OsStr>>(python: &Path, script: &str, args: &[S]) -> S
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// The pinned independent readers.
+pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
+
+/// The Python of `<target>/python-peers` with [`PEERS`], made and installed on the
+/// first call (`python3 -m venv`, then pip from PyPI); later calls find it through its
+/// marker file. Panics with the fix when Python, venv or PyPI is missing.
+pub fn peers_python(target: &Path) -> PathBuf {
+    let venv = target.join("python-peers");
+    let python = venv.join("bin/python");
+    let marker = venv.join("installed.txt");
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(PEERS) {
+        return python;
+    }
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output();
+    match made {
+        Ok(o) if o.status.success() => {}
+        other => panic!(
+            "python3 -m venv failed ({other:?}); the comparisons with pyarrow and DuckDB need \
+             Python 3 with venv and pip.\nFix: install python3 and python3-venv (Debian: \
+             apt-get install python3 python3-venv).\n(To skip the tests that need them on a \
+             machine without them, set {SKIP_VAR}=1.)"
+        ),
+    }
+    let o = Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(PEERS.split(' '))
+        .output()
+        .expect("pip runs");
+    assert!(
+        o.status.success(),
+        "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip the tests \
+         that need them, set {SKIP_VAR}=1.)",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::write(&marker, PEERS).unwrap();
+    python
 }

@@ -51,6 +51,8 @@ pub use reader::PaddleReader;
 pub use recovery::{Damage, Skipped};
 pub use writer::PaddleWriter;
 
+pub(crate) use chunk::next_record;
+
 /// Which header field order a file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Layout {
