@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use hadoop_record_compiler::{load_with, LoadOptions, MemoryFileSystem, RenderOptions};
-use support::{command, rcc_in, run, stderr, stdout, CRATE_DIR};
+use support::{assert_stderr_contains, command, rcc_in, run, stderr, stdout, CRATE_DIR};
 
 /// Runs `rcc args` in the crate directory, with NO_COLOR unset.
 fn rcc(args: &[&str]) -> Output {
@@ -254,7 +254,7 @@ fn the_cli_writes_into_d_or_the_current_directory() {
         b"",
     );
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("-d DIR"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "-d DIR");
 }
 
 #[test]
@@ -384,7 +384,7 @@ fn companion_commands_are_found_beside_rcc_or_on_path() {
     let out = run_rcc(&args, &empty);
     if cfg!(feature = "columnar") {
         assert_eq!(out.status.code(), Some(1));
-        assert!(stderr(&out).contains("none.jr"), "{}", stderr(&out));
+        assert_stderr_contains(&out, "none.jr");
     } else {
         assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
         let forwarded = args[1..].join("\n");
@@ -398,7 +398,7 @@ fn companion_commands_are_found_beside_rcc_or_on_path() {
     ];
     let out = run_rcc(&args, &empty);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("none.jr"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "none.jr");
 
     // rcc's own help lists them.
     let help = stdout(&run_rcc(&["--help"], &empty));

@@ -19,7 +19,7 @@ use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::{Format, RecordReader, Value};
 use serde_json::json;
-use support::{rcc_in, stderr};
+use support::{assert_stderr_contains, rcc_in, stderr};
 
 /// The framings records are put in, as `--in-framing`/`--out-framing` name them.
 const FRAMINGS: [&str; 6] = [
@@ -464,10 +464,9 @@ fn bad_records_stop_the_conversion_with_the_rows_before_them_in_a_valid_file() {
         csv,
     );
     assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("record 2, line 3:15, in Rec.m[0]: expected a long, found `x`"),
-        "{}",
-        stderr(&o)
+    assert_stderr_contains(
+        &o,
+        "record 2, line 3:15, in Rec.m[0]: expected a long, found `x`",
     );
     let back = convert(
         &work,
@@ -569,11 +568,7 @@ fn jute_nulls_need_nullable_and_round_trip_with_it() {
             b"",
         );
         assert!(!o.status.success());
-        assert!(
-            stderr(&o).contains("record 0, byte 0, in N.s: a null ustring"),
-            "{}",
-            stderr(&o)
-        );
+        assert_stderr_contains(&o, "record 0, byte 0, in N.s: a null ustring");
         convert(
             &work,
             "z.jr",
@@ -609,10 +604,9 @@ fn jute_nulls_need_nullable_and_round_trip_with_it() {
             &["--from", columnar, "--nullable", "--to", "binary", "out"],
             b"",
         );
-        assert!(
-            stderr(&o).contains("record 0, in N.s: a null ustring: this encoding has no null"),
-            "{}",
-            stderr(&o)
+        assert_stderr_contains(
+            &o,
+            "record 0, in N.s: a null ustring: this encoding has no null",
         );
     }
 }

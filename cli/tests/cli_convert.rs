@@ -16,7 +16,10 @@ use hadoop_record::framing::FrameWrite;
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
-use support::{assert_clean_output, name_of, rcc_in, stderr, stems, FORMATS};
+use support::{
+    assert_clean_output, assert_stderr_contains, assert_success, convert_args, convert_in, name_of,
+    rcc_in, stderr, stems, FORMATS,
+};
 
 /// Runs `rcc args` in the fixture directory with `stdin` as standard input.
 fn rcc(args: &[&str], stdin: &[u8]) -> Output {
@@ -25,19 +28,8 @@ fn rcc(args: &[&str], stdin: &[u8]) -> Output {
 
 /// `rcc convert` for the case's schema and type, plus `extra`.
 fn convert(case: &Case, from: &str, to: &str, extra: &[&str], stdin: &[u8]) -> Output {
-    let mut args = vec![
-        "convert",
-        "--schema",
-        &case.schema,
-        "--type",
-        &case.record_type,
-        "--from",
-        from,
-        "--to",
-        to,
-    ];
-    args.extend(extra);
-    rcc(&args, stdin)
+    let schema = (case.schema.as_str(), case.record_type.as_str());
+    convert_in(hadoop_java_dir(), schema, (from, to), extra, stdin)
 }
 
 fn case(name: &str) -> &'static Case {
@@ -89,13 +81,7 @@ fn json_output_reads_back_to_the_manifest_values() {
     let mut values = 0;
     for case in &hadoop_java().cases {
         let out = convert(case, name_of(case.encoding), "json", &[], &case.bytes());
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}: {}",
-            case.name,
-            stderr(&out)
-        );
+        assert_success(&out, &case.name);
         assert!(out.stdout.ends_with(b"\n"));
         let read = json_values(&case.record_type, &out.stdout);
         let expected = case.expected_values();
@@ -584,17 +570,11 @@ fn errors_before_any_work() {
     assert!(!out_path.exists());
     // Usage errors are clap's, exit 2.
     let out = rcc(
-        &[
-            "convert", "--schema", "prims.jr", "--type", "IntRec", "--from", "yaml", "--to", "csv",
-        ],
+        &convert_args(("prims.jr", "IntRec"), ("yaml", "csv"), &[]),
         b"",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("possible values: binary, csv, xml"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "possible values: binary, csv, xml");
     let out = rcc(
         &[
             "convert", "--schema", "prims.jr", "--from", "csv", "--to", "csv",
@@ -611,21 +591,11 @@ fn files_and_standard_streams() {
     let input = hadoop_java_dir().join(&c.file);
     let output = dir.path().join("out.csv");
     let out = rcc(
-        &[
-            "convert",
-            "-I",
-            ".",
-            "--schema",
-            "prims.jr",
-            "--type",
-            "oracle.prims.IntRec",
-            "--from",
-            "binary",
-            "--to",
-            "csv",
-            input.to_str().unwrap(),
-            output.to_str().unwrap(),
-        ],
+        &convert_args(
+            ("prims.jr", "oracle.prims.IntRec"),
+            ("binary", "csv"),
+            &["-I", ".", input.to_str().unwrap(), output.to_str().unwrap()],
+        ),
         b"",
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -12,7 +12,7 @@ use std::process::Output;
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case};
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::FrameWrite;
-use support::{assert_clean_output, name_of, rcc_in, stderr};
+use support::{assert_clean_output, assert_success, convert_in, name_of, rcc_in, stderr};
 
 /// `rcc convert` in `dir` of `stdin` from `from` to `to`, plus `extra`.
 fn convert(
@@ -23,19 +23,7 @@ fn convert(
     extra: &[&str],
     stdin: &[u8],
 ) -> Output {
-    let mut args = vec![
-        "convert",
-        "--schema",
-        schema,
-        "--type",
-        record_type,
-        "--from",
-        from,
-        "--to",
-        to,
-    ];
-    args.extend(extra);
-    rcc_in(dir, &args, stdin)
+    convert_in(dir, (schema, record_type), (from, to), extra, stdin)
 }
 
 /// The JSON lines `text` as one JSON array, pretty-printed over several lines.
@@ -297,13 +285,7 @@ fn maps_with_ustring_keys_may_be_json_objects() {
             &[],
             &case.bytes(),
         );
-        assert_eq!(
-            json.status.code(),
-            Some(0),
-            "{}: {}",
-            case.name,
-            stderr(&json)
-        );
+        assert_success(&json, &case.name);
         let mut objects = Vec::new();
         for line in std::str::from_utf8(&json.stdout).unwrap().lines() {
             let mut record: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -8,14 +8,10 @@ mod support;
 use std::process::Output;
 
 use fixture_harness::{hadoop_java, hadoop_java_dir, Encoding};
-use support::{assert_clean_output, rcc_in, stderr};
+use support::{assert_clean_output, assert_stderr_contains, assert_success, convert_in, stderr};
 
 fn convert(schema: &str, ty: &str, from: &str, to: &str, extra: &[&str], stdin: &[u8]) -> Output {
-    let mut args = vec![
-        "convert", "--schema", schema, "--type", ty, "--from", from, "--to", to,
-    ];
-    args.extend(extra);
-    rcc_in(hadoop_java_dir(), &args, stdin)
+    convert_in(hadoop_java_dir(), (schema, ty), (from, to), extra, stdin)
 }
 
 #[test]
@@ -27,13 +23,7 @@ fn every_binary_fixture_goes_to_jute_and_back_unchanged() {
         }
         let (schema, ty) = (case.schema.as_str(), case.record_type.as_str());
         let jute = convert(schema, ty, "binary", "jute", &[], &case.bytes());
-        assert_eq!(
-            jute.status.code(),
-            Some(0),
-            "{}: {}",
-            case.name,
-            stderr(&jute)
-        );
+        assert_success(&jute, &case.name);
         let back = convert(schema, ty, "jute", "binary", &[], &jute.stdout);
         let from_binary = convert(schema, ty, "binary", "json", &[], &case.bytes());
         let text = String::from_utf8(from_binary.stdout.clone()).unwrap();
@@ -95,7 +85,7 @@ fn jute_is_read_as_zookeeper_writes_it_and_nulls_survive_json() {
     // Hadoop's encodings have no null: writing one there is an error naming the field.
     let binary = convert(schema, ty, "jute", "binary", &[], &bytes);
     assert_eq!(binary.status.code(), Some(1));
-    assert!(stderr(&binary).contains("buf"), "{}", stderr(&binary));
+    assert_stderr_contains(&binary, "buf");
 }
 
 #[test]

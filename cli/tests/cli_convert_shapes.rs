@@ -13,22 +13,17 @@ use fixture_harness::{java_shapes, java_shapes_dir, shapes_id, shapes_schema};
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record_compiler::{load, LoadOptions};
-use support::{assert_clean_output, name_of, rcc_in, stderr, stems, FORMATS};
+use support::{assert_clean_output, assert_success, convert_in, name_of, stderr, stems, FORMATS};
 
 /// `rcc convert` of `stdin` as `record_type` of `shapes.jr`.
 fn convert(record_type: &str, from: &str, to: &str, stdin: &[u8]) -> Output {
-    let args = [
-        "convert",
-        "--schema",
-        "shapes.jr",
-        "--type",
-        record_type,
-        "--from",
-        from,
-        "--to",
-        to,
-    ];
-    rcc_in(java_shapes_dir(), &args, stdin)
+    convert_in(
+        java_shapes_dir(),
+        ("shapes.jr", record_type),
+        (from, to),
+        &[],
+        stdin,
+    )
 }
 
 #[test]
@@ -97,13 +92,7 @@ fn json_lines_read_back_to_the_manifest_values() {
             "json",
             &shapes.bytes(case),
         );
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}: {}",
-            case.name,
-            stderr(&out)
-        );
+        assert_success(&out, &case.name);
         let text = String::from_utf8(out.stdout).unwrap();
         // One value per line, whatever the strings hold (U+2028, U+0085, raw controls).
         let lines: Vec<&str> = text.split_terminator('\n').collect();

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{command, run, stderr, stdout, CRATE_DIR};
+use support::{assert_stderr_contains, command, convert_args, run, stderr, stdout, CRATE_DIR};
 
 fn rcc(args: &[&str]) -> std::process::Output {
     let mut c = command(CRATE_DIR, args);
@@ -61,11 +61,7 @@ fn type_info_is_written_as_hadoop_writes_it() {
         "xml",
     ]);
     assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("did you mean `shop.Order`?"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "did you mean `shop.Order`?");
 }
 
 #[test]
@@ -167,8 +163,13 @@ fn compat_errors_exit_2() {
 }
 
 /// `rcc convert` with stdin.
-fn convert(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let mut c = command(CRATE_DIR, &[&["convert"], args].concat());
+fn convert(
+    schema: (&str, &str),
+    formats: (&str, &str),
+    extra: &[&str],
+    stdin: &[u8],
+) -> std::process::Output {
+    let mut c = command(CRATE_DIR, &convert_args(schema, formats, extra));
     c.env("NO_COLOR", "1");
     run(c, stdin)
 }
@@ -186,35 +187,12 @@ fn convert_reads_data_written_with_an_older_schema() {
     let v2 = version(2);
     for format in ["binary", "csv", "xml", "json", "jute"] {
         // The version-1 data in `format`.
-        let old = convert(
-            &[
-                "--schema",
-                &v1,
-                "--type",
-                "shop.Order",
-                "--from",
-                "csv",
-                "--to",
-                format,
-            ],
-            V1_ORDERS,
-        );
+        let old = convert((&v1, "shop.Order"), ("csv", format), &[], V1_ORDERS);
         assert!(old.status.success(), "{format}: {}", stderr(&old));
         // As version 2 reads it, plain and inside a framing (one record per payload).
         let as_v2 = |input: &[u8], framing: &[&str]| {
-            let base = [
-                "--writer-schema",
-                &v1,
-                "--schema",
-                &v2,
-                "--type",
-                "shop.Order",
-                "--from",
-                format,
-                "--to",
-                "csv",
-            ];
-            let out = convert(&[&base[..], framing].concat(), input);
+            let extra = [&["--writer-schema", v1.as_str()], framing].concat();
+            let out = convert((&v2, "shop.Order"), (format, "csv"), &extra, input);
             assert!(
                 out.status.success(),
                 "{format} {framing:?}: {}",
@@ -224,50 +202,17 @@ fn convert_reads_data_written_with_an_older_schema() {
         };
         as_v2(&old.stdout, &[]);
         let framed = convert(
-            &[
-                "--schema",
-                &v1,
-                "--type",
-                "shop.Order",
-                "--from",
-                format,
-                "--to",
-                format,
-                "--out-framing",
-                "mesos",
-            ],
+            (&v1, "shop.Order"),
+            (format, format),
+            &["--out-framing", "mesos"],
             &old.stdout,
         );
         assert!(framed.status.success(), "{format}: {}", stderr(&framed));
         as_v2(&framed.stdout, &["--in-framing", "mesos"]);
     }
     // Without --writer-schema, version 2 cannot read version 1's bytes.
-    let old = convert(
-        &[
-            "--schema",
-            &v1,
-            "--type",
-            "shop.Order",
-            "--from",
-            "csv",
-            "--to",
-            "binary",
-        ],
-        V1_ORDERS,
-    );
-    let misread = convert(
-        &[
-            "--schema",
-            &v2,
-            "--type",
-            "shop.Order",
-            "--from",
-            "binary",
-            "--to",
-            "csv",
-        ],
-        &old.stdout,
-    );
+    let old = convert((&v1, "shop.Order"), ("csv", "binary"), &[], V1_ORDERS);
+    let misread = convert((&v2, "shop.Order"), ("binary", "csv"), &[], &old.stdout);
     assert_ne!(stdout(&misread), AS_V2);
 }
 
@@ -275,59 +220,23 @@ fn convert_reads_data_written_with_an_older_schema() {
 fn convert_writer_type_names_another_class_of_the_same_schema_or_errs() {
     // --writer-type alone: a class of --schema (here the element type, read as an order:
     // nothing matches by name and type, so every order field is empty).
-    let item = convert(
-        &[
-            "--schema",
-            V1,
-            "--type",
-            "shop.Item",
-            "--from",
-            "csv",
-            "--to",
-            "binary",
-        ],
-        b"'pen,3\n",
-    );
+    let item = convert((V1, "shop.Item"), ("csv", "binary"), &[], b"'pen,3\n");
     assert!(item.status.success(), "{}", stderr(&item));
     let out = convert(
-        &[
-            "--writer-type",
-            "shop.Item",
-            "--schema",
-            V1,
-            "--type",
-            "shop.Order",
-            "--from",
-            "binary",
-            "--to",
-            "csv",
-        ],
+        (V1, "shop.Order"),
+        ("binary", "csv"),
+        &["--writer-type", "shop.Item"],
         &item.stdout,
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "0,',v{},0.0,'\n");
     // An unknown writer type is an error before any work.
     let out = convert(
-        &[
-            "--writer-schema",
-            V1,
-            "--writer-type",
-            "shop.Ordr",
-            "--schema",
-            V1,
-            "--type",
-            "shop.Order",
-            "--from",
-            "binary",
-            "--to",
-            "csv",
-        ],
+        (V1, "shop.Order"),
+        ("binary", "csv"),
+        &["--writer-schema", V1, "--writer-type", "shop.Ordr"],
         b"",
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("did you mean `shop.Order`"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "did you mean `shop.Order`");
 }

@@ -13,7 +13,7 @@ use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader};
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::V1Reader;
 use serde_json::Value as Json;
-use support::{command, rcc_in, stderr, CRATE_DIR};
+use support::{assert_stderr_contains, command, rcc_in, stderr, CRATE_DIR};
 
 const TARGETS: [&str; 6] = [
     "mesos",
@@ -427,14 +427,10 @@ fn damaged_input_writes_every_complete_record_then_fails() {
     // The error says where.
     let truncated = std::fs::read(fixtures().join("mesos/truncated_record.recordio")).unwrap();
     let out = rcc(&["frame", "--from", "mesos", "--to", "paddle"], &truncated);
-    assert!(stderr(&out).contains("byte 15"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "byte 15");
     let corrupt = std::fs::read(fixtures().join("paddle/corrupt_checksum.recordio")).unwrap();
     let out = rcc(&["frame", "--from", "paddle", "--to", "mesos"], &corrupt);
-    assert!(
-        stderr(&out).contains("checksum mismatch"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "checksum mismatch");
 }
 
 #[test]

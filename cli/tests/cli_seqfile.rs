@@ -14,7 +14,7 @@ use hadoop_record::framing::seqfile::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
-use support::{rcc_in, stderr, stdout, CRATE_DIR};
+use support::{assert_stderr_contains, convert_args, rcc_in, stderr, stdout, CRATE_DIR};
 
 fn fixtures() -> PathBuf {
     Path::new(CRATE_DIR).join("../tests/fixtures/seqfile")
@@ -274,11 +274,7 @@ fn damage_is_reported_with_its_offset_and_recover_skips_it() {
         path(&strict),
     ]);
     assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains(&format!("byte {}", victim.offset)),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, &format!("byte {}", victim.offset));
     let before: u64 = i.blocks[..2].iter().map(|b| b.records).sum();
     assert_eq!(mesos_payloads(&strict), records()[..before as usize]);
 
@@ -294,11 +290,7 @@ fn damage_is_reported_with_its_offset_and_recover_skips_it() {
         path(&saved),
     ]);
     assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("recovery: skipped"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "recovery: skipped");
     assert_eq!(mesos_payloads(&saved).len() as u64, 60 - victim.records);
 }
 
@@ -388,46 +380,31 @@ fn convert_reads_and_writes_seqfiles_of_records() {
     let schema = schema();
     let file = fixtures().join("record-gzip.seq");
     let bin = tmp("values.bin");
-    ok(&rcc(&[
-        "convert",
-        "--schema",
-        &schema,
-        "--type",
-        "oracle.composite.Outer",
-        "--from",
-        "binary",
-        "--to",
-        "binary",
-        "--in-framing",
-        "seqfile",
-        path(&file),
-        path(&bin),
-    ]));
+    ok(&rcc(&convert_args(
+        (&schema, "oracle.composite.Outer"),
+        ("binary", "binary"),
+        &["--in-framing", "seqfile", path(&file), path(&bin)],
+    )));
     assert_eq!(
         std::fs::read(&bin).unwrap(),
         std::fs::read(fixtures().join("values.bin")).unwrap()
     );
 
     let seq = tmp("from-convert.seq");
-    ok(&rcc(&[
-        "convert",
-        "--schema",
-        &schema,
-        "--type",
-        "oracle.composite.Outer",
-        "--from",
-        "binary",
-        "--to",
-        "binary",
-        "--out-framing",
-        "seqfile",
-        "--seqfile-compression",
-        "block",
-        "--seqfile-codec",
-        "gzip",
-        path(&bin),
-        path(&seq),
-    ]));
+    ok(&rcc(&convert_args(
+        (&schema, "oracle.composite.Outer"),
+        ("binary", "binary"),
+        &[
+            "--out-framing",
+            "seqfile",
+            "--seqfile-compression",
+            "block",
+            "--seqfile-codec",
+            "gzip",
+            path(&bin),
+            path(&seq),
+        ],
+    )));
     let (reader, pairs) = seq_values(&seq);
     assert_eq!(reader.header().value_class, "oracle.composite.Outer");
     assert_eq!(reader.header().key_class, writable::NULL_WRITABLE);
@@ -488,5 +465,5 @@ fn convert_reads_record_keys_with_key_type() {
         path(&file),
     ]);
     let out = rcc(&args);
-    assert!(stderr(&out).contains("needs --to json"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "needs --to json");
 }

@@ -8,7 +8,7 @@ use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use hadoop_record_compiler::backend::rust::{self, Options};
-use support::{command, run, stderr, stdout, CRATE_DIR};
+use support::{assert_stderr_contains, command, run, stderr, stdout, CRATE_DIR};
 
 /// Runs `rcc args` in the crate directory, with NO_COLOR set.
 fn rcc(args: &[&str]) -> Output {
@@ -159,11 +159,7 @@ fn d_removes_what_an_earlier_run_generated_for_modules_that_are_gone() {
 fn o_and_d_together_are_a_usage_error() {
     let out = rcc(&["-o", "x.rs", "-d", "out", OUTLINKS]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("cannot be used with"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "cannot be used with");
 }
 
 #[test]

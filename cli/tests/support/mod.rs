@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
-pub use fixture_harness::process::{run, stderr, stdout};
+pub use fixture_harness::process::{assert_stderr_contains, assert_success, run, stderr, stdout};
 use fixture_harness::{Case, Encoding};
 
 /// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
@@ -85,4 +85,38 @@ pub fn load_in_crate_dir(paths: &[&str]) -> hadoop_record_compiler::Model {
         &hadoop_record_compiler::LoadOptions::default(),
     )
     .unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// `rcc convert` in `dir` of `stdin`: `schema`'s `record_type` from `from` to `to`, then
+/// `extra`.
+pub fn convert_in(
+    dir: impl AsRef<Path>,
+    schema: (&str, &str),
+    formats: (&str, &str),
+    extra: &[&str],
+    stdin: &[u8],
+) -> Output {
+    rcc_in(dir, &convert_args(schema, formats, extra), stdin)
+}
+
+/// The arguments of `rcc convert`: `schema`'s `record_type` from `from` to `to`, then
+/// `extra`.
+pub fn convert_args<'a>(
+    (schema, record_type): (&'a str, &'a str),
+    (from, to): (&'a str, &'a str),
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "convert",
+        "--schema",
+        schema,
+        "--type",
+        record_type,
+        "--from",
+        from,
+        "--to",
+        to,
+    ];
+    args.extend(extra);
+    args
 }

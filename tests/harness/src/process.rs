@@ -32,3 +32,16 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
 }
+
+/// Asserts that standard error holds `needle`, and shows all of it when it does not.
+#[track_caller]
+pub fn assert_stderr_contains(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert!(err.contains(needle), "stderr lacks {needle:?}:\n{err}");
+}
+
+/// Asserts that the command exited with 0, showing `what` and standard error when it did not.
+#[track_caller]
+pub fn assert_success(o: &Output, what: &str) {
+    assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(o));
+}
