@@ -4,24 +4,13 @@
 mod fixture_types;
 mod support;
 
-use fixture_harness::{hadoop_java, schema, Case, Encoding};
-use hadoop_record::{Format, Record, RecordWriter};
+use fixture_harness::{hadoop_java, Case, Encoding};
+use hadoop_record::{Format, Record};
 use support::{format_of, read_all, write_all};
-
-/// The case's manifest values in binary, written by the schema-driven codec.
-fn expected_binary(case: &Case) -> Vec<u8> {
-    let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
-    for value in case.expected_values() {
-        writer
-            .write_value(schema(), case.record_id(), &value)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    }
-    writer.into_inner().unwrap()
-}
 
 /// The case's manifest values as typed records (binary from the dynamic codec, read typed).
 fn expected_records<T: Record>(case: &Case) -> Vec<T> {
-    read_all(&expected_binary(case), Format::Binary)
+    read_all(&case.expected_binary(), Format::Binary)
         .unwrap_or_else(|e| panic!("{}: {e}", case.name))
 }
 
@@ -46,7 +35,7 @@ fn check_case<T: Record>(case: &Case) {
     );
 
     // Read back, from the JDK 17 file and from the modern bytes: the same records.
-    let binary = expected_binary(case);
+    let binary = case.expected_binary();
     for (label, bytes) in [("data/", case.bytes()), ("modern", want)] {
         let read = read_all::<T>(&bytes, format)
             .unwrap_or_else(|e| panic!("{} ({label}): {e}", case.name));

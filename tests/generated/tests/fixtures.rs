@@ -101,24 +101,13 @@ fn read_all<T: Record>(bytes: &[u8], format: Format) -> hadoop_record::Result<Ve
     RecordReader::new(bytes, format).records::<T>().collect()
 }
 
-/// The manifest's values in binary, as the schema-driven codec writes them.
-fn manifest_binary(case: &Case) -> Vec<u8> {
-    let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
-    for value in case.expected_values() {
-        writer
-            .write_value(schema(), case.record_id(), &value)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    }
-    writer.into_inner().unwrap()
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn check_case<T: Record>(case: &Case) {
     let format = format_of(case.encoding);
-    let binary = manifest_binary(case);
+    let binary = case.expected_binary();
     let records: Vec<T> =
         read_all(&binary, Format::Binary).unwrap_or_else(|e| panic!("{}: {e}", case.name));
     assert_eq!(records.len(), case.values.len(), "{}", case.name);

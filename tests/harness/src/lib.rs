@@ -180,6 +180,19 @@ impl Case {
             .map(|json| value_of(&self.record_type, json))
             .collect()
     }
+
+    /// The values the file holds in Hadoop's binary encoding, as the schema-driven codec
+    /// writes them: what a binary writer of any of the file's encodings must reproduce.
+    pub fn expected_binary(&self) -> Vec<u8> {
+        let mut writer =
+            hadoop_record::RecordWriter::new(Vec::new(), hadoop_record::Format::Binary);
+        for value in self.expected_values() {
+            writer
+                .write_value(schema(), self.record_id(), &value)
+                .unwrap_or_else(|e| panic!("{}: {e}", self.name));
+        }
+        writer.into_inner().expect("writing to a Vec")
+    }
 }
 
 impl Comparison {
