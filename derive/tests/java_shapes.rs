@@ -333,15 +333,11 @@ fn record_keys_holding_nan_do_not_panic() {
         tree: BTreeMap<MapKey<R>, i32>,
         hash: HashMap<R, i32>,
     }
-    let mut x = 7u64;
     let mut maps = Maps {
         tree: BTreeMap::new(),
         hash: HashMap::new(),
     };
-    for n in 0..600 {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+    for (n, x) in (0..600).zip(fixture_harness::arb::lcg(7)) {
         let f = match (x >> 33) % 4 {
             0 => f32::NAN,
             1 => -0.0,

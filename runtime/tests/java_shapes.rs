@@ -460,12 +460,9 @@ fn record_keys_holding_nan_are_written_without_panic() {
             FieldType::Map(Box::new(FieldType::Record(r)), Box::new(FieldType::Int)),
         )],
     });
-    let mut x = 1u64;
     let entries: Vec<(Value, Value)> = (0..600)
-        .map(|i| {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+        .zip(fixture_harness::arb::lcg(1))
+        .map(|(i, x)| {
             let f = match (x >> 33) % 4 {
                 0 => f32::NAN,
                 1 => -0.0,

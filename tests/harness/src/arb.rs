@@ -368,3 +368,15 @@ fn narrow_primitive(ty: &FieldType) -> Option<BoxedStrategy<Value>> {
         _ => return None,
     })
 }
+
+/// Knuth's MMIX linear congruential generator started at `seed`: the state after each
+/// step. For tests that want many cheap, reproducible numbers outside a proptest runner.
+pub fn lcg(seed: u64) -> impl Iterator<Item = u64> {
+    std::iter::successors(Some(seed), |x| {
+        Some(
+            x.wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407),
+        )
+    })
+    .skip(1)
+}
