@@ -4,6 +4,8 @@
 //! `setTypeFilter` — including where Hadoop's rules misread (a nested record whose layout
 //! changed), where both must fail.
 
+mod support;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -77,20 +79,7 @@ fn our_type_info_is_hadoops_in_every_encoding() {
 #[test]
 fn old_data_reads_into_new_types_as_in_hadoop() {
     let Some(peer) = versions_peer() else { return };
-    let versions = |name: &str| ["v1", "v2", "v3"].map(|m| format!("{m}.{name}"));
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for family in [versions("Rec"), versions("Inner")] {
-        for writer in &family {
-            for reader in &family {
-                pairs.push((writer.clone(), reader.clone()));
-            }
-        }
-    }
-    let (old, new) = (
-        "org.apache.hadoop.record.RecRecordOld",
-        "org.apache.hadoop.record.RecRecordNew",
-    );
-    pairs.extend([(old.into(), new.into()), (new.into(), old.into())]);
+    let pairs = support::evolution_pairs();
 
     let (seed, schema) = (seed(), peer.schema());
     let mut batch = Batch::new();

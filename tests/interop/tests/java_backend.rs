@@ -4,6 +4,8 @@
 //! file), `signature()`, type information, and the exact ints of `compareTo` and `hashCode`,
 //! with a raw comparator that agrees with `compareTo` (Hadoop's does not).
 
+mod support;
+
 use fixture_harness::{hadoop_java, Encoding};
 use hadoop_record_compiler::backend::java::JavaApi;
 use interop_tests::batch::{Answer, Batch, Comparison};
@@ -319,24 +321,9 @@ fn type_filters_read_as_hadoops_do() {
     let hadoop: &'static JavaPeer =
         Box::leak(Box::new(JavaPeer::build(&files, Classes::HadoopRcc)));
     let ours = JavaPeer::build(&files, Classes::Ours(JavaApi::Hadoop2));
-    let versions = |name: &str| ["v1", "v2", "v3"].map(|m| format!("{m}.{name}"));
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for family in [versions("Rec"), versions("Inner")] {
-        for writer in &family {
-            for reader in &family {
-                pairs.push((writer.clone(), reader.clone()));
-            }
-        }
-    }
-    let (old, new) = (
-        "org.apache.hadoop.record.RecRecordOld",
-        "org.apache.hadoop.record.RecRecordNew",
-    );
-    pairs.extend([
-        (old.into(), new.into()),
-        (new.into(), old.into()),
-        (old.into(), old.into()),
-    ]);
+    let mut pairs = support::evolution_pairs();
+    let (old, _) = support::HADOOP_OLD_NEW;
+    pairs.push((old.into(), old.into()));
 
     let (seed, schema) = (seed(), hadoop.schema());
     let mut batch = Batch::new();
