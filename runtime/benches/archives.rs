@@ -114,23 +114,21 @@ fn group<'a, M: Measurement>(c: &'a mut Criterion<M>, name: &str) -> BenchmarkGr
     g
 }
 
+/// [`write_and_read`] in the group `name`, throughput in records; `records` are dropped
+/// before the next group is built.
+fn per_record<T: Record, M: Measurement>(
+    c: &mut Criterion<M>,
+    name: &str,
+    records: Vec<T>,
+    format: Format,
+) {
+    let throughput = Throughput::Elements(records.len() as u64);
+    write_and_read(&mut group(c, name), &records, format, throughput);
+}
+
 fn binary<M: Measurement>(c: &mut Criterion<M>) {
-    let records = small(N);
-    write_and_read(
-        &mut group(c, "binary/small"),
-        &records,
-        Format::Binary,
-        Throughput::Elements(N as u64),
-    );
-    drop(records);
-    let records = text(N);
-    write_and_read(
-        &mut group(c, "binary/text"),
-        &records,
-        Format::Binary,
-        Throughput::Elements(N as u64),
-    );
-    drop(records);
+    per_record(c, "binary/small", small(N), Format::Binary);
+    per_record(c, "binary/text", text(N), Format::Binary);
     let n = std::env::var("ARCHIVE_BENCH_BULK")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -145,13 +143,7 @@ fn binary<M: Measurement>(c: &mut Criterion<M>) {
 }
 
 fn csv<M: Measurement>(c: &mut Criterion<M>) {
-    let records = small(N);
-    write_and_read(
-        &mut group(c, "csv/small"),
-        &records,
-        Format::Csv,
-        Throughput::Elements(N as u64),
-    );
+    per_record(c, "csv/small", small(N), Format::Csv);
 }
 
 fn run<M: Measurement>(mut c: Criterion<M>) {

@@ -1,11 +1,14 @@
 //! Mesos RecordIO write and read throughput, 100-byte and 64 KiB payloads.
 //! `cargo bench -p hadoop-record --bench framing_mesos`
 
+mod support;
+
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hadoop_record::framing::mesos::{MesosOptions, MesosReader, MesosWriter};
 use hadoop_record::framing::FrameWrite;
+use support::{payload_sizes, short_group};
 
 /// About 8 MiB of payloads of `size` bytes (printable, as JSON events would be).
 fn payloads(size: usize) -> Vec<Vec<u8>> {
@@ -20,14 +23,8 @@ fn payloads(size: usize) -> Vec<Vec<u8>> {
 }
 
 fn bench(c: &mut Criterion) {
-    let mut group = c.benchmark_group("mesos");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
-    for size in [100usize, 64 << 10] {
-        let records = payloads(size);
-        let bytes: u64 = records.iter().map(|r| r.len() as u64).sum();
+    let mut group = short_group(c, "mesos", Duration::from_secs(2));
+    for (size, records, bytes) in payload_sizes(payloads) {
         group.throughput(Throughput::Bytes(bytes));
         let mut out = Vec::with_capacity(bytes as usize + records.len() * 8);
         group.bench_function(BenchmarkId::new("write", size), |b| {

@@ -10,10 +10,9 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hadoop_record::framing::paddle::{
-    Compressor, PaddleCodec, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+    Compressor, PaddleCodec, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
 };
-use hadoop_record::framing::FrameWrite;
-use support::{chunk_payload, Rng, WORDS};
+use support::{chunk_payload, payload_sizes, short_group, write_paddle, Rng, WORDS};
 use tokio_util::codec::Decoder;
 
 /// About 8 MiB of payloads of `size` bytes, text-like so that compression has work to do.
@@ -33,14 +32,8 @@ fn payloads(size: usize) -> Vec<Vec<u8>> {
 }
 
 fn bench(c: &mut Criterion) {
-    let mut group = c.benchmark_group("paddle");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
-    for size in [100usize, 64 << 10] {
-        let records = payloads(size);
-        let bytes: u64 = records.iter().map(|r| r.len() as u64).sum();
+    let mut group = short_group(c, "paddle", Duration::from_secs(2));
+    for (size, records, bytes) in payload_sizes(payloads) {
         group.throughput(Throughput::Bytes(bytes));
         // The chunk payloads as the writer builds them, for the crate-alone baselines.
         let raw = chunk_payload(&records);
@@ -54,23 +47,12 @@ fn bench(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(format!("write/{name}"), size), |b| {
                 b.iter(|| {
                     out.clear();
-                    let mut w = PaddleWriter::with_options(&mut out, options);
-                    for r in &records {
-                        w.write_payload(r).unwrap();
-                    }
-                    w.finish().unwrap();
-                    black_box(w.chunks());
+                    black_box(write_paddle(&mut out, options, &records));
                 })
             });
             // Built here too: a filtered run may skip the write benchmark.
-            let file = {
-                let mut w = PaddleWriter::with_options(Vec::new(), options);
-                for r in &records {
-                    w.write_payload(r).unwrap();
-                }
-                w.finish().unwrap();
-                w.into_inner()
-            };
+            let mut file = Vec::new();
+            write_paddle(&mut file, options, &records);
             group.bench_function(BenchmarkId::new(format!("read/{name}"), size), |b| {
                 b.iter(|| {
                     let mut n = 0usize;

@@ -24,6 +24,7 @@ use hadoop_record::framing::seqfile::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Format, Record, RecordWriter};
+use support::short_group;
 
 record!(Text {
     a: String = "a",
@@ -165,11 +166,8 @@ fn bench(c: &mut Criterion) {
     let bytes: u64 = records.iter().map(|r| r.len() as u64).sum();
     let plain: Vec<u8> = records.concat();
 
-    let mut g = c.benchmark_group("seqfile/records");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Elements(N as u64));
+    let mut g = short_group(c, "seqfile/records", Duration::from_secs(3));
+    g.throughput(Throughput::Elements(N as u64));
     g.bench_function("binary-stream", |b| {
         b.iter(|| {
             let mut reader = hadoop_record::RecordReader::new(&plain[..], Format::Binary);
@@ -196,11 +194,8 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
 
-    let mut g = c.benchmark_group("seqfile/block");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Bytes(bytes));
+    let mut g = short_group(c, "seqfile/block", Duration::from_secs(3));
+    g.throughput(Throughput::Bytes(bytes));
     let buffers = block_buffers(&records);
     let mut scratch = Vec::new();
     for codec in Codec::ALL {

@@ -16,9 +16,8 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
-use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions, PaddleWriter};
-use hadoop_record::framing::FrameWrite;
-use support::{chunk_payload, Rng, ThreadCpu, WORDS};
+use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions};
+use support::{chunk_payload, short_group, write_paddle, Rng, ThreadCpu, WORDS};
 
 const TOTAL: usize = 8 << 20;
 const RECORD: usize = 64 << 10;
@@ -42,12 +41,8 @@ fn content(kind: &str) -> Vec<u8> {
 }
 
 fn bench<M: Measurement>(c: &mut Criterion<M>) {
-    let mut group = c.benchmark_group("paddle-gzip");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Bytes(TOTAL as u64));
+    let mut group = short_group(c, "paddle-gzip", Duration::from_secs(3));
+    group.throughput(Throughput::Bytes(TOTAL as u64));
     for kind in ["text", "random", "dna"] {
         let data = content(kind);
         let records: Vec<&[u8]> = data.chunks(RECORD).collect();
@@ -58,12 +53,7 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
         group.bench_function(BenchmarkId::new("paddle-write", kind), |b| {
             b.iter(|| {
                 out.clear();
-                let mut w = PaddleWriter::with_options(&mut out, options);
-                for r in &records {
-                    w.write_payload(r).unwrap();
-                }
-                w.finish().unwrap();
-                black_box(w.chunks());
+                black_box(write_paddle(&mut out, options, &records));
             })
         });
         // The same chunk payloads (u32 length + record each) through flate2 alone.

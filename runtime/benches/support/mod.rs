@@ -6,6 +6,9 @@
 use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{BenchmarkGroup, Criterion};
+use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
+use hadoop_record::framing::FrameWrite;
 
 #[path = "../../tests/support/gozip_inputs.rs"]
 mod gozip_inputs;
@@ -25,6 +28,48 @@ pub const WORDS: [&str; 8] = [
     "}",
     " ",
 ];
+
+/// A group of ten samples after half a second of warm-up, each measured for `measure`:
+/// runs short enough for a shared 2-core machine.
+pub fn short_group<'a, M: Measurement>(
+    c: &'a mut Criterion<M>,
+    name: &str,
+    measure: Duration,
+) -> BenchmarkGroup<'a, M> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(measure);
+    group
+}
+
+/// The payload sizes the framing benches measure, 100 bytes and 64 KiB: each with the
+/// payloads `make` builds of it and their total size in bytes.
+pub fn payload_sizes(
+    make: fn(usize) -> Vec<Vec<u8>>,
+) -> impl Iterator<Item = (usize, Vec<Vec<u8>>, u64)> {
+    [100usize, 64 << 10].into_iter().map(move |size| {
+        let records = make(size);
+        let bytes = records.iter().map(|r| r.len() as u64).sum();
+        (size, records, bytes)
+    })
+}
+
+/// Writes `records` as a PaddlePaddle RecordIO file into `out` and says how many chunks
+/// it took.
+pub fn write_paddle<R: AsRef<[u8]>>(
+    out: &mut Vec<u8>,
+    options: PaddleWriteOptions,
+    records: &[R],
+) -> u64 {
+    let mut w = PaddleWriter::with_options(out, options);
+    for r in records {
+        w.write_payload(r.as_ref()).unwrap();
+    }
+    w.finish().unwrap();
+    w.chunks()
+}
 
 /// `fn main` of a bench whose `run` takes a `Criterion` of either measurement: the
 /// benchmark thread's CPU time ([`ThreadCpu`]) with `ARCHIVE_BENCH_CLOCK=cpu`, wall-clock
