@@ -26,23 +26,6 @@
 
 namespace {
 
-const RecordType& type(const std::string& name) {
-  const RecordType* t = findRecordType(name.c_str());
-  if (t == nullptr) {
-    std::cerr << "unknown record type " << name << "\n";
-    std::exit(2);
-  }
-  return *t;
-}
-
-bool format(const std::string& name, hadoop::RecFormat* f) {
-  if (name == "binary") *f = hadoop::kBinary;
-  else if (name == "csv") *f = hadoop::kCSV;
-  else if (name == "xml") *f = hadoop::kXML;
-  else return false;
-  return true;
-}
-
 std::string oneLine(std::string s) {
   for (char& c : s) {
     if (c == '\n' || c == '\r') c = ' ';
@@ -52,9 +35,9 @@ std::string oneLine(std::string s) {
 
 void roundtrip(const std::string& typeName, const std::string& fmt, const std::string& in,
                const std::string& out) {
-  const RecordType& t = type(typeName);
+  const RecordType& t = recordType(typeName);
   hadoop::RecFormat f;
-  if (!format(fmt, &f)) {
+  if (!parseFormat(fmt, &f)) {
     std::cout << "error unknown format " << fmt << "\n";
     return;
   }
@@ -90,7 +73,7 @@ void roundtrip(const std::string& typeName, const std::string& fmt, const std::s
 int sign(int c) { return c < 0 ? -1 : (c > 0 ? 1 : 0); }
 
 void compare(const std::string& typeName, const std::string& in) {
-  const RecordType& t = type(typeName);
+  const RecordType& t = recordType(typeName);
   try {
     hadoop::FileInStream input(in);
     hadoop::RecordReader reader(input, hadoop::kBinary);
@@ -107,7 +90,7 @@ void compare(const std::string& typeName, const std::string& in) {
 }
 
 void signature(const std::string& typeName) {
-  std::unique_ptr<hadoop::Record> r = type(typeName).make();
+  std::unique_ptr<hadoop::Record> r = recordType(typeName).make();
   std::cout << "sig " << r->signature() << " " << r->type() << " " << r->validate() << "\n";
 }
 
@@ -182,15 +165,8 @@ void parse(const std::string& in, const std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: driver JOBFILE\n";
-    return 2;
-  }
-  std::ifstream jobs(argv[1]);
-  std::string line;
-  while (std::getline(jobs, line)) {
-    const std::vector<std::string> w = jobFields(line);
-    if (w.empty()) continue;
+  return runJobFile(argc, argv, "driver", [](const std::vector<std::string>& w) {
+    if (w.empty()) return true;
     if (w[0] == "roundtrip" && w.size() == 5) {
       roundtrip(w[1], w[2], w[3], w[4]);
     } else if (w[0] == "compare" && w.size() == 3) {
@@ -202,9 +178,8 @@ int main(int argc, char** argv) {
     } else if (w[0] == "parse" && w.size() == 3) {
       parse(w[1], w[2]);
     } else {
-      std::cerr << "bad job line: " << line << "\n";
-      return 2;
+      return false;
     }
-  }
-  return 0;
+    return true;
+  });
 }

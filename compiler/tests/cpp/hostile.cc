@@ -49,14 +49,6 @@ std::string slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-bool format(const std::string& name, hadoop::RecFormat* f) {
-  if (name == "binary") *f = hadoop::kBinary;
-  else if (name == "csv") *f = hadoop::kCSV;
-  else if (name == "xml") *f = hadoop::kXML;
-  else return false;
-  return true;
-}
-
 const char* kindName(hadoop::IOError::Kind k) {
   switch (k) {
     case hadoop::IOError::kIo: return "io";
@@ -89,7 +81,7 @@ int cases(const char* jobFile, bool prefixes) {
     const std::vector<std::string> w = jobFields(line);
     hadoop::RecFormat f;
     const RecordType* type = w.size() >= 4 ? findRecordType(w[1].c_str()) : nullptr;
-    if (type == nullptr || !format(w[2], &f)) {
+    if (type == nullptr || !parseFormat(w[2], &f)) {
       std::cerr << "bad job line: " << line << "\n";
       return 2;
     }

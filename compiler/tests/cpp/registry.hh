@@ -5,7 +5,10 @@
 #define RCC_TEST_REGISTRY_HH
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -31,12 +34,50 @@ inline const RecordType* findRecordType(const char* name) {
   return nullptr;
 }
 
+/// The entry named `name`; exits with status 2 when there is none.
+inline const RecordType& recordType(const std::string& name) {
+  const RecordType* t = findRecordType(name.c_str());
+  if (t == nullptr) {
+    std::cerr << "unknown record type " << name << "\n";
+    std::exit(2);
+  }
+  return *t;
+}
+
+/// The archive format `name` names ("binary", "csv" or "xml"); false for any other name.
+inline bool parseFormat(const std::string& name, hadoop::RecFormat* f) {
+  if (name == "binary") *f = hadoop::kBinary;
+  else if (name == "csv") *f = hadoop::kCSV;
+  else if (name == "xml") *f = hadoop::kXML;
+  else return false;
+  return true;
+}
+
 /// The tab-separated fields of a line of a job file.
 inline std::vector<std::string> jobFields(const std::string& line) {
   std::istringstream words(line);
   std::vector<std::string> out;
   for (std::string s; std::getline(words, s, '\t');) out.push_back(s);
   return out;
+}
+
+/// `main` of a driver that takes a job file: `job` runs on the fields of each line and
+/// returns false for a line it does not know, which ends the run with status 2.
+template <class Job>
+int runJobFile(int argc, char** argv, const char* program, Job job) {
+  if (argc != 2) {
+    std::cerr << "usage: " << program << " JOBFILE\n";
+    return 2;
+  }
+  std::ifstream jobs(argv[1]);
+  std::string line;
+  while (std::getline(jobs, line)) {
+    if (!job(jobFields(line))) {
+      std::cerr << "bad job line: " << line << "\n";
+      return 2;
+    }
+  }
+  return 0;
 }
 
 template <class T>

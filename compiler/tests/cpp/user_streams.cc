@@ -144,19 +144,9 @@ private:
 
 namespace {
 
-const RecordType& type(const std::string& name) {
-  const RecordType* t = findRecordType(name.c_str());
-  if (t == nullptr) {
-    std::cerr << "unknown record type " << name << "\n";
-    std::exit(2);
-  }
-  return *t;
-}
-
 hadoop::RecFormat format(const std::string& name) {
-  if (name == "binary") return hadoop::kBinary;
-  if (name == "csv") return hadoop::kCSV;
-  if (name == "xml") return hadoop::kXML;
+  hadoop::RecFormat f;
+  if (parseFormat(name, &f)) return f;
   std::cerr << "unknown format " << name << "\n";
   std::exit(2);
 }
@@ -219,7 +209,7 @@ void copyFd(const std::string& typeName, const std::string& fmt, const std::stri
   }
   try {
     FdInStream input(fin);
-    const Records records = readAll(type(typeName), input, format(fmt));
+    const Records records = readAll(recordType(typeName), input, format(fmt));
     FdOutStream output(fout);
     writeAll(records, output, format(fmt));
     std::cout << "ok " << records.size() << "\n";
@@ -236,7 +226,7 @@ void copyStd(const std::string& typeName, const std::string& fmt, const std::str
   std::ofstream fout(out, std::ios::binary);
   try {
     StdInStream input(fin);
-    const Records records = readAll(type(typeName), input, format(fmt));
+    const Records records = readAll(recordType(typeName), input, format(fmt));
     StdOutStream output(fout);
     writeAll(records, output, format(fmt));
     std::cout << "ok " << records.size() << "\n";
@@ -257,7 +247,7 @@ void expectError(const std::string& name, F&& f) {
 }
 
 void faults(const std::string& typeName, const std::string& in) {
-  const RecordType& t = type(typeName);
+  const RecordType& t = recordType(typeName);
   std::ifstream file(in, std::ios::binary);
   std::stringstream slurp;
   slurp << file.rdbuf();
@@ -376,14 +366,7 @@ void faults(const std::string& typeName, const std::string& in) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: user_streams JOBFILE\n";
-    return 2;
-  }
-  std::ifstream jobs(argv[1]);
-  std::string line;
-  while (std::getline(jobs, line)) {
-    const std::vector<std::string> w = jobFields(line);
+  return runJobFile(argc, argv, "user_streams", [](const std::vector<std::string>& w) {
     if (w.size() == 5 && w[0] == "copy") {
       copyFd(w[1], w[2], w[3], w[4]);
     } else if (w.size() == 5 && w[0] == "copystd") {
@@ -391,9 +374,8 @@ int main(int argc, char** argv) {
     } else if (w.size() == 3 && w[0] == "faults") {
       faults(w[1], w[2]);
     } else {
-      std::cerr << "bad job: " << line << "\n";
-      return 2;
+      return false;
     }
-  }
-  return 0;
+    return true;
+  });
 }

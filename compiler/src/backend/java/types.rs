@@ -72,7 +72,7 @@ pub(crate) fn descriptor(ty: &Type, names: &[RecordNames]) -> Value {
     let extra = match ty {
         Type::Primitive(p) => {
             let (_, _, io, _) = primitive(*p);
-            json!({ "kind": kind(*p), "io": io })
+            json!({ "kind": p.keyword(), "io": io })
         }
         Type::Vector(e) => json!({ "kind": "vector", "elem": descriptor(e, names) }),
         Type::Map(k, v) => json!({
@@ -86,19 +86,6 @@ pub(crate) fn descriptor(ty: &Type, names: &[RecordNames]) -> Value {
         d.extend(extra);
     }
     d
-}
-
-fn kind(p: Primitive) -> &'static str {
-    match p {
-        Primitive::Byte => "byte",
-        Primitive::Boolean => "boolean",
-        Primitive::Int => "int",
-        Primitive::Long => "long",
-        Primitive::Float => "float",
-        Primitive::Double => "double",
-        Primitive::UString => "ustring",
-        Primitive::Buffer => "buffer",
-    }
 }
 
 /// Hadoop's `org.apache.hadoop.record.meta` expression for `ty`'s type id.
