@@ -2,6 +2,8 @@
 
 use std::cmp::Ordering;
 
+use crate::java_bits::{double_to_long_bits, float_to_int_bits};
+
 /// Java's `String.compareTo` order: by UTF-16 code units.
 ///
 /// It differs from `str`'s order (code points, equal to UTF-8 byte order) only where a
@@ -68,28 +70,19 @@ pub fn hadoop_cmp<T: PartialOrd>(a: &T, b: &T) -> Ordering {
 /// equals itself and is greater than +∞.
 #[inline]
 pub fn java_f32_total_cmp(a: f32, b: f32) -> Ordering {
-    let bits = |x: f32| {
-        if x.is_nan() {
-            0x7fc0_0000
-        } else {
-            x.to_bits() as i32
-        }
-    };
-    a.partial_cmp(&b)
-        .filter(|o| o.is_ne())
-        .unwrap_or_else(|| bits(a).cmp(&bits(b)))
+    java_total_cmp(a, b, |x| float_to_int_bits(x) as i32)
 }
 
 /// Java's `Double.compare`, the order of `double` keys in a `TreeMap`.
 #[inline]
 pub fn java_f64_total_cmp(a: f64, b: f64) -> Ordering {
-    let bits = |x: f64| {
-        if x.is_nan() {
-            0x7ff8_0000_0000_0000
-        } else {
-            x.to_bits() as i64
-        }
-    };
+    java_total_cmp(a, b, |x| double_to_long_bits(x) as i64)
+}
+
+/// Java's `compare` of a floating-point type: the numeric order, and where that does not
+/// decide (equal values, NaN) the order of the signed canonical `bits`.
+#[inline]
+fn java_total_cmp<F: PartialOrd + Copy, B: Ord>(a: F, b: F, bits: impl Fn(F) -> B) -> Ordering {
     a.partial_cmp(&b)
         .filter(|o| o.is_ne())
         .unwrap_or_else(|| bits(a).cmp(&bits(b)))

@@ -10,6 +10,7 @@ mod excerpt;
 pub mod field;
 pub mod framing;
 mod include;
+mod java_bits;
 pub mod meta;
 mod record;
 pub mod schema;

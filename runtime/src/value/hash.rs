@@ -2,6 +2,7 @@
 //! Rust producer can partition records as Hadoop's `HashPartitioner` does.
 
 use super::Value;
+use crate::java_bits::{double_to_long_bits, float_to_int_bits};
 
 /// The `hashCode()` of Hadoop's generated class for a record value (spec §6), or of the
 /// field for any other value.
@@ -37,8 +38,8 @@ fn hash_with(value: &Value, boxed: bool) -> i32 {
         Value::Bool(z) => i32::from(!*z),
         Value::Int(i) => *i,
         Value::Long(l) => long_hash(*l),
-        Value::Float(f) => float_bits(*f) as i32,
-        Value::Double(d) => long_hash(double_bits(*d) as i64),
+        Value::Float(f) => float_to_int_bits(*f) as i32,
+        Value::Double(d) => long_hash(double_to_long_bits(*d) as i64),
         Value::String(s) => s.encode_utf16().fold(0i32, |h, unit| {
             h.wrapping_mul(31).wrapping_add(i32::from(unit))
         }),
@@ -62,24 +63,6 @@ fn hash_with(value: &Value, boxed: bool) -> i32 {
 /// `(int) (v ^ (v >>> 32))`, Java's `Long.hashCode`.
 fn long_hash(v: i64) -> i32 {
     (v ^ ((v as u64) >> 32) as i64) as i32
-}
-
-/// `Float.floatToIntBits`: every NaN is `0x7fc00000`.
-fn float_bits(f: f32) -> u32 {
-    if f.is_nan() {
-        0x7fc0_0000
-    } else {
-        f.to_bits()
-    }
-}
-
-/// `Double.doubleToLongBits`: every NaN is `0x7ff8000000000000`.
-fn double_bits(d: f64) -> u64 {
-    if d.is_nan() {
-        0x7ff8_0000_0000_0000
-    } else {
-        d.to_bits()
-    }
 }
 
 #[cfg(test)]

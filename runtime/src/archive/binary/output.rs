@@ -6,6 +6,7 @@ use super::vint;
 use crate::archive::sink::sink_methods;
 use crate::archive::{RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
+use crate::java_bits::{double_to_long_bits, float_to_int_bits};
 
 /// Writes records in Hadoop's binary encoding (spec §3): no header, no tags, no delimiters;
 /// zero-compressed integers, big-endian floats with NaN canonicalised, length-prefixed UTF-8
@@ -136,19 +137,17 @@ impl<W: Write> RecordOutput for BinaryOutput<W> {
     #[inline]
     fn write_float(&mut self, v: f32, _tag: &str) -> Result<()> {
         // Java's floatToIntBits: every NaN is written as the canonical one.
-        let bits = if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() };
-        self.sink.buf().extend_from_slice(&bits.to_be_bytes());
+        self.sink
+            .buf()
+            .extend_from_slice(&float_to_int_bits(v).to_be_bytes());
         Ok(())
     }
 
     #[inline]
     fn write_double(&mut self, v: f64, _tag: &str) -> Result<()> {
-        let bits = if v.is_nan() {
-            0x7ff8_0000_0000_0000
-        } else {
-            v.to_bits()
-        };
-        self.sink.buf().extend_from_slice(&bits.to_be_bytes());
+        self.sink
+            .buf()
+            .extend_from_slice(&double_to_long_bits(v).to_be_bytes());
         Ok(())
     }
 

@@ -6,6 +6,7 @@ use super::text;
 use crate::archive::sink::sink_methods;
 use crate::archive::{NullType, RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
+use crate::java_bits::{double_to_long_bits, float_to_int_bits};
 
 /// Writes records in ZooKeeper's jute encoding (see [the module](super)): fixed-width
 /// big-endian numbers, `int`-length-prefixed strings (encoded per UTF-16 unit, as ZooKeeper's
@@ -81,18 +82,16 @@ impl<W: Write> RecordOutput for JuteOutput<W> {
 
     fn write_float(&mut self, v: f32, _tag: &str) -> Result<()> {
         // Java's DataOutput.writeFloat is floatToIntBits: every NaN is the canonical one.
-        let bits = if v.is_nan() { 0x7fc0_0000 } else { v.to_bits() };
-        self.sink.buf().extend_from_slice(&bits.to_be_bytes());
+        self.sink
+            .buf()
+            .extend_from_slice(&float_to_int_bits(v).to_be_bytes());
         Ok(())
     }
 
     fn write_double(&mut self, v: f64, _tag: &str) -> Result<()> {
-        let bits = if v.is_nan() {
-            0x7ff8_0000_0000_0000
-        } else {
-            v.to_bits()
-        };
-        self.sink.buf().extend_from_slice(&bits.to_be_bytes());
+        self.sink
+            .buf()
+            .extend_from_slice(&double_to_long_bits(v).to_be_bytes());
         Ok(())
     }
 
