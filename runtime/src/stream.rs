@@ -505,17 +505,7 @@ impl<R: Read> RecordReader<R> {
 
     #[inline]
     fn count<T>(&mut self, result: Result<Option<T>>) -> Result<Option<T>> {
-        match result {
-            Ok(Some(record)) => {
-                self.records += 1;
-                Ok(Some(record))
-            }
-            Ok(None) => Ok(None),
-            Err(e) => {
-                self.failed = true;
-                Err(e.in_record(self.records))
-            }
-        }
+        count_read(&mut self.records, &mut self.failed, result)
     }
 
     #[cold]
@@ -829,6 +819,27 @@ fn write_one<W: Write, O: StreamOutput<W>>(
             }
             out.reset();
             Err(e.in_field(type_name))
+        }
+    }
+}
+
+/// What a reader does with the outcome of reading one record: count it in `records`, or
+/// remember that the stream `failed` and number the error with the record it is in.
+#[inline]
+pub(crate) fn count_read<T>(
+    records: &mut u64,
+    failed: &mut bool,
+    result: Result<Option<T>>,
+) -> Result<Option<T>> {
+    match result {
+        Ok(Some(record)) => {
+            *records += 1;
+            Ok(Some(record))
+        }
+        Ok(None) => Ok(None),
+        Err(e) => {
+            *failed = true;
+            Err(e.in_record(*records))
         }
     }
 }

@@ -9,6 +9,7 @@ use super::read::{Trail, ValueSeed};
 use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, RecordId, Schema};
+use crate::stream::count_read;
 use crate::value::Value;
 
 /// Reads records of a schema type from JSON text: what [`to_json`](super::to_json) writes,
@@ -114,17 +115,8 @@ impl<R: Read> JsonReader<R> {
             .in_record(self.records)
             .at(self.position()));
         }
-        match self.next(schema, id) {
-            Ok(Some(value)) => {
-                self.records += 1;
-                Ok(Some(value))
-            }
-            Ok(None) => Ok(None),
-            Err(e) => {
-                self.failed = true;
-                Err(e.in_record(self.records))
-            }
-        }
+        let result = self.next(schema, id);
+        count_read(&mut self.records, &mut self.failed, result)
     }
 
     fn next(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Value>> {
