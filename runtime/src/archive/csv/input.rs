@@ -331,18 +331,23 @@ fn parse_long(text: &[u8]) -> Option<Option<i64>> {
 
 type FieldResult<T> = std::result::Result<T, (usize, ErrorKind, String)>;
 
+/// The field after its leading `mark` (`'` of a string, `#` of a buffer), or the syntax
+/// error of a field that lacks it; `what` names the field.
+#[inline]
+fn after_mark<'a>(text: &'a [u8], mark: u8, what: &str) -> FieldResult<&'a [u8]> {
+    match text.split_first() {
+        Some((&first, rest)) if first == mark => Ok(rest),
+        other => {
+            let found = describe(other.map(|(&b, _)| b));
+            let message = format!("expected {what} (`{}`), found {found}", mark as char);
+            Err((0, ErrorKind::Syntax, message))
+        }
+    }
+}
+
 /// `'` + text with Java's six escapes (Java's `Utils.fromCSVString`).
 fn parse_string(text: &[u8]) -> FieldResult<String> {
-    let Some((b'\'', body)) = text.split_first() else {
-        return Err((
-            0,
-            ErrorKind::Syntax,
-            format!(
-                "expected a string (`'`), found {}",
-                describe(text.first().copied())
-            ),
-        ));
-    };
+    let body = after_mark(text, b'\'', "a string")?;
     let body = std::str::from_utf8(body).map_err(|e| {
         (
             1 + e.valid_up_to(),
@@ -392,16 +397,7 @@ fn parse_string(text: &[u8]) -> FieldResult<String> {
 
 /// `#` + an even number of hex digits of either case (Java's `Utils.fromCSVBuffer`).
 fn parse_buffer(text: &[u8]) -> FieldResult<Vec<u8>> {
-    let Some((b'#', hex)) = text.split_first() else {
-        return Err((
-            0,
-            ErrorKind::Syntax,
-            format!(
-                "expected a buffer (`#`), found {}",
-                describe(text.first().copied())
-            ),
-        ));
-    };
+    let hex = after_mark(text, b'#', "a buffer")?;
     if !hex.len().is_multiple_of(2) {
         return Err((
             text.len() - 1,

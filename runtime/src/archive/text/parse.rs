@@ -102,13 +102,19 @@ pub fn parse_float(text: &[u8]) -> Result<f32, FloatTextError> {
 }
 
 /// What differs between parsing to `f64` and to `f32`.
-trait Target: Sized + std::str::FromStr {
+trait Target: Sized + std::str::FromStr + std::ops::Neg<Output = Self> {
     const NAN: Self;
     const HEX: hex::Format;
     /// The value with IEEE bits `magnitude` (no sign) and the given sign.
     fn from_parts(negative: bool, magnitude: u64) -> Self;
     /// `v`, negated when `negative`.
-    fn with_sign(v: Self, negative: bool) -> Self;
+    fn with_sign(v: Self, negative: bool) -> Self {
+        if negative {
+            -v
+        } else {
+            v
+        }
+    }
     /// `mantissa · 10^exp10` when both factors are exact in the type, so that one
     /// correctly rounded multiplication or division gives the answer (Clinger's fast path,
     /// which covers the texts Java writes for short decimals).
@@ -127,13 +133,6 @@ impl Target for f64 {
     fn from_parts(negative: bool, magnitude: u64) -> Self {
         f64::from_bits(magnitude | u64::from(negative) << 63)
     }
-    fn with_sign(v: Self, negative: bool) -> Self {
-        if negative {
-            -v
-        } else {
-            v
-        }
-    }
     #[inline]
     fn exact(mantissa: u64, exp10: i64) -> Option<Self> {
         if mantissa > 1 << 53 || !(-22..=22).contains(&exp10) {
@@ -150,13 +149,6 @@ impl Target for f32 {
     const HEX: hex::Format = hex::Format::FLOAT;
     fn from_parts(negative: bool, magnitude: u64) -> Self {
         f32::from_bits(magnitude as u32 | u32::from(negative) << 31)
-    }
-    fn with_sign(v: Self, negative: bool) -> Self {
-        if negative {
-            -v
-        } else {
-            v
-        }
     }
     #[inline]
     fn exact(mantissa: u64, exp10: i64) -> Option<Self> {

@@ -38,8 +38,14 @@ const ROOM: usize = 48;
 /// ```
 #[inline]
 pub fn push_double(out: &mut Vec<u8>, v: f64) {
+    push_formatted(out, |buf| format_double(v, buf));
+}
+
+/// Appends what `format` writes at the start of a buffer (it returns the length).
+#[inline(always)]
+fn push_formatted(out: &mut Vec<u8>, format: impl FnOnce(&mut [u8; ROOM]) -> usize) {
     let mut buf = [0u8; ROOM];
-    let n = format_double(v, &mut buf);
+    let n = format(&mut buf);
     // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
     out.extend_from_slice(&buf[..MAX_LEN]);
     out.truncate(out.len() - (MAX_LEN - n));
@@ -59,11 +65,7 @@ pub fn push_double(out: &mut Vec<u8>, v: f64) {
 /// ```
 #[inline]
 pub fn push_float(out: &mut Vec<u8>, v: f32) {
-    let mut buf = [0u8; ROOM];
-    let n = format_float(v, &mut buf);
-    // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
-    out.extend_from_slice(&buf[..MAX_LEN]);
-    out.truncate(out.len() - (MAX_LEN - n));
+    push_formatted(out, |buf| format_float(v, buf));
 }
 
 /// `Double.toString(v)` (JDK 19+) as a `String`; see [`push_double`].
