@@ -2,6 +2,7 @@
 //! typed `deserialize` in every format, `skip_raw`, `compare_raw`, the `Value` codec and
 //! JSON values all count records, vectors and maps alike and stop at the same depth.
 
+use fixture_harness::add_record;
 use std::cmp::Ordering;
 
 use hadoop_record::archive::binary::RawInput;
@@ -343,11 +344,7 @@ fn a_deep_non_recursive_schema_reads_with_its_own_depth() {
     use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
     use hadoop_record::Value;
     let mut schema = Schema::new();
-    let mut id = schema.add(RecordType {
-        module: "m".into(),
-        name: "R0".into(),
-        fields: vec![FieldDef::new("x", FieldType::Int)],
-    });
+    let mut id = add_record(&mut schema, "m", "R0", vec![("x", FieldType::Int)]);
     let mut value = Value::Record(vec![Value::Int(7)]);
     for i in 1..600 {
         id = schema.add(RecordType {

@@ -4,12 +4,13 @@
 
 mod support;
 
+use fixture_harness::add_record;
 use hadoop_record::error::EXCERPT_CHARS;
 use hadoop_record::framing::mesos::MesosReader;
 use hadoop_record::framing::paddle::PaddleReader;
 use hadoop_record::framing::plasma::{TextOptions, TextReader};
 use hadoop_record::framing::v1::V1Reader;
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::value::json::{from_json, parse};
 use hadoop_record::{Error, Format, RecordReader};
 use support::values::recursive_schema;
@@ -21,14 +22,12 @@ const SHORT: usize = 300;
 
 fn schema(field: FieldType) -> (Schema, hadoop_record::schema::RecordId) {
     let mut schema = Schema::new();
-    let id = schema.add(RecordType {
-        module: "m".into(),
-        name: "R".into(),
-        fields: vec![
-            FieldDef::new("n", FieldType::Int),
-            FieldDef::new("v", field),
-        ],
-    });
+    let id = add_record(
+        &mut schema,
+        "m",
+        "R",
+        vec![("n", FieldType::Int), ("v", field)],
+    );
     (schema, id)
 }
 

@@ -7,6 +7,7 @@
 
 mod support;
 
+use fixture_harness::add_record;
 use fixture_harness::canon;
 use fixture_harness::{java_shapes, shapes_id, shapes_schema, Case, Encoding};
 use hadoop_record::{ErrorKind, Format, RecordReader, RecordWriter, Value};
@@ -445,21 +446,18 @@ fn record_keys_holding_nan_are_written_without_panic() {
     // Java's compareTo is not an order once NaN is in a record key (NaN is "greater" both
     // ways, so Java's own TreeMap order then depends on insertion order); sorting such keys
     // must still not panic, and what is written reads back.
-    use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+    use hadoop_record::schema::{FieldType, Schema};
     let mut s = Schema::new();
-    let r = s.add(RecordType {
-        module: "m".into(),
-        name: "R".into(),
-        fields: vec![FieldDef::new("f", FieldType::Float)],
-    });
-    let top = s.add(RecordType {
-        module: "m".into(),
-        name: "T".into(),
-        fields: vec![FieldDef::new(
+    let r = add_record(&mut s, "m", "R", vec![("f", FieldType::Float)]);
+    let top = add_record(
+        &mut s,
+        "m",
+        "T",
+        vec![(
             "m",
             FieldType::Map(Box::new(FieldType::Record(r)), Box::new(FieldType::Int)),
         )],
-    });
+    );
     let entries: Vec<(Value, Value)> = (0..600)
         .zip(fixture_harness::arb::lcg(1))
         .map(|(i, x)| {

@@ -1,9 +1,10 @@
 //! Type information: round trips in every encoding, what `type_info()` says of derived
 //! types, Hadoop's filter rules on typed and dynamic records, and hostile type information.
 
+use fixture_harness::add_record;
 use hadoop_record::archive::binary::RawInput;
 use hadoop_record::meta::{FieldTypeInfo, Filters, RecordTypeInfo, TypeId};
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::{ErrorKind, Format, Record, RecordReader, RecordWriter, Value};
 
 fn write_all<T: Record>(records: &[T], format: Format) -> Vec<u8> {
@@ -140,19 +141,18 @@ fn typed_reading_with_a_writers_type_info_matches_fields_by_name_and_type() {
 fn a_nested_filter_is_found_only_through_a_field_named_like_the_record() {
     // Hadoop's getNestedStructTypeInfo("Inner") looks for a *field* named Inner.
     let mut schema = Schema::new();
-    let inner = schema.add(RecordType {
-        module: "v2".into(),
-        name: "Inner".into(),
-        fields: vec![
-            FieldDef::new("b", FieldType::String),
-            FieldDef::new("a", FieldType::Int),
-        ],
-    });
-    let rec = schema.add(RecordType {
-        module: "v2".into(),
-        name: "Rec".into(),
-        fields: vec![FieldDef::new("Inner", FieldType::Record(inner))],
-    });
+    let inner = add_record(
+        &mut schema,
+        "v2",
+        "Inner",
+        vec![("b", FieldType::String), ("a", FieldType::Int)],
+    );
+    let rec = add_record(
+        &mut schema,
+        "v2",
+        "Rec",
+        vec![("Inner", FieldType::Record(inner))],
+    );
     let writer = RecordTypeInfo::new(
         "Rec",
         vec![FieldTypeInfo::new(

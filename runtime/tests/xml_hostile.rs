@@ -1,11 +1,12 @@
 //! Hostile and unusual XML: each bad input is a clear error with a line:col position and
 //! never a panic; what an XML parser accepts beyond Java's output is read correctly.
 
+use fixture_harness::add_record;
 use std::io::Read;
 
 use fixture_harness::{hadoop_java, record_id, schema, Encoding};
 use hadoop_record::archive::xml::XmlInput;
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::value::read_record;
 use hadoop_record::{Error, ErrorKind, Position, RecordInput, Value};
 
@@ -52,6 +53,14 @@ fn one_string(body: &str) -> Result<String, Error> {
 
 fn int_rec(inner: &str) -> String {
     format!("<value><struct>\n  <member>\n    <name>v</name>\n    <value>{inner}</value>\n  </member>\n</struct></value>\n")
+}
+
+/// Reads the record type `ty` from one line whose one member, `v`, is `<tag>text</tag>`.
+fn read_member(ty: &str, tag: &str, text: &str) -> Result<Vec<Value>, Error> {
+    read(
+        &format!("<value><struct><member><name>v</name><value><{tag}>{text}</{tag}></value></member></struct></value>"),
+        ty,
+    )
 }
 
 fn one_int(inner: &str) -> Result<i32, Error> {
@@ -350,12 +359,7 @@ fn numbers_are_read_as_java_parses_them() {
         (4, 17),
         "not a valid int",
     );
-    let bool_rec = |b: &str| {
-        read(
-            &format!("<value><struct><member><name>v</name><value><boolean>{b}</boolean></value></member></struct></value>"),
-            "oracle.prims.BoolRec",
-        )
-    };
+    let bool_rec = |b: &str| read_member("oracle.prims.BoolRec", "boolean", b);
     assert_eq!(
         bool_rec("1").unwrap(),
         [Value::Record(vec![Value::Bool(true)])]
@@ -370,12 +374,7 @@ fn numbers_are_read_as_java_parses_them() {
         (1, 54),
         "a boolean is 1 or 0",
     );
-    let byte_rec = |b: &str| {
-        read(
-            &format!("<value><struct><member><name>v</name><value><ex:i1>{b}</ex:i1></value></member></struct></value>"),
-            "oracle.prims.ByteRec",
-        )
-    };
+    let byte_rec = |b: &str| read_member("oracle.prims.ByteRec", "ex:i1", b);
     assert_eq!(
         byte_rec("-128").unwrap(),
         [Value::Record(vec![Value::Byte(-128)])]
@@ -386,12 +385,7 @@ fn numbers_are_read_as_java_parses_them() {
         (1, 52),
         "does not fit in a byte",
     );
-    let buf_rec = |b: &str| {
-        read(
-            &format!("<value><struct><member><name>v</name><value><string>{b}</string></value></member></struct></value>"),
-            "oracle.prims.BufferRec",
-        )
-    };
+    let buf_rec = |b: &str| read_member("oracle.prims.BufferRec", "string", b);
     assert_eq!(
         buf_rec("00aBfF").unwrap(),
         [Value::Record(vec![Value::Buffer(vec![0, 0xab, 0xff])])]
@@ -403,12 +397,7 @@ fn numbers_are_read_as_java_parses_them() {
         "odd number of hex digits",
     );
     assert_err(buf_rec("zz"), ErrorKind::Syntax, (1, 53), "non-hex");
-    let double_rec = |d: &str| {
-        read(
-            &format!("<value><struct><member><name>v</name><value><double>{d}</double></value></member></struct></value>"),
-            "oracle.prims.DoubleRec",
-        )
-    };
+    let double_rec = |d: &str| read_member("oracle.prims.DoubleRec", "double", d);
     assert_err(
         double_rec("1,5"),
         ErrorKind::Syntax,
@@ -456,14 +445,15 @@ fn invalid_utf8_is_an_encoding_error() {
 /// A recursive schema, so that nesting depth comes from the input alone.
 fn nested_schema() -> (Schema, hadoop_record::schema::RecordId) {
     let mut s = Schema::new();
-    let id = s.add(RecordType {
-        module: "m".into(),
-        name: "Deep".into(),
-        fields: vec![FieldDef::new(
+    let id = add_record(
+        &mut s,
+        "m",
+        "Deep",
+        vec![(
             "v",
             FieldType::Vector(Box::new(FieldType::Vector(Box::new(FieldType::Int)))),
         )],
-    });
+    );
     (s, id)
 }
 
@@ -475,11 +465,7 @@ fn deep_nesting_is_a_limit_error_not_a_stack_overflow() {
         ty = FieldType::Vector(Box::new(ty));
     }
     let mut s = Schema::new();
-    let id = s.add(RecordType {
-        module: "m".into(),
-        name: "Deep".into(),
-        fields: vec![FieldDef::new("v", ty)],
-    });
+    let id = add_record(&mut s, "m", "Deep", vec![("v", ty)]);
     let mut doc = String::from("<value><struct><member><name>v</name>");
     doc.push_str(&"<value><array>".repeat(600));
     let e = read_record(&mut XmlInput::new(doc.as_bytes()), &s, id, "").unwrap_err();
@@ -507,27 +493,26 @@ fn deep_nesting_is_a_limit_error_not_a_stack_overflow() {
 
 #[test]
 fn long_tags_and_huge_inputs_stay_bounded() {
-    let doc = format!("<value{}>", " ".repeat(100_000));
-    assert_err(
-        read(&doc, "oracle.prims.IntRec"),
-        ErrorKind::Limit,
-        (1, 1),
-        "tag longer than",
-    );
-    let doc = format!("<{}", "a".repeat(300));
-    assert_err(
-        read(&doc, "oracle.prims.IntRec"),
-        ErrorKind::Limit,
-        (1, 1),
-        "tag longer than",
-    );
-    let doc = format!("<{}>", "a".repeat(200));
-    assert_err(
-        read(&doc, "oracle.prims.IntRec"),
-        ErrorKind::Syntax,
-        (1, 1),
-        "unknown element `aaaa",
-    );
+    let long_tags = [
+        (
+            format!("<value{}>", " ".repeat(100_000)),
+            ErrorKind::Limit,
+            "tag longer than",
+        ),
+        (
+            format!("<{}", "a".repeat(300)),
+            ErrorKind::Limit,
+            "tag longer than",
+        ),
+        (
+            format!("<{}>", "a".repeat(200)),
+            ErrorKind::Syntax,
+            "unknown element `aaaa",
+        ),
+    ];
+    for (doc, kind, message) in long_tags {
+        assert_err(read(&doc, "oracle.prims.IntRec"), kind, (1, 1), message);
+    }
     // A large string is read whole, through any reader.
     let big = "x".repeat(1 << 20);
     let doc = string_rec(&big);

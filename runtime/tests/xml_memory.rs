@@ -5,9 +5,10 @@
 
 mod support;
 
+use fixture_harness::add_record;
 use std::io::Read;
 
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
+use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::{ErrorKind, Format, RecordReader, Value};
 use support::alloc::{peak_during, Counting};
 use support::values::recursive_schema;
@@ -75,11 +76,7 @@ impl Read for Generated {
 
 fn int_schema() -> (Schema, hadoop_record::schema::RecordId) {
     let mut s = Schema::new();
-    let id = s.add(RecordType {
-        module: "m".into(),
-        name: "IntRec".into(),
-        fields: vec![FieldDef::new("v", FieldType::Int)],
-    });
+    let id = add_record(&mut s, "m", "IntRec", vec![("v", FieldType::Int)]);
     (s, id)
 }
 
@@ -136,11 +133,7 @@ fn deep_nesting_stops_at_the_limit_with_little_memory() {
 #[test]
 fn a_long_string_costs_memory_in_proportion_to_its_bytes() {
     let mut s = Schema::new();
-    let id = s.add(RecordType {
-        module: "m".into(),
-        name: "StringRec".into(),
-        fields: vec![FieldDef::new("v", FieldType::String)],
-    });
+    let id = add_record(&mut s, "m", "StringRec", vec![("v", FieldType::String)]);
     let filler = "abc&amp;%0025";
     let len = (8 << 20) / filler.len() * filler.len();
     let head = "<value><struct><member><name>v</name><value><string>";

@@ -27,7 +27,7 @@ use hadoop_record::{Format, Value};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-pub use schemas::fixture_schema;
+pub use schemas::{add_record, fixture_schema};
 pub use shapes::{
     java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
 };

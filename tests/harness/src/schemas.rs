@@ -13,7 +13,7 @@ pub fn fixture_schema() -> &'static Schema {
 }
 
 /// Adds `module.name` with `fields` (name, type) to `s`.
-pub(crate) fn add_record(
+pub fn add_record(
     s: &mut Schema,
     module: &str,
     name: &str,
