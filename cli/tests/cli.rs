@@ -226,31 +226,25 @@ fn the_cli_warns_and_hadoop_compat_fails() {
 fn the_cli_writes_into_d_or_the_current_directory() {
     let dir = tempfile::tempdir().unwrap();
     let ddl = PathBuf::from(CRATE_DIR).join("../tests/fixtures/hadoop-java/composite.jr");
-    let out = run(
-        command(
-            dir.path(),
-            &["-l", "java", "-d", "gen", ddl.to_str().unwrap()],
-        ),
+    let out = rcc_in(
+        dir.path(),
+        &["-l", "java", "-d", "gen", ddl.to_str().unwrap()],
         b"",
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(dir.path().join("gen/oracle/composite/Outer.java").is_file());
-    let out = run(
-        command(
-            dir.path(),
-            &["-l", "java", "--java-api", "hadoop3", ddl.to_str().unwrap()],
-        ),
+    let out = rcc_in(
+        dir.path(),
+        &["-l", "java", "--java-api", "hadoop3", ddl.to_str().unwrap()],
         b"",
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let outer = std::fs::read_to_string(dir.path().join("oracle/composite/Outer.java")).unwrap();
     assert!(!outer.contains("getTypeInfo"));
     // Java is a file per class: -o is refused with the reason.
-    let out = run(
-        command(
-            dir.path(),
-            &["-l", "java", "-o", "x.java", ddl.to_str().unwrap()],
-        ),
+    let out = rcc_in(
+        dir.path(),
+        &["-l", "java", "-o", "x.java", ddl.to_str().unwrap()],
         b"",
     );
     assert!(!out.status.success());
@@ -259,7 +253,7 @@ fn the_cli_writes_into_d_or_the_current_directory() {
 
 #[test]
 fn help_describes_the_java_back_end() {
-    let out = run(command(CRATE_DIR, &["--help"]), b"");
+    let out = rcc_in(CRATE_DIR, &["--help"], b"");
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("--java-api"), "{help}");
     assert!(help.contains("hadoop3"), "{help}");

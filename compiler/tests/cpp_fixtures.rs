@@ -67,6 +67,15 @@ fn read(path: &Path) -> Vec<u8> {
 /// bytes where they differ), `expected` giving the bytes our writer must produce for a case.
 /// `refused` lists the stems and encodings Hadoop's writer refuses (with its message); ours
 /// must refuse them too.
+/// The job line that has the driver run `command` on `case`'s file in `dir`, writing to
+/// `out`: `command type encoding in out`.
+fn copy_job(command: &str, case: &Case, dir: &Path, out: &Path) -> String {
+    let (_, encoding) = ENCODINGS.iter().find(|(e, _)| *e == case.encoding).unwrap();
+    let input = dir.join(&case.file);
+    let (ty, input, out) = (&case.record_type, input.display(), out.display());
+    format!("{command}\t{ty}\t{encoding}\t{input}\t{out}\n")
+}
+
 fn round_trip_cases(
     d: &Driver,
     name: &str,
@@ -79,15 +88,7 @@ fn round_trip_cases(
     let by_name: BTreeMap<&str, &Case> = cases.iter().map(|c| (c.name.as_str(), c)).collect();
     let mut jobs = String::new();
     for (i, case) in cases.iter().enumerate() {
-        let (_, encoding) = ENCODINGS.iter().find(|(e, _)| *e == case.encoding).unwrap();
-        writeln!(
-            jobs,
-            "roundtrip\t{}\t{encoding}\t{}\t{}",
-            case.record_type,
-            dir.join(&case.file).display(),
-            work.join(i.to_string()).display()
-        )
-        .unwrap();
+        jobs += &copy_job("roundtrip", case, dir, &work.join(i.to_string()));
     }
     let results = d.run(name, &jobs);
     let mut failures = Vec::new();
@@ -610,16 +611,8 @@ fn user_streams_written_as_hadoop_declares_them() {
     let cases = &hadoop_java().cases;
     let mut jobs = String::new();
     for (i, case) in cases.iter().enumerate() {
-        let (_, encoding) = ENCODINGS.iter().find(|(e, _)| *e == case.encoding).unwrap();
         let command = if i % 2 == 0 { "copy" } else { "copystd" };
-        writeln!(
-            jobs,
-            "{command}\t{}\t{encoding}\t{}\t{}",
-            case.record_type,
-            dir.join(&case.file).display(),
-            work.join(i.to_string()).display()
-        )
-        .unwrap();
+        jobs += &copy_job(command, case, &dir, &work.join(i.to_string()));
     }
     let fixture = |name: &str| {
         let case = cases.iter().find(|c| c.name == name).unwrap();

@@ -14,14 +14,18 @@ fn check(contents: impl Into<Vec<u8>>) -> Option<String> {
         .map(|d| d.render(&RenderOptions::default()))
 }
 
+/// A record whose one field is an `int` inside `open`, closed with as many `>`s as `depth`.
+fn nested_field(open: &str, depth: usize) -> String {
+    format!(
+        "module m {{ class A {{ {open}int{} x; }} }}",
+        ">".repeat(depth)
+    )
+}
+
 #[test]
 fn twenty_thousand_nested_vectors_is_a_depth_error() {
     let depth = 20_000;
-    let text = format!(
-        "module m {{ class A {{ {}int{} x; }} }}",
-        "vector<".repeat(depth),
-        ">".repeat(depth)
-    );
+    let text = nested_field(&"vector<".repeat(depth), depth);
     let rendered = check(text).expect("rejected");
     assert!(rendered.contains("type nested too deeply"), "{rendered}");
     assert!(rendered.contains("in.jr:1:"), "{rendered}");
@@ -32,22 +36,14 @@ fn twenty_thousand_nested_vectors_is_a_depth_error() {
 #[test]
 fn deep_maps_are_limited_too() {
     let depth = 5_000;
-    let text = format!(
-        "module m {{ class A {{ {}int{} x; }} }}",
-        "map<int, ".repeat(depth),
-        ">".repeat(depth)
-    );
+    let text = nested_field(&"map<int, ".repeat(depth), depth);
     assert!(check(text).unwrap().contains("type nested too deeply"));
 }
 
 #[test]
 fn nesting_up_to_the_limit_is_accepted_and_round_trips() {
     let depth = syntax::MAX_TYPE_DEPTH;
-    let text = format!(
-        "module m {{ class A {{ {}int{} x; }} }}",
-        "vector<".repeat(depth - 1) + "map<ustring, ",
-        ">".repeat(depth)
-    );
+    let text = nested_field(&("vector<".repeat(depth - 1) + "map<ustring, "), depth);
     assert_eq!(check(text.clone()), None);
     let tree = syntax::parse(&text).unwrap();
     let again = syntax::parse(&tree.to_string()).unwrap();

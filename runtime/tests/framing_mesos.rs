@@ -11,7 +11,7 @@ use hadoop_record::framing::mesos::{
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
 use proptest::prelude::*;
-use support::frames::{hex, until_error};
+use support::frames::{hex_list, manifest_cases, until_error};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/mesos");
 
@@ -26,40 +26,26 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(format!("{FIXTURES}/manifest.json")).unwrap(),
-    )
-    .unwrap();
-    let cases: Vec<Case> = manifest["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let file = c["file"].as_str().unwrap().to_owned();
-            let outcome = c["strict_decoder_outcome"].as_str().unwrap();
-            let error = match outcome {
-                "all records, clean end" => None,
-                "records then error: truncated" => Some(ErrorKind::UnexpectedEof),
-                "records then error: bad length" => Some(ErrorKind::Syntax),
-                other => panic!("unknown outcome {other:?}"),
-            };
-            Case {
-                bytes: std::fs::read(format!("{FIXTURES}/{file}")).unwrap(),
-                records: c["expected_records_hex"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|h| hex(h.as_str().unwrap()))
-                    .collect(),
-                error,
-                real_encoder: c["producer"]
-                    .as_str()
-                    .unwrap()
-                    .starts_with("real implementation"),
-                file,
-            }
-        })
-        .collect();
+    let cases: Vec<Case> = manifest_cases(FIXTURES, |c| {
+        let file = c["file"].as_str().unwrap().to_owned();
+        let outcome = c["strict_decoder_outcome"].as_str().unwrap();
+        let error = match outcome {
+            "all records, clean end" => None,
+            "records then error: truncated" => Some(ErrorKind::UnexpectedEof),
+            "records then error: bad length" => Some(ErrorKind::Syntax),
+            other => panic!("unknown outcome {other:?}"),
+        };
+        Case {
+            bytes: std::fs::read(format!("{FIXTURES}/{file}")).unwrap(),
+            records: hex_list(&c["expected_records_hex"]),
+            error,
+            real_encoder: c["producer"]
+                .as_str()
+                .unwrap()
+                .starts_with("real implementation"),
+            file,
+        }
+    });
     assert_eq!(cases.len(), 9, "every fixture in the manifest");
     cases
 }

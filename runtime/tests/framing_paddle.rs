@@ -11,7 +11,7 @@ use hadoop_record::framing::paddle::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
-use support::frames::{hex, paddle_file, until_error};
+use support::frames::{hex_list, manifest_cases, paddle_file, until_error};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/paddle");
 
@@ -42,62 +42,47 @@ struct Case {
     chunks: Option<Vec<ChunkRow>>,
 }
 
-fn hex_list(v: &serde_json::Value) -> Vec<Vec<u8>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|h| hex(h.as_str().unwrap()))
-        .collect()
-}
-
 fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(format!("{FIXTURES}/manifest.json")).unwrap();
-    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let cases: Vec<Case> = manifest["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let file = c["file"].as_str().unwrap().to_owned();
-            let producer = c["producer"].as_str().unwrap();
-            let go_writer = producer
-                .starts_with("real implementation: github.com/PaddlePaddle/recordio")
-                .then(|| {
-                    (
-                        c["writer_max_chunk_size"].as_i64().unwrap(),
-                        c["writer_compressor"].as_u64().unwrap() as u32,
-                    )
-                });
-            let chunks = c["chunks"].as_array().map(|a| {
-                a.iter()
-                    .map(|ch| {
-                        let f = |k: &str| ch[k].as_u64().unwrap();
-                        (
-                            f("offset"),
-                            f("checksum_crc32_ieee") as u32,
-                            f("compressor") as u32,
-                            f("compressed_size") as u32,
-                            f("num_records") as u32,
-                        )
-                    })
-                    .collect()
+    let cases: Vec<Case> = manifest_cases(FIXTURES, |c| {
+        let file = c["file"].as_str().unwrap().to_owned();
+        let producer = c["producer"].as_str().unwrap();
+        let go_writer = producer
+            .starts_with("real implementation: github.com/PaddlePaddle/recordio")
+            .then(|| {
+                (
+                    c["writer_max_chunk_size"].as_i64().unwrap(),
+                    c["writer_compressor"].as_u64().unwrap() as u32,
+                )
             });
-            Case {
-                bytes: std::fs::read(format!("{FIXTURES}/{file}")).unwrap(),
-                layout: if file.starts_with("cpp_") {
-                    Layout::Cpp
-                } else {
-                    Layout::Go
-                },
-                written: hex_list(&c["records_hex"]),
-                expected: hex_list(&c["expected_records_hex"]),
-                expect_error: c["expect_error_after_records"].as_bool().unwrap(),
-                go_writer,
-                chunks,
-                file,
-            }
-        })
-        .collect();
+        let chunks = c["chunks"].as_array().map(|a| {
+            a.iter()
+                .map(|ch| {
+                    let f = |k: &str| ch[k].as_u64().unwrap();
+                    (
+                        f("offset"),
+                        f("checksum_crc32_ieee") as u32,
+                        f("compressor") as u32,
+                        f("compressed_size") as u32,
+                        f("num_records") as u32,
+                    )
+                })
+                .collect()
+        });
+        Case {
+            bytes: std::fs::read(format!("{FIXTURES}/{file}")).unwrap(),
+            layout: if file.starts_with("cpp_") {
+                Layout::Cpp
+            } else {
+                Layout::Go
+            },
+            written: hex_list(&c["records_hex"]),
+            expected: hex_list(&c["expected_records_hex"]),
+            expect_error: c["expect_error_after_records"].as_bool().unwrap(),
+            go_writer,
+            chunks,
+            file,
+        }
+    });
     assert_eq!(cases.len(), 11, "every fixture in the manifest");
     cases
 }
@@ -126,31 +111,40 @@ fn fixtures_read_as_the_manifest_says() {
         assert_eq!(err.is_some(), case.expect_error, "{}: {err:?}", case.file);
     }
     // The cut and the flipped byte are reported where the damaged chunk starts.
-    let by_name = |n: &str| cases().into_iter().find(|c| c.file == n).unwrap();
-    let (_, err) = read_all(
-        &by_name("truncated_last_chunk.recordio").bytes,
-        Default::default(),
-    );
-    let err = err.unwrap();
-    assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
-    assert_eq!(err.position(), Some(Position::Byte(64)));
-    assert!(err.to_string().contains("9 of 12 bytes"), "{err}");
-    let (_, err) = read_all(
-        &by_name("corrupt_checksum.recordio").bytes,
-        Default::default(),
-    );
-    let err = err.unwrap();
-    assert_eq!(err.kind(), ErrorKind::Checksum);
-    assert_eq!(err.position(), Some(Position::Byte(32)));
-    assert!(err.to_string().contains("0xbdc8753c"), "{err}");
+    let damaged = [
+        (
+            "truncated_last_chunk.recordio",
+            ErrorKind::UnexpectedEof,
+            64,
+            "9 of 12 bytes",
+        ),
+        (
+            "corrupt_checksum.recordio",
+            ErrorKind::Checksum,
+            32,
+            "0xbdc8753c",
+        ),
+    ];
+    for (name, kind, at, says) in damaged {
+        let case = cases().into_iter().find(|c| c.file == name).unwrap();
+        let err = read_all(&case.bytes, Default::default()).1.unwrap();
+        assert_eq!(err.kind(), kind, "{name}");
+        assert_eq!(err.position(), Some(Position::Byte(at)), "{name}");
+        assert!(err.to_string().contains(says), "{name}: {err}");
+    }
+}
+
+/// The fixture the C++ writer made.
+fn cpp_fixture() -> Case {
+    cases()
+        .into_iter()
+        .find(|c| c.layout == Layout::Cpp)
+        .unwrap()
 }
 
 #[test]
 fn the_go_layout_misreads_the_cpp_fixture() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.layout == Layout::Cpp)
-        .unwrap();
+    let case = cpp_fixture();
     let (records, err) = read_all(&case.bytes, PaddleReadOptions::default());
     assert!(records.is_empty());
     assert!(err.is_some());
@@ -192,10 +186,7 @@ fn writer_is_byte_identical_to_the_go_writer() {
 
 #[test]
 fn cpp_layout_writer_matches_the_cpp_fixture() {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.layout == Layout::Cpp)
-        .unwrap();
+    let case = cpp_fixture();
     let options = PaddleWriteOptions::cpp().max_chunk_records(Some(2));
     assert_eq!(paddle_file(&case.written, options), case.bytes);
     let first =

@@ -26,6 +26,16 @@ fn chunk(header: ChunkHeader, payload: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The header of an uncompressed chunk of `num_records` whose payload is `payload`.
+fn stored_header(payload: &[u8], num_records: u32) -> ChunkHeader {
+    ChunkHeader {
+        checksum: crc32fast::hash(payload),
+        compressor: 0,
+        compressed_size: payload.len() as u32,
+        num_records,
+    }
+}
+
 fn file(records: &[&[u8]], options: PaddleWriteOptions) -> Vec<u8> {
     paddle_file(records, options)
 }
@@ -60,23 +70,13 @@ fn a_4_gib_payload_claim_in_a_30_byte_file() {
 #[test]
 fn a_record_count_the_payload_cannot_hold() {
     let raw = chunk_payload::<&[u8]>(&[b"abc"]);
-    let header = ChunkHeader {
-        checksum: crc32fast::hash(&raw),
-        compressor: 0,
-        compressed_size: raw.len() as u32,
-        num_records: u32::MAX,
-    };
+    let header = stored_header(&raw, u32::MAX);
     let (_, err, _) = read_all(&chunk(header, &raw), PaddleReadOptions::default());
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
     // A record length past the end of the chunk.
     let mut raw = chunk_payload::<&[u8]>(&[b"abc"]);
     raw[0] = 200;
-    let header = ChunkHeader {
-        checksum: crc32fast::hash(&raw),
-        compressor: 0,
-        compressed_size: raw.len() as u32,
-        num_records: 1,
-    };
+    let header = stored_header(&raw, 1);
     let (_, err, _) = read_all(&chunk(header, &raw), PaddleReadOptions::default());
     let err = err.unwrap();
     assert_eq!(err.kind(), ErrorKind::Syntax);
@@ -84,12 +84,7 @@ fn a_record_count_the_payload_cannot_hold() {
     // Bytes after the last record.
     let mut raw = chunk_payload::<&[u8]>(&[b"abc"]);
     raw.push(0);
-    let header = ChunkHeader {
-        checksum: crc32fast::hash(&raw),
-        compressor: 0,
-        compressed_size: raw.len() as u32,
-        num_records: 1,
-    };
+    let header = stored_header(&raw, 1);
     let (records, err, _) = read_all(&chunk(header, &raw), PaddleReadOptions::default());
     assert!(records.is_empty(), "no record of a bad chunk is handed out");
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
@@ -129,10 +124,8 @@ fn bomb(compressor: Compressor, size: usize) -> Vec<u8> {
         Compressor::None => unreachable!(),
     }
     let header = ChunkHeader {
-        checksum: crc32fast::hash(&stored),
         compressor: compressor.id(),
-        compressed_size: stored.len() as u32,
-        num_records: 1,
+        ..stored_header(&stored, 1)
     };
     chunk(header, &stored)
 }
@@ -339,12 +332,7 @@ fn a_chunk_with_a_valid_crc_but_a_bad_record_table_is_skipped_whole() {
     let inner = file(&[b"inner"], PaddleWriteOptions::default());
     let mut payload = 1000u32.to_le_bytes().to_vec();
     payload.extend_from_slice(&inner);
-    let outer = ChunkHeader {
-        checksum: crc32fast::hash(&payload),
-        compressor: 0,
-        compressed_size: payload.len() as u32,
-        num_records: 1,
-    };
+    let outer = stored_header(&payload, 1);
     let mut bytes = chunk(outer, &payload);
     let after = file(&[b"after"], PaddleWriteOptions::default());
     bytes.extend_from_slice(&after);

@@ -7,10 +7,10 @@ mod support;
 use std::io::Cursor;
 
 use hadoop_record::framing::paddle::{
-    info, Compressor, Layout, PaddleFile, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
+    info, PaddleFile, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
 };
 use proptest::prelude::*;
-use support::frames::paddle_file;
+use support::frames::{paddle_file, paddle_options};
 
 fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
     prop::collection::vec(
@@ -24,23 +24,12 @@ fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
 }
 
 fn settings() -> impl Strategy<Value = PaddleWriteOptions> {
-    (
-        prop::sample::select(vec![Compressor::None, Compressor::Snappy, Compressor::Gzip]),
-        prop::sample::select(vec![Layout::Go, Layout::Cpp]),
-        prop_oneof![
-            Just(0u64),
-            1u64..200,
-            Just(PaddleWriteOptions::DEFAULT_MAX_CHUNK_SIZE)
-        ],
-        prop::option::of(1u32..8),
-    )
-        .prop_map(|(c, l, size, count)| {
-            PaddleWriteOptions::default()
-                .compressor(c)
-                .layout(l)
-                .max_chunk_size(size)
-                .max_chunk_records(count)
-        })
+    let sizes = prop_oneof![
+        Just(0u64),
+        1u64..200,
+        Just(PaddleWriteOptions::DEFAULT_MAX_CHUNK_SIZE)
+    ];
+    paddle_options(sizes, 1..8)
 }
 
 /// Whether `sub` appears in `all` in order (not necessarily contiguously).

@@ -120,6 +120,13 @@ struct Trickle {
     piece: usize,
 }
 
+impl Trickle {
+    /// Hands out `data` at most `piece` bytes a read.
+    fn new(data: Vec<u8>, piece: usize) -> Self {
+        Trickle { data, at: 0, piece }
+    }
+}
+
 impl AsyncRead for Trickle {
     fn poll_read(
         mut self: Pin<&mut Self>,
@@ -177,11 +184,7 @@ async fn framed_write_then_framed_read_end_to_end() {
 
         // FramedRead over an input that trickles in: every record back.
         let read = PaddleReadOptions::default().layout(options.layout);
-        let source = Trickle {
-            data: bytes.clone(),
-            at: 0,
-            piece: 13,
-        };
+        let source = Trickle::new(bytes.clone(), 13);
         let mut stream = FramedRead::new(source, PaddleCodec::new(read, options));
         let mut back = Vec::new();
         while let Some(r) = stream.next().await {
@@ -207,11 +210,7 @@ async fn framed_read_reports_damage_then_stops_or_recovers() {
     for recover in [false, true] {
         let read = PaddleReadOptions::default().recover(recover);
         let (expected, expected_err, expected_skipped) = std_read(&bytes, read);
-        let source = Trickle {
-            data: bytes.clone(),
-            at: 0,
-            piece: 4096,
-        };
+        let source = Trickle::new(bytes.clone(), 4096);
         let mut stream = FramedRead::new(source, PaddleCodec::new(read, options));
         let mut back = Vec::new();
         let mut err = None;

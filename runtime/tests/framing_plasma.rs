@@ -22,6 +22,12 @@ fn text_file(records: &[&[u8]]) -> Vec<u8> {
     w.into_inner().unwrap()
 }
 
+/// Asserts that the printed `info` holds `text`.
+fn assert_info_says(info: &impl std::fmt::Display, text: &str) {
+    let info = info.to_string();
+    assert!(info.contains(text), "{info}");
+}
+
 #[test]
 fn text_writes_lf_terminated_records_and_reads_them_back() {
     let file = text_file(&[b"alpha", b"", b"with\rcr", b"\xff\x00"]);
@@ -197,11 +203,7 @@ fn text_info_counts_records_and_reports_damage() {
         .contains("records: 3 (4 payload bytes, longest 3)"));
     let info = text_info(&b"a\nbcd"[..], TextOptions::default());
     assert_eq!(info.records, 1);
-    assert!(
-        info.to_string()
-            .contains("error: byte 2: input ends inside a record"),
-        "{info}"
-    );
+    assert_info_says(&info, "error: byte 2: input ends inside a record");
 }
 
 #[test]
@@ -290,11 +292,7 @@ fn fixed_codec_and_info() {
 
     let info = fixed_info(&b"abcde"[..], 2);
     assert_eq!(info.records, 2);
-    assert!(
-        info.to_string()
-            .contains("byte 4: input ends inside a record (1 of 2 bytes)"),
-        "{info}"
-    );
+    assert_info_says(&info, "byte 4: input ends inside a record (1 of 2 bytes)");
 }
 
 #[test]

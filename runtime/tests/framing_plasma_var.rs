@@ -71,6 +71,15 @@ fn header(
     h
 }
 
+/// Asserts that every chunk of `file` is compressed with `compression`.
+fn assert_all_chunks(file: &[u8], compression: Compression) {
+    let info = var_info(file, VarReadOptions::default());
+    assert!(info
+        .chunks
+        .iter()
+        .all(|c| c.header.unwrap().compression == compression));
+}
+
 #[test]
 fn a_small_file_has_exactly_the_documented_bytes() {
     // Two records, 64-byte chunks (32 payload bytes each): the stream is
@@ -148,11 +157,7 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
         plain.len()
     );
     assert_eq!(strict(&packed).0, records);
-    let info = var_info(&packed[..], VarReadOptions::default());
-    assert!(info
-        .chunks
-        .iter()
-        .all(|c| c.header.unwrap().compression == Compression::Snappy));
+    assert_all_chunks(&packed, Compression::Snappy);
     // No chunk unpacks to more than 16 times its capacity.
     for c in &info.chunks {
         let h = c.header.unwrap();
@@ -181,11 +186,7 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
         },
     );
     assert_eq!(strict(&file).0, noise);
-    let info = var_info(&file[..], VarReadOptions::default());
-    assert!(info
-        .chunks
-        .iter()
-        .all(|c| c.header.unwrap().compression == Compression::None));
+    assert_all_chunks(&file, Compression::None);
 }
 
 #[test]

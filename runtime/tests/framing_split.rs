@@ -10,9 +10,7 @@ use std::io::{Cursor, Read};
 use bytes::Bytes;
 
 use hadoop_record::framing::mesos::MesosWriter;
-use hadoop_record::framing::paddle::{
-    Compressor, Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
-};
+use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions};
 use hadoop_record::framing::plasma::{
     Compression, FixedWriter, TextOptions, TextWriter, VarOptions, VarReadOptions,
 };
@@ -25,7 +23,7 @@ use hadoop_record::framing::BufferPool;
 use hadoop_record::Format;
 use proptest::prelude::*;
 use proptest::sample::Index;
-use support::frames::{paddle_file, var_file, write_frames};
+use support::frames::{paddle_file, paddle_options, var_file, write_frames};
 
 /// What one range delivered: records with their locations' record numbers, or an error.
 struct Read1 {
@@ -157,19 +155,7 @@ fn cuts() -> impl Strategy<Value = Vec<Index>> {
 }
 
 fn paddle_settings() -> impl Strategy<Value = PaddleWriteOptions> {
-    (
-        prop::sample::select(vec![Compressor::None, Compressor::Snappy, Compressor::Gzip]),
-        prop::sample::select(vec![Layout::Go, Layout::Cpp]),
-        prop_oneof![Just(0u64), 1u64..300],
-        prop::option::of(1u32..6),
-    )
-        .prop_map(|(c, l, size, count)| {
-            PaddleWriteOptions::default()
-                .compressor(c)
-                .layout(l)
-                .max_chunk_size(size)
-                .max_chunk_records(count)
-        })
+    paddle_options(prop_oneof![Just(0u64), 1u64..300], 1..6)
 }
 
 /// A RecordIO v1 file: records of a few types cut into partial segments of at most

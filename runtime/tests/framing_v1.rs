@@ -10,8 +10,7 @@ use hadoop_record::framing::v1::{
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
-use serde_json::Value;
-use support::frames::{decode_in_pieces, hex};
+use support::frames::{decode_in_pieces, hex, manifest_cases};
 use tokio_util::codec::{Decoder, Encoder};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/v1");
@@ -69,45 +68,33 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let manifest: Value = serde_json::from_str(
-        &std::fs::read_to_string(format!("{FIXTURES}/manifest.json")).unwrap(),
-    )
-    .unwrap();
-    manifest["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|case| {
-            let name = case["file"].as_str().unwrap().to_string();
-            Case {
-                file: std::fs::read(format!("{FIXTURES}/{name}")).unwrap(),
-                name,
-                headers: case["expected_headers"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|p| {
-                        (
-                            p[0].as_str().unwrap().to_string(),
-                            p[1].as_str().unwrap().to_string(),
-                        )
-                    })
-                    .collect(),
-                records: case["expected_records"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|r| {
-                        TypedRecord::new(
-                            r["type"].as_str().unwrap(),
-                            hex(r["hex"].as_str().unwrap()),
-                        )
-                    })
-                    .collect(),
-                error: case["expected_error"].as_str().map(str::to_string),
-            }
-        })
-        .collect()
+    manifest_cases(FIXTURES, |case| {
+        let name = case["file"].as_str().unwrap().to_string();
+        Case {
+            file: std::fs::read(format!("{FIXTURES}/{name}")).unwrap(),
+            name,
+            headers: case["expected_headers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    (
+                        p[0].as_str().unwrap().to_string(),
+                        p[1].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect(),
+            records: case["expected_records"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    TypedRecord::new(r["type"].as_str().unwrap(), hex(r["hex"].as_str().unwrap()))
+                })
+                .collect(),
+            error: case["expected_error"].as_str().map(str::to_string),
+        }
+    })
 }
 
 #[test]

@@ -35,6 +35,11 @@ fn read_value_err(data: impl Read, format: Format, schema: &Schema, name: &str) 
     result.expect_err("hostile input must not decode")
 }
 
+/// [`read_value_err`] of binary `data` as the fixture record type `name`.
+fn binary_value_err(data: &[u8], name: &str) -> Error {
+    read_value_err(data, Format::Binary, schema(), name)
+}
+
 #[test]
 fn five_bytes_claiming_a_2_gib_buffer() {
     let data = [0x8c, 0x7f, 0xff, 0xff, 0xff];
@@ -45,12 +50,7 @@ fn five_bytes_claiming_a_2_gib_buffer() {
     assert_eq!(e.record(), Some(0));
     let e = read_err::<StringRec>(&data[..], Format::Binary);
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
-    let e = read_value_err(
-        &data[..],
-        Format::Binary,
-        schema(),
-        "oracle.prims.BufferRec",
-    );
+    let e = binary_value_err(&data, "oracle.prims.BufferRec");
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
 }
 
@@ -108,20 +108,10 @@ fn vector_count_of_2_pow_31_in_ten_bytes() {
     assert_eq!(e.path(), "IntVec.v[5]");
     let e = read_err::<StrVec>(&data[..], Format::Binary);
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
-    let e = read_value_err(
-        &data[..],
-        Format::Binary,
-        schema(),
-        "oracle.composite.IntVec",
-    );
+    let e = binary_value_err(&data, "oracle.composite.IntVec");
     assert_eq!(e.path(), "IntVec.v[5]");
     // A map claiming 2^31 - 1 entries of Containers.msi.
-    let e = read_value_err(
-        &data[..],
-        Format::Binary,
-        schema(),
-        "oracle.composite.Containers",
-    );
+    let e = binary_value_err(&data, "oracle.composite.Containers");
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
 }
 

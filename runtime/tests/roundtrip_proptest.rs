@@ -24,26 +24,7 @@ fn formats() -> impl Strategy<Value = Format> {
 }
 
 fn all_prims(nonchars: bool) -> impl Strategy<Value = AllPrims> {
-    (
-        any::<i8>(),
-        any::<bool>(),
-        any::<i32>(),
-        any::<i64>(),
-        any::<f32>(),
-        any::<f64>(),
-        text(nonchars),
-        bytes(),
-    )
-        .prop_map(|(b, z, i, l, f, d, s, buf)| AllPrims {
-            b,
-            z,
-            i,
-            l,
-            f,
-            d,
-            s,
-            buf,
-        })
+    fixture_records::arb_all_prims(text(nonchars), bytes())
 }
 
 fn inner(nonchars: bool) -> impl Strategy<Value = Inner> {

@@ -7,7 +7,7 @@ use std::io::{self, Read, Write};
 
 use fixture_harness::{record_id, schema};
 use fixture_records::{AllPrims, Inner, IntRec, Outer, StringRec};
-use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter, Value};
+use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter};
 
 fn outer_with_tags(tags: &[&str]) -> Outer {
     let mut o = Outer::default();
@@ -29,13 +29,20 @@ fn encode<T: hadoop_record::Record>(records: &[T], format: Format) -> Vec<u8> {
     w.into_inner().unwrap()
 }
 
-#[test]
-fn csv_errors_name_record_line_column_and_field_path() {
+/// Two records in `format`, the second with a vector of four records whose last `tag`
+/// is `BAD`: a place to damage.
+fn two_outers(format: Format) -> ([Outer; 2], Vec<u8>) {
     let records = [
         outer_with_tags(&["a"]),
         outer_with_tags(&["a", "b", "c", "BAD"]),
     ];
-    let mut text = encode(&records, Format::Csv);
+    let bytes = encode(&records, format);
+    (records, bytes)
+}
+
+#[test]
+fn csv_errors_name_record_line_column_and_field_path() {
+    let (records, mut text) = two_outers(Format::Csv);
     let at = text.windows(4).position(|w| w == b"'BAD").unwrap();
     text[at] = b'"'; // a string that does not start with `'`
     let line_start = text.iter().position(|&b| b == b'\n').unwrap() + 1;
@@ -66,11 +73,7 @@ fn csv_errors_name_record_line_column_and_field_path() {
 
 #[test]
 fn binary_errors_name_record_byte_offset_and_field_path() {
-    let records = [
-        outer_with_tags(&["a"]),
-        outer_with_tags(&["a", "b", "c", "BAD"]),
-    ];
-    let mut bytes = encode(&records, Format::Binary);
+    let (_, mut bytes) = two_outers(Format::Binary);
     let at = bytes.windows(3).position(|w| w == b"BAD").unwrap();
     bytes[at + 1] = 0xff; // invalid UTF-8
     let mut reader = RecordReader::new(&bytes[..], Format::Binary);
@@ -209,10 +212,7 @@ fn a_record_that_fails_to_encode_leaves_nothing_behind() {
     // record starts without a stray comma.
     let id = record_id("oracle.composite.Outer");
     let mut w = RecordWriter::new(Vec::new(), Format::Csv);
-    let mut broken = fixture_records::ToValue::to_value(&Outer::default());
-    if let Value::Record(fields) = &mut broken {
-        fields[3] = Value::Int(1);
-    }
+    let broken = fixture_records::outer_with_bad_flag();
     let e = w.write_value(schema(), id, &broken).unwrap_err();
     assert_eq!(
         (e.kind(), e.path().as_str()),

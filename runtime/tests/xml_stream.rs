@@ -11,7 +11,7 @@ use fixture_checks::{read_values, Trickle};
 use fixture_harness::canon;
 use fixture_harness::{hadoop_java, record_id, schema, Encoding};
 use fixture_records::{AllPrims, Outer, ToValue};
-use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter, Value};
+use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter};
 use proptest::prelude::*;
 use support::values::recursive_schema;
 
@@ -113,19 +113,20 @@ fn errors_name_record_line_column_and_field_path() {
 #[test]
 fn unknown_tags_and_entities_through_the_reader() {
     let doc = "<value><struct>\n  <member>\n    <name>v</name>\n    <value><i8>1</i8></value>\n  </member>\n</struct></value>\n";
-    let e = RecordReader::new(doc.as_bytes(), Format::Xml)
-        .read_value(schema(), record_id("oracle.prims.LongRec"))
-        .unwrap_err();
+    let error = |doc: &str, ty: &str| {
+        let mut reader = RecordReader::new(doc.as_bytes(), Format::Xml);
+        reader
+            .read_value(schema(), record_id(ty))
+            .unwrap_err()
+            .to_string()
+    };
     assert_eq!(
-        e.to_string(),
+        error(doc, "oracle.prims.LongRec"),
         "record 0, line 4:12, in LongRec.v: unknown element `i8`"
     );
     let doc = doc.replace("<i8>1</i8>", "<string>&euro;</string>");
-    let e = RecordReader::new(doc.as_bytes(), Format::Xml)
-        .read_value(schema(), record_id("oracle.prims.StringRec"))
-        .unwrap_err();
     assert_eq!(
-        e.to_string(),
+        error(&doc, "oracle.prims.StringRec"),
         "record 0, line 4:20, in StringRec.v: unknown entity `&euro;`"
     );
 }
@@ -172,10 +173,7 @@ fn a_record_that_fails_to_encode_leaves_nothing_behind() {
     let mut w = RecordWriter::new(Vec::new(), Format::Xml);
     let good = Outer::default().to_value();
     w.write_value(schema(), id, &good).unwrap();
-    let mut broken = good.clone();
-    if let Value::Record(fields) = &mut broken {
-        fields[3] = Value::Int(1);
-    }
+    let broken = fixture_records::outer_with_bad_flag();
     let e = w.write_value(schema(), id, &broken).unwrap_err();
     assert_eq!(
         (e.kind(), e.path().as_str()),
@@ -192,26 +190,7 @@ fn a_record_that_fails_to_encode_leaves_nothing_behind() {
 }
 
 fn all_prims() -> impl Strategy<Value = AllPrims> {
-    (
-        any::<i8>(),
-        any::<bool>(),
-        any::<i32>(),
-        any::<i64>(),
-        any::<f32>(),
-        any::<f64>(),
-        ".*",
-        prop::collection::vec(any::<u8>(), 0..8),
-    )
-        .prop_map(|(b, z, i, l, f, d, s, buf)| AllPrims {
-            b,
-            z,
-            i,
-            l,
-            f,
-            d,
-            s,
-            buf,
-        })
+    fixture_records::arb_all_prims(".*", prop::collection::vec(any::<u8>(), 0..8))
 }
 
 proptest! {

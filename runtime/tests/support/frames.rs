@@ -2,10 +2,11 @@
 //! the first error, and feeding a tokio-util decoder piece by piece.
 
 use bytes::BytesMut;
-use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
+use hadoop_record::framing::paddle::{Compressor, Layout, PaddleWriteOptions, PaddleWriter};
 use hadoop_record::framing::plasma::{VarOptions, VarWriter};
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::Error;
+use proptest::prelude::*;
 use tokio_util::codec::Decoder;
 
 /// The bytes a manifest's hex string spells.
@@ -13,6 +14,29 @@ pub fn hex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Each of the `cases` of the `manifest.json` in the fixture directory `dir`, as `case`
+/// reads it.
+pub fn manifest_cases<T>(dir: &str, case: impl FnMut(&serde_json::Value) -> T) -> Vec<T> {
+    let path = format!("{dir}/manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cases = manifest["cases"].as_array();
+    cases
+        .unwrap_or_else(|| panic!("{path}: no cases"))
+        .iter()
+        .map(case)
+        .collect()
+}
+
+/// The bytes of a manifest's array of hex strings.
+pub fn hex_list(v: &serde_json::Value) -> Vec<Vec<u8>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|h| hex(h.as_str().unwrap()))
         .collect()
 }
 
@@ -73,4 +97,25 @@ pub fn decode_in_pieces<C: Decoder<Error = Error>>(
             Err(e) => return (out, Some(e)),
         }
     }
+}
+
+/// PaddlePaddle write options for property tests: every compressor and layout, a chunk
+/// size limit from `sizes` and a record limit from `records` or none.
+pub fn paddle_options(
+    sizes: impl Strategy<Value = u64>,
+    records: std::ops::Range<u32>,
+) -> impl Strategy<Value = PaddleWriteOptions> {
+    (
+        prop::sample::select(vec![Compressor::None, Compressor::Snappy, Compressor::Gzip]),
+        prop::sample::select(vec![Layout::Go, Layout::Cpp]),
+        sizes,
+        prop::option::of(records),
+    )
+        .prop_map(|(c, l, size, count)| {
+            PaddleWriteOptions::default()
+                .compressor(c)
+                .layout(l)
+                .max_chunk_size(size)
+                .max_chunk_records(count)
+        })
 }
