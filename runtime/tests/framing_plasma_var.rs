@@ -6,7 +6,7 @@ use std::io::Cursor;
 
 use hadoop_record::framing::plasma::var::{capacity, ChunkHeader, HEADER_LEN};
 use hadoop_record::framing::plasma::{
-    var_info, Compression, VarOptions, VarReadOptions, VarReader, VarWriter,
+    var_info, Compression, VarInfo, VarOptions, VarReadOptions, VarReader, VarWriter,
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
@@ -71,13 +71,15 @@ fn header(
     h
 }
 
-/// Asserts that every chunk of `file` is compressed with `compression`.
-fn assert_all_chunks(file: &[u8], compression: Compression) {
+/// What `var_info` says of `file`, once asserted that every chunk is compressed with
+/// `compression`.
+fn all_chunks(file: &[u8], compression: Compression) -> VarInfo {
     let info = var_info(file, VarReadOptions::default());
     assert!(info
         .chunks
         .iter()
         .all(|c| c.header.unwrap().compression == compression));
+    info
 }
 
 #[test]
@@ -157,7 +159,7 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
         plain.len()
     );
     assert_eq!(strict(&packed).0, records);
-    assert_all_chunks(&packed, Compression::Snappy);
+    let info = all_chunks(&packed, Compression::Snappy);
     // No chunk unpacks to more than 16 times its capacity.
     for c in &info.chunks {
         let h = c.header.unwrap();
@@ -186,7 +188,7 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
         },
     );
     assert_eq!(strict(&file).0, noise);
-    assert_all_chunks(&file, Compression::None);
+    all_chunks(&file, Compression::None);
 }
 
 #[test]
