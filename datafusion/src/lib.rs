@@ -14,7 +14,9 @@
 //!   partitions at once;
 //! - [`RecordTableOptions`]: what a table is (DDL, type, encoding, framing), plain and
 //!   serializable, for plans that travel;
-//! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path.
+//! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path;
+//! - [`StorageRegistry`] / [`with_storage`]: files in HDFS (`hdfs://`) and S3 (`s3://`) by
+//!   URL, through [`hadoop_record_storage`].
 //!
 //! ```
 //! use datafusion::prelude::SessionContext;
@@ -48,6 +50,7 @@ mod progress;
 mod register;
 mod scan;
 mod source;
+mod storage;
 
 pub use error::{Place, RecordError};
 pub use format::RecordFormat;
@@ -56,3 +59,4 @@ pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};
 pub use progress::ScanProgress;
 pub use register::{record_table, SessionContextExt};
 pub use source::RecordSource;
+pub use storage::{with_storage, StorageRegistry};
