@@ -4,10 +4,16 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista_core::error::{BallistaError, Result};
+use ballista_core::utils::default_session_builder;
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
+use ballista_scheduler::scheduler_server::SessionBuilder;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::SessionStateBuilder;
 use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
+use hadoop_record_datafusion::StorageRegistry;
+use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpListener;
 
 use crate::codec::codecs;
@@ -30,6 +36,8 @@ pub struct SchedulerOptions {
     pub expire_dead_executor_interval_seconds: u64,
     /// How often a task may fail before its job fails (default 4).
     pub task_max_failures: usize,
+    /// How HDFS and S3 are reached (the scheduler lists and sizes the files there).
+    pub storage: StorageOptions,
 }
 
 impl Default for SchedulerOptions {
@@ -43,6 +51,7 @@ impl Default for SchedulerOptions {
             executor_timeout_seconds: ballista.executor_timeout_seconds,
             expire_dead_executor_interval_seconds: ballista.expire_dead_executor_interval_seconds,
             task_max_failures: ballista.task_max_failures,
+            storage: StorageOptions::default(),
         }
     }
 }
@@ -74,10 +83,26 @@ pub async fn run_scheduler(
     config.task_max_failures = options.task_max_failures;
     config.override_logical_codec = Some(logical);
     config.override_physical_codec = Some(physical);
+    config.override_session_builder = Some(storage_sessions(options.storage));
     config.validate()?;
     let config = Arc::new(config);
     let cluster = BallistaCluster::new_from_config(&config).await?;
     let scheduler = create_scheduler::<LogicalPlanNode, PhysicalPlanNode>(cluster, config).await?;
     ready(bound);
     start_grpc_service_with_listener(listener, scheduler).await
+}
+
+/// Ballista's sessions, whose runtime opens HDFS and S3 stores by URL (one store per name
+/// node or bucket for all sessions): planning lists and sizes the files there.
+fn storage_sessions(storage: StorageOptions) -> SessionBuilder {
+    let registry = Arc::new(StorageRegistry::new(storage));
+    Arc::new(move |config| {
+        let runtime = RuntimeEnvBuilder::new()
+            .with_object_store_registry(registry.clone())
+            .build()?;
+        let state = default_session_builder(config)?;
+        Ok(SessionStateBuilder::new_from_existing(state)
+            .with_runtime_env(Arc::new(runtime))
+            .build())
+    })
 }
