@@ -19,6 +19,7 @@ pub mod frame;
 pub mod framing;
 mod generate;
 pub mod schema_type;
+pub mod storage;
 mod type_info;
 
 use std::io::IsTerminal;

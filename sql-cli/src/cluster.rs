@@ -3,8 +3,10 @@
 //! companion command `rcc-cluster`, which `rcc cluster` runs.
 
 use clap::{Args, Subcommand, ValueEnum};
+use hadoop_record_cli::storage::StorageArgs;
 use hadoop_record_cli::{companion, Context};
 use hadoop_record_cluster::{run_executor, run_scheduler, ExecutorOptions, SchedulerOptions};
+use hadoop_record_storage::StorageOptions;
 
 const EXAMPLES: &str = "\
 Examples (one machine; each command in its own terminal):
@@ -12,12 +14,14 @@ Examples (one machine; each command in its own terminal):
   rcc cluster executor --bind-port 50051 --bind-grpc-port 50052
   rcc cluster executor --bind-port 50061 --bind-grpc-port 50062
   rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \\
-      'SELECT url, count(*) FROM records GROUP BY url' /data/hits.paddle
+      'SELECT url, count(*) FROM records GROUP BY url' hdfs://namenode:8020/logs/hits.paddle
 
-Executors read the record files themselves: every FILE of `rcc sql --cluster` must be a path
-that names the same file on every executor's machine (a shared file system), and on the
-scheduler's, which lists the files. Each executor prints one line per task to standard
-error: the task, its job, stage and partition, and the file byte ranges it reads.";
+Executors read the record files themselves, each its byte ranges: hdfs:// and s3:// FILEs
+straight from HDFS or S3 (the scheduler lists and sizes them there), so every machine needs
+only the store's configuration (HADOOP_CONF_DIR; AWS_* or --s3-endpoint). A local path must
+name the same file on every executor's machine and on the scheduler's. Each executor prints
+one line per task to standard error: the task, its job, stage and partition, and the file
+byte ranges it reads.";
 
 /// Run a Ballista scheduler or executor that knows record files, for `rcc sql --cluster`
 #[derive(Debug, Args)]
@@ -25,6 +29,10 @@ error: the task, its job, stage and partition, and the file byte ranges it reads
 struct ClusterArgs {
     #[command(subcommand)]
     command: ClusterCommand,
+
+    /// How the scheduler and executors reach HDFS and S3 (HADOOP_CONF_DIR and AWS_* too)
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -140,8 +148,8 @@ fn run(context: &Context, args: ClusterArgs) -> bool {
         }
     };
     let result = match args.command {
-        ClusterCommand::Scheduler(args) => runtime.block_on(scheduler(args)),
-        ClusterCommand::Executor(args) => runtime.block_on(executor(args)),
+        ClusterCommand::Scheduler(s) => runtime.block_on(scheduler(s, args.storage.options())),
+        ClusterCommand::Executor(e) => runtime.block_on(executor(e, args.storage.options())),
     };
     match result {
         Ok(()) => true,
@@ -152,7 +160,7 @@ fn run(context: &Context, args: ClusterArgs) -> bool {
     }
 }
 
-async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
+async fn scheduler(args: SchedulerArgs, storage: StorageOptions) -> Result<(), String> {
     let options = SchedulerOptions {
         bind_host: args.bind_host,
         bind_port: args.bind_port,
@@ -161,6 +169,7 @@ async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
         executor_timeout_seconds: args.executor_timeout_seconds,
         expire_dead_executor_interval_seconds: args.expire_dead_executor_interval_seconds,
         task_max_failures: args.task_max_failures,
+        storage,
     };
     run_scheduler(options, |address| {
         eprintln!("rcc cluster scheduler: listening on {address}");
@@ -169,7 +178,7 @@ async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
     .map_err(|e| format!("scheduler: {e}"))
 }
 
-async fn executor(args: ExecutorArgs) -> Result<(), String> {
+async fn executor(args: ExecutorArgs, storage: StorageOptions) -> Result<(), String> {
     let defaults = ExecutorOptions::default();
     let options = ExecutorOptions {
         scheduler_host: args.scheduler_host,
@@ -184,6 +193,7 @@ async fn executor(args: ExecutorArgs) -> Result<(), String> {
         work_dir: args.work_dir,
         executor_heartbeat_interval_seconds: args.executor_heartbeat_interval_seconds,
         scheduler_connect_timeout_seconds: args.scheduler_connect_timeout_seconds,
+        storage,
     };
     let grpc = options.bind_grpc_port;
     run_executor(options, |address| {
