@@ -6,7 +6,6 @@ use clap::{Args, Subcommand, ValueEnum};
 use hadoop_record_cli::storage::StorageArgs;
 use hadoop_record_cli::{companion, Context};
 use hadoop_record_cluster::{run_executor, run_scheduler, ExecutorOptions, SchedulerOptions};
-use hadoop_record_storage::StorageOptions;
 
 const EXAMPLES: &str = "\
 Examples (one machine; each command in its own terminal):
@@ -29,10 +28,6 @@ byte ranges it reads.";
 struct ClusterArgs {
     #[command(subcommand)]
     command: ClusterCommand,
-
-    /// How the scheduler and executors reach HDFS and S3 (HADOOP_CONF_DIR and AWS_* too)
-    #[command(flatten)]
-    storage: StorageArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -75,6 +70,11 @@ struct SchedulerArgs {
     /// Attempts before a task counts as failed (and its query with it)
     #[arg(long, value_name = "N", default_value_t = 4)]
     task_max_failures: usize,
+
+    /// Where S3 is (the scheduler lists and sizes s3:// files; HADOOP_CONF_DIR and AWS_*
+    /// configure HDFS and S3)
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -126,6 +126,11 @@ struct ExecutorArgs {
     /// Seconds between heartbeats to the scheduler
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     executor_heartbeat_interval_seconds: u64,
+
+    /// Where S3 is (executors read s3:// files; HADOOP_CONF_DIR and AWS_* configure HDFS
+    /// and S3)
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 fn main() -> std::process::ExitCode {
@@ -148,8 +153,8 @@ fn run(context: &Context, args: ClusterArgs) -> bool {
         }
     };
     let result = match args.command {
-        ClusterCommand::Scheduler(s) => runtime.block_on(scheduler(s, args.storage.options())),
-        ClusterCommand::Executor(e) => runtime.block_on(executor(e, args.storage.options())),
+        ClusterCommand::Scheduler(args) => runtime.block_on(scheduler(args)),
+        ClusterCommand::Executor(args) => runtime.block_on(executor(args)),
     };
     match result {
         Ok(()) => true,
@@ -160,7 +165,7 @@ fn run(context: &Context, args: ClusterArgs) -> bool {
     }
 }
 
-async fn scheduler(args: SchedulerArgs, storage: StorageOptions) -> Result<(), String> {
+async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
     let options = SchedulerOptions {
         bind_host: args.bind_host,
         bind_port: args.bind_port,
@@ -169,7 +174,7 @@ async fn scheduler(args: SchedulerArgs, storage: StorageOptions) -> Result<(), S
         executor_timeout_seconds: args.executor_timeout_seconds,
         expire_dead_executor_interval_seconds: args.expire_dead_executor_interval_seconds,
         task_max_failures: args.task_max_failures,
-        storage,
+        storage: args.storage.options(),
     };
     run_scheduler(options, |address| {
         eprintln!("rcc cluster scheduler: listening on {address}");
@@ -178,7 +183,7 @@ async fn scheduler(args: SchedulerArgs, storage: StorageOptions) -> Result<(), S
     .map_err(|e| format!("scheduler: {e}"))
 }
 
-async fn executor(args: ExecutorArgs, storage: StorageOptions) -> Result<(), String> {
+async fn executor(args: ExecutorArgs) -> Result<(), String> {
     let defaults = ExecutorOptions::default();
     let options = ExecutorOptions {
         scheduler_host: args.scheduler_host,
@@ -193,7 +198,7 @@ async fn executor(args: ExecutorArgs, storage: StorageOptions) -> Result<(), Str
         work_dir: args.work_dir,
         executor_heartbeat_interval_seconds: args.executor_heartbeat_interval_seconds,
         scheduler_connect_timeout_seconds: args.scheduler_connect_timeout_seconds,
-        storage,
+        storage: args.storage.options(),
     };
     let grpc = options.bind_grpc_port;
     run_executor(options, |address| {
