@@ -101,14 +101,26 @@ pub async fn record_table(
     ListingTable::try_new(config)
 }
 
+/// The files below a folder that are data: not hidden (`.`), not markers (`_`).
+const VISIBLE: &str = "[!._]*";
+
 /// `path` as a table URL: a local path (a glob in it is DataFusion's), or a URL, whose
 /// glob (`hdfs://nn:8020/logs/2024-*/*.seq`) DataFusion leaves to its caller: the folder
 /// before the first wildcard is listed, and the rest matches the files below it.
+///
+/// A folder's files (and folders) are those whose names do not start with `.` or `_`, as Hadoop's
+/// `FileInputFormat` takes them: checksums (`.a.seq.crc`), files being written (`.a.tmp`)
+/// and markers (`_SUCCESS`) are not data.
 pub(crate) fn table_url(path: &str) -> Result<ListingTableUrl> {
-    if !hadoop_record_storage::is_url(path) {
-        return ListingTableUrl::parse(path);
+    let wild = path.find(['*', '?', '[']);
+    if !hadoop_record_storage::is_url(path) || wild.is_none() {
+        let url = ListingTableUrl::parse(path)?;
+        return match url.is_collection() && url.get_glob().is_none() {
+            true => url.with_glob(VISIBLE),
+            false => Ok(url),
+        };
     }
-    let Some(wild) = path.find(['*', '?', '[']) else {
+    let Some(wild) = wild else {
         return ListingTableUrl::parse(path);
     };
     let folder_end = path[..wild].rfind('/').map_or(0, |slash| slash + 1);
@@ -135,6 +147,12 @@ mod tests {
         assert!(!url.contains(&Path::from("logs/2024-01/a.txt"), false));
         let url = table_url("s3://bucket/a.seq").unwrap();
         assert_eq!(url.get_glob(), &None);
+        let url = table_url("hdfs://nn:8020/logs/").unwrap();
+        assert!(url.contains(&Path::from("logs/a.seq"), false));
+        assert!(url.contains(&Path::from("logs/2024/a.seq"), false));
+        assert!(!url.contains(&Path::from("logs/.a.seq.crc"), false));
+        assert!(!url.contains(&Path::from("logs/_SUCCESS"), false));
+        assert!(!url.contains(&Path::from("logs/_temporary/a.seq"), true));
         assert!(table_url("s3://b*/a").is_err());
     }
 }

@@ -96,20 +96,38 @@ pub const ZOOKEEPER_JDKS: std::ops::RangeInclusive<u32> = 11..=21;
 /// newest JDK (found as [`jdk`] finds them) whose version is in [`ZOOKEEPER_JDKS`] — so JDK
 /// 17 where Temurin 25 is also installed, which [`jdk`] would pick for Hadoop.
 pub fn zookeeper_jdk() -> Jdk {
-    if let Some(home) = std::env::var_os("HADOOP_RECORD_ZOOKEEPER_JAVA_HOME") {
+    newest_in(
+        ZOOKEEPER_JDKS,
+        "HADOOP_RECORD_ZOOKEEPER_JAVA_HOME",
+        "ZooKeeper 3.9 (a JDK 11 to 21)",
+    )
+}
+
+/// The JDK versions Hadoop 3.4's HDFS (MiniDFSCluster) runs on: 8, 11 and 17.
+pub const HDFS_JDKS: std::ops::RangeInclusive<u32> = 8..=17;
+
+/// The JDK to run HDFS on: `HADOOP_RECORD_HDFS_JAVA_HOME` if set; otherwise the newest JDK
+/// in [`HDFS_JDKS`], found as [`jdk`] finds them.
+pub fn hdfs_jdk() -> Jdk {
+    newest_in(
+        HDFS_JDKS,
+        "HADOOP_RECORD_HDFS_JAVA_HOME",
+        "HDFS 3.4 (a JDK 8 to 17)",
+    )
+}
+
+/// The JDK in `var` if set, else the newest found whose version is in `versions`.
+fn newest_in(versions: std::ops::RangeInclusive<u32>, var: &str, what: &str) -> Jdk {
+    if let Some(home) = std::env::var_os(var) {
         let home = PathBuf::from(home);
-        return probe(&home).unwrap_or_else(|| {
-            panic!(
-                "HADOOP_RECORD_ZOOKEEPER_JAVA_HOME={} holds no JDK (bin/javac)",
-                home.display()
-            )
-        });
+        return probe(&home)
+            .unwrap_or_else(|| panic!("{var}={} holds no JDK (bin/javac)", home.display()));
     }
     candidates()
         .into_iter()
-        .filter(|jdk| ZOOKEEPER_JDKS.contains(&jdk.feature))
+        .filter(|jdk| versions.contains(&jdk.feature))
         .max_by_key(|jdk| jdk.feature)
-        .unwrap_or_else(|| no_jdk("ZooKeeper 3.9 (a JDK 11 to 21)"))
+        .unwrap_or_else(|| no_jdk(what))
 }
 
 /// The JDK at `home`, if it has a `javac`; its version from the `release` file.
