@@ -97,10 +97,10 @@ impl FrameArgs {
     /// Whether a file is named by URL (`hdfs://`, `s3://`), which needs the `storage`
     /// feature.
     pub fn names_url(&self) -> bool {
-        let info = match &self.command {
-            Some(FrameCommand::Info(info)) => Some(info.file.as_path()),
-            None => None,
-        };
+        let info = self
+            .command
+            .as_ref()
+            .map(|FrameCommand::Info(info)| info.file.as_path());
         [self.input.as_deref(), self.output.as_deref(), info]
             .into_iter()
             .flatten()
