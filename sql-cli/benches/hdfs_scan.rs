@@ -7,16 +7,18 @@
 //! CPU time (user + system) of the `rcc-sql` process for the local and HDFS scans. Not
 //! criterion: each sample is a whole process, and the MiniDFSCluster is the harness's.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use interop_tests::hdfs::MiniHdfs;
+use support::cluster::{run, Cluster};
+use support::RCC_SQL;
 
-const RCC_SQL: &str = env!("CARGO_BIN_EXE_rcc-sql");
-const RCC_CLUSTER: &str = env!("CARGO_BIN_EXE_rcc-cluster");
 const RCC_CONVERT: &str = env!("CARGO_BIN_EXE_rcc-convert");
 const DDL: &str = "module hadooprecord.hdfs { class Hit { ustring url; long n; } }";
 const QUERY: &str =
@@ -61,7 +63,8 @@ fn scan(dir: &Path, cluster: Option<&str>, files: &str) -> (String, Duration, Du
     }
     let cpu = children_cpu();
     let started = Instant::now();
-    let out = command.args([QUERY, files]).output().expect("rcc-sql runs");
+    command.args([QUERY, files]);
+    let out = run(command);
     let wall = started.elapsed();
     assert!(
         out.status.success(),
@@ -73,34 +76,6 @@ fn scan(dir: &Path, cluster: Option<&str>, files: &str) -> (String, Duration, Du
         wall,
         children_cpu() - cpu,
     )
-}
-
-fn free_port() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port().to_string()
-}
-
-/// Starts `rcc-cluster args` and waits for its "listening on" line.
-fn start(args: &[&str]) -> Child {
-    let mut child = Command::new(RCC_CLUSTER)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rcc-cluster starts");
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("listening on") {
-        line.clear();
-        assert!(
-            err.read_line(&mut line).unwrap() > 0,
-            "rcc-cluster {args:?} ended"
-        );
-    }
-    // Drain the task lines from now on.
-    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-    child
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -146,33 +121,7 @@ fn main() {
     let url = hdfs.url_of("/bench/hits.paddle");
     let local = paddle.to_str().unwrap();
 
-    let port = free_port();
-    let mut processes = vec![start(&[
-        "scheduler",
-        "--bind-host",
-        "127.0.0.1",
-        "--bind-port",
-        &port,
-    ])];
-    for _ in 0..2 {
-        let (flight, grpc) = (free_port(), free_port());
-        processes.push(start(&[
-            "executor",
-            "--scheduler-host",
-            "127.0.0.1",
-            "--scheduler-port",
-            &port,
-            "--bind-host",
-            "127.0.0.1",
-            "--bind-port",
-            &flight,
-            "--bind-grpc-port",
-            &grpc,
-            "--concurrent-tasks",
-            "1",
-        ]));
-    }
-    let cluster = format!("df://127.0.0.1:{port}");
+    let cluster = Cluster::start(&[], &[]);
 
     let (expected, _, _) = scan(&dir, None, local);
     let (mut local_wall, mut local_cpu, mut hdfs_wall, mut hdfs_cpu, mut cluster_wall) =
@@ -186,14 +135,11 @@ fn main() {
         assert_eq!(out, expected);
         hdfs_wall.push(wall);
         hdfs_cpu.push(cpu);
-        let (out, wall, _) = scan(&dir, Some(&cluster), &url);
+        let (out, wall, _) = scan(&dir, Some(&cluster.url), &url);
         assert_eq!(out, expected);
         cluster_wall.push(wall);
     }
-    for mut process in processes {
-        let _ = process.kill();
-        let _ = process.wait();
-    }
+    drop(cluster);
     let (lw, hw, cw) = (median(local_wall), median(hdfs_wall), median(cluster_wall));
     let mb = size as f64 / 1e6;
     println!("{records} records, {mb:.1} MB Paddle file, {blocks} HDFS blocks; median of {rounds}");

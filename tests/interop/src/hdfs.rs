@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
-use crate::java::{hdfs_jdk, javac, maven_classpath};
-use crate::tools::{self, content_key, files_below, locked, say};
+use crate::java::{driver_classpath, hdfs_jdk};
+use crate::tools::{self, say};
 
 /// A running MiniDFSCluster and the pipe to its driver.
 pub struct MiniHdfs {
@@ -43,30 +43,12 @@ impl MiniHdfs {
         let jdk = hdfs_jdk();
         let project = tools::repo_root().join("tests/interop/java/hdfs");
         let work = tools::work_dir().join("hdfs");
-        let classpath = locked(&work, || {
-            let jars = maven_classpath(&project, &work);
-            let sources = files_below(&project.join("src/main/java"), ".java");
-            let dir = work.join(content_key(
-                &sources,
-                &format!("{}{jars}", jdk.home.display()),
-            ));
-            let classes = dir.join("classes");
-            if !dir.join("done").exists() {
-                say(&format!(
-                    "compiling the HDFS driver against Hadoop 3.4.2 (JDK {})",
-                    jdk.feature
-                ));
-                let _ = fs::remove_dir_all(&dir);
-                fs::create_dir_all(&classes).expect("the driver's classes directory");
-                javac(&jdk, &sources, &jars, &classes, &["-Xlint:all", "-Werror"])
-                    .unwrap_or_else(|e| panic!("the HDFS driver does not compile: {e}"));
-                fs::write(dir.join("done"), "").expect("the driver's stamp");
-            }
-            std::env::join_paths(std::iter::once(classes).chain(std::env::split_paths(&jars)))
-                .expect("a class path")
-                .to_string_lossy()
-                .into_owned()
-        });
+        let classpath = driver_classpath(
+            &jdk,
+            &project,
+            &work,
+            "the HDFS driver against Hadoop 3.4.2",
+        );
         let base = work.join("runs").join(std::process::id().to_string());
         let _ = fs::remove_dir_all(&base);
         fs::create_dir_all(&base).expect("the cluster's directory");

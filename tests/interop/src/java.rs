@@ -172,6 +172,35 @@ pub fn maven_classpath(project_dir: &Path, cache: &Path) -> String {
     fs::read_to_string(&file).unwrap_or_else(|e| panic!("reading {}: {e}", file.display()))
 }
 
+/// The class path of a Maven project's driver: the jars of `project`'s pom (fetched once)
+/// and the classes of its `src/main/java`, compiled with `-Xlint:all -Werror` on `jdk` into
+/// `work` (once per content of the sources, jars and JDK; `what` names the driver in
+/// messages, e.g. "the jute driver against ZooKeeper 3.9.5").
+pub fn driver_classpath(jdk: &Jdk, project: &Path, work: &Path, what: &str) -> String {
+    let (jars, classes) = locked(work, || {
+        let jars = maven_classpath(project, work);
+        let sources = files_below(&project.join("src/main/java"), ".java");
+        let dir = work.join(content_key(
+            &sources,
+            &format!("{}{jars}", jdk.home.display()),
+        ));
+        let classes = dir.join("classes");
+        if !dir.join("done").exists() {
+            say(&format!("compiling {what} (JDK {})", jdk.feature));
+            let _ = fs::remove_dir_all(&dir);
+            fs::create_dir_all(&classes).expect("the driver's classes directory");
+            javac(jdk, &sources, &jars, &classes, &["-Xlint:all", "-Werror"])
+                .unwrap_or_else(|e| panic!("{what} does not compile: {e}"));
+            fs::write(dir.join("done"), "").expect("the driver's stamp");
+        }
+        (jars, classes)
+    });
+    std::env::join_paths(std::iter::once(classes).chain(std::env::split_paths(&jars)))
+        .expect("a class path")
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// Compiles `sources` against `classpath` into `out`; javac's complaints as the error.
 pub fn javac(
     jdk: &Jdk,
