@@ -8,12 +8,14 @@ use datafusion::common::{plan_datafusion_err, Result};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use hadoop_record_datafusion::with_binary_strings;
 use tokio::net::TcpStream;
 
 use hadoop_record_datafusion::with_storage;
 use hadoop_record_storage::StorageOptions;
 
 use crate::codec::codecs;
+use crate::partitions::with_cluster_options;
 
 /// How long [`remote_context`] waits for the scheduler to accept a connection.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -33,8 +35,11 @@ pub fn scheduler_address(url: &str) -> Result<String> {
 }
 
 /// A context whose queries the Ballista scheduler at `url` (`df://HOST:PORT`) runs, with
-/// the record codecs installed and `config`'s settings (target partitions, batch size)
-/// travelling with each query. The scheduler must accept a connection within
+/// the record codecs and SQL's binary-string functions
+/// ([`with_binary_strings`](hadoop_record_datafusion::with_binary_strings)) installed and
+/// `config`'s settings (batch size, and [`ClusterOptions`](crate::ClusterOptions): the
+/// partitions, which are otherwise the cluster's task slots) travelling with each query.
+/// The scheduler must accept a connection within
 /// [`CONNECT_TIMEOUT`]: otherwise the error is "cannot reach the Ballista scheduler at
 /// HOST:PORT: cause". Files named by `hdfs://` and `s3://` URLs are listed through stores
 /// opened with `storage` (the executors and the scheduler open their own).
@@ -46,7 +51,7 @@ pub async fn remote_context(
     let address = scheduler_address(url)?;
     check_reachable(&address, CONNECT_TIMEOUT).await?;
     let (logical, physical) = codecs();
-    let config = config
+    let config = with_cluster_options(config)
         .with_ballista_logical_extension_codec(logical)
         .with_ballista_physical_extension_codec(physical);
     // The client lists the table's files (to check that each path names some) where the
@@ -57,6 +62,7 @@ pub async fn remote_context(
         .with_runtime_env(Arc::new(runtime))
         .with_default_features()
         .build();
+    let state = with_binary_strings(state);
     SessionContext::remote_with_state(&format!("df://{address}"), state).await
 }
 

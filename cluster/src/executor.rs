@@ -19,7 +19,7 @@ use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::SessionConfig;
-use hadoop_record_datafusion::StorageRegistry;
+use hadoop_record_datafusion::{with_binary_strings, StorageRegistry};
 use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpStream;
 
@@ -95,9 +95,10 @@ pub async fn run_executor(options: ExecutorOptions, ready: impl FnOnce(SocketAdd
         override_logical_codec: Some(logical),
         override_physical_codec: Some(physical),
         // Ballista's default registry lacks DataFusion's nested functions (`cardinality`,
-        // `array_*`, `map_*`): take every function a default session has, as the client.
+        // `array_*`, `map_*`): take every function a default session has, with SQL's
+        // binary-string functions, as the client and the scheduler.
         override_function_registry: Some(Arc::new(BallistaFunctionRegistry::from(
-            &SessionStateBuilder::new().with_default_features().build(),
+            &with_binary_strings(SessionStateBuilder::new().with_default_features().build()),
         ))),
         override_runtime_producer: Some(storage_runtime(&options)),
         override_execution_engine: Some(Arc::new(LoggingEngine {

@@ -9,7 +9,9 @@
 //!   codecs installed (`rcc cluster scheduler` and `rcc cluster executor`); an executor
 //!   tells each task it runs on standard error;
 //! - [`remote_context`]: a `SessionContext` whose queries run on the cluster at
-//!   `df://HOST:PORT`, and [`register_records`] to give it a table of record files.
+//!   `df://HOST:PORT`, and [`register_records`] to give it a table of record files;
+//! - [`ClusterOptions`]: a query's partitions; by default as many as the executors have
+//!   task slots, one task each, handed to the executors in turn.
 //!
 //! Executors read the files themselves: every path must name the same file on every
 //! machine (a shared file system).
@@ -17,6 +19,7 @@
 mod client;
 mod codec;
 mod executor;
+mod partitions;
 mod scheduler;
 mod table;
 
@@ -24,17 +27,19 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::prelude::SessionContext;
-use hadoop_record_datafusion::{RecordFormat, RecordTableOptions};
+use hadoop_record_datafusion::{register_binary_strings, RecordFormat, RecordTableOptions};
 
 pub use client::{check_reachable, remote_context, scheduler_address, CONNECT_TIMEOUT};
 pub use codec::{codecs, RecordLogicalCodec, RecordPhysicalCodec};
 pub use executor::{run_executor, task_line, ExecutorOptions};
+pub use partitions::ClusterOptions;
 pub use scheduler::{run_scheduler, SchedulerOptions};
 pub use table::RecordTable;
 
 /// Registers `paths` as table `name` of the records `options` describe, as
 /// [`SessionContextExt::register_records`](hadoop_record_datafusion::SessionContextExt::register_records)
-/// does, but as a [`RecordTable`]: a table a plan can carry to a Ballista scheduler.
+/// does, but as a [`RecordTable`]: a table a plan can carry to a Ballista scheduler. The
+/// session gets SQL's binary-string functions, as there.
 pub async fn register_records(
     ctx: &SessionContext,
     name: &str,
@@ -43,6 +48,7 @@ pub async fn register_records(
 ) -> Result<Arc<RecordFormat>> {
     let format = Arc::new(RecordFormat::try_new(options)?);
     let table = RecordTable::try_new(ctx, format.clone(), paths).await?;
+    register_binary_strings(ctx);
     ctx.register_table(name, Arc::new(table))?;
     Ok(format)
 }

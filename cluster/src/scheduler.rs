@@ -1,10 +1,11 @@
-//! The scheduler: Ballista's, with the record codecs installed.
+//! The scheduler: Ballista's, with the record codecs and SQL's binary-string functions
+//! installed, and queries spread over the executors ([`crate::partitions`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista_core::error::{BallistaError, Result};
-use ballista_core::utils::default_session_builder;
+use ballista_core::utils::{default_config_producer, default_session_builder};
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
@@ -12,11 +13,12 @@ use ballista_scheduler::scheduler_server::SessionBuilder;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
-use hadoop_record_datafusion::StorageRegistry;
+use hadoop_record_datafusion::{with_binary_strings, StorageRegistry};
 use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpListener;
 
 use crate::codec::codecs;
+use crate::partitions::{spreading, with_cluster_options, Executors};
 
 /// How to run a scheduler; Ballista's settings by Ballista's names.
 #[derive(Debug, Clone)]
@@ -27,9 +29,12 @@ pub struct SchedulerOptions {
     pub bind_port: u16,
     /// The host name executors and clients reach this scheduler by (default `localhost`).
     pub external_host: String,
-    /// Spread tasks one per executor in turn (`true`) or fill each executor's slots first
-    /// (`false`, Ballista's `bias`, the default).
+    /// Hand tasks to the executors in turn (`true`, the default), or fill each executor's
+    /// slots first (`false`, Ballista's `bias`).
     pub round_robin: bool,
+    /// Partitions of a query that does not ask for a number; `None` (the default): the
+    /// task slots of the executors registered when it is planned.
+    pub default_partitions: Option<usize>,
     /// Seconds without a heartbeat after which an executor counts as dead (default 180).
     pub executor_timeout_seconds: u64,
     /// How often dead executors are looked for, in seconds (default 15).
@@ -47,7 +52,8 @@ impl Default for SchedulerOptions {
             bind_host: "0.0.0.0".into(),
             bind_port: ballista.bind_port,
             external_host: ballista.external_host,
-            round_robin: false,
+            round_robin: true,
+            default_partitions: None,
             executor_timeout_seconds: ballista.executor_timeout_seconds,
             expire_dead_executor_interval_seconds: ballista.expire_dead_executor_interval_seconds,
             task_max_failures: ballista.task_max_failures,
@@ -83,17 +89,29 @@ pub async fn run_scheduler(
     config.task_max_failures = options.task_max_failures;
     config.override_logical_codec = Some(logical);
     config.override_physical_codec = Some(physical);
-    config.override_session_builder = Some(storage_sessions(options.storage));
+    let executors = Executors::default();
+    // Plans name their functions: the scheduler's sessions read them with the client's
+    // binary-string functions, and list and size files in HDFS and S3.
+    let sessions = spreading(
+        storage_sessions(options.storage),
+        options.default_partitions,
+        executors.clone(),
+    );
+    config.override_session_builder = Some(sessions);
+    config.override_config_producer =
+        Some(Arc::new(|| with_cluster_options(default_config_producer())));
     config.validate()?;
     let config = Arc::new(config);
     let cluster = BallistaCluster::new_from_config(&config).await?;
+    let _ = executors.set(cluster.cluster_state());
     let scheduler = create_scheduler::<LogicalPlanNode, PhysicalPlanNode>(cluster, config).await?;
     ready(bound);
     start_grpc_service_with_listener(listener, scheduler).await
 }
 
-/// Ballista's sessions, whose runtime opens HDFS and S3 stores by URL (one store per name
-/// node or bucket for all sessions): planning lists and sizes the files there.
+/// Ballista's sessions with SQL's binary-string functions, whose runtime opens HDFS and S3
+/// stores by URL (one store per name node or bucket for all sessions): planning lists and
+/// sizes the files there.
 fn storage_sessions(storage: StorageOptions) -> SessionBuilder {
     let registry = Arc::new(StorageRegistry::new(storage));
     Arc::new(move |config| {
@@ -101,8 +119,10 @@ fn storage_sessions(storage: StorageOptions) -> SessionBuilder {
             .with_object_store_registry(registry.clone())
             .build()?;
         let state = default_session_builder(config)?;
-        Ok(SessionStateBuilder::new_from_existing(state)
-            .with_runtime_env(Arc::new(runtime))
-            .build())
+        Ok(with_binary_strings(
+            SessionStateBuilder::new_from_existing(state)
+                .with_runtime_env(Arc::new(runtime))
+                .build(),
+        ))
     })
 }

@@ -29,6 +29,7 @@ pub(crate) async fn open(
     store: &Arc<dyn ObjectStore>,
     meta: &ObjectMeta,
     map: bool,
+    range: Option<(u64, u64)>,
 ) -> Result<Input> {
     let remote = || {
         Input::Remote(RangeReader::new(
@@ -47,7 +48,7 @@ pub(crate) async fn open(
         ..GetOptions::default()
     };
     match store.get_opts(&meta.location, options).await?.payload {
-        GetResultPayload::File(file, _) if map => Ok(mapped(file)),
+        GetResultPayload::File(file, _) if map => Ok(mapped(file, range)),
         GetResultPayload::File(file, _) => Ok(Input::Local(file)),
         GetResultPayload::Stream(_) => Ok(remote()),
     }
@@ -55,9 +56,10 @@ pub(crate) async fn open(
 
 /// `file` mapped into memory, so that readers look at the page cache's bytes instead of
 /// copying them (a Paddle scan otherwise copies every chunk into a buffer of its own before
-/// decoding it: BENCHMARKS.md, "Local files mapped into memory"); the file itself where
-/// mapping fails.
-fn mapped(file: std::fs::File) -> Input {
+/// decoding it); the file itself where mapping fails. The pages of `range` (the scan's
+/// bytes; `None`: all) are mapped at once, ahead of the scan: one system call instead of a
+/// page fault for every few pages the scan first touches.
+fn mapped(file: std::fs::File, range: Option<(u64, u64)>) -> Input {
     // SAFETY: the map is only ever read, but its bytes are handed out as `&[u8]`, which
     // promises they do not change: a file rewritten in place or truncated by another
     // process while it is scanned breaks that promise (truncation faults with SIGBUS). The
@@ -65,9 +67,31 @@ fn mapped(file: std::fs::File) -> Input {
     // ranges from their sizes; `RecordTableOptions::memory_map(false)` (`rcc sql --no-mmap`)
     // reads them instead, for files that may change.
     match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(map) => Input::Mapped(Cursor::new(Bytes::from_owner(map))),
+        Ok(map) => {
+            populate(&map, range);
+            Input::Mapped(Cursor::new(Bytes::from_owner(map)))
+        }
         Err(_) => Input::Local(file),
     }
+}
+
+/// Maps the pages of `range` of `map` in, where the system can (Linux 5.14 and later); a
+/// hint only: pages it leaves out are faulted in as the scan reaches them.
+fn populate(map: &memmap2::Mmap, range: Option<(u64, u64)>) {
+    #[cfg(target_os = "linux")]
+    {
+        let len = map.len() as u64;
+        let (start, end) = range.unwrap_or((0, len));
+        let (start, end) = (start.min(len), end.min(len));
+        // The offset must be page-aligned.
+        let start = start & !4095;
+        if end > start {
+            let advice = memmap2::Advice::PopulateRead;
+            let _ = map.advise_range(advice, start as usize, (end - start) as usize);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (map, range);
 }
 
 impl Read for Input {

@@ -17,6 +17,9 @@
 //! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path;
 //! - [`StorageRegistry`] / [`with_storage`]: files in HDFS (`hdfs://`) and S3 (`s3://`) by
 //!   URL, through [`hadoop_record_storage`].
+//! - [`register_binary_strings`] / [`with_binary_strings`]: SQL's functions on binary strings
+//!   for `buffer` columns (`length`, `substring`, `position` in bytes), which
+//!   `register_records` installs.
 //!
 //! ```
 //! use datafusion::prelude::SessionContext;
@@ -40,6 +43,7 @@
 //! # }
 //! ```
 
+mod binary_strings;
 mod ddl;
 mod error;
 mod format;
@@ -52,6 +56,7 @@ mod scan;
 mod source;
 mod storage;
 
+pub use binary_strings::{binary_string_functions, register_binary_strings, with_binary_strings};
 pub use error::{Place, RecordError};
 pub use format::RecordFormat;
 pub use opener::RecordOpener;

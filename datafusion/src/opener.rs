@@ -83,7 +83,7 @@ impl FileOpener for RecordOpener {
         let store = self.store.clone();
         let map = self.format.options.memory_map;
         Ok(Box::pin(async move {
-            let input = input::open(&store, &file.object_meta, map).await?;
+            let input = input::open(&store, &file.object_meta, map, range).await?;
             if !matches!(input, Input::Remote(_)) {
                 return Ok(futures::stream::iter(Scan::open(job, input)?).boxed());
             }

@@ -10,6 +10,7 @@ use datafusion::datasource::listing::{
 use datafusion::execution::context::SessionContext;
 use futures::TryStreamExt;
 
+use crate::binary_strings::register_binary_strings;
 use crate::format::RecordFormat;
 use crate::options::RecordTableOptions;
 
@@ -20,7 +21,9 @@ pub trait SessionContextExt {
     /// (`logs/*.paddle`), local, in HDFS (`hdfs://nn:8020/logs/*.seq`), in S3
     /// (`s3://bucket/logs/`) or in any registered object store — as one table
     /// `name` of the records `options` describe. Returns the table's format, for its schema
-    /// and its progress. A path that matches no file is an error.
+    /// and its progress. A path that matches no file is an error. The session gets SQL's
+    /// functions on binary strings for the table's `buffer` columns
+    /// ([`register_binary_strings`]).
     ///
     /// ```
     /// use datafusion::prelude::SessionContext;
@@ -60,6 +63,7 @@ impl SessionContextExt for SessionContext {
     ) -> Result<Arc<RecordFormat>> {
         let format = Arc::new(RecordFormat::try_new(options)?);
         let table = record_table(self, format.clone(), paths).await?;
+        register_binary_strings(self);
         self.register_table(name, Arc::new(table))?;
         Ok(format)
     }

@@ -161,23 +161,39 @@ impl Iterator for Scan {
 }
 
 impl Payloads {
-    /// Decodes payloads until a batch is full or they end.
+    /// Decodes payloads until a batch is full or they end: a run at a time from readers
+    /// that have runs (Paddle's), else one at a time.
     fn next_batch(&mut self, job: &Job) -> Result<Option<RecordBatch>> {
         let encoding = job.format.options.encoding;
-        let framing = || job.format.framing.to_string();
         if self.ended {
             return Ok(None);
         }
+        let runs = self.payloads.has_runs();
         while !self.decoder.is_full() {
+            if runs {
+                let before = self.decoder.records_decoded();
+                let decoded = match self.payloads.next_run(self.decoder.room()) {
+                    None => None,
+                    Some(Ok(mut run)) => Some(self.decoder.decode_payloads(&mut run, encoding)),
+                    Some(Err(e)) => return Err(framing_error(job, e)),
+                };
+                let Some(decoded) = decoded else {
+                    self.end(job);
+                    break;
+                };
+                self.in_range += self.decoder.records_decoded() - before;
+                if let Err(e) = decoded {
+                    return Err(self.payload_error(job, e));
+                }
+                continue;
+            }
             let payload = match self.payloads.next_payload() {
                 None => {
-                    self.ended = true;
-                    let skipped = self.payloads.skipped();
-                    job.format.progress.add_skipped(&job.file, skipped);
+                    self.end(job);
                     break;
                 }
                 Some(Ok(payload)) => payload,
-                Some(Err(e)) => return Err(job.error(Place::Framing { framing: framing() }, e)),
+                Some(Err(e)) => return Err(framing_error(job, e)),
             };
             let bytes = if self.line_ends {
                 self.scratch.clear();
@@ -188,13 +204,7 @@ impl Payloads {
                 payload
             };
             if let Err(e) = self.decoder.decode_payload(bytes, encoding) {
-                let place = Place::Payload {
-                    framing: framing(),
-                    location: self.payloads.location(),
-                    range_start: job.range.map_or(0, |r| r.0),
-                    in_range: self.in_range,
-                };
-                return Err(job.error(place, e));
+                return Err(self.payload_error(job, e));
             }
             self.in_range += 1;
         }
@@ -211,6 +221,32 @@ impl Payloads {
         }
         self.decoder.flush().map_err(external)
     }
+}
+
+impl Payloads {
+    /// The payloads have ended: what a recovering reader skipped goes to the progress.
+    fn end(&mut self, job: &Job) {
+        self.ended = true;
+        let skipped = self.payloads.skipped();
+        job.format.progress.add_skipped(&job.file, skipped);
+    }
+
+    /// The error of the payload last taken (the `in_range`-th of the range).
+    fn payload_error(&self, job: &Job, e: hadoop_record::Error) -> DataFusionError {
+        let place = Place::Payload {
+            framing: job.format.framing.to_string(),
+            location: self.payloads.location(),
+            range_start: job.range.map_or(0, |r| r.0),
+            in_range: self.in_range,
+        };
+        job.error(place, e)
+    }
+}
+
+/// An error of the framing (a damaged chunk, say).
+fn framing_error(job: &Job, e: hadoop_record::Error) -> DataFusionError {
+    let framing = job.format.framing.to_string();
+    job.error(Place::Framing { framing }, e)
 }
 
 /// An error of the columnar decoder that is not a record's (Arrow refusing an array).

@@ -2,7 +2,11 @@
 //! computed directly from the records (Rust, from the schema-driven `Value`s, not through
 //! DataFusion), read whole or split into byte ranges; projection pushdown skips what a
 //! query does not ask for; bad records and bad paths are named; tables over directories,
-//! globs and a non-local object store.
+//! globs and a non-local object store; SQL's binary-string functions on `buffer` columns
+//! ([`binary_strings`]).
+
+#[path = "sql/binary_strings.rs"]
+mod binary_strings;
 
 use std::path::PathBuf;
 use std::sync::Arc;

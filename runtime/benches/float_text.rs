@@ -4,7 +4,10 @@
 //!
 //! Each iteration handles a batch of 1,024 values, so the figures are per batch; criterion's
 //! throughput line gives values per second. "short" values look like record data (`12.5`,
-//! `0.25`), "random" ones are uniform bit patterns (16–17 digits, large exponents).
+//! `0.25`), "random" ones are uniform bit patterns (16–17 digits, large exponents). Doubles
+//! are also timed by the way Java lays them out, each of 16–17 digits: "plain" in [0, 10⁶),
+//! "large" in [10⁷, 10²³) and "small" in [10⁻²³, 10⁻³) (Java's `E` form, each decade alike),
+//! "negative" (the three in turn, negated) and "subnormal" (of every bit length).
 
 use std::hint::black_box;
 
@@ -37,6 +40,29 @@ fn random_doubles() -> Vec<f64> {
         .collect()
 }
 
+/// Doubles of the class `class` (see the top).
+fn doubles_of(class: &str) -> Vec<f64> {
+    let mut bits = bit_patterns(3);
+    let mut next = move || bits.next().unwrap_or(0);
+    (0..BATCH)
+        .map(|i| {
+            let (class, sign) = match class {
+                "negative" => (["plain", "large", "small"][i % 3], -1.0),
+                other => (other, 1.0),
+            };
+            let unit = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            // 10^k is exact for k ≤ 22, so each value is rounded once.
+            let decade = 10f64.powi((next() % 16) as i32);
+            sign * match class {
+                "plain" => unit * 1e6,
+                "large" => (1.0 + 9.0 * unit) * (1e7 * decade),
+                "small" => (1.0 + 9.0 * unit) / (1e4 * decade),
+                _ => f64::from_bits((next() >> (12 + next() % 52)).max(1)),
+            }
+        })
+        .collect()
+}
+
 fn short_floats() -> Vec<f32> {
     (0..BATCH).map(|i| i as f32 * 0.25 - 100.0).collect()
 }
@@ -53,7 +79,11 @@ fn format(c: &mut Criterion) {
     let mut group = c.benchmark_group("float_text/format");
     group.throughput(Throughput::Elements(BATCH as u64));
     let mut out = Vec::with_capacity(BATCH * 32);
-    for (name, values) in [("short", short_doubles()), ("random", random_doubles())] {
+    let classes = ["plain", "large", "small", "negative", "subnormal"];
+    let doubles = [("short", short_doubles()), ("random", random_doubles())]
+        .into_iter()
+        .chain(classes.map(|class| (class, doubles_of(class))));
+    for (name, values) in doubles {
         group.bench_with_input(
             BenchmarkId::new("push_double", name),
             &values,

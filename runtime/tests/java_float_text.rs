@@ -1,7 +1,8 @@
 //! Java's float/double text against the reference data of `tests/fixtures/java-float-text`:
 //! `Float.toString`, `Double.toString` and `Double.toString((double) f)` from JDK 17 and from a
-//! modern JDK for 37,809 values. The writer must reproduce the modern text exactly; the parser
-//! must read both back to the exact bits.
+//! modern JDK for 37,809 values, and for 13,733 more by layout class (large and small
+//! magnitudes in every decade, negative, subnormal). The writer must reproduce the modern text
+//! exactly; the parser must read both back to the exact bits.
 
 use hadoop_record::archive::text::{
     double_to_string, float_to_string, parse_double, parse_float, push_double, push_float, MAX_LEN,
@@ -59,25 +60,32 @@ fn load(name: &str) -> Vec<Line> {
         .collect()
 }
 
-#[test]
-fn fixture_files_hold_the_documented_values() {
-    let modern = load("jdk_modern.tsv");
-    let jdk17 = load("jdk17.tsv");
-    assert_eq!(modern.len(), 37_809);
+/// The lines of `modern` and `jdk17`, which must be the same values, and how many differ.
+fn differing(modern: &str, jdk17: &str) -> (usize, usize) {
+    let (modern, jdk17) = (load(modern), load(jdk17));
     assert_eq!(jdk17.len(), modern.len());
     let mut differ = 0;
     for (m, o) in modern.iter().zip(&jdk17) {
         assert_eq!((m.kind, m.bits), (o.kind, o.bits), "line {}", m.number);
         differ += usize::from(m.to_string != o.to_string || m.widened != o.widened);
     }
-    assert_eq!(differ, 2_606);
+    (modern.len(), differ)
 }
 
 #[test]
-fn writer_reproduces_every_modern_jdk_text() {
+fn fixture_files_hold_the_documented_values() {
+    assert_eq!(differing("jdk_modern.tsv", "jdk17.tsv"), (37_809, 2_606));
+    assert_eq!(
+        differing("classes_jdk_modern.tsv", "classes_jdk17.tsv"),
+        (13_733, 972)
+    );
+}
+
+/// The writer prints every text of `file` (a modern JDK's) exactly.
+fn writes_alike(file: &str) {
     let mut failures = Vec::new();
     let mut out = Vec::new();
-    for line in load("jdk_modern.tsv") {
+    for line in load(file) {
         let (written, widened) = match line.kind {
             Kind::F64 => (double_to_string(f64::from_bits(line.bits)), None),
             Kind::F32 => {
@@ -144,13 +152,27 @@ fn parses_back(file: &str) {
 }
 
 #[test]
+fn writer_reproduces_every_modern_jdk_text() {
+    writes_alike("jdk_modern.tsv");
+}
+
+/// Large and small magnitudes in every decade (Java's `E` form, which zmij writes plain from
+/// 10⁻⁵ to 10¹⁶), negative, and subnormal values, each a path of its own in the writer.
+#[test]
+fn writer_reproduces_every_layout_class() {
+    writes_alike("classes_jdk_modern.tsv");
+}
+
+#[test]
 fn parser_reads_every_modern_jdk_text_back() {
     parses_back("jdk_modern.tsv");
+    parses_back("classes_jdk_modern.tsv");
 }
 
 #[test]
 fn parser_reads_every_jdk17_text_back() {
     parses_back("jdk17.tsv");
+    parses_back("classes_jdk17.tsv");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,6 +214,25 @@ fn writer_corner_cases() {
         (13739255765353.0 + 1.0 / 16.0, "1.3739255765353062E13"),
         (f64::MAX, "1.7976931348623157E308"),
         (f64::MIN_POSITIVE, "2.2250738585072014E-308"),
+        // zmij writes these plain (10⁻⁵ ≤ |x| < 10¹⁶); Java's E form is a rearrangement: the
+        // point after the first digit, a fraction kept, trailing zeros of an integer dropped.
+        (12345678.9, "1.23456789E7"),
+        (1.2345e15, "1.2345E15"),
+        (12340000000.0, "1.234E10"),
+        (1234567890123456.8, "1.2345678901234568E15"),
+        (9999999999999998.0, "9.999999999999998E15"),
+        (1e16, "1.0E16"),
+        (1.2345678901234568e17, "1.2345678901234568E17"),
+        (0.00012345, "1.2345E-4"),
+        (1e-5, "1.0E-5"),
+        (-1.5e-5, "-1.5E-5"),
+        (-0.000999, "-9.99E-4"),
+        // The largest subnormal, and a negative one under the two-digit rule.
+        (
+            f64::from_bits(0x000f_ffff_ffff_ffff),
+            "2.225073858507201E-308",
+        ),
+        (-f64::from_bits(3), "-1.5E-323"),
     ];
     for &(v, text) in doubles {
         assert_eq!(double_to_string(v), text, "{v:e}");
@@ -210,6 +251,13 @@ fn writer_corner_cases() {
         (5.83e9, "5.83E9"),
         (f32::from_bits(0xe8ff3ec1), "-9.6428885E24"),
         (f32::MAX, "3.4028235E38"),
+        // zmij writes these plain (10⁻⁶ ≤ |x| < 10¹³ for float).
+        (1.2345e11, "1.2345E11"),
+        (12345678.0, "1.2345678E7"),
+        (1e12, "1.0E12"),
+        (1e-6, "1.0E-6"),
+        (-0.00012345, "-1.2345E-4"),
+        (f32::from_bits(0x007f_ffff), "1.1754942E-38"),
         // A tie between 2550602.2 and 2550602.3: the even digit.
         (2550602.0 + 0.25, "2550602.2"),
     ];
@@ -223,6 +271,8 @@ fn writer_corner_cases() {
         (f32::MAX, "3.4028234663852886E38"),
         (f32::from_bits(0x5c7b3f53), "2.8287937947684045E17"),
         (f32::from_bits(0x69b58f9f), "2.7436725598700745E25"),
+        (1.2345e11, "1.2344999936E11"),
+        (-0.00012345, "-1.234499941347167E-4"),
     ];
     for &(v, text) in widened {
         assert_eq!(double_to_string(f64::from(v)), text, "{v:e}");

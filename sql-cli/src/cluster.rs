@@ -53,10 +53,15 @@ struct SchedulerArgs {
     #[arg(long, value_name = "HOST", default_value = "localhost")]
     external_host: String,
 
-    /// How tasks go to executor slots: bias fills each executor first, round-robin
-    /// spreads them one by one
-    #[arg(long, value_enum, value_name = "POLICY", default_value = "bias")]
+    /// How tasks go to executor slots: round-robin hands them to the executors in turn,
+    /// bias fills each executor first
+    #[arg(long, value_enum, value_name = "POLICY", default_value = "round-robin")]
     task_distribution: TaskDistribution,
+
+    /// Partitions of a query that does not ask for a number (`rcc sql --partitions`);
+    /// default: the task slots of the executors registered when it is planned
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    default_partitions: Option<u32>,
 
     /// Seconds without a heartbeat after which an executor is dead and its tasks run
     /// elsewhere
@@ -171,6 +176,7 @@ async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
         bind_port: args.bind_port,
         external_host: args.external_host,
         round_robin: args.task_distribution == TaskDistribution::RoundRobin,
+        default_partitions: args.default_partitions.map(|n| n as usize),
         executor_timeout_seconds: args.executor_timeout_seconds,
         expire_dead_executor_interval_seconds: args.expire_dead_executor_interval_seconds,
         task_max_failures: args.task_max_failures,

@@ -17,6 +17,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use futures::StreamExt;
 use hadoop_record::Format;
 use hadoop_record_arrow::mapping::TYPE_KEY;
+use hadoop_record_cluster::ClusterOptions;
 use hadoop_record_datafusion::{
     with_storage, DdlSource, FramingOptions, RecordError, RecordTableOptions, ScanProgress,
     SessionContextExt,
@@ -108,7 +109,8 @@ struct SqlArgs {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
 
-    /// Threads (and file ranges) working at once (default: the number of cores)
+    /// Threads (and file ranges) working at once (default: the number of cores; with
+    /// --cluster, the task slots of the cluster's executors)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     partitions: Option<u16>,
 
@@ -235,7 +237,9 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
 async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early> {
     let mut config = SessionConfig::new();
     if let Some(n) = args.partitions {
-        config = config.with_target_partitions(n.into());
+        config = config
+            .with_target_partitions(n.into())
+            .with_option_extension(ClusterOptions::partitions(n.into()));
     }
     let files: Vec<&str> = args.files.iter().map(String::as_str).collect();
     // The same table and query; on a cluster, the table is one a plan can carry.

@@ -1,11 +1,13 @@
 //! `rcc cluster` and `rcc sql --cluster`: a Ballista scheduler and two executors started
 //! here as child processes, on loopback ports chosen at run time, answer queries over record
-//! files exactly as `rcc sql` does locally; a large splittable file gives tasks to both
-//! executors (their task lines on standard error say so); an absent scheduler is a clear
+//! files exactly as `rcc sql` does locally; a query gets as many partitions as the
+//! executors have task slots, one task each, handed to both executors (their task lines on
+//! standard error say so), also when a stage has fewer; an absent scheduler is a clear
 //! error naming its address; an executor killed during a query: Ballista runs its tasks
 //! again on the other executor once the killed one misses its heartbeats, and the query
 //! succeeds with the same answer. Every process started here is killed and waited
-//! for when its guard drops, also when an assertion fails.
+//! for when its guard drops, also when an assertion fails. The processes are the
+//! companions themselves (`rcc-cluster`, `rcc-sql`), which `rcc` runs (`cli/tests/cli.rs`).
 
 mod support;
 
@@ -68,37 +70,87 @@ fn cluster_answers_are_the_local_answers_and_splits_spread() {
             path(&small_paddle),
         ],
     );
+    // SQL's binary-string functions: the scheduler and the executors have the client's.
+    let answer = same_answer(
+        &small,
+        url,
+        &[
+            "--in-framing",
+            "v1",
+            "--to",
+            "csv",
+            "SELECT DISTINCT url, octet_length(b) AS octets, length(b) AS len, \
+             position(X'2e' IN b) AS dot, encode(substring(b FROM 2 FOR 3), 'hex') AS sub \
+             FROM (SELECT url, CAST(url AS BYTEA) AS b FROM records) ORDER BY url",
+            path(&v1),
+        ],
+    );
+    assert_eq!(
+        answer,
+        "url,octets,len,dot,sub\na.com,5,5,2,2e636f\nb.org,5,5,2,2e6f72\nc.net,5,5,2,2e6e65\n\
+         \"é,'%}\",6,6,0,a92c27\n"
+    );
 
-    // Three Paddle files, one large: split into ranges, tasks on both executors.
-    let before: Vec<usize> = cluster.executors.iter().map(|e| e.tasks().len()).collect();
+    // Three Paddle files, one large, with no --partitions: as many partitions as the two
+    // executors have task slots (2 × 2), one task each, on both executors; the large file
+    // read in ranges.
     let files = [path(&paddle), path(&paddle_copy), path(&small_paddle)];
-    let mut args = vec![
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "--partitions",
-        "4",
-        BY_URL,
-    ];
+    let mut args = vec!["--in-framing", "paddle", "--to", "csv", BY_URL];
     args.extend_from_slice(&files);
-    let answer = same_answer(&big, url, &args);
-    assert!(answer.contains("\nb.org,62750,"), "{answer}");
-    let mut ranges_of_big = 0;
-    for (e, before) in cluster.executors.iter().zip(before) {
-        let tasks = e.tasks()[before..].to_vec();
-        assert!(
-            tasks.iter().any(|t| t.contains("big.paddle ")),
-            "{} ran no task over a file:\n{}",
-            e.name,
-            e.stderr()
-        );
-        ranges_of_big += tasks
-            .iter()
-            .map(|t| t.matches("big.paddle ").count())
-            .sum::<usize>();
-    }
-    assert!(ranges_of_big >= 2, "big.paddle is read in ranges");
+    let scans = scans_of(&cluster, || {
+        let answer = same_answer(&big, url, &args);
+        assert!(answer.contains("\nb.org,62750,"), "{answer}");
+    });
+    assert_eq!(scans.iter().map(Vec::len).sum::<usize>(), 4, "{scans:?}");
+    assert!(scans.iter().flatten().all(|t| t.matches('[').count() == 1));
+    let ranges_of_big = scans
+        .iter()
+        .flatten()
+        .filter(|t| t.contains("big.paddle "))
+        .count();
+    assert!(
+        ranges_of_big >= 2,
+        "big.paddle is read in ranges: {scans:?}"
+    );
+
+    // A small stage still spreads: two partitions, one on each executor.
+    let mut args = vec!["--in-framing", "paddle", "--partitions", "2", BY_URL];
+    args.extend_from_slice(&files);
+    let scans = scans_of(&cluster, || {
+        same_answer(&big, url, &args);
+    });
+    assert_eq!(
+        scans.iter().map(Vec::len).collect::<Vec<_>>(),
+        [1, 1],
+        "{scans:?}"
+    );
+}
+
+/// Per executor, the scan tasks (those that read files) it logged while `run` ran; each
+/// executor must have run at least one.
+fn scans_of(cluster: &Cluster, run: impl FnOnce()) -> Vec<Vec<String>> {
+    let before: Vec<usize> = cluster.executors.iter().map(|e| e.tasks().len()).collect();
+    run();
+    let scans: Vec<Vec<String>> = cluster
+        .executors
+        .iter()
+        .zip(before)
+        .map(|(e, before)| {
+            let tasks = e.tasks()[before..].to_vec();
+            let scans: Vec<String> = tasks
+                .into_iter()
+                .filter(|t| t.contains(".paddle "))
+                .collect();
+            assert!(
+                !scans.is_empty(),
+                "{} ran no task over a file:\n{}",
+                e.name,
+                e.stderr()
+            );
+            scans
+        })
+        .collect();
+    scans
 }
 
 #[test]

@@ -1,23 +1,22 @@
 //! `rcc sql`: answers over framed and plain record files checked against what the records
 //! themselves give (computed here from the schema-driven values) and against DuckDB over
 //! the Parquet file `rcc sql --to parquet` writes (a pinned DuckDB and pyarrow in a virtual
-//! environment under the target directory); every output format; the errors (bad SQL with
-//! the table's columns, a bad record with file, record, byte and field path, bad paths and
-//! options).
+//! environment under the target directory); SQL's binary-string functions on a `buffer`
+//! column against DuckDB; every output format; the errors (bad SQL with the table's
+//! columns, a bad record with file, record, byte and field path, bad paths and options).
 //!
 //! The Python peers need `python3` with `venv` and network access to PyPI the first time;
-//! `HADOOP_RECORD_SKIP_PEERS=1` skips only the test that uses them.
+//! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
 
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
-use fixture_harness::peers::{python, target_dir};
+use fixture_harness::peers::{python, run_script, target_dir};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
 use hadoop_record::Format;
 use support::web::{by_url_csv, work_in, Work, BY_URL};
-use support::{rcc_in, stderr, stdout};
+use support::{rcc_in, rcc_sql_in, stderr, stdout};
 
 fn work(name: &str) -> Work {
     work_in("cli-sql", name, 500)
@@ -312,17 +311,7 @@ rows = duckdb.sql(f"""
 for r in rows:
     print("|".join(str(x) for x in r))
 "#;
-    let out = Command::new(python)
-        .args(["-c", script])
-        .arg(&parquet)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = run_script(python, script, &[&parquet]);
     let mut expected = String::from(
         "id: int32 not null\nbytes: int64 not null\nok: bool not null\nurl: string not null\n\
          tags: list<item: string not null> not null\n  child 0, item: string not null\n\
@@ -391,4 +380,127 @@ fn recover_skips_damaged_chunks_and_reports_them() {
         .map(|s| format!("warning: recovery: {}: {s}\n", shown.display()))
         .collect();
     assert_eq!(stderr(&out), expected);
+}
+
+/// SQL's binary-string functions on a `buffer` column — bytes ≥ 0x80, empty buffers and
+/// nulls (jute, `--nullable`) — answer as a live DuckDB does over the same bytes. DuckDB
+/// lacks `length`, `substring`, `position` and `encode` on BLOB: its side asks what standard
+/// SQL defines them as (`octet_length`, slices, the first slice equal to `x`, `hex`).
+#[test]
+fn binary_string_functions_answer_as_duckdb() {
+    let Some(python) = python() else {
+        return;
+    };
+    let dir = target_dir().join("cli-sql").join("binary");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bin.jr"),
+        "module bin { class Blob { int i; buffer b; buffer x; } }",
+    )
+    .unwrap();
+    // (i, b, x); None is null.
+    type Row = (i32, Option<&'static [u8]>, Option<&'static [u8]>);
+    let rows: [Row; 8] = [
+        (1, Some(b"\x00\x01\xff\x80abc"), Some(b"\x80")),
+        (2, Some(b""), Some(b"")),
+        (3, None, Some(b"a")),
+        (4, Some(b"abc"), Some(b"bc")),
+        (5, Some("é".as_bytes()), Some(b"\xa9")),
+        (6, Some(b"\x7f"), None),
+        (7, Some(b"\x80"), Some(b"\x80\x80")),
+        (8, Some(b"\xff\xff\x00"), Some(b"\xff\x00")),
+    ];
+    // jute: a big-endian int; a buffer is its length and bytes, a null one length -1.
+    let mut jute = Vec::new();
+    let mut hex_rows = Vec::new();
+    for (i, b, x) in rows {
+        jute.extend(i.to_be_bytes());
+        let mut hex = vec![i.to_string()];
+        for bytes in [b, x] {
+            match bytes {
+                Some(bytes) => {
+                    jute.extend((bytes.len() as i32).to_be_bytes());
+                    jute.extend(bytes);
+                    hex.push(bytes.iter().map(|b| format!("{b:02x}")).collect());
+                }
+                None => {
+                    jute.extend((-1i32).to_be_bytes());
+                    hex.push("NULL".into());
+                }
+            }
+        }
+        hex_rows.push(hex.join(" "));
+    }
+    std::fs::write(dir.join("blobs.jute"), jute).unwrap();
+
+    let queries = [
+        "SELECT i, octet_length(b) AS octets, length(b) AS len, \
+         coalesce(encode(substring(b FROM 2 FOR 3), 'hex'), 'NULL') AS sub, \
+         coalesce(encode(substring(b, 0, 2), 'hex'), 'NULL') AS head, \
+         position(x IN b) AS pos, coalesce(encode(b || x, 'hex'), 'NULL') AS cat, \
+         b < x AS lt, b = x AS eq, coalesce(encode(b, 'hex'), 'NULL') AS hex \
+         FROM records ORDER BY b NULLS LAST, i",
+        "SELECT encode(min(b), 'hex') AS lo, encode(max(b), 'hex') AS hi FROM records",
+    ];
+    let mut ours = String::new();
+    for query in queries {
+        let out = rcc_sql_in(
+            &dir,
+            &[
+                "--schema",
+                "bin.jr",
+                "--type",
+                "bin.Blob",
+                "--from",
+                "jute",
+                "--nullable",
+                "--to",
+                "csv",
+                query,
+                "blobs.jute",
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{query}: {}", stderr(&out));
+        ours.push_str(&stdout(&out));
+    }
+
+    let script = r#"
+import sys, duckdb
+con = duckdb.connect()
+con.execute("CREATE TABLE t(i INT, b BLOB, x BLOB)")
+for row in sys.argv[1:]:
+    i, b, x = row.split(" ")
+    con.execute("INSERT INTO t VALUES (?, unhex(?), unhex(?))",
+                [int(i), None if b == "NULL" else b, None if x == "NULL" else x])
+position = """(SELECT coalesce(min(k), 0) FROM range(1, octet_length(b) + 2) r(k)
+               WHERE b[k : k + octet_length(x) - 1] = x)"""
+queries = [
+    ("i,octets,len,sub,head,pos,cat,lt,eq,hex", f"""
+     SELECT i, octet_length(b), octet_length(b), coalesce(lower(hex(b[2:4])), 'NULL'),
+            coalesce(lower(hex(b[1:1])), 'NULL'),
+            CASE WHEN b IS NOT NULL AND x IS NOT NULL THEN {position} END,
+            coalesce(lower(hex(b || x)), 'NULL'), b < x, b = x, coalesce(lower(hex(b)), 'NULL')
+     FROM t ORDER BY b NULLS LAST, i"""),
+    ("lo,hi", "SELECT lower(hex(min(b))), lower(hex(max(b))) FROM t"),
+]
+def text(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+for header, query in queries:
+    print(header)
+    for r in con.execute(query).fetchall():
+        print(",".join(text(v) for v in r))
+"#;
+    let duckdb = run_script(python, script, &hex_rows);
+    assert_eq!(ours, duckdb);
+    // The rows DuckDB's order gives, so that an empty answer cannot pass.
+    assert!(
+        duckdb.starts_with("i,octets,len,sub,head,pos,cat,lt,eq,hex\n2,0,0,,,1,,false,true,\n"),
+        "{duckdb}"
+    );
 }

@@ -72,7 +72,7 @@ enum Kind {
 
 /// Offsets and bytes of a `Utf8` or `Binary` column.
 #[derive(Debug)]
-struct Bytes {
+pub(crate) struct Bytes {
     offsets: Vec<i32>,
     values: Vec<u8>,
 }
@@ -86,7 +86,7 @@ impl Bytes {
     }
 
     #[inline]
-    fn push(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Result<()> {
         self.values.extend_from_slice(bytes);
         self.close()
     }
@@ -126,8 +126,8 @@ fn offset(len: usize) -> Result<i32> {
     })
 }
 
-/// The buffer of a number or boolean column, for the decoder's top-level plan, which knows
-/// the column's kind.
+/// The buffer of a number, boolean, string or buffer column, for the decoder's top-level
+/// plans, which know the column's kind.
 macro_rules! leaf {
     ($name:ident, $variant:ident, $ty:ty) => {
         #[inline(always)]
@@ -216,6 +216,13 @@ impl Column {
     leaf!(longs_mut, Long, Vec<i64>);
     leaf!(floats_mut, Float, Vec<f32>);
     leaf!(doubles_mut, Double, Vec<f64>);
+    leaf!(strings_mut, String, Bytes);
+    leaf!(buffers_mut, Buffer, Bytes);
+
+    /// Whether the column may hold nulls (jute's nullable `ustring`, `buffer`, `vector`).
+    pub(crate) fn is_nullable(&self) -> bool {
+        self.validity.is_some()
+    }
 
     /// Decodes one value written under `tag` and appends it. The numbers and booleans are
     /// decoded here, inlined into the caller's loop; the rest out of line.

@@ -231,7 +231,7 @@ impl BatchDecoder {
             type_name: def.name.as_str().into(),
             schema,
             record,
-            flat: flat::plan(&fields),
+            flat: flat::plan(&fields, &columns),
             fields,
             columns,
             arrow,
@@ -295,6 +295,57 @@ impl BatchDecoder {
         self.read_payload(payload, format)
     }
 
+    /// [`BatchDecoder::decode_payload`] of each payload `payloads` gives, until the decoder
+    /// [is full](BatchDecoder::is_full) or they end; stops at the first error (the payload
+    /// in error taken from `payloads`, nothing of it kept). The loop of scans: binary
+    /// payloads of flat records go through their plan without a call per payload.
+    pub fn decode_payloads<'p>(
+        &mut self,
+        payloads: &mut impl Iterator<Item = &'p [u8]>,
+        format: Format,
+    ) -> hadoop_record::Result<()> {
+        if format == Format::Binary {
+            if let Some(plan) = self.flat.take() {
+                let result = self.decode_while_room(payloads, |d, p| d.decode_flat(&plan, p));
+                self.flat = Some(plan);
+                return result;
+            }
+        }
+        self.decode_while_room(payloads, |d, p| d.decode_payload(p, format))
+    }
+
+    /// `decode` of each payload of `payloads` until the decoder is full or they end.
+    #[inline(always)]
+    fn decode_while_room<'p>(
+        &mut self,
+        payloads: &mut impl Iterator<Item = &'p [u8]>,
+        mut decode: impl FnMut(&mut Self, &'p [u8]) -> hadoop_record::Result<()>,
+    ) -> hadoop_record::Result<()> {
+        while !self.is_full() {
+            let Some(payload) = payloads.next() else {
+                break;
+            };
+            decode(self, payload)?;
+        }
+        Ok(())
+    }
+
+    /// One binary payload by the flat `plan`; one it does not take, through
+    /// [`Self::read_payload`].
+    #[inline(always)]
+    fn decode_flat(&mut self, plan: &[flat::Flat], payload: &[u8]) -> hadoop_record::Result<()> {
+        if let Some(bytes) = flat::decode(plan, &mut self.columns, payload) {
+            self.rows += 1;
+            self.records += 1;
+            self.bytes += bytes;
+            return Ok(());
+        }
+        for c in &mut self.columns {
+            c.truncate(self.rows);
+        }
+        self.read_payload(payload, Format::Binary)
+    }
+
     /// [`BatchDecoder::decode_payload`] through a [`RecordReader`] on the payload.
     fn read_payload(&mut self, payload: &[u8], format: Format) -> hadoop_record::Result<()> {
         let n = self.records;
@@ -332,15 +383,10 @@ impl BatchDecoder {
     /// one good record is decoded again by [`Self::read_payload`], whose error is the one
     /// reading the bytes as a stream gives (`rcc convert`'s, for example).
     fn decode_binary_payload(&mut self, payload: &[u8]) -> hadoop_record::Result<()> {
-        if let Some(plan) = &self.flat {
-            if flat::decode(plan, &mut self.columns, payload).is_some() {
-                self.rows += 1;
-                self.records += 1;
-                return Ok(());
-            }
-            for c in &mut self.columns {
-                c.truncate(self.rows);
-            }
+        if let Some(plan) = self.flat.take() {
+            let result = self.decode_flat(&plan, payload);
+            self.flat = Some(plan);
+            return result;
         } else if !payload.is_empty() {
             let mut input = RawInput::new(payload).with_max_depth(self.max_depth);
             if self.decode_record(&mut input).is_ok() {
@@ -368,6 +414,12 @@ impl BatchDecoder {
     #[inline]
     pub fn is_full(&self) -> bool {
         self.rows >= self.options.batch_size.max(1) || self.bytes >= BYTES_PER_BATCH
+    }
+
+    /// Rows to add before the decoder [is full](BatchDecoder::is_full) by its row count.
+    #[inline]
+    pub fn room(&self) -> usize {
+        self.options.batch_size.max(1).saturating_sub(self.rows)
     }
 
     /// Records decoded since the decoder was made.

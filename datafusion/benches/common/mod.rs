@@ -1,6 +1,6 @@
 //! The data of the scan benchmarks (this crate's and `hadoop-record-cluster`'s): records
-//! of the small shape {int, long, boolean, double} as a Paddle-framed binary file and as
-//! Parquet, made once under `target/sql-bench/` and kept.
+//! of the small shape {int, long, boolean, double} (and of any shape, [`files`]) as a
+//! Paddle-framed binary file and as Parquet, made once under `target/sql-bench/` and kept.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -68,33 +68,72 @@ pub fn table(
     ctx
 }
 
+/// `SQL_BENCH_RECORDS`, or 10 000 000.
 pub fn records() -> u64 {
+    records_or(10_000_000)
+}
+
+/// `SQL_BENCH_RECORDS`, or `default`.
+pub fn records_or(default: u64) -> u64 {
     std::env::var("SQL_BENCH_RECORDS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000_000)
+        .unwrap_or(default)
 }
 
 /// The DDL, the Paddle file and the Parquet file of `n` records, made once.
 pub fn data(rt: &Runtime, n: u64) -> (PathBuf, PathBuf, PathBuf) {
+    let fields = [
+        ("i", FieldType::Int),
+        ("l", FieldType::Long),
+        ("b", FieldType::Bool),
+        ("d", FieldType::Double),
+    ];
+    files(rt, "small", DDL, &fields, n, |k, x| {
+        vec![
+            Value::Int((x >> 40) as i32 - (1 << 23)),
+            Value::Long((x >> 8) as i64 - (1 << 55)),
+            Value::Bool(k % 3 == 0),
+            Value::Double((x >> 11) as f64 / (1u64 << 53) as f64),
+        ]
+    })
+}
+
+/// The directory of the benches' files, `target/sql-bench/`.
+pub fn bench_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/sql-bench");
     std::fs::create_dir_all(&dir).unwrap();
-    let ddl = dir.join("small.jr");
-    std::fs::write(&ddl, DDL).unwrap();
-    let paddle = dir.join(format!("small-{n}.paddle"));
-    let parquet = dir.join(format!("small-{n}.parquet"));
+    dir
+}
+
+/// The DDL (`ddl`, whose one class is `bench.<Name>` with `fields`), the Paddle-framed
+/// binary file and the Parquet file (DataFusion's default writer) of `n` records, made once
+/// under [`bench_dir`] as `<name>.jr`, `<name>-<n>.paddle` and `<name>-<n>.parquet`. Record
+/// `k`'s fields are `row(k, x)`, `x` a xorshift sequence.
+pub fn files(
+    rt: &Runtime,
+    name: &str,
+    ddl: &str,
+    fields: &[(&str, FieldType)],
+    n: u64,
+    mut row: impl FnMut(u64, u64) -> Vec<Value>,
+) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = bench_dir();
+    let ddl_path = dir.join(format!("{name}.jr"));
+    std::fs::write(&ddl_path, ddl).unwrap();
+    let paddle = dir.join(format!("{name}-{n}.paddle"));
+    let parquet = dir.join(format!("{name}-{n}.parquet"));
+    let mut schema = Schema::new();
+    let id = schema.add(RecordType {
+        module: "bench".into(),
+        name: class_name(ddl).into(),
+        fields: fields
+            .iter()
+            .map(|(f, ty)| FieldDef::new(*f, ty.clone()))
+            .collect(),
+    });
+    let type_name = schema.record(id).full_name();
     if !paddle.exists() {
-        let mut schema = Schema::new();
-        let id = schema.add(RecordType {
-            module: "bench".into(),
-            name: "Small".into(),
-            fields: vec![
-                FieldDef::new("i", FieldType::Int),
-                FieldDef::new("l", FieldType::Long),
-                FieldDef::new("b", FieldType::Bool),
-                FieldDef::new("d", FieldType::Double),
-            ],
-        });
         let tmp = paddle.with_extension("tmp");
         let file = std::io::BufWriter::new(std::fs::File::create(&tmp).unwrap());
         let mut frames = PaddleWriter::new(file);
@@ -103,14 +142,9 @@ pub fn data(rt: &Runtime, n: u64) -> (PathBuf, PathBuf, PathBuf) {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let value = Value::Record(vec![
-                Value::Int((x >> 40) as i32 - (1 << 23)),
-                Value::Long((x >> 8) as i64 - (1 << 55)),
-                Value::Bool(k % 3 == 0),
-                Value::Double((x >> 11) as f64 / (1u64 << 53) as f64),
-            ]);
-            let mut w = RecordWriter::new(Vec::with_capacity(32), Format::Binary);
-            w.write_value(&schema, id, &value).unwrap();
+            let mut w = RecordWriter::new(Vec::with_capacity(64), Format::Binary);
+            w.write_value(&schema, id, &Value::Record(row(k, x)))
+                .unwrap();
             frames.write_payload(&w.into_inner().unwrap()).unwrap();
         }
         frames.finish().unwrap();
@@ -120,7 +154,7 @@ pub fn data(rt: &Runtime, n: u64) -> (PathBuf, PathBuf, PathBuf) {
     if !parquet.exists() {
         rt.block_on(async {
             let ctx = SessionContext::new();
-            let options = RecordTableOptions::new(&ddl, "bench.Small").framing("paddle");
+            let options = RecordTableOptions::new(&ddl_path, &type_name).framing("paddle");
             ctx.register_records("t", options, &[paddle.to_str().unwrap()])
                 .await
                 .unwrap();
@@ -138,5 +172,11 @@ pub fn data(rt: &Runtime, n: u64) -> (PathBuf, PathBuf, PathBuf) {
             std::fs::rename(&tmp, &parquet).unwrap();
         });
     }
-    (ddl, paddle, parquet)
+    (ddl_path, paddle, parquet)
+}
+
+/// The name of the one class of a bench's DDL (`module bench { class Name { … } }`).
+fn class_name(ddl: &str) -> &str {
+    let after = &ddl[ddl.find("class ").unwrap() + 6..];
+    after[..after.find(' ').unwrap()].trim()
 }

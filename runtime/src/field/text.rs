@@ -11,10 +11,10 @@ use crate::schema::{FieldType, SchemaBuilder};
 
 /// Reads a binary `ustring` from a raw cursor, checked as Hadoop's reader checks it:
 /// valid UTF-8 (no surrogates, nothing past U+10FFFF) and neither U+FFFE nor U+FFFF.
+#[inline]
 pub(crate) fn raw_str<'a>(input: &mut RawInput<'a>) -> Result<&'a str> {
-    let n = input.read_len()?;
-    let start = input.offset();
-    let bytes = input.take(n)?;
+    let bytes = input.read_bytes()?;
+    let start = input.offset() - bytes.len();
     if bytes.is_ascii() {
         // SAFETY: ASCII is valid UTF-8, and holds neither U+FFFE nor U+FFFF. (The word-at-a-
         // time ASCII check is a fraction of full validation, which dominated profiles of raw

@@ -407,6 +407,21 @@ pub trait PayloadRead {
     /// The next payload: `None` at the end; after an error, nothing more.
     fn next_payload(&mut self) -> Option<Result<&[u8]>>;
 
+    /// Whether [`PayloadRead::next_run`] gives payloads (Paddle's readers); for the others
+    /// it gives nothing, and [`PayloadRead::next_payload`] is the way.
+    fn has_runs(&self) -> bool {
+        false
+    }
+
+    /// The next payloads, at most `max` (at least one), as a [`PayloadRun`] to step through
+    /// without a call per payload, when the reader [`has_runs`](PayloadRead::has_runs):
+    /// `None` at the end; after an error, nothing more. Runs and single payloads may be
+    /// taken in turn.
+    fn next_run(&mut self, max: usize) -> Option<Result<PayloadRun<'_>>> {
+        let _ = max;
+        None
+    }
+
     /// Where the payload last returned is.
     fn location(&self) -> Location;
 
@@ -414,6 +429,80 @@ pub trait PayloadRead {
     /// O: why`); empty unless the framing recovers and something was damaged.
     fn skipped(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+/// Payloads that lie back to back in memory, each after its length as a 4-byte
+/// little-endian number: a stretch of a Paddle chunk's record table, which was checked
+/// when the chunk was opened. An iterator of the payloads; what it has given counts as
+/// delivered by its reader ([`PayloadRead::location`] and the next payloads follow it).
+#[derive(Debug)]
+pub struct PayloadRun<'a> {
+    table: &'a [u8],
+    pos: usize,
+    left: u32,
+    taken: u32,
+    broken: bool,
+    place: &'a mut RunPlace,
+}
+
+/// Where a reader of record tables stands: written back by the [`PayloadRun`]s it lends.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct RunPlace {
+    /// Where the next record's length is in the open chunk's table.
+    pub pos: usize,
+    /// Records of the open chunk delivered.
+    pub next: u32,
+    /// Records delivered.
+    pub records: u64,
+    /// A run found the table shorter than its check did.
+    pub broken: bool,
+}
+
+impl<'a> PayloadRun<'a> {
+    /// The `count` records of `table` from `place.pos` on.
+    pub(crate) fn new(table: &'a [u8], count: u32, place: &'a mut RunPlace) -> Self {
+        PayloadRun {
+            table,
+            pos: place.pos,
+            left: count,
+            taken: 0,
+            broken: false,
+            place,
+        }
+    }
+}
+
+impl<'a> Iterator for PayloadRun<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        if self.left == 0 {
+            return None;
+        }
+        let Some(payload) = super::paddle::next_record(self.table, &mut self.pos) else {
+            // The reader reports it on its next call.
+            self.broken = true;
+            self.left = 0;
+            return None;
+        };
+        self.left -= 1;
+        self.taken += 1;
+        Some(payload)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left as usize))
+    }
+}
+
+impl Drop for PayloadRun<'_> {
+    fn drop(&mut self) {
+        self.place.pos = self.pos;
+        self.place.next += self.taken;
+        self.place.records += u64::from(self.taken);
+        self.place.broken |= self.broken;
     }
 }
 
@@ -425,6 +514,14 @@ fn described<T: fmt::Display>(skips: &[T]) -> Vec<String> {
 impl<R: Read> PayloadRead for PaddleReader<R> {
     fn next_payload(&mut self) -> Option<Result<&[u8]>> {
         self.next_ref()
+    }
+
+    fn has_runs(&self) -> bool {
+        true
+    }
+
+    fn next_run(&mut self, max: usize) -> Option<Result<PayloadRun<'_>>> {
+        PaddleReader::next_run(self, max)
     }
 
     fn location(&self) -> Location {

@@ -1,6 +1,7 @@
 //! Running `rcc cluster` and `rcc sql` for the cluster's tests (`cluster.rs`, `storage.rs`):
 //! child processes killed and waited for when their guards drop, also when an assertion
-//! fails.
+//! fails. The processes are the companions themselves (`rcc-cluster`, `rcc-sql`), which
+//! `rcc` runs (`cli/tests/cli.rs`).
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpListener;
@@ -11,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::web::Work;
-use super::{stderr, stdout};
+use super::{stderr, stdout, RCC_CLUSTER, RCC_SQL};
 
 /// How long anything may take before the test gives up (not a timing assertion: a guard
 /// against hanging).
@@ -26,7 +27,7 @@ pub fn free_port() -> u16 {
         .port()
 }
 
-/// A child `rcc` process, killed and waited for when dropped; its standard error collected
+/// A child `rcc-cluster` process, killed and waited for when dropped; its standard error collected
 /// line by line.
 pub struct Process {
     pub name: String,
@@ -37,7 +38,7 @@ pub struct Process {
 
 impl Process {
     pub fn start<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> Process {
-        let mut child = Command::new(super::rcc())
+        let mut child = Command::new(RCC_CLUSTER)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -134,7 +135,6 @@ impl Cluster {
     pub fn start(scheduler_args: &[&str], executor_extra: &[&str]) -> Cluster {
         let port = free_port().to_string();
         let mut args = vec![
-            "cluster",
             "scheduler",
             "--bind-host",
             "127.0.0.1",
@@ -166,7 +166,6 @@ impl Cluster {
 pub fn executor_args(scheduler_port: &str) -> Vec<String> {
     let (flight, grpc) = (free_port().to_string(), free_port().to_string());
     [
-        "cluster",
         "executor",
         "--scheduler-host",
         "127.0.0.1",
@@ -230,14 +229,10 @@ pub fn sql(work: &Work, cluster: Option<&str>, args: &[&str]) -> Output {
 /// `rcc sql` on the `web.Hit` records of `dir`.
 pub fn sql_in(dir: &Path, cluster: Option<&str>, args: &[&str]) -> Output {
     let ddl = dir.join("web.jr");
-    let mut command = Command::new(super::rcc());
-    command.current_dir(dir).args([
-        "sql",
-        "--schema",
-        ddl.to_str().unwrap(),
-        "--type",
-        "web.Hit",
-    ]);
+    let mut command = Command::new(RCC_SQL);
+    command
+        .current_dir(dir)
+        .args(["--schema", ddl.to_str().unwrap(), "--type", "web.Hit"]);
     if let Some(url) = cluster {
         command.args(["--cluster", url]);
     }

@@ -5,12 +5,11 @@
 //! They need `python3` with `venv` and network access to PyPI the first time;
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The pinned independent readers.
-pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
 /// Set (not to `0`) to skip the checks that need the peers.
 pub const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
 
@@ -30,8 +29,42 @@ pub fn target_dir() -> PathBuf {
 pub fn python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
     PYTHON
-        .get_or_init(|| venv("python-peers", PEERS, "the pyarrow and DuckDB checks"))
+        .get_or_init(|| {
+            let what = "the pyarrow and DuckDB checks";
+            (!skipped(what)).then(|| peers_python(&target_dir()))
+        })
         .as_deref()
+}
+
+/// Standard output of the peers' `python` running `script` with `args`; a failing script
+/// fails the test with its standard error.
+pub fn run_script<S: AsRef<OsStr>>(python: &Path, script: &str, args: &[S]) -> String {
+    let out = Command::new(python)
+        .args(["-c", script])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The pinned independent readers.
+pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
+
+/// The Python of `<target>/python-peers` with [`PEERS`], made and installed on the
+/// first call (`python3 -m venv`, then pip from PyPI); later calls find it through its
+/// marker file. Panics with the fix when Python, venv or PyPI is missing.
+pub fn peers_python(target: &Path) -> PathBuf {
+    venv_python(
+        target,
+        "python-peers",
+        PEERS,
+        "the comparisons with pyarrow and DuckDB",
+    )
 }
 
 /// moto, pinned: its server mode is the S3-compatible store of the storage tests.
@@ -42,53 +75,64 @@ pub const MOTO: &str = "moto[server]==5.2.5";
 pub fn moto_python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
     PYTHON
-        .get_or_init(|| venv("python-moto", MOTO, "the S3 checks (moto)"))
+        .get_or_init(|| {
+            let what = "the S3 checks (moto)";
+            (!skipped(what)).then(|| venv_python(&target_dir(), "python-moto", MOTO, what))
+        })
         .as_deref()
 }
 
-/// A virtual environment `<target>/<name>` with `packages` (space-separated pins) installed
-/// once; `None` when the peers are skipped (`what` says what is skipped).
-fn venv(name: &str, packages: &str, what: &str) -> Option<PathBuf> {
-    if std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0") {
+/// Whether the peers are skipped ([`SKIP_VAR`]); says so, naming `what` is skipped.
+fn skipped(what: &str) -> bool {
+    let skip = std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
+    if skip {
         eprintln!("SKIPPED {what}: {SKIP_VAR} is set");
-        return None;
     }
-    let venv = target_dir().join(name);
+    skip
+}
+
+/// The Python of the virtual environment `<target>/<name>` with `packages` (space-separated
+/// pins), made and installed on the first call (`python3 -m venv`, then pip from PyPI);
+/// later calls find it through its marker file. Panics with the fix when Python, venv or
+/// PyPI is missing (`what` names what needs them).
+fn venv_python(target: &Path, name: &str, packages: &str, what: &str) -> PathBuf {
+    let venv = target.join(name);
     let python = venv.join("bin/python");
     let marker = venv.join("installed.txt");
-    if std::fs::read_to_string(&marker).ok().as_deref() != Some(packages) {
-        let made = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .output();
-        match made {
-            Ok(o) if o.status.success() => {}
-            other => panic!(
-                "python3 -m venv failed ({other:?}); {what} need Python 3 with venv and pip.\n\
-                 Fix: install python3 and python3-venv (Debian: apt-get install python3 \
-                 python3-venv).\n(To skip these tests on a machine without them, set \
-                 {SKIP_VAR}=1.)"
-            ),
-        }
-        let o = Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .args(packages.split(' '))
-            .output()
-            .expect("pip runs");
-        assert!(
-            o.status.success(),
-            "pip install {packages} failed (is PyPI reachable?):\n{}{}\n(To skip these \
-             tests, set {SKIP_VAR}=1.)",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        std::fs::write(&marker, packages).unwrap();
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(packages) {
+        return python;
     }
-    Some(python)
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output();
+    match made {
+        Ok(o) if o.status.success() => {}
+        other => panic!(
+            "python3 -m venv failed ({other:?}); {what} need Python 3 with venv and pip.\n\
+             Fix: install python3 and python3-venv (Debian: apt-get install python3 \
+             python3-venv).\n(To skip the tests that need them on a machine without them, \
+             set {SKIP_VAR}=1.)"
+        ),
+    }
+    let o = Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(packages.split(' '))
+        .output()
+        .expect("pip runs");
+    assert!(
+        o.status.success(),
+        "pip install {packages} failed (is PyPI reachable?):\n{}{}\n(To skip the tests \
+         that need them, set {SKIP_VAR}=1.)",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::write(&marker, packages).unwrap();
+    python
 }

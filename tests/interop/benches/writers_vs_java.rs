@@ -1,6 +1,7 @@
 //! Writing records, Rust against Hadoop's Java, side by side in one run: the records of
 //! `ddl/bench.jr` (the small shape {int, long, boolean, double} and the text shape) written
-//! in CSV and XML (binary for reference) by Hadoop 2.10.2's `CsvRecordOutput`,
+//! in CSV and XML (binary for reference), the small shape once with each class of double
+//! (`Doubles`: plain, large, small, negative, subnormal; CSV and XML only), by Hadoop 2.10.2's `CsvRecordOutput`,
 //! `XmlRecordOutput` and `BinaryRecordOutput` on the classes Hadoop's own rcc generates, and
 //! by this crate's `RecordWriter` on the structs `rcc -l rust` generates for the same schema.
 //! Both write the same records into a reused in-memory buffer; the Java side gets the
@@ -19,7 +20,7 @@ use std::time::Instant;
 
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 use interop_tests::batch::{Answer, Batch};
-use interop_tests::bench_records::{encode, values, Rng};
+use interop_tests::bench_records::{encode, small_values, values, Doubles, Rng};
 use interop_tests::java::{Classes, JavaPeer};
 use interop_tests::tools::repo_root;
 
@@ -145,6 +146,8 @@ fn main() {
 
     struct Case {
         shape: &'static str,
+        /// The class of the small shape's doubles.
+        doubles: Option<Doubles>,
         format: Format,
         records: Typed,
         values: Vec<Value>,
@@ -158,15 +161,29 @@ fn main() {
     let mut rng = Rng::seeded();
     let mut cases = Vec::new();
     let mut batch = Batch::new();
-    for shape in ["Small", "Text"] {
+    let inputs = Doubles::ALL
+        .iter()
+        .map(|&d| ("Small", Some(d)))
+        .chain([("Text", None)]);
+    for (shape, doubles) in inputs {
         let name = format!("bench.{shape}");
         let id = schema.find(&name).expect("a bench record");
-        let values = values(shape, n, &mut rng);
+        let values = match doubles {
+            Some(d) => small_values(n, d, &mut rng),
+            None => values(shape, n, &mut rng),
+        };
         let binary = encode(schema, id, &values, Format::Binary);
-        for (encoding, format) in [(1, Format::Csv), (2, Format::Xml), (0, Format::Binary)] {
+        let formats = [(1, Format::Csv), (2, Format::Xml), (0, Format::Binary)];
+        // Binary writes no double text: once, with plain doubles, for reference.
+        let formats = match doubles {
+            Some(Doubles::Plain) | None => &formats[..],
+            Some(_) => &formats[..2],
+        };
+        for &(encoding, format) in formats {
             batch.write_bench(&name, encoding, n as u32, &binary, rounds);
             cases.push(Case {
                 shape,
+                doubles,
                 format,
                 records: Typed::read(shape, &binary),
                 values: values.clone(),
@@ -209,8 +226,9 @@ fn main() {
                     .count();
                 assert!(
                     peer.jdk().feature < 19 && case.format != Format::Binary,
-                    "{} {}: Rust's bytes differ from Java's",
+                    "{} {:?} {}: Rust's bytes differ from Java's",
                     case.shape,
+                    case.doubles,
                     case.format
                 );
                 case.differing = differing;
@@ -235,11 +253,15 @@ fn main() {
          ratio = Java's time / Rust's",
         peer.jdk().feature
     );
+    let label = |c: &Case| match c.doubles {
+        Some(d) => format!("{} ({})", c.shape, d.name()),
+        None => c.shape.to_owned(),
+    };
     for c in &cases {
         if c.differing > 0 {
             println!(
                 "({} {}: {} lines differ from JDK {}'s, its longer double text)",
-                c.shape,
+                label(c),
                 c.format,
                 c.differing,
                 peer.jdk().feature
@@ -260,7 +282,7 @@ fn main() {
             let (java, rust) = (pick(c.java), pick(c.rust));
             println!(
                 "| {} | {} | {:.0} | {} | {} | **{:.1}×** | {} |",
-                c.shape,
+                label(c),
                 c.format,
                 c.bytes as f64 / 1e6,
                 cell(java),

@@ -143,6 +143,34 @@ impl<'a> RawInput<'a> {
         Ok(n)
     }
 
+    /// A `ustring`, borrowed from the input: checked as [`RecordInput::read_string`] checks
+    /// it (UTF-8, and neither U+FFFE nor U+FFFF, as Hadoop), without a copy.
+    #[inline]
+    pub fn read_str(&mut self) -> Result<&'a str> {
+        crate::field::raw_str(self)
+    }
+
+    /// A `buffer`, borrowed from the input, without a copy.
+    #[inline(always)]
+    pub fn read_bytes(&mut self) -> Result<&'a [u8]> {
+        // Lengths below 128 are one byte (most strings and buffers): no call for them.
+        if let Some(&len) = self.data.get(self.pos) {
+            let (n, start) = (len as usize, self.pos + 1);
+            if len < 0x80 && n <= self.data.len() - start {
+                self.pos = start + n;
+                return Ok(&self.data[start..start + n]);
+            }
+        }
+        self.read_long_bytes()
+    }
+
+    /// [`RawInput::read_bytes`] of a longer (or bad) length.
+    #[inline(never)]
+    fn read_long_bytes(&mut self) -> Result<&'a [u8]> {
+        let n = self.read_len()?;
+        self.take(n)
+    }
+
     /// Opens a record, vector or map under the nesting rule ([`Depth`]): an
     /// [`ErrorKind::Limit`] error at the current offset when the limit is reached. The raw
     /// comparators call this for each record, vector and map they enter, as the readers do.
@@ -197,15 +225,13 @@ impl RecordInput for RawInput<'_> {
         Ok(f64::from_be_bytes(self.take_array()?))
     }
     fn read_string(&mut self, _tag: &str) -> Result<String> {
-        crate::field::raw_str(self).map(str::to_owned)
+        self.read_str().map(str::to_owned)
     }
     fn read_buffer(&mut self, _tag: &str) -> Result<Vec<u8>> {
-        let n = self.read_len()?;
-        self.take(n).map(<[u8]>::to_vec)
+        self.read_bytes().map(<[u8]>::to_vec)
     }
     fn skip_string(&mut self, _tag: &str) -> Result<()> {
-        let n = self.read_len()?;
-        self.take(n).map(drop)
+        self.read_bytes().map(drop)
     }
     fn skip_buffer(&mut self, tag: &str) -> Result<()> {
         self.skip_string(tag)

@@ -51,6 +51,8 @@ pub use reader::PaddleReader;
 pub use recovery::{Damage, Skipped};
 pub use writer::PaddleWriter;
 
+pub(crate) use chunk::next_record;
+
 /// Which header field order a file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Layout {
@@ -97,6 +99,33 @@ impl Compressor {
             1 => Some(Compressor::Snappy),
             2 => Some(Compressor::Gzip),
             _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Compressor {
+    type Err = crate::Error;
+
+    /// A compressor by the name `rcc` takes after `--compression`: `none`, `snappy`, `gzip`.
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::Compressor;
+    /// assert_eq!("gzip".parse::<Compressor>()?, Compressor::Gzip);
+    /// assert!("lz4".parse::<Compressor>().is_err());
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    fn from_str(s: &str) -> crate::Result<Self> {
+        match s {
+            "none" => Ok(Compressor::None),
+            "snappy" => Ok(Compressor::Snappy),
+            "gzip" => Ok(Compressor::Gzip),
+            _ => Err(crate::Error::new(
+                crate::ErrorKind::Unsupported,
+                format!(
+                    "unknown paddle compressor {} (expected none, snappy or gzip)",
+                    crate::error::excerpt(s)
+                ),
+            )),
         }
     }
 }

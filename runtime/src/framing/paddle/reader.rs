@@ -8,6 +8,7 @@ use super::scanner::{ChunkScanner, Step};
 use super::split::record_window;
 use super::PaddleReadOptions;
 use crate::error::Result;
+use crate::framing::split::{PayloadRun, RunPlace};
 use crate::framing::BufferPool;
 
 /// Reads the records of a PaddlePaddle RecordIO file in order, from any [`Read`].
@@ -33,12 +34,10 @@ use crate::framing::BufferPool;
 #[derive(Debug)]
 pub struct PaddleReader<R> {
     pub(super) scanner: ChunkScanner<R>,
-    /// Records of the open chunk delivered.
-    next: u32,
-    /// Where the next record's length is in the chunk's raw payload.
-    pos: usize,
+    /// Where the next record's length is in the open chunk's raw payload, the records of
+    /// the chunk delivered, and all the records delivered.
+    place: RunPlace,
     skipped: Vec<Skipped>,
-    records: u64,
     /// (Split) the file-wide number of the first record, when known.
     first_record: Option<u64>,
     /// (Strict split) records placed before this offset belong to earlier splits (see
@@ -72,10 +71,8 @@ impl<R: Read> PaddleReader<R> {
     ) -> Self {
         PaddleReader {
             scanner,
-            next: 0,
-            pos: 0,
+            place: RunPlace::default(),
             skipped: Vec::new(),
-            records: 0,
             first_record,
             start: range.start,
             end: range.end,
@@ -103,7 +100,7 @@ impl<R: Read> PaddleReader<R> {
 
     /// Number of records delivered so far.
     pub fn records(&self) -> u64 {
-        self.records
+        self.place.records
     }
 
     /// The number in the file of the first record this reader delivers: 0 for a whole
@@ -139,8 +136,8 @@ impl<R: Read> PaddleReader<R> {
                     return Ok(false);
                 }
                 Step::Chunk => {
-                    self.next = 0;
-                    self.pos = 0;
+                    self.place.next = 0;
+                    self.place.pos = 0;
                     let chunk = &self.scanner.chunk;
                     let window = if self.scanner.options().recover {
                         // Recovering splits take whole chunks (see `split`).
@@ -149,14 +146,14 @@ impl<R: Read> PaddleReader<R> {
                         record_window(chunk.offset, &chunk.header, self.start, self.end)
                     };
                     // Records placed before the split are stepped over (their table is checked).
-                    while self.next < window.start {
-                        if next_record(chunk.raw(), &mut self.pos).is_none() {
+                    while self.place.next < window.start {
+                        if next_record(chunk.raw(), &mut self.place.pos).is_none() {
                             break;
                         }
-                        self.next += 1;
+                        self.place.next += 1;
                     }
                     self.stop = window.end;
-                    if self.next < self.stop {
+                    if self.place.next < self.stop {
                         return Ok(true);
                     }
                 }
@@ -189,11 +186,62 @@ impl<R: Read> PaddleReader<R> {
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
     pub fn next_ref(&mut self) -> Option<Result<&[u8]>> {
+        if let Err(e) = self.ready()? {
+            return Some(Err(e));
+        }
+        let chunk = &self.scanner.chunk;
+        let Some(record) = next_record(chunk.raw(), &mut self.place.pos) else {
+            // The chunk's record table was checked when it was opened.
+            self.done = true;
+            return Some(Err(changed_table(chunk.offset)));
+        };
+        self.place.next += 1;
+        self.place.records += 1;
+        Some(Ok(record))
+    }
+
+    /// The next records, at most `max` (at least one) and all from one chunk, as a run to
+    /// step through without a call per record; the run keeps the reader's place as it goes.
+    /// `None` at the end; after an error, nothing more.
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::{PaddleReader, PaddleWriter};
+    /// use hadoop_record::framing::FrameWrite;
+    /// let mut w = PaddleWriter::new(Vec::new());
+    /// for r in [&b"a"[..], b"bc", b"def"] {
+    ///     w.write_payload(r)?;
+    /// }
+    /// w.finish()?;
+    /// let file = w.into_inner();
+    /// let mut reader = PaddleReader::new(&file[..]);
+    /// let lengths: Vec<usize> = reader.next_run(2).unwrap()?.map(<[u8]>::len).collect();
+    /// assert_eq!(lengths, [1, 2]);
+    /// assert_eq!(reader.next_ref().unwrap()?, b"def");
+    /// assert!(reader.next_run(2).is_none());
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn next_run(&mut self, max: usize) -> Option<Result<PayloadRun<'_>>> {
+        if let Err(e) = self.ready()? {
+            return Some(Err(e));
+        }
+        let count = (self.stop - self.place.next).min(max.clamp(1, u32::MAX as usize) as u32);
+        let raw = self.scanner.chunk.raw();
+        Some(Ok(PayloadRun::new(raw, count, &mut self.place)))
+    }
+
+    /// Opens chunks until one has a record left for this reader: `Some(Ok(()))` then,
+    /// `None` at the end, the error that ends the reader.
+    fn ready(&mut self) -> Option<Result<()>> {
         // `done` is set only once the current chunk is used up.
         if self.done {
             return None;
         }
-        while self.next >= self.stop {
+        if self.place.broken {
+            // A run found the record table cut short, although it was checked.
+            self.done = true;
+            return Some(Err(changed_table(self.scanner.chunk.offset)));
+        }
+        while self.place.next >= self.stop {
             self.scanner.chunk.records = 0;
             self.stop = 0;
             match self.advance() {
@@ -205,24 +253,21 @@ impl<R: Read> PaddleReader<R> {
                 Err(e) => {
                     self.done = true;
                     let e = match self.first_record {
-                        Some(first) => e.in_record(first + self.records),
+                        Some(first) => e.in_record(first + self.place.records),
                         None => e,
                     };
                     return Some(Err(e));
                 }
             }
         }
-        let chunk = &self.scanner.chunk;
-        let Some(record) = next_record(chunk.raw(), &mut self.pos) else {
-            // The chunk's record table was checked when it was opened.
-            self.done = true;
-            let damage = Damage::Records("the record table changed after its check".into());
-            return Some(Err(damage.to_error(chunk.offset)));
-        };
-        self.next += 1;
-        self.records += 1;
-        Some(Ok(record))
+        Some(Ok(()))
     }
+}
+
+/// The error of a record table that no longer holds what its check found (the file
+/// changed under a memory map, say).
+fn changed_table(chunk_offset: u64) -> crate::Error {
+    Damage::Records("the record table changed after its check".into()).to_error(chunk_offset)
 }
 
 impl<R: Read> Iterator for PaddleReader<R> {

@@ -1,0 +1,200 @@
+//! The arguments every function shares, checked and turned into the library crates' types:
+//! the schema (a `Schema` or a `.jr` path), the record type, the encoding, the framing and
+//! its read settings, the paths.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use hadoop_record::schema::{RecordId, Schema};
+use hadoop_record::Format;
+use hadoop_record_datafusion::{DdlSource, FramingOptions, RecordFormat, RecordTableOptions};
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::errors::from_datafusion;
+use crate::schema::PySchema;
+
+/// The encodings, as `rcc convert --from/--to` names them.
+pub(crate) const ENCODINGS: &str = "binary, csv, xml, jute, json";
+
+/// A record encoding: one of the runtime's, or JSON (what `rcc convert --to json` writes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    Records(Format),
+    Json,
+}
+
+impl Encoding {
+    pub(crate) fn parse(name: &str) -> PyResult<Self> {
+        match name {
+            "binary" => Ok(Encoding::Records(Format::Binary)),
+            "csv" => Ok(Encoding::Records(Format::Csv)),
+            "xml" => Ok(Encoding::Records(Format::Xml)),
+            "jute" => Ok(Encoding::Records(Format::Jute)),
+            "json" => Ok(Encoding::Json),
+            _ => Err(PyValueError::new_err(format!(
+                "unknown encoding `{name}` (expected one of {ENCODINGS})"
+            ))),
+        }
+    }
+}
+
+/// The DDL a `schema` argument names: a `Schema`'s, or a `.jr` file (and `include`
+/// directories) loaded when the record type is looked up.
+pub(crate) fn ddl(schema: &Bound<'_, PyAny>, include: Option<Vec<PathBuf>>) -> PyResult<DdlSource> {
+    if let Ok(schema) = schema.cast::<PySchema>() {
+        if include.is_some() {
+            return Err(PyValueError::new_err(
+                "include= applies when schema is a path; give it to Schema.load instead",
+            ));
+        }
+        return Ok(schema.get().source().clone());
+    }
+    let path: PathBuf = schema.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(
+            "schema must be a hadoop_record.Schema or the path of a .jr file",
+        )
+    })?;
+    if !path.exists() {
+        return Err(PyFileNotFoundError::new_err((
+            2,
+            "no such DDL file",
+            path.display().to_string(),
+        )));
+    }
+    Ok(DdlSource::Files {
+        paths: vec![path],
+        include_dirs: include.unwrap_or_default(),
+    })
+}
+
+/// The record type `type_name` of `schema`: the runtime schema and its id.
+pub(crate) fn resolve(
+    schema: &Bound<'_, PyAny>,
+    include: Option<Vec<PathBuf>>,
+    type_name: &str,
+) -> PyResult<(Arc<Schema>, RecordId)> {
+    let format = RecordFormat::try_new(RecordTableOptions::with_ddl(
+        ddl(schema, include)?,
+        type_name,
+    ))
+    .map_err(from_datafusion)?;
+    let (schema, id) = format.record_type();
+    Ok((schema.clone(), id))
+}
+
+/// How to read a framing (`rcc`'s `--in-framing`, `--recover`, `--lenient`,
+/// `--max-record-size`); `None` or `"none"`: records back to back.
+pub(crate) fn framing(
+    name: Option<&str>,
+    recover: bool,
+    lenient: bool,
+    max_record_size: Option<u64>,
+) -> PyResult<FramingOptions> {
+    let options = FramingOptions {
+        name: name.unwrap_or("none").to_owned(),
+        recover,
+        lenient,
+        max_record_size,
+    };
+    options
+        .to_framing()
+        .map_err(|e| PyValueError::new_err(e.message().to_owned()))?;
+    Ok(options)
+}
+
+/// `paths` (a path, a directory, a glob, or a list of them) as `rcc sql` takes them: a
+/// directory ends with `/`; a path without glob characters must exist.
+pub(crate) fn paths(paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let list: Vec<PathBuf> = match paths.extract::<PathBuf>() {
+        Ok(one) => vec![one],
+        Err(_) => paths.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(
+                "paths must be a path (str or os.PathLike), a directory, a glob, or a list of them",
+            )
+        })?,
+    };
+    if list.is_empty() {
+        return Err(PyValueError::new_err("no paths given"));
+    }
+    list.into_iter()
+        .map(|path| {
+            let text = path.to_string_lossy().into_owned();
+            if path.is_dir() {
+                Ok(if text.ends_with('/') {
+                    text
+                } else {
+                    format!("{text}/")
+                })
+            } else if !path.exists() && !text.contains(['*', '?', '[']) {
+                Err(PyFileNotFoundError::new_err((
+                    2,
+                    "no such file or directory",
+                    text,
+                )))
+            } else {
+                Ok(text)
+            }
+        })
+        .collect()
+}
+
+/// The arguments that say what a table of record files is.
+pub(crate) struct TableArgs<'a, 'py> {
+    pub schema: &'a Bound<'py, PyAny>,
+    pub include: Option<Vec<PathBuf>>,
+    pub type_name: &'a str,
+    pub encoding: &'a str,
+    pub framing: Option<&'a str>,
+    pub recover: bool,
+    pub lenient: bool,
+    pub max_record_size: Option<u64>,
+    pub nullable: bool,
+    pub memory_map: bool,
+    pub batch_size: usize,
+}
+
+impl TableArgs<'_, '_> {
+    /// The table's format: the DDL loaded, the type found, the framing checked.
+    pub(crate) fn format(self) -> PyResult<RecordFormat> {
+        let encoding = match Encoding::parse(self.encoding)? {
+            Encoding::Records(format) => format,
+            Encoding::Json => {
+                return Err(PyValueError::new_err(
+                    "a table of JSON records cannot be split or queried in place: read them \
+                     with read() (dataset() takes binary, csv, xml or jute)",
+                ))
+            }
+        };
+        if self.batch_size == 0 {
+            return Err(PyValueError::new_err("batch_size must be at least 1"));
+        }
+        let framing = framing(
+            self.framing,
+            self.recover,
+            self.lenient,
+            self.max_record_size,
+        )?;
+        let options = RecordTableOptions::with_ddl(ddl(self.schema, self.include)?, self.type_name)
+            .encoding(encoding)
+            .framing_options(framing)
+            .nullable(self.nullable)
+            .memory_map(self.memory_map)
+            .batch_size(self.batch_size);
+        RecordFormat::try_new(options).map_err(from_datafusion)
+    }
+}
+
+/// Checks `columns` against `schema`'s: an unknown one is a KeyError naming them all.
+pub(crate) fn check_columns(columns: &[String], schema: &arrow_schema::Schema) -> PyResult<()> {
+    for column in columns {
+        if schema.column_with_name(column).is_none() {
+            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+            return Err(pyo3::exceptions::PyKeyError::new_err(format!(
+                "unknown column `{column}` (the columns are {})",
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
