@@ -10,8 +10,11 @@
 //!   is survived through the other replica.
 //! - S3: moto's server mode (pinned, in a virtual environment under the target directory)
 //!   with `AWS_ENDPOINT_URL` pointing at it: writes, lists, globs and ranged reads.
+//! - HDFS name services from `HADOOP_CONF_DIR`'s `hdfs-site.xml`; a write killed half way
+//!   leaves no file under its name.
 //! - Faults: a NameNode or S3 endpoint that accepts connections and never answers fails
 //!   naming its URL; a missing file names its URL.
+//! - `--help` says how stores are configured (`HADOOP_CONF_DIR`, `AWS_*`, `--s3-endpoint`).
 //!
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips the tests that need Java or Python (not the faults').
 
@@ -25,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use fixture_harness::peers::{moto_python, target_dir};
 use interop_tests::hdfs::MiniHdfs;
-use support::cluster::{free_port, run, Cluster};
+use support::cluster::{free_port, run, Cluster, PATIENCE};
 use support::{stderr, stdout};
 
 /// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
@@ -88,21 +91,16 @@ fn hdfs_with_files() -> Option<(&'static MiniHdfs, &'static Path)> {
     Some((hdfs, local))
 }
 
+/// `rcc COMMAND` over `Hit` records (`hit.jr` in the working folder), then `args`.
+fn hit<'a>(command: &'a str, args: &[&'a str]) -> Vec<&'a str> {
+    let hit = ["--schema", "hit.jr", "--type", "hadooprecord.hdfs.Hit"];
+    [&[command][..], &hit, args].concat()
+}
+
 /// `rcc sql` over `Hit` records (`hit.jr` in `dir`), on a cluster if `cluster`.
 fn sql(dir: &Path, cluster: Option<&str>, args: &[&str]) -> Output {
-    let mut command = Command::new(support::rcc());
-    command.current_dir(dir).args([
-        "sql",
-        "--schema",
-        "hit.jr",
-        "--type",
-        "hadooprecord.hdfs.Hit",
-    ]);
-    if let Some(url) = cluster {
-        command.args(["--cluster", url]);
-    }
-    command.args(args);
-    run(command)
+    let cluster = cluster.map_or(vec![], |url| vec!["--cluster", url]);
+    rcc(dir, &[], &hit("sql", &[&cluster[..], args].concat()))
 }
 
 /// `rcc args` in `dir` with `env` set.
@@ -171,6 +169,66 @@ fn sequence_files_hadoop_wrote_to_hdfs_answer_as_their_local_copies() {
 }
 
 #[test]
+fn hdfs_name_services_come_from_hadoop_conf_dir() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, _)) = hdfs_with_files() else {
+        return;
+    };
+    let dir = work("hdfs-name-service");
+    // A name service `records` whose one NameNode is the MiniDFSCluster's, as an
+    // operator's hdfs-site.xml says it (an HA pair lists two).
+    let address = hdfs.url().trim_start_matches("hdfs://");
+    let conf = dir.join("conf");
+    std::fs::create_dir_all(&conf).unwrap();
+    std::fs::write(
+        conf.join("core-site.xml"),
+        "<configuration></configuration>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        conf.join("hdfs-site.xml"),
+        format!(
+            "<configuration>\n\
+             <property><name>dfs.nameservices</name><value>records</value></property>\n\
+             <property><name>dfs.ha.namenodes.records</name><value>nn1</value></property>\n\
+             <property><name>dfs.namenode.rpc-address.records.nn1</name>\
+             <value>{address}</value></property>\n\
+             </configuration>\n"
+        ),
+    )
+    .unwrap();
+    let env = [("HADOOP_CONF_DIR", conf.to_str().unwrap())];
+    let out = rcc(
+        &dir,
+        &env,
+        &hit(
+            "sql",
+            &[
+                "--in-framing",
+                "seqfile",
+                "--to",
+                "csv",
+                BY_URL,
+                "hdfs://records/seq/plain.seq",
+            ],
+        ),
+    );
+    assert_eq!(ok(&out), by_url(&[150_000]));
+    let info = ok(&rcc(
+        &dir,
+        &env,
+        &[
+            "frame",
+            "info",
+            "--from",
+            "seqfile",
+            "hdfs://records/seq/block.seq",
+        ],
+    ));
+    assert!(info.contains("200000 records"), "{info}");
+}
+
+#[test]
 fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
     let _shared = DATANODES.read().unwrap();
     let Some((hdfs, _)) = hdfs_with_files() else {
@@ -218,23 +276,21 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
     ok(&rcc(
         &dir,
         &[],
-        &[
+        &hit(
             "convert",
-            "--schema",
-            "hit.jr",
-            "--type",
-            "hadooprecord.hdfs.Hit",
-            "--from",
-            "binary",
-            "--to",
-            "binary",
-            "--in-framing",
-            "seqfile",
-            "--out-framing",
-            "paddle",
-            &hdfs.url_of("/seq/block.seq"),
-            &paddle,
-        ],
+            &[
+                "--from",
+                "binary",
+                "--to",
+                "binary",
+                "--in-framing",
+                "seqfile",
+                "--out-framing",
+                "paddle",
+                &hdfs.url_of("/seq/block.seq"),
+                &paddle,
+            ],
+        ),
     ));
     let out = sql(
         &dir,
@@ -259,6 +315,40 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
         ],
     ));
     let bytes = std::fs::read(&local).unwrap();
+
+    // A write killed half way (SIGKILL: no clean-up at all) leaves no file under its name,
+    // only Hadoop's kind of leftover: a hidden temporary file.
+    let mut child = Command::new(support::rcc())
+        .current_dir(&dir)
+        .args(["frame", "--from", "paddle", "--to", "paddle", "-"])
+        .arg(hdfs.url_of("/killed/hits.paddle"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut input, &bytes[..bytes.len() / 2]).unwrap();
+    let below = |dir: &str| {
+        hdfs.list("/")
+            .into_iter()
+            .filter(|(name, _)| name.starts_with(dir))
+            .collect::<Vec<_>>()
+    };
+    let started = Instant::now();
+    while below("/killed/").is_empty() {
+        assert!(started.elapsed() < PATIENCE, "rcc wrote nothing to HDFS");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(input);
+    let left = below("/killed/");
+    assert!(
+        left.iter().all(|(name, _)| name.starts_with("/killed/.")),
+        "{left:?}"
+    );
+
     std::fs::write(&local, &bytes[..bytes.len() / 2]).unwrap();
     let out = rcc(
         &dir,
@@ -350,20 +440,18 @@ fn a_datanode_stopped_in_the_middle_of_a_read_is_survived() {
     let dir = work("hdfs-datanode");
     let mut child = Command::new(support::rcc())
         .current_dir(&dir)
-        .args([
+        .args(hit(
             "convert",
-            "--schema",
-            "hit.jr",
-            "--type",
-            "hadooprecord.hdfs.Hit",
-            "--from",
-            "binary",
-            "--to",
-            "csv",
-            "--in-framing",
-            "seqfile",
-            &hdfs.url_of("/big/big.seq"),
-        ])
+            &[
+                "--from",
+                "binary",
+                "--to",
+                "csv",
+                "--in-framing",
+                "seqfile",
+                &hdfs.url_of("/big/big.seq"),
+            ],
+        ))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -417,6 +505,28 @@ fn wait(child: &mut Child) -> std::process::ExitStatus {
 }
 
 #[test]
+fn the_help_says_how_stores_are_configured() {
+    let dir = work("help");
+    for command in ["sql", "frame", "convert"] {
+        let help = ok(&rcc(&dir, &[], &[command, "--help"]));
+        for word in [
+            "hdfs://NAMENODE:PORT/path",
+            "s3://BUCKET/key",
+            "HADOOP_CONF_DIR",
+            "AWS_ACCESS_KEY_ID",
+            "AWS_REGION",
+            "AWS_ENDPOINT_URL",
+            "--s3-endpoint <URL>",
+        ] {
+            assert!(
+                help.contains(word),
+                "rcc {command} --help lacks {word}:\n{help}"
+            );
+        }
+    }
+}
+
+#[test]
 fn stores_that_do_not_answer_fail_naming_their_url() {
     // A listener that never accepts: connections complete, requests get no answer.
     let silent = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -434,19 +544,7 @@ fn stores_that_do_not_answer_fail_naming_their_url() {
         (&s3[..], "s3://logs/hits/".into()),
     ] {
         let started = Instant::now();
-        let out = rcc(
-            &dir,
-            env,
-            &[
-                "sql",
-                "--schema",
-                "hit.jr",
-                "--type",
-                "hadooprecord.hdfs.Hit",
-                "SELECT 1",
-                &url,
-            ],
-        );
+        let out = rcc(&dir, env, &hit("sql", &["SELECT 1", &url]));
         assert!(!out.status.success());
         let err = stderr(&out);
         let store = url.trim_end_matches("logs/hits/").trim_end_matches("logs/");
@@ -543,20 +641,18 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         .map(|i| format!("'u{},{i}\n", i % 97))
         .collect();
     std::fs::write(dir.join("hits.csv"), &csv).unwrap();
-    let convert = [
+    let convert = hit(
         "convert",
-        "--schema",
-        "hit.jr",
-        "--type",
-        "hadooprecord.hdfs.Hit",
-        "--from",
-        "csv",
-        "--to",
-        "binary",
-        "--out-framing",
-        "paddle",
-        "hits.csv",
-    ];
+        &[
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+            "--out-framing",
+            "paddle",
+            "hits.csv",
+        ],
+    );
     ok(&rcc(&dir, &[], &[&convert[..], &["local.paddle"]].concat()));
     for name in ["a", "b"] {
         let url = format!("s3://logs/hits/{name}.paddle");
@@ -592,20 +688,18 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         ],
     ));
     // A glob over a listing, each file read in four ranges.
-    let query = [
+    let query = hit(
         "sql",
-        "--schema",
-        "hit.jr",
-        "--type",
-        "hadooprecord.hdfs.Hit",
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "--partitions",
-        "4",
-        BY_URL,
-    ];
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "csv",
+            "--partitions",
+            "4",
+            BY_URL,
+        ],
+    );
     let out = rcc(
         &dir,
         &env,
@@ -673,17 +767,10 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     let out = rcc(
         &dir,
         &env,
-        &[
+        &hit(
             "sql",
-            "--schema",
-            "hit.jr",
-            "--type",
-            "hadooprecord.hdfs.Hit",
-            "--in-framing",
-            "mesos",
-            "SELECT 1",
-            "s3://logs/failed/",
-        ],
+            &["--in-framing", "mesos", "SELECT 1", "s3://logs/failed/"],
+        ),
     );
     assert!(
         stderr(&out).contains("s3://logs/failed/: no such file"),
