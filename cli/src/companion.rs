@@ -59,7 +59,8 @@ where
 
 /// Runs the companion of subcommand `name`, which this process's arguments name, as
 /// [`run`] does: for a subcommand that `rcc` has but hands to a companion in some cases
-/// (`rcc convert` to Parquet, without the `columnar` feature).
+/// (`rcc convert` to Parquet, without the `columnar` feature; `rcc frame` and `rcc convert`
+/// with URLs, without the `storage` feature).
 pub fn run_subcommand(name: &str) -> ExitCode {
     match split(std::env::args_os().skip(1)) {
         Some(Split {

@@ -19,13 +19,14 @@ use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
 
 use super::frame::{
-    check_distinct, create_output, open_input, report_end, write_failure, Stop, OUTPUT_BUFFER,
+    check_distinct, complete_output, report_end, write_failure, Stop, OUTPUT_BUFFER,
 };
 use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
 };
 use super::schema_type::{load_type, Early};
+use super::storage::{create_output, open_input, url_of, Output, StorageArgs, STORAGE_HELP};
 use super::Context;
 
 #[cfg(feature = "columnar")]
@@ -84,7 +85,7 @@ position, field path) is printed and the exit status is 1.";
 
 /// Arguments of `rcc convert`.
 #[derive(Debug, Args)]
-#[command(after_help = EXAMPLES)]
+#[command(after_help = format!("{EXAMPLES}\n\n{STORAGE_HELP}"))]
 pub struct ConvertArgs {
     /// The DDL file declaring the record type
     #[arg(long, value_name = "FILE.jr")]
@@ -164,6 +165,9 @@ pub struct ConvertArgs {
     /// Output file (default or `-`: standard output)
     #[arg(value_name = "OUTPUT")]
     output: Option<PathBuf>,
+
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 /// `--from` values.
@@ -272,6 +276,15 @@ fn no_columnar_options(args: &ConvertArgs) -> Result<(), Early> {
 }
 
 impl ConvertArgs {
+    /// Whether a file is named by URL (`hdfs://`, `s3://`), which needs the `storage`
+    /// feature.
+    pub fn names_url(&self) -> bool {
+        [self.input.as_deref(), self.output.as_deref()]
+            .into_iter()
+            .flatten()
+            .any(|p| url_of(p).is_some())
+    }
+
     /// Whether Parquet or Arrow is read or written (what the `columnar` feature adds).
     pub fn is_columnar(&self) -> bool {
         matches!(self.from, InFormat::Parquet | InFormat::Arrow)
@@ -331,7 +344,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     check_write_options(&args, out_framing, keep_types)?;
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let mut source = open_source(&args, in_framing)?;
-    let mut sink = open_sink(
+    let (mut sink, complete) = open_sink(
         &args,
         out_framing,
         source.v1_header(),
@@ -362,6 +375,8 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     if let Err(e) = sink.finish() {
         failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
+    drop(sink);
+    complete_output(complete, &mut failure);
     Ok(report_end(context, &source.skipped(), failure))
 }
 
@@ -425,7 +440,7 @@ fn check_write_options(
 
 /// The records of the input, as `--from`, `--in-framing` and the jute options say.
 fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source, Early> {
-    let input = open_input(args.input.as_deref())?;
+    let input = open_input(args.input.as_deref(), &args.storage)?;
     let from = args.from.format();
     if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
         return Err("--jute-maxbuffer applies to --from jute only"
@@ -453,16 +468,17 @@ fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source
 }
 
 /// Where the records go, as `--to` and `--out-framing` say; `v1_header` and `seq_header`
-/// are the input's, kept when the output is the same framing.
+/// are the input's, kept when the output is the same framing. The [`Output`] completes
+/// the file once the sink is finished.
 fn open_sink(
     args: &ConvertArgs,
     out_framing: Option<Framing>,
     v1_header: Option<&FileHeader>,
     seq_header: Option<&Header>,
     keep_types: bool,
-) -> Result<Sink, Early> {
-    let output = create_output(args.output.as_deref())?;
-    Ok(match out_framing {
+) -> Result<(Sink, Output), Early> {
+    let (output, complete) = create_output(args.output.as_deref(), &args.storage)?;
+    let sink = match out_framing {
         Some(framing) => {
             let buffer = SharedBuffer::default();
             Sink::Framed {
@@ -489,7 +505,8 @@ fn open_sink(
             Some(format) => Sink::Stream(RecordWriter::new(output, format)),
             None => Sink::Json(BufWriter::with_capacity(OUTPUT_BUFFER, output), Vec::new()),
         },
-    })
+    };
+    Ok((sink, complete))
 }
 
 fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {

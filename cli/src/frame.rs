@@ -1,8 +1,7 @@
 //! `rcc frame --from F --to F [OPTIONS] [INPUT [OUTPUT]]`: converts between framings with
 //! payloads unchanged; `rcc frame info --from F FILE`: what a framed file holds.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
@@ -15,6 +14,7 @@ use hadoop_record::framing::v1::{self, V1ReadOptions};
 use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, ReadOptions, WriteOptions,
 };
+use super::storage::{create_output, open_input, url_of, Output, StorageArgs, STORAGE_HELP};
 use super::Context;
 
 const EXAMPLES: &str = "\
@@ -32,6 +32,7 @@ Examples:
   rcc frame --from seqfile --to seqfile --seqfile-compression none part-00000 plain.seq
   rcc frame info --from paddle data.paddle
   rcc frame info --from seqfile part-00000
+  rcc frame --from seqfile --to paddle hdfs://namenode:8020/logs/part-00000 s3://bucket/logs.paddle
 
 SequenceFile input gives its values as payloads (its keys are kept only when the output is
 a SequenceFile too, with the input's classes and metadata). SequenceFile output names the
@@ -52,11 +53,11 @@ Exit status 1 when the file is damaged (the report says where and what recovery 
 /// Arguments of `rcc frame`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = EXAMPLES,
+    after_help = format!("{EXAMPLES}\n\n{STORAGE_HELP}"),
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
-pub(crate) struct FrameArgs {
+pub struct FrameArgs {
     #[command(subcommand)]
     command: Option<FrameCommand>,
 
@@ -87,6 +88,24 @@ pub(crate) struct FrameArgs {
     /// Output file (default or `-`: standard output)
     #[arg(value_name = "OUTPUT")]
     output: Option<PathBuf>,
+
+    #[command(flatten)]
+    storage: StorageArgs,
+}
+
+impl FrameArgs {
+    /// Whether a file is named by URL (`hdfs://`, `s3://`), which needs the `storage`
+    /// feature.
+    pub fn names_url(&self) -> bool {
+        let info = self
+            .command
+            .as_ref()
+            .map(|FrameCommand::Info(info)| info.file.as_path());
+        [self.input.as_deref(), self.output.as_deref(), info]
+            .into_iter()
+            .flatten()
+            .any(|p| url_of(p).is_some())
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -109,10 +128,13 @@ struct InfoArgs {
     /// The file (`-`: standard input)
     #[arg(value_name = "FILE")]
     file: PathBuf,
+
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 /// Runs `rcc frame`; true on success.
-pub(crate) fn run(context: &Context, args: FrameArgs) -> bool {
+pub fn run(context: &Context, args: FrameArgs) -> bool {
     if let Some(FrameCommand::Info(info)) = args.command {
         return run_info(context, info);
     }
@@ -125,34 +147,10 @@ pub(crate) fn run(context: &Context, args: FrameArgs) -> bool {
     }
 }
 
-/// Opens `path` for reading (`None` or `-`: standard input).
-pub(crate) fn open_input(path: Option<&Path>) -> Result<Box<dyn Read>, String> {
-    match path {
-        None => Ok(Box::new(io::stdin().lock())),
-        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
-        Some(p) => match File::open(p) {
-            Ok(f) => Ok(Box::new(f)),
-            Err(e) => Err(format!("cannot read {}: {e}", p.display())),
-        },
-    }
-}
-
-/// Creates `path` for writing (`None` or `-`: standard output), unbuffered.
-pub(crate) fn create_output(path: Option<&Path>) -> Result<Box<dyn Write>, String> {
-    match path {
-        None => Ok(Box::new(io::stdout().lock())),
-        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdout().lock())),
-        Some(p) => match File::create(p) {
-            Ok(f) => Ok(Box::new(f)),
-            Err(e) => Err(format!("cannot write {}: {e}", p.display())),
-        },
-    }
-}
-
 /// Refuses to write over the input, which creating the output would empty first.
 pub(crate) fn check_distinct(input: Option<&Path>, output: Option<&Path>) -> Result<(), String> {
     let real = |p: Option<&Path>| {
-        p.filter(|p| *p != Path::new("-"))
+        p.filter(|p| *p != Path::new("-") && url_of(p).is_none())
             .and_then(|p| p.canonicalize().ok())
     };
     match (real(input), real(output)) {
@@ -183,9 +181,10 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
         );
     }
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
-    let input = open_input(args.input.as_deref())?;
+    let input = open_input(args.input.as_deref(), &args.storage)?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
-    let output = BufWriter::with_capacity(OUTPUT_BUFFER, create_output(args.output.as_deref())?);
+    let (output, complete) = create_output(args.output.as_deref(), &args.storage)?;
+    let output = BufWriter::with_capacity(OUTPUT_BUFFER, output);
     let mut writer = FrameWriter::new(
         output,
         to,
@@ -213,7 +212,19 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
     if let Err(e) = writer.finish() {
         failure.get_or_insert(write_failure(&e, reader.records(), &to.to_string()));
     }
+    drop(writer);
+    complete_output(complete, &mut failure);
     Ok(report_end(context, &reader.skipped(), failure))
+}
+
+/// Completes `output` (written and flushed) if nothing failed, else abandons it: a file in
+/// HDFS or S3 appears only when the whole conversion succeeded.
+pub(crate) fn complete_output(output: Output, failure: &mut Option<Stop>) {
+    if failure.is_none() {
+        if let Err(e) = output.commit() {
+            *failure = Some(Stop::Failed(e));
+        }
+    }
 }
 
 /// Why a conversion stopped before the end of its input.
@@ -271,7 +282,7 @@ fn run_info(context: &Context, args: InfoArgs) -> bool {
 fn info(args: &InfoArgs) -> Result<Option<String>, String> {
     let from = parse_framing("--from", &args.from)?;
     check_read_options(from, &args.read, false)?;
-    let input = open_input(Some(&args.file))?;
+    let input = open_input(Some(&args.file), &args.storage)?;
     let (report, damage) = describe(input, from, &args.read)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     print!("{report}");

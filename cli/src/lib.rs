@@ -19,6 +19,7 @@ pub mod frame;
 pub mod framing;
 mod generate;
 pub mod schema_type;
+pub mod storage;
 mod type_info;
 
 use std::io::IsTerminal;
@@ -222,9 +223,16 @@ pub fn rcc() -> ExitCode {
     let context = Context::new(cli.color.color);
     let ok = match cli.command {
         Some(Command::Check(args)) => check::run(&context, args),
+        // HDFS and S3 are the companions' when this rcc was built without them.
+        Some(Command::Frame(args)) if args.names_url() && !cfg!(feature = "storage") => {
+            return companion::run_subcommand("frame");
+        }
         Some(Command::Frame(args)) => frame::run(&context, *args),
-        // Parquet and Arrow are the companion's when this rcc was built without them.
-        Some(Command::Convert(args)) if args.is_columnar() && !cfg!(feature = "columnar") => {
+        // So are Parquet and Arrow, when this rcc was built without them.
+        Some(Command::Convert(args))
+            if (args.is_columnar() && !cfg!(feature = "columnar"))
+                || (args.names_url() && !cfg!(feature = "storage")) =>
+        {
             return companion::run_subcommand("convert");
         }
         Some(Command::Convert(args)) => convert::run(&context, *args),

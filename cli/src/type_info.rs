@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 use hadoop_record::meta::RecordTypeInfo;
 use hadoop_record::{Format, RecordWriter};
 
-use super::frame::create_output;
 use super::schema_type::SchemaType;
+use super::storage::{create_output, StorageArgs};
 use super::Context;
 
 const EXAMPLES: &str = "\
@@ -64,12 +64,14 @@ pub(crate) fn run(context: &Context, args: TypeInfoArgs) -> bool {
         }
     };
     let info = RecordTypeInfo::of(&schema, id);
-    let written = create_output(args.output.as_deref()).and_then(|out| {
+    let local = StorageArgs::default();
+    let written = create_output(args.output.as_deref(), &local).and_then(|(out, complete)| {
         let mut writer = RecordWriter::new(out, args.to.format());
         writer
             .write(&info)
             .and_then(|()| writer.into_inner().map(drop))
-            .map_err(|e| format!("writing the type information: {e}"))
+            .map_err(|e| format!("writing the type information: {e}"))?;
+        complete.commit()
     });
     match written {
         Ok(()) => true,

@@ -91,7 +91,9 @@ fn scan(c: &mut Criterion) {
             .register_records("t", options.clone(), &[paddle.to_str().unwrap()])
             .await
             .unwrap();
-        let remote = remote_context(&url, config()).await.unwrap();
+        let remote = remote_context(&url, config(), Default::default())
+            .await
+            .unwrap();
         register_records(&remote, "t", options, &[paddle.to_str().unwrap()])
             .await
             .unwrap();

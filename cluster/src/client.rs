@@ -1,13 +1,18 @@
 //! The client side: a [`SessionContext`] whose queries run on a Ballista cluster.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use datafusion::common::{plan_datafusion_err, Result};
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use hadoop_record_datafusion::with_binary_strings;
 use tokio::net::TcpStream;
+
+use hadoop_record_datafusion::with_storage;
+use hadoop_record_storage::StorageOptions;
 
 use crate::codec::codecs;
 use crate::partitions::with_cluster_options;
@@ -36,16 +41,25 @@ pub fn scheduler_address(url: &str) -> Result<String> {
 /// partitions, which are otherwise the cluster's task slots) travelling with each query.
 /// The scheduler must accept a connection within
 /// [`CONNECT_TIMEOUT`]: otherwise the error is "cannot reach the Ballista scheduler at
-/// HOST:PORT: cause".
-pub async fn remote_context(url: &str, config: SessionConfig) -> Result<SessionContext> {
+/// HOST:PORT: cause". Files named by `hdfs://` and `s3://` URLs are listed through stores
+/// opened with `storage` (the executors and the scheduler open their own).
+pub async fn remote_context(
+    url: &str,
+    config: SessionConfig,
+    storage: StorageOptions,
+) -> Result<SessionContext> {
     let address = scheduler_address(url)?;
     check_reachable(&address, CONNECT_TIMEOUT).await?;
     let (logical, physical) = codecs();
     let config = with_cluster_options(config)
         .with_ballista_logical_extension_codec(logical)
         .with_ballista_physical_extension_codec(physical);
+    // The client lists the table's files (to check that each path names some) where the
+    // scheduler will: in HDFS or S3 by URL.
+    let runtime = with_storage(RuntimeEnvBuilder::new(), storage).build()?;
     let state = SessionStateBuilder::new()
         .with_config(config)
+        .with_runtime_env(Arc::new(runtime))
         .with_default_features()
         .build();
     let state = with_binary_strings(state);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use ballista_core::error::{BallistaError, Result};
 use ballista_core::registry::BallistaFunctionRegistry;
-use ballista_core::JobId;
+use ballista_core::{JobId, RuntimeProducer};
 use ballista_executor::execution_engine::{
     DefaultExecutionEngine, ExecutionEngine, QueryStageExecutor,
 };
@@ -15,10 +15,12 @@ use ballista_executor::executor_process::{start_executor_process, ExecutorProces
 use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::SessionConfig;
-use hadoop_record_datafusion::with_binary_strings;
+use hadoop_record_datafusion::{with_binary_strings, StorageRegistry};
+use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpStream;
 
 use crate::codec::codecs;
@@ -47,6 +49,8 @@ pub struct ExecutorOptions {
     pub executor_heartbeat_interval_seconds: u64,
     /// How long to keep trying to reach the scheduler at start (default 0: one try).
     pub scheduler_connect_timeout_seconds: u16,
+    /// How HDFS and S3 are reached (the scan's files are read from there by URL).
+    pub storage: StorageOptions,
 }
 
 impl Default for ExecutorOptions {
@@ -63,6 +67,7 @@ impl Default for ExecutorOptions {
             work_dir: None,
             executor_heartbeat_interval_seconds: ballista.executor_heartbeat_interval_seconds,
             scheduler_connect_timeout_seconds: ballista.scheduler_connect_timeout_seconds,
+            storage: StorageOptions::default(),
         }
     }
 }
@@ -95,6 +100,7 @@ pub async fn run_executor(options: ExecutorOptions, ready: impl FnOnce(SocketAdd
         override_function_registry: Some(Arc::new(BallistaFunctionRegistry::from(
             &with_binary_strings(SessionStateBuilder::new().with_default_features().build()),
         ))),
+        override_runtime_producer: Some(storage_runtime(&options)),
         override_execution_engine: Some(Arc::new(LoggingEngine {
             inner: DefaultExecutionEngine::new(),
         })),
@@ -131,6 +137,20 @@ pub async fn run_executor(options: ExecutorOptions, ready: impl FnOnce(SocketAdd
 }
 
 /// The address to reach a listener bound to `host` by, from this machine.
+/// The executor's runtime: Ballista's (spill files in the work directory), whose sessions
+/// open HDFS and S3 stores by URL, one store per name node or bucket for all of them.
+fn storage_runtime(options: &ExecutorOptions) -> RuntimeProducer {
+    let registry = Arc::new(StorageRegistry::new(options.storage.clone()));
+    let work_dir = options.work_dir.clone();
+    Arc::new(move |_| {
+        let mut builder = RuntimeEnvBuilder::new().with_object_store_registry(registry.clone());
+        if let Some(dir) = &work_dir {
+            builder = builder.with_temp_file_path(dir);
+        }
+        Ok(Arc::new(builder.build()?))
+    })
+}
+
 fn connect_host(host: &str) -> &str {
     match host {
         "0.0.0.0" => "127.0.0.1",

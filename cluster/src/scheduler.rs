@@ -9,8 +9,12 @@ use ballista_core::utils::{default_config_producer, default_session_builder};
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use ballista_scheduler::scheduler_process::{create_scheduler, start_grpc_service_with_listener};
+use ballista_scheduler::scheduler_server::SessionBuilder;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::SessionStateBuilder;
 use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
-use hadoop_record_datafusion::with_binary_strings;
+use hadoop_record_datafusion::{with_binary_strings, StorageRegistry};
+use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpListener;
 
 use crate::codec::codecs;
@@ -37,6 +41,8 @@ pub struct SchedulerOptions {
     pub expire_dead_executor_interval_seconds: u64,
     /// How often a task may fail before its job fails (default 4).
     pub task_max_failures: usize,
+    /// How HDFS and S3 are reached (the scheduler lists and sizes the files there).
+    pub storage: StorageOptions,
 }
 
 impl Default for SchedulerOptions {
@@ -51,6 +57,7 @@ impl Default for SchedulerOptions {
             executor_timeout_seconds: ballista.executor_timeout_seconds,
             expire_dead_executor_interval_seconds: ballista.expire_dead_executor_interval_seconds,
             task_max_failures: ballista.task_max_failures,
+            storage: StorageOptions::default(),
         }
     }
 }
@@ -84,9 +91,9 @@ pub async fn run_scheduler(
     config.override_physical_codec = Some(physical);
     let executors = Executors::default();
     // Plans name their functions: the scheduler's sessions read them with the client's
-    // binary-string functions.
+    // binary-string functions, and list and size files in HDFS and S3.
     let sessions = spreading(
-        Arc::new(|config| Ok(with_binary_strings(default_session_builder(config)?))),
+        storage_sessions(options.storage),
         options.default_partitions,
         executors.clone(),
     );
@@ -100,4 +107,22 @@ pub async fn run_scheduler(
     let scheduler = create_scheduler::<LogicalPlanNode, PhysicalPlanNode>(cluster, config).await?;
     ready(bound);
     start_grpc_service_with_listener(listener, scheduler).await
+}
+
+/// Ballista's sessions with SQL's binary-string functions, whose runtime opens HDFS and S3
+/// stores by URL (one store per name node or bucket for all sessions): planning lists and
+/// sizes the files there.
+fn storage_sessions(storage: StorageOptions) -> SessionBuilder {
+    let registry = Arc::new(StorageRegistry::new(storage));
+    Arc::new(move |config| {
+        let runtime = RuntimeEnvBuilder::new()
+            .with_object_store_registry(registry.clone())
+            .build()?;
+        let state = default_session_builder(config)?;
+        Ok(with_binary_strings(
+            SessionStateBuilder::new_from_existing(state)
+                .with_runtime_env(Arc::new(runtime))
+                .build(),
+        ))
+    })
 }

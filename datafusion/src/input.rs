@@ -3,19 +3,13 @@
 //! object store block by block (`Read + Seek`).
 
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
-use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use datafusion::common::Result;
-use object_store::path::Path;
-use object_store::{
-    GetOptions, GetRange, GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt,
-};
+use hadoop_record_storage::RangeReader;
+use object_store::{GetOptions, GetRange, GetResultPayload, ObjectMeta, ObjectStore};
 use tokio::runtime::Handle;
-
-/// How much a remote reader fetches at a time.
-const BLOCK: u64 = 8 << 20;
 
 /// An open record file.
 pub(crate) enum Input {
@@ -24,8 +18,8 @@ pub(crate) enum Input {
     /// A local file read with read calls: mapping was turned off, or failed (not a regular
     /// file, say).
     Local(std::fs::File),
-    /// An object in any other store.
-    Remote(Remote),
+    /// An object in any other store (HDFS, S3), read in ranges.
+    Remote(RangeReader),
 }
 
 /// Opens `meta`'s object: a local file stays a file (DataFusion's local store hands it
@@ -38,15 +32,12 @@ pub(crate) async fn open(
     range: Option<(u64, u64)>,
 ) -> Result<Input> {
     let remote = || {
-        Input::Remote(Remote {
-            store: store.clone(),
-            location: meta.location.clone(),
-            size: meta.size,
-            pos: 0,
-            block: Bytes::new(),
-            block_start: 0,
-            handle: Handle::current(),
-        })
+        Input::Remote(RangeReader::new(
+            store.clone(),
+            meta.location.clone(),
+            meta.size,
+            Handle::current(),
+        ))
     };
     if meta.size == 0 {
         return Ok(remote());
@@ -120,62 +111,5 @@ impl Seek for Input {
             Input::Local(f) => f.seek(pos),
             Input::Remote(r) => r.seek(pos),
         }
-    }
-}
-
-/// An object read block by block with ranged gets, from a blocking thread (it waits on the
-/// runtime through `handle`).
-pub(crate) struct Remote {
-    store: Arc<dyn ObjectStore>,
-    location: Path,
-    size: u64,
-    pos: u64,
-    block: Bytes,
-    block_start: u64,
-    handle: Handle,
-}
-
-impl Remote {
-    fn block_range(&self) -> Range<u64> {
-        self.block_start..self.block_start + self.block.len() as u64
-    }
-}
-
-impl Read for Remote {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos >= self.size || buf.is_empty() {
-            return Ok(0);
-        }
-        if !self.block_range().contains(&self.pos) {
-            let end = (self.pos + BLOCK.max(buf.len() as u64)).min(self.size);
-            let fetch = self.store.get_range(&self.location, self.pos..end);
-            self.block = self.handle.block_on(fetch).map_err(io::Error::other)?;
-            self.block_start = self.pos;
-            if self.block.is_empty() {
-                return Ok(0);
-            }
-        }
-        let at = (self.pos - self.block_start) as usize;
-        let n = buf.len().min(self.block.len() - at);
-        buf[..n].copy_from_slice(&self.block[at..at + n]);
-        self.pos += n as u64;
-        Ok(n)
-    }
-}
-
-impl Seek for Remote {
-    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
-        let to = match pos {
-            SeekFrom::Start(n) => Some(n),
-            SeekFrom::End(d) => self.size.checked_add_signed(d),
-            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
-        };
-        self.pos = to.ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "seek before the start of the object",
-            )
-        })?;
-        Ok(self.pos)
     }
 }

@@ -15,6 +15,8 @@
 //! - [`RecordTableOptions`]: what a table is (DDL, type, encoding, framing), plain and
 //!   serializable, for plans that travel;
 //! - [`RecordError`]: a bad record, named by file, record number, byte offset and field path;
+//! - [`StorageRegistry`] / [`with_storage`]: files in HDFS (`hdfs://`) and S3 (`s3://`) by
+//!   URL, through [`hadoop_record_storage`].
 //! - [`register_binary_strings`] / [`with_binary_strings`]: SQL's functions on binary strings
 //!   for `buffer` columns (`length`, `substring`, `position` in bytes), which
 //!   `register_records` installs.
@@ -52,6 +54,7 @@ mod progress;
 mod register;
 mod scan;
 mod source;
+mod storage;
 
 pub use binary_strings::{binary_string_functions, register_binary_strings, with_binary_strings};
 pub use error::{Place, RecordError};
@@ -61,3 +64,4 @@ pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};
 pub use progress::ScanProgress;
 pub use register::{record_table, SessionContextExt};
 pub use source::RecordSource;
+pub use storage::{with_storage, StorageRegistry};

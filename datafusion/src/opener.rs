@@ -6,7 +6,7 @@
 //! query's thread switched threads for every batch; BENCHMARKS.md, "Where batches are
 //! decoded").
 //!
-//! Any other store is read through blocking waits on the runtime (`input::Remote`), so
+//! Any other store is read through blocking waits on the runtime (`hadoop_record_storage::RangeReader`), so
 //! such a file is scanned on a blocking thread ([`SpawnedTask::spawn_blocking`], aborted
 //! with the stream) that hands batches over a channel of two: the decoder stays at most two
 //! batches ahead of the query.

@@ -18,7 +18,8 @@ use crate::options::RecordTableOptions;
 #[async_trait]
 pub trait SessionContextExt {
     /// Registers `paths` — files, directories (every file below them) and globs
-    /// (`logs/*.paddle`), local or in a registered object store (`s3://…`) — as one table
+    /// (`logs/*.paddle`), local, in HDFS (`hdfs://nn:8020/logs/*.seq`), in S3
+    /// (`s3://bucket/logs/`) or in any registered object store — as one table
     /// `name` of the records `options` describe. Returns the table's format, for its schema
     /// and its progress. A path that matches no file is an error. The session gets SQL's
     /// functions on binary strings for the table's `buffer` columns
@@ -80,7 +81,7 @@ pub async fn record_table(
     let state = ctx.state();
     let mut urls = Vec::with_capacity(paths.len());
     for path in paths {
-        let url = ListingTableUrl::parse(path)?;
+        let url = table_url(path)?;
         let store = state.runtime_env().object_store(url.object_store())?;
         let sizes: Vec<u64> = url
             .list_all_files(&state, store.as_ref(), "")
@@ -102,4 +103,60 @@ pub async fn record_table(
         .with_listing_options(listing)
         .with_schema(schema);
     ListingTable::try_new(config)
+}
+
+/// The files below a folder that are data: not hidden (`.`), not markers (`_`).
+const VISIBLE: &str = "[!._]*";
+
+/// `path` as a table URL: a local path (a glob in it is DataFusion's), or a URL, whose
+/// glob (`hdfs://nn:8020/logs/2024-*/*.seq`) DataFusion leaves to its caller: the folder
+/// before the first wildcard is listed, and the rest matches the files below it.
+///
+/// A folder's files (and folders) are those whose names do not start with `.` or `_`, as Hadoop's
+/// `FileInputFormat` takes them: checksums (`.a.seq.crc`), files being written (`.a.tmp`)
+/// and markers (`_SUCCESS`) are not data.
+pub(crate) fn table_url(path: &str) -> Result<ListingTableUrl> {
+    let wild = path.find(['*', '?', '[']);
+    if !hadoop_record_storage::is_url(path) || wild.is_none() {
+        let url = ListingTableUrl::parse(path)?;
+        return match url.is_collection() && url.get_glob().is_none() {
+            true => url.with_glob(VISIBLE),
+            false => Ok(url),
+        };
+    }
+    let Some(wild) = wild else {
+        return ListingTableUrl::parse(path);
+    };
+    let folder_end = path[..wild].rfind('/').map_or(0, |slash| slash + 1);
+    let (folder, glob) = path.split_at(folder_end);
+    if !hadoop_record_storage::is_url(folder) || folder.ends_with("://") {
+        return Err(plan_datafusion_err!(
+            "{path}: a wildcard in the bucket or name node is not supported"
+        ));
+    }
+    ListingTableUrl::parse(folder)?.with_glob(glob)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object_store::path::Path;
+
+    #[test]
+    fn a_glob_in_a_url_matches_below_its_folder() {
+        let url = table_url("hdfs://nn:8020/logs/2024-*/*.seq").unwrap();
+        assert_eq!(url.prefix().as_ref(), "logs");
+        assert!(url.contains(&Path::from("logs/2024-01/a.seq"), false));
+        assert!(!url.contains(&Path::from("logs/2023-01/a.seq"), false));
+        assert!(!url.contains(&Path::from("logs/2024-01/a.txt"), false));
+        let url = table_url("s3://bucket/a.seq").unwrap();
+        assert_eq!(url.get_glob(), &None);
+        let url = table_url("hdfs://nn:8020/logs/").unwrap();
+        assert!(url.contains(&Path::from("logs/a.seq"), false));
+        assert!(url.contains(&Path::from("logs/2024/a.seq"), false));
+        assert!(!url.contains(&Path::from("logs/.a.seq.crc"), false));
+        assert!(!url.contains(&Path::from("logs/_SUCCESS"), false));
+        assert!(!url.contains(&Path::from("logs/_temporary/a.seq"), true));
+        assert!(table_url("s3://b*/a").is_err());
+    }
 }

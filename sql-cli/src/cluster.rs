@@ -3,6 +3,7 @@
 //! companion command `rcc-cluster`, which `rcc cluster` runs.
 
 use clap::{Args, Subcommand, ValueEnum};
+use hadoop_record_cli::storage::StorageArgs;
 use hadoop_record_cli::{companion, Context};
 use hadoop_record_cluster::{run_executor, run_scheduler, ExecutorOptions, SchedulerOptions};
 
@@ -12,12 +13,14 @@ Examples (one machine; each command in its own terminal):
   rcc cluster executor --bind-port 50051 --bind-grpc-port 50052
   rcc cluster executor --bind-port 50061 --bind-grpc-port 50062
   rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \\
-      'SELECT url, count(*) FROM records GROUP BY url' /data/hits.paddle
+      'SELECT url, count(*) FROM records GROUP BY url' hdfs://namenode:8020/logs/hits.paddle
 
-Executors read the record files themselves: every FILE of `rcc sql --cluster` must be a path
-that names the same file on every executor's machine (a shared file system), and on the
-scheduler's, which lists the files. Each executor prints one line per task to standard
-error: the task, its job, stage and partition, and the file byte ranges it reads.";
+Executors read the record files themselves, each its byte ranges: hdfs:// and s3:// FILEs
+straight from HDFS or S3 (the scheduler lists and sizes them there), so every machine needs
+only the store's configuration (HADOOP_CONF_DIR; AWS_* or --s3-endpoint). A local path must
+name the same file on every executor's machine and on the scheduler's. Each executor prints
+one line per task to standard error: the task, its job, stage and partition, and the file
+byte ranges it reads.";
 
 /// Run a Ballista scheduler or executor that knows record files, for `rcc sql --cluster`
 #[derive(Debug, Args)]
@@ -72,6 +75,11 @@ struct SchedulerArgs {
     /// Attempts before a task counts as failed (and its query with it)
     #[arg(long, value_name = "N", default_value_t = 4)]
     task_max_failures: usize,
+
+    /// Where S3 is (the scheduler lists and sizes s3:// files; HADOOP_CONF_DIR and AWS_*
+    /// configure HDFS and S3)
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -123,6 +131,11 @@ struct ExecutorArgs {
     /// Seconds between heartbeats to the scheduler
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     executor_heartbeat_interval_seconds: u64,
+
+    /// Where S3 is (executors read s3:// files; HADOOP_CONF_DIR and AWS_* configure HDFS
+    /// and S3)
+    #[command(flatten)]
+    storage: StorageArgs,
 }
 
 fn main() -> std::process::ExitCode {
@@ -167,6 +180,7 @@ async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
         executor_timeout_seconds: args.executor_timeout_seconds,
         expire_dead_executor_interval_seconds: args.expire_dead_executor_interval_seconds,
         task_max_failures: args.task_max_failures,
+        storage: args.storage.options(),
     };
     run_scheduler(options, |address| {
         eprintln!("rcc cluster scheduler: listening on {address}");
@@ -190,6 +204,7 @@ async fn executor(args: ExecutorArgs) -> Result<(), String> {
         work_dir: args.work_dir,
         executor_heartbeat_interval_seconds: args.executor_heartbeat_interval_seconds,
         scheduler_connect_timeout_seconds: args.scheduler_connect_timeout_seconds,
+        storage: args.storage.options(),
     };
     let grpc = options.bind_grpc_port;
     run_executor(options, |address| {

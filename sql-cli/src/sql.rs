@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::DataFusionError;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use futures::StreamExt;
@@ -18,13 +19,15 @@ use hadoop_record::Format;
 use hadoop_record_arrow::mapping::TYPE_KEY;
 use hadoop_record_cluster::ClusterOptions;
 use hadoop_record_datafusion::{
-    DdlSource, FramingOptions, RecordError, RecordTableOptions, ScanProgress, SessionContextExt,
+    with_storage, DdlSource, FramingOptions, RecordError, RecordTableOptions, ScanProgress,
+    SessionContextExt,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use hadoop_record_cli::frame::{report_end, Stop};
 use hadoop_record_cli::framing::ReadOptions;
 use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
+use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
 const EXAMPLES: &str = "\
@@ -36,24 +39,32 @@ Examples:
   rcc sql --schema web.jr --type web.Hit --in-framing v1 --table hits --to parquet -o hits.parquet \\
       'SELECT * FROM hits' logs/
   rcc sql --schema web.jr --type web.Hit --from xml --to json 'SELECT origin.city FROM records' a.xml
+  rcc sql --schema web.jr --type web.Hit --in-framing seqfile \
+      'SELECT url, count(*) AS n FROM records GROUP BY url' 'hdfs://namenode:8020/logs/*.seq'
+  AWS_ENDPOINT_URL=http://127.0.0.1:9000 rcc sql --schema web.jr --type web.Hit \
+      --in-framing paddle 'SELECT count(*) FROM records' s3://logs/2024/
   rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \
-      'SELECT url, count(*) AS n FROM records GROUP BY url' /shared/hits.paddle
+      'SELECT url, count(*) AS n FROM records GROUP BY url' hdfs://namenode:8020/logs/
 
 FILEs are files, directories (the files in them) and globs (quote them), all of one record
 type, encoding and framing: together one table (`records`, or --table). Its columns are the
 record's fields: vectors are lists, maps are maps (`counts['key']`), nested records are
 structs (`origin['city']`). Large files in a splittable framing (paddle, plasma-*, v1,
-seqfile, plain CSV) are read by several threads at once; with --cluster, by the executors of
-a Ballista cluster (`rcc cluster`), which read the files under the same paths.
+seqfile, plain CSV) are read by several threads at once, in ranges that follow the
+framing's boundaries (an HDFS file's ranges each fetched alone); with --cluster, by the
+executors of a Ballista cluster (`rcc cluster`), which read hdfs:// and s3:// files
+straight from the store (local paths must then be the same on every executor).
 
 --to table (the default) prints a table; csv writes a header row; json one object per line;
 parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
-byte offset and field path; exit status 1.";
+byte offset and field path; exit status 1.
+
+";
 
 /// Query record files with SQL (DataFusion): files, directories and globs as one table, the
 /// result as a table, CSV, JSON lines or Parquet
 #[derive(Debug, Args)]
-#[command(after_help = EXAMPLES)]
+#[command(after_help = format!("{EXAMPLES}{STORAGE_HELP}"))]
 struct SqlArgs {
     #[command(flatten)]
     record: SchemaType,
@@ -104,9 +115,13 @@ struct SqlArgs {
     partitions: Option<u16>,
 
     /// Run the query on the Ballista cluster whose scheduler is at df://HOST:PORT (`rcc
-    /// cluster`); every executor must read the FILEs under the same paths
+    /// cluster`); executors read hdfs:// and s3:// FILEs from there, local ones under the
+    /// same paths
     #[arg(long, value_name = "df://HOST:PORT")]
     cluster: Option<String>,
+
+    #[command(flatten)]
+    storage: StorageArgs,
 
     /// The SQL query
     #[arg(value_name = "QUERY")]
@@ -230,12 +245,15 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
     // The same table and query; on a cluster, the table is one a plan can carry.
     let (ctx, format) = match &args.cluster {
         None => {
-            let ctx = SessionContext::new_with_config(config);
+            let runtime = with_storage(RuntimeEnvBuilder::new(), args.storage.options())
+                .build()
+                .map_err(|e| message(&e))?;
+            let ctx = SessionContext::new_with_config_rt(config, Arc::new(runtime));
             let format = ctx.register_records(&args.table, options, &files).await;
             (ctx, format)
         }
         Some(url) => {
-            let ctx = hadoop_record_cluster::remote_context(url, config)
+            let ctx = hadoop_record_cluster::remote_context(url, config, args.storage.options())
                 .await
                 .map_err(|e| message(&e))?;
             let format =

@@ -24,9 +24,9 @@ use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use super::{
-    check_distinct, check_write_options, in_payload, no_framing_options, open_sink, open_source,
-    report_end, write_failure, write_flags, Carried, ColumnarOptions, ConvertArgs, InFormat,
-    OutFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
+    check_distinct, check_write_options, complete_output, in_payload, no_framing_options,
+    open_sink, open_source, report_end, write_failure, write_flags, Carried, ColumnarOptions,
+    ConvertArgs, InFormat, OutFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
 };
 use crate::framing::Framing;
 use crate::schema_type::Early;
@@ -102,6 +102,7 @@ fn to_columnar(
         ));
     }
     let properties = writer_properties(&args.columnar)?;
+    local_only(args.output.as_deref(), "written")?;
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let in_framing = args
         .in_framing
@@ -259,6 +260,7 @@ fn from_columnar(
         .map(|name| super::parse_framing("--out-framing", name))
         .transpose()?;
     check_write_options(args, out_framing, false)?;
+    local_only(args.input.as_deref(), "read")?;
     check_distinct(args.input.as_deref(), args.output.as_deref())?;
     let batch_size = args
         .columnar
@@ -285,7 +287,7 @@ fn from_columnar(
                 schema.record(id).full_name()
             ))
         })?;
-    let mut sink = open_sink(args, out_framing, None, None, false)?;
+    let (mut sink, complete) = open_sink(args, out_framing, None, None, false)?;
     let mut failure = None;
     let mut records = 0u64;
     'batches: for batch in reader {
@@ -311,6 +313,8 @@ fn from_columnar(
     if let Err(e) = sink.finish() {
         failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
+    drop(sink);
+    complete_output(complete, &mut failure);
     Ok(report_end(context, &[], failure))
 }
 
@@ -511,4 +515,16 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
             .unwrap_or_default();
         Err(format!("the file is damaged (its reader gave up: {why})"))
     })
+}
+
+/// Refuses a Parquet or Arrow file named by URL: those are read and written as local files
+/// (`rcc sql --to parquet` reads records from HDFS or S3).
+fn local_only(path: Option<&std::path::Path>, how: &str) -> Result<(), Early> {
+    match path.and_then(crate::storage::url_of) {
+        Some(url) => Err(Early::Message(format!(
+            "{url}: Parquet and Arrow files are {how} as local files only; copy them to or \
+             from HDFS or S3 with the store's own tools"
+        ))),
+        None => Ok(()),
+    }
 }

@@ -3,6 +3,7 @@
 //! file uses only part of it.
 #![allow(dead_code, unused_imports)]
 
+pub mod cluster;
 pub mod web;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The independent Python readers (pyarrow and DuckDB, pinned) that check the Parquet files
 //! `rcc` writes, and the answers of queries: installed once into a virtual environment
-//! under the target directory.
+//! under the target directory; and moto, whose server mode is a local S3-compatible store.
 //!
 //! They need `python3` with `venv` and network access to PyPI the first time;
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
@@ -30,11 +30,8 @@ pub fn python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
     PYTHON
         .get_or_init(|| {
-            if std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0") {
-                eprintln!("SKIPPED the pyarrow and DuckDB checks: {SKIP_VAR} is set");
-                return None;
-            }
-            Some(peers_python(&target_dir()))
+            let what = "the pyarrow and DuckDB checks";
+            (!skipped(what)).then(|| peers_python(&target_dir()))
         })
         .as_deref()
 }
@@ -62,10 +59,47 @@ pub const PEERS: &str = "pyarrow==26.0.1 duckdb==1.5.6";
 /// first call (`python3 -m venv`, then pip from PyPI); later calls find it through its
 /// marker file. Panics with the fix when Python, venv or PyPI is missing.
 pub fn peers_python(target: &Path) -> PathBuf {
-    let venv = target.join("python-peers");
+    venv_python(
+        target,
+        "python-peers",
+        PEERS,
+        "the comparisons with pyarrow and DuckDB",
+    )
+}
+
+/// moto, pinned: its server mode is the S3-compatible store of the storage tests.
+pub const MOTO: &str = "moto[server]==5.2.5";
+
+/// The Python with [`MOTO`], installed once into `<target>/python-moto`; `None` when the
+/// peers are skipped.
+pub fn moto_python() -> Option<&'static Path> {
+    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let what = "the S3 checks (moto)";
+            (!skipped(what)).then(|| venv_python(&target_dir(), "python-moto", MOTO, what))
+        })
+        .as_deref()
+}
+
+/// Whether the peers are skipped ([`SKIP_VAR`]); says so, naming `what` is skipped.
+fn skipped(what: &str) -> bool {
+    let skip = std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
+    if skip {
+        eprintln!("SKIPPED {what}: {SKIP_VAR} is set");
+    }
+    skip
+}
+
+/// The Python of the virtual environment `<target>/<name>` with `packages` (space-separated
+/// pins), made and installed on the first call (`python3 -m venv`, then pip from PyPI);
+/// later calls find it through its marker file. Panics with the fix when Python, venv or
+/// PyPI is missing (`what` names what needs them).
+fn venv_python(target: &Path, name: &str, packages: &str, what: &str) -> PathBuf {
+    let venv = target.join(name);
     let python = venv.join("bin/python");
     let marker = venv.join("installed.txt");
-    if std::fs::read_to_string(&marker).ok().as_deref() == Some(PEERS) {
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(packages) {
         return python;
     }
     let made = Command::new("python3")
@@ -75,10 +109,10 @@ pub fn peers_python(target: &Path) -> PathBuf {
     match made {
         Ok(o) if o.status.success() => {}
         other => panic!(
-            "python3 -m venv failed ({other:?}); the comparisons with pyarrow and DuckDB need \
-             Python 3 with venv and pip.\nFix: install python3 and python3-venv (Debian: \
-             apt-get install python3 python3-venv).\n(To skip the tests that need them on a \
-             machine without them, set {SKIP_VAR}=1.)"
+            "python3 -m venv failed ({other:?}); {what} need Python 3 with venv and pip.\n\
+             Fix: install python3 and python3-venv (Debian: apt-get install python3 \
+             python3-venv).\n(To skip the tests that need them on a machine without them, \
+             set {SKIP_VAR}=1.)"
         ),
     }
     let o = Command::new(&python)
@@ -89,16 +123,16 @@ pub fn peers_python(target: &Path) -> PathBuf {
             "--quiet",
             "--disable-pip-version-check",
         ])
-        .args(PEERS.split(' '))
+        .args(packages.split(' '))
         .output()
         .expect("pip runs");
     assert!(
         o.status.success(),
-        "pip install {PEERS} failed (is PyPI reachable?):\n{}{}\n(To skip the tests \
+        "pip install {packages} failed (is PyPI reachable?):\n{}{}\n(To skip the tests \
          that need them, set {SKIP_VAR}=1.)",
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    std::fs::write(&marker, PEERS).unwrap();
+    std::fs::write(&marker, packages).unwrap();
     python
 }

@@ -96,20 +96,38 @@ pub const ZOOKEEPER_JDKS: std::ops::RangeInclusive<u32> = 11..=21;
 /// newest JDK (found as [`jdk`] finds them) whose version is in [`ZOOKEEPER_JDKS`] — so JDK
 /// 17 where Temurin 25 is also installed, which [`jdk`] would pick for Hadoop.
 pub fn zookeeper_jdk() -> Jdk {
-    if let Some(home) = std::env::var_os("HADOOP_RECORD_ZOOKEEPER_JAVA_HOME") {
+    newest_in(
+        ZOOKEEPER_JDKS,
+        "HADOOP_RECORD_ZOOKEEPER_JAVA_HOME",
+        "ZooKeeper 3.9 (a JDK 11 to 21)",
+    )
+}
+
+/// The JDK versions Hadoop 3.4's HDFS (MiniDFSCluster) runs on: 8, 11 and 17.
+pub const HDFS_JDKS: std::ops::RangeInclusive<u32> = 8..=17;
+
+/// The JDK to run HDFS on: `HADOOP_RECORD_HDFS_JAVA_HOME` if set; otherwise the newest JDK
+/// in [`HDFS_JDKS`], found as [`jdk`] finds them.
+pub fn hdfs_jdk() -> Jdk {
+    newest_in(
+        HDFS_JDKS,
+        "HADOOP_RECORD_HDFS_JAVA_HOME",
+        "HDFS 3.4 (a JDK 8 to 17)",
+    )
+}
+
+/// The JDK in `var` if set, else the newest found whose version is in `versions`.
+fn newest_in(versions: std::ops::RangeInclusive<u32>, var: &str, what: &str) -> Jdk {
+    if let Some(home) = std::env::var_os(var) {
         let home = PathBuf::from(home);
-        return probe(&home).unwrap_or_else(|| {
-            panic!(
-                "HADOOP_RECORD_ZOOKEEPER_JAVA_HOME={} holds no JDK (bin/javac)",
-                home.display()
-            )
-        });
+        return probe(&home)
+            .unwrap_or_else(|| panic!("{var}={} holds no JDK (bin/javac)", home.display()));
     }
     candidates()
         .into_iter()
-        .filter(|jdk| ZOOKEEPER_JDKS.contains(&jdk.feature))
+        .filter(|jdk| versions.contains(&jdk.feature))
         .max_by_key(|jdk| jdk.feature)
-        .unwrap_or_else(|| no_jdk("ZooKeeper 3.9 (a JDK 11 to 21)"))
+        .unwrap_or_else(|| no_jdk(what))
 }
 
 /// The JDK at `home`, if it has a `javac`; its version from the `release` file.
@@ -152,6 +170,35 @@ pub fn maven_classpath(project_dir: &Path, cache: &Path) -> String {
         .arg("dependency:build-classpath")
         .arg(format!("-Dmdep.outputFile={}", file.display())));
     fs::read_to_string(&file).unwrap_or_else(|e| panic!("reading {}: {e}", file.display()))
+}
+
+/// The class path of a Maven project's driver: the jars of `project`'s pom (fetched once)
+/// and the classes of its `src/main/java`, compiled with `-Xlint:all -Werror` on `jdk` into
+/// `work` (once per content of the sources, jars and JDK; `what` names the driver in
+/// messages, e.g. "the jute driver against ZooKeeper 3.9.5").
+pub fn driver_classpath(jdk: &Jdk, project: &Path, work: &Path, what: &str) -> String {
+    let (jars, classes) = locked(work, || {
+        let jars = maven_classpath(project, work);
+        let sources = files_below(&project.join("src/main/java"), ".java");
+        let dir = work.join(content_key(
+            &sources,
+            &format!("{}{jars}", jdk.home.display()),
+        ));
+        let classes = dir.join("classes");
+        if !dir.join("done").exists() {
+            say(&format!("compiling {what} (JDK {})", jdk.feature));
+            let _ = fs::remove_dir_all(&dir);
+            fs::create_dir_all(&classes).expect("the driver's classes directory");
+            javac(jdk, &sources, &jars, &classes, &["-Xlint:all", "-Werror"])
+                .unwrap_or_else(|e| panic!("{what} does not compile: {e}"));
+            fs::write(dir.join("done"), "").expect("the driver's stamp");
+        }
+        (jars, classes)
+    });
+    std::env::join_paths(std::iter::once(classes).chain(std::env::split_paths(&jars)))
+        .expect("a class path")
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Compiles `sources` against `classpath` into `out`; javac's complaints as the error.

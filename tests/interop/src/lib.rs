@@ -17,6 +17,7 @@ pub mod batch;
 pub mod bench_records;
 pub mod differential;
 pub mod go;
+pub mod hdfs;
 pub mod java;
 pub mod report;
 pub mod tools;

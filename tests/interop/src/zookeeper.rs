@@ -11,8 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::java::{javac, maven_classpath, zookeeper_jdk, Jdk};
-use crate::tools::{self, content_key, files_below, locked, run, run_batch, say};
+use crate::java::{driver_classpath, zookeeper_jdk, Jdk};
+use crate::tools::{self, run, run_batch, say};
 use crate::wire::Cursor;
 
 /// ZooKeeper's jar and tools, and our jute driver compiled against them.
@@ -39,34 +39,14 @@ impl ZkPeer {
         let jdk = zookeeper_jdk();
         let project = tools::repo_root().join("tests/interop/java/zookeeper");
         let work = tools::work_dir().join("zookeeper");
-        let (jars, classes) = locked(&work, || {
-            let jars = maven_classpath(&project, &work);
-            let sources = files_below(&project.join("src/main/java"), ".java");
-            let dir = work.join(content_key(
-                &sources,
-                &format!("{}{jars}", jdk.home.display()),
-            ));
-            let classes = dir.join("classes");
-            if !dir.join("done").exists() {
-                say(&format!(
-                    "compiling the jute driver against ZooKeeper 3.9.5 (JDK {})",
-                    jdk.feature
-                ));
-                let _ = fs::remove_dir_all(&dir);
-                fs::create_dir_all(&classes).expect("the driver's classes directory");
-                javac(&jdk, &sources, &jars, &classes, &["-Xlint:all", "-Werror"])
-                    .unwrap_or_else(|e| panic!("the jute driver does not compile: {e}"));
-                fs::write(dir.join("done"), "").expect("the driver's stamp");
-            }
-            (jars, classes)
-        });
+        let classpath = driver_classpath(
+            &jdk,
+            &project,
+            &work,
+            "the jute driver against ZooKeeper 3.9.5",
+        );
         let runs = work.join("runs");
         fs::create_dir_all(&runs).expect("the runs directory");
-        let classpath =
-            std::env::join_paths(std::iter::once(classes).chain(std::env::split_paths(&jars)))
-                .expect("a class path")
-                .to_string_lossy()
-                .into_owned();
         ZkPeer {
             jdk,
             classpath,

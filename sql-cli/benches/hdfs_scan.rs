@@ -1,0 +1,160 @@
+//! `rcc sql` over a Paddle file in HDFS (a MiniDFSCluster on loopback: NameNode and two
+//! DataNodes in one JVM, 1 MiB blocks, replication 2) against the same scan of the local
+//! file, and a two-executor Ballista cluster over the HDFS file, in one run, alternating.
+//!
+//! `cargo bench -p hadoop-record-sql-cli --bench hdfs_scan` (`HDFS_BENCH_RECORDS`, default
+//! 4,000,000; `HDFS_BENCH_ROUNDS`, default 5). Prints the median wall time of each, and the
+//! CPU time (user + system) of the `rcc-sql` process for the local and HDFS scans. Not
+//! criterion: each sample is a whole process, and the MiniDFSCluster is the harness's.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use interop_tests::hdfs::MiniHdfs;
+use support::cluster::{run, Cluster};
+use support::RCC_SQL;
+
+const RCC_CONVERT: &str = env!("CARGO_BIN_EXE_rcc-convert");
+const DDL: &str = "module hadooprecord.hdfs { class Hit { ustring url; long n; } }";
+const QUERY: &str =
+    "SELECT url, count(*) AS n, sum(n) AS total FROM records GROUP BY url ORDER BY url";
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// User + system CPU time of the children waited for so far.
+fn children_cpu() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// Runs `rcc-sql` over `files`; its output, wall and CPU time.
+fn scan(dir: &Path, cluster: Option<&str>, files: &str) -> (String, Duration, Duration) {
+    let mut command = Command::new(RCC_SQL);
+    command.current_dir(dir).args([
+        "--schema",
+        "hit.jr",
+        "--type",
+        "hadooprecord.hdfs.Hit",
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "--partitions",
+        "2",
+    ]);
+    if let Some(url) = cluster {
+        command.args(["--cluster", url]);
+    }
+    let cpu = children_cpu();
+    let started = Instant::now();
+    command.args([QUERY, files]);
+    let out = run(command);
+    let wall = started.elapsed();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        wall,
+        children_cpu() - cpu,
+    )
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let Some(hdfs) = MiniHdfs::get() else {
+        return;
+    };
+    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
+    let rounds = env_or("HDFS_BENCH_ROUNDS", 5) as usize;
+    let dir = interop_tests::tools::work_dir().join("hdfs-bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("hit.jr"), DDL).unwrap();
+    let paddle = dir.join(format!("hits-{records}.paddle"));
+    if !paddle.exists() {
+        let mut csv = std::io::BufWriter::new(std::fs::File::create(dir.join("hits.csv")).unwrap());
+        for i in 0..records {
+            writeln!(csv, "'u{},{i}", i % 97).unwrap();
+        }
+        csv.into_inner().unwrap();
+        let status = Command::new(RCC_CONVERT)
+            .current_dir(&dir)
+            .args([
+                "--schema",
+                "hit.jr",
+                "--type",
+                "hadooprecord.hdfs.Hit",
+                "--from",
+                "csv",
+            ])
+            .args(["--to", "binary", "--out-framing", "paddle", "hits.csv"])
+            .arg(&paddle)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::remove_file(dir.join("hits.csv")).unwrap();
+    }
+    let size = std::fs::metadata(&paddle).unwrap().len();
+    let blocks = hdfs.put(&paddle, "/bench/hits.paddle");
+    let url = hdfs.url_of("/bench/hits.paddle");
+    let local = paddle.to_str().unwrap();
+
+    let cluster = Cluster::start(&[], &[]);
+
+    let (expected, _, _) = scan(&dir, None, local);
+    let (mut local_wall, mut local_cpu, mut hdfs_wall, mut hdfs_cpu, mut cluster_wall) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    for _ in 0..rounds {
+        let (out, wall, cpu) = scan(&dir, None, local);
+        assert_eq!(out, expected);
+        local_wall.push(wall);
+        local_cpu.push(cpu);
+        let (out, wall, cpu) = scan(&dir, None, &url);
+        assert_eq!(out, expected);
+        hdfs_wall.push(wall);
+        hdfs_cpu.push(cpu);
+        let (out, wall, _) = scan(&dir, Some(&cluster.url), &url);
+        assert_eq!(out, expected);
+        cluster_wall.push(wall);
+    }
+    drop(cluster);
+    let (lw, hw, cw) = (median(local_wall), median(hdfs_wall), median(cluster_wall));
+    let mb = size as f64 / 1e6;
+    println!("{records} records, {mb:.1} MB Paddle file, {blocks} HDFS blocks; median of {rounds}");
+    println!("| scan | wall | MB/s | rcc-sql CPU | vs local |");
+    println!("| --- | --- | --- | --- | --- |");
+    let row = |name: &str, wall: Duration, cpu: Option<Duration>| {
+        println!(
+            "| {name} | {:.2} s | {:.0} | {} | {:.2}× |",
+            wall.as_secs_f64(),
+            mb / wall.as_secs_f64(),
+            cpu.map_or("—".into(), |c| format!("{:.2} s", c.as_secs_f64())),
+            lw.as_secs_f64() / wall.as_secs_f64()
+        );
+    };
+    row("local file, rcc sql", lw, Some(median(local_cpu)));
+    row("hdfs://, rcc sql", hw, Some(median(hdfs_cpu)));
+    row("hdfs://, 2-executor cluster", cw, None);
+}

@@ -1,0 +1,796 @@
+//! Records where Hadoop keeps them, against the real stores started here:
+//!
+//! - HDFS: Hadoop 3.4.2's `MiniDFSCluster` (a NameNode and two DataNodes in one JVM on
+//!   loopback ports, 1 MiB blocks, replication 2; `interop_tests::hdfs`). SequenceFiles
+//!   written there by Hadoop's own `SequenceFile.Writer` are queried by `rcc sql` from
+//!   `hdfs://` URLs (directory, glob) with the answer of the same files copied to local disk
+//!   and of the records' generator; files `rcc` writes there are read back by Hadoop's
+//!   `SequenceFile.Reader`; a failed write leaves no file; a two-executor cluster started
+//!   here reads them with no shared file system; a DataNode stopped in the middle of a read
+//!   is survived through the other replica.
+//! - S3: moto's server mode (pinned, in a virtual environment under the target directory)
+//!   with `AWS_ENDPOINT_URL` pointing at it: writes, lists, globs and ranged reads.
+//! - HDFS name services from `HADOOP_CONF_DIR`'s `hdfs-site.xml`; a write killed half way
+//!   leaves no file under its name.
+//! - Faults: a NameNode or S3 endpoint that accepts connections and never answers fails
+//!   naming its URL; a missing file names its URL.
+//! - `--help` says how stores are configured (`HADOOP_CONF_DIR`, `AWS_*`, `--s3-endpoint`).
+//!
+//! `HADOOP_RECORD_SKIP_PEERS=1` skips the tests that need Java or Python (not the faults').
+
+mod support;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{OnceLock, RwLock};
+use std::time::{Duration, Instant};
+
+use fixture_harness::peers::{moto_python, target_dir};
+use interop_tests::hdfs::MiniHdfs;
+use support::cluster::{free_port, run, Cluster, PATIENCE};
+use support::{stderr, stdout};
+
+/// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
+/// n = i.
+const HIT_DDL: &str = "module hadooprecord.hdfs { class Hit { ustring url; long n; } }";
+const BY_URL: &str =
+    "SELECT url, count(*) AS n, sum(n) AS total FROM records GROUP BY url ORDER BY url";
+
+/// The answer of [`BY_URL`] over files of `counts` records each, computed from the
+/// generator.
+fn by_url(counts: &[u64]) -> String {
+    let mut rows = std::collections::BTreeMap::<String, (u64, u64)>::new();
+    for &count in counts {
+        for i in 0..count {
+            let row = rows.entry(format!("u{}", i % 97)).or_default();
+            row.0 += 1;
+            row.1 += i;
+        }
+    }
+    let mut csv = String::from("url,n,total\n");
+    for (url, (n, total)) in rows {
+        csv.push_str(&format!("{url},{n},{total}\n"));
+    }
+    csv
+}
+
+/// Tests read under a read lock; the one that stops a DataNode takes the write lock.
+static DATANODES: RwLock<()> = RwLock::new(());
+
+/// A folder for a test's local files, with the DDL.
+fn work(name: &str) -> PathBuf {
+    let dir = target_dir().join("storage-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("hit.jr"), HIT_DDL).unwrap();
+    dir
+}
+
+/// Record counts of the SequenceFiles Hadoop writes into `/seq` (once per binary): an
+/// uncompressed one of four 1 MiB blocks, and a block-compressed one.
+const SEQ_FILES: [(&str, u64, &str); 2] = [
+    ("plain.seq", 150_000, "none"),
+    ("block.seq", 200_000, "block"),
+];
+
+/// The cluster with Hadoop's SequenceFiles in `/seq`, and a local copy of them.
+fn hdfs_with_files() -> Option<(&'static MiniHdfs, &'static Path)> {
+    static LOCAL: OnceLock<PathBuf> = OnceLock::new();
+    let hdfs = MiniHdfs::get()?;
+    let local = LOCAL.get_or_init(|| {
+        let dir = work("hadoop-wrote");
+        std::fs::create_dir_all(dir.join("seq")).unwrap();
+        for (name, count, codec) in SEQ_FILES {
+            hdfs.command(&format!("seqwrite /seq/{name} {count} {codec}"));
+            let copy = dir.join("seq").join(name);
+            hdfs.command(&format!("get /seq/{name} {}", copy.display()));
+        }
+        dir
+    });
+    Some((hdfs, local))
+}
+
+/// `rcc COMMAND` over `Hit` records (`hit.jr` in the working folder), then `args`.
+fn hit<'a>(command: &'a str, args: &[&'a str]) -> Vec<&'a str> {
+    let hit = ["--schema", "hit.jr", "--type", "hadooprecord.hdfs.Hit"];
+    [&[command][..], &hit, args].concat()
+}
+
+/// `rcc sql` over `Hit` records (`hit.jr` in `dir`), on a cluster if `cluster`.
+fn sql(dir: &Path, cluster: Option<&str>, args: &[&str]) -> Output {
+    let cluster = cluster.map_or(vec![], |url| vec!["--cluster", url]);
+    rcc(dir, &[], &hit("sql", &[&cluster[..], args].concat()))
+}
+
+/// `rcc args` in `dir` with `env` set.
+fn rcc(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut command = Command::new(support::rcc());
+    command
+        .current_dir(dir)
+        .args(args)
+        .envs(env.iter().copied());
+    run(command)
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "{}", stderr(out));
+    stdout(out)
+}
+
+#[test]
+fn sequence_files_hadoop_wrote_to_hdfs_answer_as_their_local_copies() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, local)) = hdfs_with_files() else {
+        return;
+    };
+    let expected = by_url(&SEQ_FILES.map(|(_, n, _)| n));
+    let dir = work("hdfs-sql");
+    let args = |files: &str| {
+        vec![
+            "--in-framing",
+            "seqfile",
+            "--to",
+            "csv",
+            "--partitions",
+            "4",
+            BY_URL,
+        ]
+        .into_iter()
+        .map(String::from)
+        .chain([files.to_owned()])
+        .collect::<Vec<_>>()
+    };
+    let local_files = local.join("seq").display().to_string();
+    for files in [hdfs.url_of("/seq/"), hdfs.url_of("/seq/*.seq"), local_files] {
+        let args = args(&files);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(ok(&sql(&dir, None, &args)), expected, "{files}");
+    }
+    // One multi-block file alone, by one thread and by four (ranges split at sync entries,
+    // each fetched alone).
+    for partitions in ["1", "4"] {
+        let out = sql(
+            &dir,
+            None,
+            &[
+                "--in-framing",
+                "seqfile",
+                "--to",
+                "csv",
+                "--partitions",
+                partitions,
+                "SELECT count(*) AS n, sum(n) AS total, count(DISTINCT n) AS distinct_n FROM records",
+                &hdfs.url_of("/seq/plain.seq"),
+            ],
+        );
+        assert_eq!(ok(&out), "n,total,distinct_n\n150000,11249925000,150000\n");
+    }
+}
+
+#[test]
+fn hdfs_name_services_come_from_hadoop_conf_dir() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, _)) = hdfs_with_files() else {
+        return;
+    };
+    let dir = work("hdfs-name-service");
+    // A name service `records` whose one NameNode is the MiniDFSCluster's, as an
+    // operator's hdfs-site.xml says it (an HA pair lists two).
+    let address = hdfs.url().trim_start_matches("hdfs://");
+    let conf = dir.join("conf");
+    std::fs::create_dir_all(&conf).unwrap();
+    std::fs::write(
+        conf.join("core-site.xml"),
+        "<configuration></configuration>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        conf.join("hdfs-site.xml"),
+        format!(
+            "<configuration>\n\
+             <property><name>dfs.nameservices</name><value>records</value></property>\n\
+             <property><name>dfs.ha.namenodes.records</name><value>nn1</value></property>\n\
+             <property><name>dfs.namenode.rpc-address.records.nn1</name>\
+             <value>{address}</value></property>\n\
+             </configuration>\n"
+        ),
+    )
+    .unwrap();
+    let env = [("HADOOP_CONF_DIR", conf.to_str().unwrap())];
+    let out = rcc(
+        &dir,
+        &env,
+        &hit(
+            "sql",
+            &[
+                "--in-framing",
+                "seqfile",
+                "--to",
+                "csv",
+                BY_URL,
+                "hdfs://records/seq/plain.seq",
+            ],
+        ),
+    );
+    assert_eq!(ok(&out), by_url(&[150_000]));
+    let info = ok(&rcc(
+        &dir,
+        &env,
+        &[
+            "frame",
+            "info",
+            "--from",
+            "seqfile",
+            "hdfs://records/seq/block.seq",
+        ],
+    ));
+    assert!(info.contains("200000 records"), "{info}");
+}
+
+#[test]
+fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, _)) = hdfs_with_files() else {
+        return;
+    };
+    let dir = work("hdfs-write");
+    // SequenceFile to SequenceFile, HDFS to HDFS: Hadoop's reader gets every record.
+    let copy = hdfs.url_of("/out/copy.seq");
+    ok(&rcc(
+        &dir,
+        &[],
+        &[
+            "frame",
+            "--from",
+            "seqfile",
+            "--to",
+            "seqfile",
+            "--seqfile-compression",
+            "block",
+            &hdfs.url_of("/seq/plain.seq"),
+            &copy,
+        ],
+    ));
+    let read = hdfs.command("seqread /out/copy.seq");
+    let mut words = read.split(' ');
+    assert_eq!(words.next(), Some("150000"));
+    assert_eq!(words.next(), Some("11249925000"));
+    assert!(
+        words.next().unwrap().starts_with("u0=1547,u1=1547,"),
+        "{read}"
+    );
+    let info = ok(&rcc(
+        &dir,
+        &[],
+        &["frame", "info", "--from", "seqfile", &copy],
+    ));
+    assert!(info.contains("150000 records"), "{info}");
+    assert!(
+        info.contains("value class: hadooprecord.hdfs.Hit"),
+        "{info}"
+    );
+
+    // Records to a Paddle file in HDFS, queried there.
+    let paddle = hdfs.url_of("/out/hits.paddle");
+    ok(&rcc(
+        &dir,
+        &[],
+        &hit(
+            "convert",
+            &[
+                "--from",
+                "binary",
+                "--to",
+                "binary",
+                "--in-framing",
+                "seqfile",
+                "--out-framing",
+                "paddle",
+                &hdfs.url_of("/seq/block.seq"),
+                &paddle,
+            ],
+        ),
+    ));
+    let out = sql(
+        &dir,
+        None,
+        &["--in-framing", "paddle", "--to", "csv", BY_URL, &paddle],
+    );
+    assert_eq!(ok(&out), by_url(&[200_000]));
+
+    // A conversion that fails half way (damaged input) leaves no file under any name.
+    let local = dir.join("hits.paddle");
+    ok(&rcc(
+        &dir,
+        &[],
+        &[
+            "frame",
+            "--from",
+            "paddle",
+            "--to",
+            "paddle",
+            &paddle,
+            local.to_str().unwrap(),
+        ],
+    ));
+    let bytes = std::fs::read(&local).unwrap();
+
+    // A write killed half way (SIGKILL: no clean-up at all) leaves no file under its name,
+    // only Hadoop's kind of leftover: a hidden temporary file.
+    let mut child = Command::new(support::rcc())
+        .current_dir(&dir)
+        .args(["frame", "--from", "paddle", "--to", "paddle", "-"])
+        .arg(hdfs.url_of("/killed/hits.paddle"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut input, &bytes[..bytes.len() / 2]).unwrap();
+    let below = |dir: &str| {
+        hdfs.list("/")
+            .into_iter()
+            .filter(|(name, _)| name.starts_with(dir))
+            .collect::<Vec<_>>()
+    };
+    let started = Instant::now();
+    while below("/killed/").is_empty() {
+        assert!(started.elapsed() < PATIENCE, "rcc wrote nothing to HDFS");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(input);
+    let left = below("/killed/");
+    assert!(
+        left.iter().all(|(name, _)| name.starts_with("/killed/.")),
+        "{left:?}"
+    );
+
+    std::fs::write(&local, &bytes[..bytes.len() / 2]).unwrap();
+    let out = rcc(
+        &dir,
+        &[],
+        &[
+            "frame",
+            "--from",
+            "paddle",
+            "--to",
+            "mesos",
+            local.to_str().unwrap(),
+            &hdfs.url_of("/failed/hits.mesos"),
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("damaged paddle input"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(hdfs.list("/failed"), vec![], "nothing under /failed");
+
+    // A missing file is named by its URL.
+    let missing = hdfs.url_of("/seq/missing.seq");
+    let out = rcc(&dir, &[], &["frame", "info", "--from", "seqfile", &missing]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(&format!("cannot read {missing}")),
+        "{}",
+        stderr(&out)
+    );
+    let out = sql(
+        &dir,
+        None,
+        &["--in-framing", "seqfile", "SELECT 1", &missing],
+    );
+    assert!(
+        stderr(&out).contains(&format!("{missing}: no such file")),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_two_executor_cluster_reads_hdfs_with_no_shared_file_system() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, local)) = hdfs_with_files() else {
+        return;
+    };
+    // The executors' working folder holds no record file.
+    let dir = work("hdfs-cluster");
+    let cluster = Cluster::start(&[], &[]);
+    let files = hdfs.url_of("/seq/");
+    let args = [
+        "--in-framing",
+        "seqfile",
+        "--to",
+        "csv",
+        "--partitions",
+        "4",
+        BY_URL,
+        &files,
+    ];
+    let remote = sql(&dir, Some(&cluster.url), &args);
+    assert_eq!(ok(&remote), by_url(&SEQ_FILES.map(|(_, n, _)| n)));
+    let local_files = local.join("seq").display().to_string();
+    let mut local_args = args;
+    local_args[7] = &local_files;
+    assert_eq!(ok(&sql(&dir, None, &local_args)), stdout(&remote));
+    // Both executors scanned byte ranges of the multi-block file.
+    for executor in &cluster.executors {
+        let tasks = executor.tasks();
+        assert!(
+            tasks.iter().any(|t| t.contains("/seq/plain.seq ")),
+            "an executor read no range of the HDFS file: {tasks:?}"
+        );
+    }
+}
+
+#[test]
+fn a_datanode_stopped_in_the_middle_of_a_read_is_survived() {
+    let _alone = DATANODES.write().unwrap();
+    let Some(hdfs) = MiniHdfs::get() else {
+        return;
+    };
+    // 14 blocks, each on both DataNodes: rcc fetches 8 MiB, then waits on the pipe.
+    let count = 600_000u64;
+    hdfs.command(&format!("seqwrite /big/big.seq {count} none"));
+    let dir = work("hdfs-datanode");
+    let mut child = Command::new(support::rcc())
+        .current_dir(&dir)
+        .args(hit(
+            "convert",
+            &[
+                "--from",
+                "binary",
+                "--to",
+                "csv",
+                "--in-framing",
+                "seqfile",
+                &hdfs.url_of("/big/big.seq"),
+            ],
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut lines = 0u64;
+    let mut total = 0u64;
+    let mut line = String::new();
+    let mut read_line = |out: &mut std::io::BufReader<_>| {
+        use std::io::BufRead;
+        line.clear();
+        let n = out.read_line(&mut line).unwrap();
+        (n > 0).then(|| {
+            line.trim_end()
+                .rsplit(',')
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
+    };
+    for _ in 0..1000 {
+        total += read_line(&mut out).expect("the first records");
+        lines += 1;
+    }
+    hdfs.command("stopdn 0");
+    while let Some(n) = read_line(&mut out) {
+        total += n;
+        lines += 1;
+    }
+    let status = wait(&mut child);
+    let err = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
+    hdfs.command("restartdn");
+    assert!(status.success(), "{err}");
+    assert_eq!((lines, total), (count, count * (count - 1) / 2));
+}
+
+/// Waits for `child`, killing it after a minute and a half.
+fn wait(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("rcc hangs");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_help_says_how_stores_are_configured() {
+    let dir = work("help");
+    for command in ["sql", "frame", "convert"] {
+        let help = ok(&rcc(&dir, &[], &[command, "--help"]));
+        for word in [
+            "hdfs://NAMENODE:PORT/path",
+            "s3://BUCKET/key",
+            "HADOOP_CONF_DIR",
+            "AWS_ACCESS_KEY_ID",
+            "AWS_REGION",
+            "AWS_ENDPOINT_URL",
+            "--s3-endpoint <URL>",
+        ] {
+            assert!(
+                help.contains(word),
+                "rcc {command} --help lacks {word}:\n{help}"
+            );
+        }
+    }
+}
+
+#[test]
+fn stores_that_do_not_answer_fail_naming_their_url() {
+    // A listener that never accepts: connections complete, requests get no answer.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let dir = work("silent");
+    let namenode = format!("hdfs://127.0.0.1:{port}");
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let s3 = [
+        ("AWS_ENDPOINT_URL", endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", "k"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+    ];
+    for (env, url) in [
+        (&[][..], format!("{namenode}/logs/")),
+        (&s3[..], "s3://logs/hits/".into()),
+    ] {
+        let started = Instant::now();
+        let out = rcc(&dir, env, &hit("sql", &["SELECT 1", &url]));
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        let store = url.trim_end_matches("logs/hits/").trim_end_matches("logs/");
+        assert!(err.contains(store.trim_end_matches('/')), "{url}: {err}");
+        assert!(
+            err.contains("no answer within 20 s")
+                || err.contains("timed out")
+                || err.contains("timeout"),
+            "{url}: {err}"
+        );
+        // A guard against hanging, not a measurement: the deadline is 20 s.
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{url}: {:?}",
+            started.elapsed()
+        );
+    }
+    drop(silent);
+}
+
+/// moto's S3 server on a loopback port, killed on drop.
+struct Moto {
+    child: Child,
+    endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Moto {
+    fn start(python: &Path, log: &Path) -> Moto {
+        let port = free_port();
+        let child = Command::new(python)
+            .args([
+                "-m",
+                "moto.server",
+                "-H",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .expect("moto's server starts");
+        let endpoint = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "moto did not listen"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Moto { child, endpoint }
+    }
+
+    /// Creates `bucket` with boto3 (moto's dependency).
+    fn create_bucket(&self, python: &Path, bucket: &str) {
+        let script = format!(
+            "import boto3; boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
+             aws_secret_access_key='s', region_name='us-east-1').create_bucket(Bucket='{bucket}')",
+            self.endpoint
+        );
+        let out = Command::new(python).args(["-c", &script]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn s3_reads_writes_lists_globs_and_ranges() {
+    let Some(python) = moto_python() else {
+        return;
+    };
+    let dir = work("s3");
+    let moto = Moto::start(python, &dir.join("moto.log"));
+    moto.create_bucket(python, "logs");
+    let env = [
+        ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", "k"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    // Paddle files of Hit records written locally by rcc, then to S3 by rcc.
+    let csv: String = (0..120_000u64)
+        .map(|i| format!("'u{},{i}\n", i % 97))
+        .collect();
+    std::fs::write(dir.join("hits.csv"), &csv).unwrap();
+    let convert = hit(
+        "convert",
+        &[
+            "--from",
+            "csv",
+            "--to",
+            "binary",
+            "--out-framing",
+            "paddle",
+            "hits.csv",
+        ],
+    );
+    ok(&rcc(&dir, &[], &[&convert[..], &["local.paddle"]].concat()));
+    for name in ["a", "b"] {
+        let url = format!("s3://logs/hits/{name}.paddle");
+        ok(&rcc(
+            &dir,
+            &env,
+            &[
+                "frame",
+                "--from",
+                "paddle",
+                "--to",
+                "paddle",
+                "local.paddle",
+                &url,
+            ],
+        ));
+    }
+    // --s3-endpoint instead of AWS_ENDPOINT_URL.
+    let flag = [("AWS_ACCESS_KEY_ID", "k"), ("AWS_SECRET_ACCESS_KEY", "s")];
+    ok(&rcc(
+        &dir,
+        &flag,
+        &[
+            "frame",
+            "--from",
+            "paddle",
+            "--to",
+            "paddle",
+            "--s3-endpoint",
+            &moto.endpoint,
+            "local.paddle",
+            "s3://logs/other/c.paddle",
+        ],
+    ));
+    // A glob over a listing, each file read in four ranges.
+    let query = hit(
+        "sql",
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "csv",
+            "--partitions",
+            "4",
+            BY_URL,
+        ],
+    );
+    let out = rcc(
+        &dir,
+        &env,
+        &[&query[..], &["s3://logs/hits/*.paddle"]].concat(),
+    );
+    assert_eq!(ok(&out), by_url(&[120_000, 120_000]));
+    std::fs::create_dir_all(dir.join("two")).unwrap();
+    for name in ["two/a.paddle", "two/b.paddle"] {
+        std::fs::copy(dir.join("local.paddle"), dir.join(name)).unwrap();
+    }
+    let out = rcc(&dir, &[], &[&query[..], &["two/"]].concat());
+    assert_eq!(ok(&out), by_url(&[120_000, 120_000]));
+    let out = rcc(
+        &dir,
+        &flag,
+        &[
+            &query[..],
+            &["--s3-endpoint", &moto.endpoint, "s3://logs/other/"],
+        ]
+        .concat(),
+    );
+    assert_eq!(ok(&out), by_url(&[120_000]));
+    // Ranged reads: moto answered 206 (Partial Content) to gets of the files.
+    let log = std::fs::read_to_string(dir.join("moto.log")).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("GET /logs/hits/a.paddle") && l.contains(" 206 ")),
+        "{log}"
+    );
+    // Read back from S3 byte for byte.
+    ok(&rcc(
+        &dir,
+        &env,
+        &[
+            "frame",
+            "--from",
+            "paddle",
+            "--to",
+            "paddle",
+            "s3://logs/hits/a.paddle",
+            "back.paddle",
+        ],
+    ));
+    assert_eq!(
+        std::fs::read(dir.join("back.paddle")).unwrap(),
+        std::fs::read(dir.join("local.paddle")).unwrap()
+    );
+    // A failed conversion leaves nothing; a missing key is named.
+    let bytes = std::fs::read(dir.join("local.paddle")).unwrap();
+    std::fs::write(dir.join("cut.paddle"), &bytes[..bytes.len() / 2]).unwrap();
+    let out = rcc(
+        &dir,
+        &env,
+        &[
+            "frame",
+            "--from",
+            "paddle",
+            "--to",
+            "mesos",
+            "cut.paddle",
+            "s3://logs/failed/x.mesos",
+        ],
+    );
+    assert!(!out.status.success());
+    let out = rcc(
+        &dir,
+        &env,
+        &hit(
+            "sql",
+            &["--in-framing", "mesos", "SELECT 1", "s3://logs/failed/"],
+        ),
+    );
+    assert!(
+        stderr(&out).contains("s3://logs/failed/: no such file"),
+        "{}",
+        stderr(&out)
+    );
+    let out = rcc(
+        &dir,
+        &env,
+        &[
+            "frame",
+            "info",
+            "--from",
+            "paddle",
+            "s3://logs/hits/missing.paddle",
+        ],
+    );
+    assert!(
+        stderr(&out).contains("cannot read s3://logs/hits/missing.paddle"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,32 @@
+//! Where Hadoop keeps record files: HDFS and S3-compatible object stores, read and written
+//! through one interface, [`object_store`]'s, the one DataFusion reads through.
+//!
+//! - [`open_store`]: the store of a URL — `hdfs://NAMENODE:PORT/…` or `hdfs://NAMESERVICE/…`
+//!   (and `viewfs://`) through [`hdfs_native`], a Rust client of HDFS's own protocols (no
+//!   JVM, no libhdfs), configured from `HADOOP_CONF_DIR` as Hadoop's client is;
+//!   `s3://BUCKET/…` (and `s3a://`) through `object_store`'s S3 client, configured from the
+//!   `AWS_*` variables (`AWS_ENDPOINT_URL` for S3-compatible stores) or
+//!   [`StorageOptions::s3_endpoint`]; `file://` as local files. Every store it gives
+//!   answers each call within [`DEADLINE`] or fails naming the URL.
+//! - [`Location`]: a URL argument split into its store and the object's path.
+//! - [`RangeReader`]: an object as `Read + Seek`, fetched block by block with ranged gets
+//!   (a split fetches only its byte range).
+//! - [`Upload`]: an object written whole or not at all, as Hadoop's output committers do:
+//!   HDFS writes a hidden temporary file and renames it when done, S3 completes a
+//!   multipart upload; an upload dropped before [`Upload::commit`] is abandoned.
+//! - [`blocking`]: the same for code that is not async (`rcc frame`, `rcc convert`).
+
+pub mod blocking;
+mod guard;
+mod location;
+mod open;
+mod read;
+mod write;
+
+pub use guard::{Guarded, DEADLINE};
+pub use location::{is_url, Location};
+pub use open::{open_store, StorageOptions};
+pub use read::RangeReader;
+pub use write::Upload;
+
+pub use object_store;

@@ -1,0 +1,116 @@
+//! [`open_store`]: the object store behind a URL.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hdfs_native_object_store::HdfsObjectStoreBuilder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::local::LocalFileSystem;
+use object_store::{ClientConfigKey, ObjectStore, RetryConfig};
+use url::Url;
+
+use crate::guard::{Guarded, DEADLINE};
+
+/// How stores are reached beyond what the environment says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StorageOptions {
+    /// The S3 endpoint (`http://127.0.0.1:9000` for an S3-compatible store), over
+    /// `AWS_ENDPOINT_URL`.
+    pub s3_endpoint: Option<String>,
+}
+
+/// The store of `url`'s scheme and authority (`hdfs://nn:8020`, `s3://bucket`), guarded by
+/// [`Guarded`]: every call answers within [`DEADLINE`], and errors name the URL.
+///
+/// - `hdfs://HOST:PORT` is that NameNode; `hdfs://NAME` without a port is a name service
+///   (or, with none of that name, a NameNode on the default port) of the configuration in
+///   `HADOOP_CONF_DIR` (`core-site.xml`, `hdfs-site.xml`), read by hdfs-native as Hadoop's
+///   client reads it; `viewfs://` is a mount table of that configuration.
+/// - `s3://BUCKET` and `s3a://BUCKET`: credentials, region and endpoint from the `AWS_*`
+///   variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`,
+///   `AWS_REGION`, `AWS_ENDPOINT_URL`, …), the endpoint overridden by
+///   `options.s3_endpoint`. Without an access key, requests are unsigned (public buckets):
+///   no instance metadata service is asked.
+/// - `file://`: the local file system.
+pub fn open_store(url: &Url, options: &StorageOptions) -> Result<Arc<dyn ObjectStore>, String> {
+    let name = store_name(url);
+    let inner: Arc<dyn ObjectStore> = match url.scheme() {
+        "hdfs" | "viewfs" => Arc::new(
+            HdfsObjectStoreBuilder::new()
+                .with_url(&name)
+                .build()
+                .map_err(|e| format!("{name}: {e}"))?,
+        ),
+        "s3" | "s3a" => s3(url, &name, options)?,
+        "file" => Arc::new(LocalFileSystem::new()),
+        other => return Err(format!("{name}: no store for URLs of scheme `{other}`")),
+    };
+    Ok(Arc::new(Guarded::new(inner, name)))
+}
+
+/// `url`'s scheme and authority, as a store is named in messages.
+fn store_name(url: &Url) -> String {
+    let host = &url[url::Position::BeforeHost..url::Position::AfterPort];
+    format!("{}://{host}", url.scheme())
+}
+
+fn s3(url: &Url, name: &str, options: &StorageOptions) -> Result<Arc<dyn ObjectStore>, String> {
+    let bucket = url
+        .host_str()
+        .ok_or_else(|| format!("{name}: the URL names no bucket"))?;
+    let mut builder = AmazonS3Builder::from_env().with_bucket_name(bucket);
+    let env = |key: &str| std::env::var(key).ok().filter(|v| !v.is_empty());
+    let endpoint = options
+        .s3_endpoint
+        .clone()
+        .or_else(|| env("AWS_ENDPOINT_URL_S3"))
+        .or_else(|| env("AWS_ENDPOINT_URL"));
+    if let Some(endpoint) = endpoint {
+        // A local or private S3-compatible store is often plain HTTP.
+        let http = endpoint.starts_with("http://");
+        builder = builder.with_endpoint(endpoint).with_allow_http(http);
+    }
+    if env("AWS_REGION").is_none() && env("AWS_DEFAULT_REGION").is_none() {
+        builder = builder.with_region("us-east-1");
+    }
+    if env("AWS_ACCESS_KEY_ID").is_none() {
+        builder = builder.with_skip_signature(true);
+    }
+    // Fail within the deadline when the endpoint does not answer, rather than retrying for
+    // minutes (object_store's default).
+    let retry = RetryConfig {
+        max_retries: 2,
+        retry_timeout: DEADLINE / 2,
+        ..RetryConfig::default()
+    };
+    let connect = Duration::from_secs(5);
+    let store = builder
+        .with_retry(retry)
+        .with_config(
+            AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
+            format!("{}s", connect.as_secs()),
+        )
+        .build()
+        .map_err(|e| format!("{name}: {e}"))?;
+    Ok(Arc::new(store))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_schemes_are_refused_by_name() {
+        let url = Url::parse("ftp://host/a").unwrap();
+        let e = open_store(&url, &StorageOptions::default()).unwrap_err();
+        assert_eq!(e, "ftp://host: no store for URLs of scheme `ftp`");
+    }
+
+    #[test]
+    fn stores_are_named_by_scheme_host_and_port() {
+        let url = Url::parse("hdfs://127.0.0.1:9000/a/b").unwrap();
+        assert_eq!(store_name(&url), "hdfs://127.0.0.1:9000");
+        let url = Url::parse("s3://bucket/a").unwrap();
+        assert_eq!(store_name(&url), "s3://bucket");
+    }
+}

@@ -1,0 +1,136 @@
+//! [`Upload`]: an object written whole or not at all.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
+use tokio::runtime::Handle;
+
+/// Parts uploading at once; more writes wait for one to finish.
+const PARTS_IN_FLIGHT: usize = 4;
+
+/// An object being written, which appears whole when [`commit`](Upload::commit) succeeds
+/// and never otherwise: HDFS writes a hidden temporary file beside it (`.NAME.tmp.N`) and
+/// renames it into place, S3 completes a multipart upload. Dropped without a commit (an
+/// error, a panic), the upload is abandoned: the temporary file deleted, the multipart
+/// upload aborted. A process killed outright can leave the hidden temporary file (as
+/// Hadoop's committers leave `_temporary`), never a file under the final name.
+///
+/// Like [`RangeReader`](crate::RangeReader), it waits on the runtime through `handle`.
+pub struct Upload {
+    writer: Option<WriteMultipart>,
+    /// The object's URL, for messages.
+    url: String,
+    handle: Handle,
+}
+
+impl Upload {
+    /// Starts writing `location` of `store`, named `url` in errors.
+    pub fn start(
+        store: &Arc<dyn ObjectStore>,
+        location: &Path,
+        url: impl Into<String>,
+        handle: Handle,
+    ) -> io::Result<Self> {
+        let url = url.into();
+        let upload = handle
+            .block_on(store.put_multipart(location))
+            .map_err(|e| io::Error::other(format!("cannot write {url}: {e}")))?;
+        Ok(Upload {
+            writer: Some(WriteMultipart::new(upload)),
+            url,
+            handle,
+        })
+    }
+
+    /// Makes the object appear, with every byte written.
+    pub fn commit(mut self) -> io::Result<()> {
+        let writer = self.writer.take().expect("an upload commits once");
+        self.handle
+            .block_on(writer.finish())
+            .map(drop)
+            .map_err(|e| io::Error::other(format!("cannot complete {}: {e}", self.url)))
+    }
+
+    fn writer(&mut self) -> &mut WriteMultipart {
+        self.writer.as_mut().expect("not committed")
+    }
+}
+
+impl Write for Upload {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let handle = self.handle.clone();
+        handle
+            .block_on(self.writer().wait_for_capacity(PARTS_IN_FLIGHT))
+            .map_err(io::Error::other)?;
+        // Full parts are sent by tasks spawned on the runtime.
+        let _entered = handle.enter();
+        self.writer().write(buf);
+        Ok(buf.len())
+    }
+
+    /// Nothing to do: bytes become parts as they fill, and the object appears at the commit.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for Upload {
+    fn drop(&mut self) {
+        if let Some(writer) = self.writer.take() {
+            // Best effort: what is left of an abandoned upload is never under its name.
+            let _ = self.handle.block_on(writer.abort());
+        }
+    }
+}
+
+impl std::fmt::Debug for Upload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upload").field("url", &self.url).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object_store::memory::InMemory;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn an_object_appears_at_the_commit_and_not_before() {
+        let runtime = runtime();
+        let handle = runtime.handle().clone();
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = Path::from("out/a.paddle");
+        let mut upload =
+            Upload::start(&store, &path, "mem:///out/a.paddle", handle.clone()).unwrap();
+        let data: Vec<u8> = (0..=255u8).cycle().take(12 << 20).collect();
+        for piece in data.chunks(100_000) {
+            upload.write_all(piece).unwrap();
+        }
+        handle.block_on(store.head(&path)).unwrap_err();
+        upload.commit().unwrap();
+        let read = handle.block_on(async { store.get(&path).await?.bytes().await });
+        assert_eq!(read.unwrap(), data);
+    }
+
+    #[test]
+    fn an_upload_dropped_before_its_commit_leaves_nothing() {
+        let runtime = runtime();
+        let handle = runtime.handle().clone();
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = Path::from("a");
+        let mut upload = Upload::start(&store, &path, "mem:///a", handle.clone()).unwrap();
+        upload.write_all(&[1; 6 << 20]).unwrap();
+        drop(upload);
+        handle.block_on(store.head(&path)).unwrap_err();
+    }
+}

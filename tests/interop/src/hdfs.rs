@@ -1,0 +1,148 @@
+//! Apache Hadoop 3.4.2's HDFS as a test peer (`java/hdfs/pom.xml`): `MiniDFSCluster`, a real
+//! NameNode and two real DataNodes in one JVM on loopback ports chosen at run time, with 1 MiB
+//! blocks (so that test files span blocks) and replication 2. Its driver
+//! (`java/hdfs/src/main/java/hadooprecord/hdfs/Driver.java`) also writes and reads
+//! SequenceFiles there with Hadoop's own `SequenceFile.Writer` and `Reader`, copies files in
+//! and out, and stops a DataNode on request.
+//!
+//! One cluster serves a whole test binary ([`MiniHdfs::get`]); it shuts down when the
+//! binary exits (the driver stops when its standard input closes).
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+use crate::java::{driver_classpath, hdfs_jdk};
+use crate::tools::{self, say};
+
+/// A running MiniDFSCluster and the pipe to its driver.
+pub struct MiniHdfs {
+    url: String,
+    pipe: Mutex<(ChildStdin, BufReader<ChildStdout>)>,
+    log: PathBuf,
+}
+
+impl MiniHdfs {
+    /// The cluster of this test binary, started on first use; `None` when the peer tests
+    /// are skipped.
+    pub fn get() -> Option<&'static MiniHdfs> {
+        static CLUSTER: OnceLock<Option<MiniHdfs>> = OnceLock::new();
+        CLUSTER
+            .get_or_init(|| {
+                if tools::skipped("the tests against HDFS (MiniDFSCluster)") {
+                    return None;
+                }
+                Some(MiniHdfs::start())
+            })
+            .as_ref()
+    }
+
+    fn start() -> MiniHdfs {
+        let jdk = hdfs_jdk();
+        let project = tools::repo_root().join("tests/interop/java/hdfs");
+        let work = tools::work_dir().join("hdfs");
+        let classpath = driver_classpath(
+            &jdk,
+            &project,
+            &work,
+            "the HDFS driver against Hadoop 3.4.2",
+        );
+        let base = work.join("runs").join(std::process::id().to_string());
+        let _ = fs::remove_dir_all(&base);
+        fs::create_dir_all(&base).expect("the cluster's directory");
+        let log = base.with_extension("log");
+        let mut child = Command::new(jdk.java())
+            .arg("-cp")
+            .arg(&classpath)
+            .arg("-Xmx1g")
+            .arg("hadooprecord.hdfs.Driver")
+            .arg(&base)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(fs::File::create(&log).expect("the cluster's log file"))
+            .spawn()
+            .expect("starting the MiniDFSCluster");
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        let _ = stdout.read_line(&mut line);
+        let Some(url) = line.trim().strip_prefix("ready ") else {
+            let _ = child.kill();
+            panic!(
+                "the MiniDFSCluster did not start ({}):\n{}",
+                line.trim(),
+                tail(&fs::read_to_string(&log).unwrap_or_default())
+            );
+        };
+        say(&format!(
+            "HDFS 3.4.2 MiniDFSCluster (1 NameNode, 2 DataNodes, 1 MiB blocks) at {url} (JDK {}, log {})",
+            jdk.feature,
+            log.display()
+        ));
+        // The driver exits when the test binary does (its standard input closes), and the
+        // child is not waited for: a test binary ends with its statics alive.
+        std::mem::forget(child);
+        MiniHdfs {
+            url: url.to_owned(),
+            pipe: Mutex::new((stdin, stdout)),
+            log,
+        }
+    }
+
+    /// The NameNode's URL, `hdfs://127.0.0.1:PORT`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// `path` (absolute, `/data/a.seq`) as a URL.
+    pub fn url_of(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// Sends one command (`Driver.java` lists them) and returns its answer after `ok`;
+    /// panics with the driver's error.
+    pub fn command(&self, command: &str) -> String {
+        let mut pipe = self.pipe.lock().unwrap_or_else(|e| e.into_inner());
+        let (stdin, stdout) = &mut *pipe;
+        writeln!(stdin, "{command}").expect("the HDFS driver takes a command");
+        stdin.flush().expect("the HDFS driver takes a command");
+        let mut line = String::new();
+        stdout
+            .read_line(&mut line)
+            .expect("the HDFS driver answers");
+        match line.trim_end().strip_prefix("ok") {
+            Some(answer) => answer.trim_start().to_owned(),
+            None => panic!(
+                "HDFS driver: `{command}` failed: {}\n{}",
+                line.trim(),
+                tail(&fs::read_to_string(&self.log).unwrap_or_default())
+            ),
+        }
+    }
+
+    /// Copies the local file `local` to `path` in HDFS with Hadoop's client; the number of
+    /// blocks it takes.
+    pub fn put(&self, local: &std::path::Path, path: &str) -> usize {
+        let answer = self.command(&format!("put {} {path}", local.display()));
+        answer.parse().expect("a block count")
+    }
+
+    /// The files below `dir`, hidden ones too, with their sizes, as Hadoop lists them.
+    pub fn list(&self, dir: &str) -> Vec<(String, u64)> {
+        self.command(&format!("list {dir}"))
+            .split_whitespace()
+            .map(|entry| {
+                let (name, size) = entry.rsplit_once(':').expect("NAME:SIZE");
+                (name.to_owned(), size.parse().expect("a size"))
+            })
+            .collect()
+    }
+}
+
+/// The last lines of a log, for a failure message.
+fn tail(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
+}
