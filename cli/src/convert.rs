@@ -18,15 +18,13 @@ use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
 
-use super::frame::{
-    check_distinct, complete_output, report_end, write_failure, Stop, OUTPUT_BUFFER,
-};
+use super::frame::{complete_output, report_end, write_failure, Stop, OUTPUT_BUFFER};
 use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
     WriteOptions,
 };
 use super::schema_type::{load_type, Early};
-use super::storage::{create_output, open_input, url_of, Output, StorageArgs, STORAGE_HELP};
+use super::storage::{create_output, open_input, Files, Output, STORAGE_HELP};
 use super::Context;
 
 #[cfg(feature = "columnar")]
@@ -158,16 +156,8 @@ pub struct ConvertArgs {
     #[command(flatten)]
     columnar: ColumnarOptions,
 
-    /// Input file (default or `-`: standard input)
-    #[arg(value_name = "INPUT")]
-    input: Option<PathBuf>,
-
-    /// Output file (default or `-`: standard output)
-    #[arg(value_name = "OUTPUT")]
-    output: Option<PathBuf>,
-
     #[command(flatten)]
-    storage: StorageArgs,
+    files: Files,
 }
 
 /// `--from` values.
@@ -279,10 +269,7 @@ impl ConvertArgs {
     /// Whether a file is named by URL (`hdfs://`, `s3://`), which needs the `storage`
     /// feature.
     pub fn names_url(&self) -> bool {
-        [self.input.as_deref(), self.output.as_deref()]
-            .into_iter()
-            .flatten()
-            .any(|p| url_of(p).is_some())
+        self.files.name_url(None)
     }
 
     /// Whether Parquet or Arrow is read or written (what the `columnar` feature adds).
@@ -342,7 +329,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     }
     no_columnar_options(&args)?;
     check_write_options(&args, out_framing, keep_types)?;
-    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    args.files.check_distinct()?;
     let mut source = open_source(&args, in_framing)?;
     let (mut sink, complete) = open_sink(
         &args,
@@ -440,7 +427,7 @@ fn check_write_options(
 
 /// The records of the input, as `--from`, `--in-framing` and the jute options say.
 fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source, Early> {
-    let input = open_input(args.input.as_deref(), &args.storage)?;
+    let input = open_input(args.files.input.as_deref(), &args.files.storage)?;
     let from = args.from.format();
     if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
         return Err("--jute-maxbuffer applies to --from jute only"
@@ -477,7 +464,7 @@ fn open_sink(
     seq_header: Option<&Header>,
     keep_types: bool,
 ) -> Result<(Sink, Output), Early> {
-    let (output, complete) = create_output(args.output.as_deref(), &args.storage)?;
+    let (output, complete) = create_output(args.files.output.as_deref(), &args.files.storage)?;
     let sink = match out_framing {
         Some(framing) => {
             let buffer = SharedBuffer::default();

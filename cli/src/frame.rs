@@ -2,7 +2,7 @@
 //! payloads unchanged; `rcc frame info --from F FILE`: what a framed file holds.
 
 use std::io::{self, BufWriter, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use hadoop_record::framing::mesos::{self, MesosOptions};
@@ -14,7 +14,7 @@ use hadoop_record::framing::v1::{self, V1ReadOptions};
 use super::framing::{
     check_read_options, parse_framing, FrameReader, FrameWriter, Framing, ReadOptions, WriteOptions,
 };
-use super::storage::{create_output, open_input, url_of, Output, StorageArgs, STORAGE_HELP};
+use super::storage::{create_output, open_input, Files, Output, StorageArgs, STORAGE_HELP};
 use super::Context;
 
 const EXAMPLES: &str = "\
@@ -81,16 +81,8 @@ pub struct FrameArgs {
     #[command(flatten)]
     write: WriteOptions,
 
-    /// Input file (default or `-`: standard input)
-    #[arg(value_name = "INPUT")]
-    input: Option<PathBuf>,
-
-    /// Output file (default or `-`: standard output)
-    #[arg(value_name = "OUTPUT")]
-    output: Option<PathBuf>,
-
     #[command(flatten)]
-    storage: StorageArgs,
+    files: Files,
 }
 
 impl FrameArgs {
@@ -101,10 +93,7 @@ impl FrameArgs {
             .command
             .as_ref()
             .map(|FrameCommand::Info(info)| info.file.as_path());
-        [self.input.as_deref(), self.output.as_deref(), info]
-            .into_iter()
-            .flatten()
-            .any(|p| url_of(p).is_some())
+        self.files.name_url(info)
     }
 }
 
@@ -147,21 +136,6 @@ pub fn run(context: &Context, args: FrameArgs) -> bool {
     }
 }
 
-/// Refuses to write over the input, which creating the output would empty first.
-pub(crate) fn check_distinct(input: Option<&Path>, output: Option<&Path>) -> Result<(), String> {
-    let real = |p: Option<&Path>| {
-        p.filter(|p| *p != Path::new("-") && url_of(p).is_none())
-            .and_then(|p| p.canonicalize().ok())
-    };
-    match (real(input), real(output)) {
-        (Some(i), Some(o)) if i == o => Err(format!(
-            "the output {} is the input: writing it would destroy the input",
-            o.display()
-        )),
-        _ => Ok(()),
-    }
-}
-
 /// Output buffer size.
 pub(crate) const OUTPUT_BUFFER: usize = 64 << 10;
 
@@ -180,10 +154,10 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
              name the records' Java class with --record-type module.Class",
         );
     }
-    check_distinct(args.input.as_deref(), args.output.as_deref())?;
-    let input = open_input(args.input.as_deref(), &args.storage)?;
+    args.files.check_distinct()?;
+    let input = open_input(args.files.input.as_deref(), &args.files.storage)?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
-    let (output, complete) = create_output(args.output.as_deref(), &args.storage)?;
+    let (output, complete) = create_output(args.files.output.as_deref(), &args.files.storage)?;
     let output = BufWriter::with_capacity(OUTPUT_BUFFER, output);
     let mut writer = FrameWriter::new(
         output,

@@ -5,7 +5,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -26,6 +26,48 @@ pub struct StorageArgs {
     /// default: AWS_ENDPOINT_URL, else AWS's
     #[arg(long, value_name = "URL")]
     pub s3_endpoint: Option<String>,
+}
+
+/// The files of `rcc frame` and `rcc convert`: input and output (paths or URLs), and the
+/// options of the stores they may be in.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Files {
+    /// Input file (default or `-`: standard input)
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+
+    /// Output file (default or `-`: standard output)
+    #[arg(value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub storage: StorageArgs,
+}
+
+impl Files {
+    /// Whether the input, the output or `other` is named by URL (`hdfs://`, `s3://`),
+    /// which needs the `storage` feature.
+    pub fn name_url(&self, other: Option<&Path>) -> bool {
+        [self.input.as_deref(), self.output.as_deref(), other]
+            .into_iter()
+            .flatten()
+            .any(|p| url_of(p).is_some())
+    }
+
+    /// Refuses to write over the input, which creating the output would empty first.
+    pub(crate) fn check_distinct(&self) -> Result<(), String> {
+        let real = |p: Option<&Path>| {
+            p.filter(|p| *p != Path::new("-") && url_of(p).is_none())
+                .and_then(|p| p.canonicalize().ok())
+        };
+        match (real(self.input.as_deref()), real(self.output.as_deref())) {
+            (Some(i), Some(o)) if i == o => Err(format!(
+                "the output {} is the input: writing it would destroy the input",
+                o.display()
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[cfg(feature = "storage")]

@@ -97,6 +97,11 @@ fn hit<'a>(command: &'a str, args: &[&'a str]) -> Vec<&'a str> {
     [&[command][..], &hit, args].concat()
 }
 
+/// `rcc frame --from FROM --to TO` and `args` (options, then input and output).
+fn frame<'a>(from: &'a str, to: &'a str, args: &[&'a str]) -> Vec<&'a str> {
+    [&["frame", "--from", from, "--to", to][..], args].concat()
+}
+
 /// `rcc sql` over `Hit` records (`hit.jr` in `dir`), on a cluster if `cluster`.
 fn sql(dir: &Path, cluster: Option<&str>, args: &[&str]) -> Output {
     let cluster = cluster.map_or(vec![], |url| vec!["--cluster", url]);
@@ -240,17 +245,16 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
     ok(&rcc(
         &dir,
         &[],
-        &[
-            "frame",
-            "--from",
+        &frame(
             "seqfile",
-            "--to",
             "seqfile",
-            "--seqfile-compression",
-            "block",
-            &hdfs.url_of("/seq/plain.seq"),
-            &copy,
-        ],
+            &[
+                "--seqfile-compression",
+                "block",
+                &hdfs.url_of("/seq/plain.seq"),
+                &copy,
+            ],
+        ),
     ));
     let read = hdfs.command("seqread /out/copy.seq");
     let mut words = read.split(' ');
@@ -304,15 +308,7 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
     ok(&rcc(
         &dir,
         &[],
-        &[
-            "frame",
-            "--from",
-            "paddle",
-            "--to",
-            "paddle",
-            &paddle,
-            local.to_str().unwrap(),
-        ],
+        &frame("paddle", "paddle", &[&paddle, local.to_str().unwrap()]),
     ));
     let bytes = std::fs::read(&local).unwrap();
 
@@ -353,15 +349,11 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
     let out = rcc(
         &dir,
         &[],
-        &[
-            "frame",
-            "--from",
+        &frame(
             "paddle",
-            "--to",
             "mesos",
-            local.to_str().unwrap(),
-            &hdfs.url_of("/failed/hits.mesos"),
-        ],
+            &[local.to_str().unwrap(), &hdfs.url_of("/failed/hits.mesos")],
+        ),
     );
     assert!(!out.status.success());
     assert!(
@@ -659,15 +651,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         ok(&rcc(
             &dir,
             &env,
-            &[
-                "frame",
-                "--from",
-                "paddle",
-                "--to",
-                "paddle",
-                "local.paddle",
-                &url,
-            ],
+            &frame("paddle", "paddle", &["local.paddle", &url]),
         ));
     }
     // --s3-endpoint instead of AWS_ENDPOINT_URL.
@@ -675,17 +659,16 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     ok(&rcc(
         &dir,
         &flag,
-        &[
-            "frame",
-            "--from",
+        &frame(
             "paddle",
-            "--to",
             "paddle",
-            "--s3-endpoint",
-            &moto.endpoint,
-            "local.paddle",
-            "s3://logs/other/c.paddle",
-        ],
+            &[
+                "--s3-endpoint",
+                &moto.endpoint,
+                "local.paddle",
+                "s3://logs/other/c.paddle",
+            ],
+        ),
     ));
     // A glob over a listing, each file read in four ranges.
     let query = hit(
@@ -733,15 +716,11 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     ok(&rcc(
         &dir,
         &env,
-        &[
-            "frame",
-            "--from",
+        &frame(
             "paddle",
-            "--to",
             "paddle",
-            "s3://logs/hits/a.paddle",
-            "back.paddle",
-        ],
+            &["s3://logs/hits/a.paddle", "back.paddle"],
+        ),
     ));
     assert_eq!(
         std::fs::read(dir.join("back.paddle")).unwrap(),
@@ -753,15 +732,11 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     let out = rcc(
         &dir,
         &env,
-        &[
-            "frame",
-            "--from",
+        &frame(
             "paddle",
-            "--to",
             "mesos",
-            "cut.paddle",
-            "s3://logs/failed/x.mesos",
-        ],
+            &["cut.paddle", "s3://logs/failed/x.mesos"],
+        ),
     );
     assert!(!out.status.success());
     let out = rcc(

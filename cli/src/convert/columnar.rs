@@ -24,9 +24,9 @@ use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use super::{
-    check_distinct, check_write_options, complete_output, in_payload, no_framing_options,
-    open_sink, open_source, report_end, write_failure, write_flags, Carried, ColumnarOptions,
-    ConvertArgs, InFormat, OutFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
+    check_write_options, complete_output, in_payload, no_framing_options, open_sink, open_source,
+    report_end, write_failure, write_flags, Carried, ColumnarOptions, ConvertArgs, InFormat,
+    OutFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
 };
 use crate::framing::Framing;
 use crate::schema_type::Early;
@@ -102,8 +102,8 @@ fn to_columnar(
         ));
     }
     let properties = writer_properties(&args.columnar)?;
-    local_only(args.output.as_deref(), "written")?;
-    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    local_only(args.files.output.as_deref(), "written")?;
+    args.files.check_distinct()?;
     let in_framing = args
         .in_framing
         .as_deref()
@@ -126,7 +126,12 @@ fn to_columnar(
     };
     let decoder = BatchDecoder::new(schema.clone(), id, options)
         .map_err(|e| Early::Message(e.to_string()))?;
-    let mut out = ColumnarWriter::create(args.output.as_deref(), to, decoder.schema(), properties)?;
+    let mut out = ColumnarWriter::create(
+        args.files.output.as_deref(),
+        to,
+        decoder.schema(),
+        properties,
+    )?;
 
     let mut failure = None;
     let mut skipped = Vec::new();
@@ -260,13 +265,13 @@ fn from_columnar(
         .map(|name| super::parse_framing("--out-framing", name))
         .transpose()?;
     check_write_options(args, out_framing, false)?;
-    local_only(args.input.as_deref(), "read")?;
-    check_distinct(args.input.as_deref(), args.output.as_deref())?;
+    local_only(args.files.input.as_deref(), "read")?;
+    args.files.check_distinct()?;
     let batch_size = args
         .columnar
         .batch_size
         .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
-    let input = args.input.as_deref();
+    let input = args.files.input.as_deref();
     let reader = ColumnarReader::open(input, from, batch_size)?;
     let schema = Arc::new(schema.clone());
     let encoder = BatchEncoder::new(
