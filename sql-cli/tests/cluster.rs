@@ -17,7 +17,7 @@ use support::cluster::{
     executor_args, free_port, path, same_answer, sql, sql_in, Cluster, Process, PATIENCE,
 };
 use support::web::{work_in, BY_URL};
-use support::{stderr, stdout};
+use support::{csv_query, stderr, stdout};
 
 #[test]
 fn cluster_answers_are_the_local_answers_and_splits_spread() {
@@ -213,23 +213,18 @@ fn an_executor_killed_during_a_query_is_survived() {
     // Slow enough (seconds per task) that the kill lands while the task runs.
     let query = "SELECT url, count(*) AS n, sum(length(repeat(url, 200))) AS l \
                  FROM records GROUP BY url ORDER BY url";
-    let args = [
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "--partitions",
-        "4",
-        query,
-        path(&paddle),
-    ]
-    .map(String::from);
-    let local = sql(&work, None, &args.each_ref().map(String::as_str));
+    let args: Vec<String> = csv_query("paddle", Some("4"), query, &[path(&paddle)])
+        .into_iter()
+        .map(String::from)
+        .collect();
+    fn args_of(args: &[String]) -> Vec<&str> {
+        args.iter().map(String::as_str).collect()
+    }
+    let local = sql(&work, None, &args_of(&args));
     assert!(local.status.success(), "{}", stderr(&local));
 
     let (dir, url) = (work.dir.clone(), cluster.url.clone());
-    let remote =
-        std::thread::spawn(move || sql_in(&dir, Some(&url), &args.each_ref().map(String::as_str)));
+    let remote = std::thread::spawn(move || sql_in(&dir, Some(&url), &args_of(&args)));
     // Whichever executor starts a task over the file first is killed at once.
     let deadline = Instant::now() + PATIENCE;
     let (victim, line) = loop {

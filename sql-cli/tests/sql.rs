@@ -16,7 +16,7 @@ use fixture_harness::peers::{python, run_script, target_dir};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
 use hadoop_record::Format;
 use support::web::{by_url_csv, work_in, Work, BY_URL};
-use support::{rcc_in, rcc_sql_in, stderr, stdout};
+use support::{csv_query, rcc_in, rcc_sql_in, stderr, stdout};
 
 fn work(name: &str) -> Work {
     work_in("cli-sql", name, 500)
@@ -81,16 +81,12 @@ fn answers_over_framed_and_plain_files_are_the_records() {
         b"",
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = w.sql(&[
-        "--in-framing",
+    let out = w.sql(&csv_query(
         "seqfile",
-        "--to",
-        "csv",
-        "--partitions",
-        "4",
+        Some("4"),
         BY_URL,
-        seq.to_str().unwrap(),
-    ]);
+        &[seq.to_str().unwrap()],
+    ));
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), expected);
 

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use fixture_harness::peers::{moto_python, target_dir};
 use interop_tests::hdfs::MiniHdfs;
 use support::cluster::{free_port, run, Cluster, PATIENCE};
-use support::{stderr, stdout};
+use support::{csv_query, stderr, stdout};
 
 /// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
 /// n = i.
@@ -131,25 +131,9 @@ fn sequence_files_hadoop_wrote_to_hdfs_answer_as_their_local_copies() {
     };
     let expected = by_url(&SEQ_FILES.map(|(_, n, _)| n));
     let dir = work("hdfs-sql");
-    let args = |files: &str| {
-        vec![
-            "--in-framing",
-            "seqfile",
-            "--to",
-            "csv",
-            "--partitions",
-            "4",
-            BY_URL,
-        ]
-        .into_iter()
-        .map(String::from)
-        .chain([files.to_owned()])
-        .collect::<Vec<_>>()
-    };
     let local_files = local.join("seq").display().to_string();
     for files in [hdfs.url_of("/seq/"), hdfs.url_of("/seq/*.seq"), local_files] {
-        let args = args(&files);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args = csv_query("seqfile", Some("4"), BY_URL, &[&files]);
         assert_eq!(ok(&sql(&dir, None, &args)), expected, "{files}");
     }
     // One multi-block file alone, by one thread and by four (ranges split at sync entries,
@@ -158,16 +142,12 @@ fn sequence_files_hadoop_wrote_to_hdfs_answer_as_their_local_copies() {
         let out = sql(
             &dir,
             None,
-            &[
-                "--in-framing",
+            &csv_query(
                 "seqfile",
-                "--to",
-                "csv",
-                "--partitions",
-                partitions,
+                Some(partitions),
                 "SELECT count(*) AS n, sum(n) AS total, count(DISTINCT n) AS distinct_n FROM records",
-                &hdfs.url_of("/seq/plain.seq"),
-            ],
+                &[&hdfs.url_of("/seq/plain.seq")],
+            ),
         );
         assert_eq!(ok(&out), "n,total,distinct_n\n150000,11249925000,150000\n");
     }
@@ -208,14 +188,7 @@ fn hdfs_name_services_come_from_hadoop_conf_dir() {
         &env,
         &hit(
             "sql",
-            &[
-                "--in-framing",
-                "seqfile",
-                "--to",
-                "csv",
-                BY_URL,
-                "hdfs://records/seq/plain.seq",
-            ],
+            &csv_query("seqfile", None, BY_URL, &["hdfs://records/seq/plain.seq"]),
         ),
     );
     assert_eq!(ok(&out), by_url(&[150_000]));
@@ -394,21 +367,14 @@ fn a_two_executor_cluster_reads_hdfs_with_no_shared_file_system() {
     let dir = work("hdfs-cluster");
     let cluster = Cluster::start(&[], &[]);
     let files = hdfs.url_of("/seq/");
-    let args = [
-        "--in-framing",
-        "seqfile",
-        "--to",
-        "csv",
-        "--partitions",
-        "4",
-        BY_URL,
-        &files,
-    ];
-    let remote = sql(&dir, Some(&cluster.url), &args);
+    let remote = sql(
+        &dir,
+        Some(&cluster.url),
+        &csv_query("seqfile", Some("4"), BY_URL, &[&files]),
+    );
     assert_eq!(ok(&remote), by_url(&SEQ_FILES.map(|(_, n, _)| n)));
     let local_files = local.join("seq").display().to_string();
-    let mut local_args = args;
-    local_args[7] = &local_files;
+    let local_args = csv_query("seqfile", Some("4"), BY_URL, &[&local_files]);
     assert_eq!(ok(&sql(&dir, None, &local_args)), stdout(&remote));
     // Both executors scanned byte ranges of the multi-block file.
     for executor in &cluster.executors {
@@ -671,18 +637,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         ),
     ));
     // A glob over a listing, each file read in four ranges.
-    let query = hit(
-        "sql",
-        &[
-            "--in-framing",
-            "paddle",
-            "--to",
-            "csv",
-            "--partitions",
-            "4",
-            BY_URL,
-        ],
-    );
+    let query = hit("sql", &csv_query("paddle", Some("4"), BY_URL, &[]));
     let out = rcc(
         &dir,
         &env,

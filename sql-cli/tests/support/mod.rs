@@ -17,6 +17,26 @@ pub const RCC_SQL: &str = env!("CARGO_BIN_EXE_rcc-sql");
 /// `rcc-cluster`.
 pub const RCC_CLUSTER: &str = env!("CARGO_BIN_EXE_rcc-cluster");
 
+/// `rcc sql` arguments for a query answered as CSV: `--in-framing FRAMING --to csv`,
+/// `--partitions N` if given, the query, then `files`.
+pub fn csv_query<'a>(
+    framing: &'a str,
+    partitions: Option<&'a str>,
+    query: &'a str,
+    files: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["--in-framing", framing, "--to", "csv"];
+    args.extend(
+        partitions
+            .map(|n| ["--partitions", n])
+            .into_iter()
+            .flatten(),
+    );
+    args.push(query);
+    args.extend_from_slice(files);
+    args
+}
+
 /// Runs `rcc-sql args` in `dir` with `stdin` as its standard input.
 pub fn rcc_sql_in(dir: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
     let mut command = Command::new(RCC_SQL);
