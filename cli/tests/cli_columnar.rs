@@ -447,22 +447,12 @@ fn bad_records_stop_the_conversion_with_the_rows_before_them_in_a_valid_file() {
     let work = scratch("bad");
     fs::write(work.join("rec.jr"), REC_JR).unwrap();
     let csv = b"1,'a,v{},m{},s{0.5}\n2,'b,v{'x},m{'k,1},s{1.0}\n3,'c,v{},m{'k,x},s{0.0}\n";
-    let o = convert_output(
-        &work,
-        "rec.jr",
-        "t.Rec",
-        &[
-            "--from",
-            "csv",
-            "--to",
-            "parquet",
-            "--batch-size",
-            "1",
-            "-",
-            "out.parquet",
-        ],
-        csv,
-    );
+    // `rcc convert` of t.Rec with a command line written as one string, split on spaces.
+    let run = |line: &str, stdin: &[u8]| {
+        let args: Vec<&str> = line.split(' ').collect();
+        convert_output(&work, "rec.jr", "t.Rec", &args, stdin)
+    };
+    let o = run("--from csv --to parquet --batch-size 1 - out.parquet", csv);
     assert!(!o.status.success());
     assert_stderr_contains(
         &o,
@@ -476,68 +466,38 @@ fn bad_records_stop_the_conversion_with_the_rows_before_them_in_a_valid_file() {
     );
     assert_eq!(back, &csv[..csv.iter().position(|&b| b == b'3').unwrap()]);
     // Options that do not apply.
-    for (args, want) in [
+    for (line, want) in [
         (
-            vec![
-                "--from",
-                "csv",
-                "--to",
-                "parquet",
-                "--out-framing",
-                "paddle",
-            ],
+            "--from csv --to parquet --out-framing paddle",
             "--out-framing does not apply",
         ),
         (
-            vec!["--from", "csv", "--to", "binary", "--batch-size", "5"],
+            "--from csv --to binary --batch-size 5",
             "--batch-size applies to --to or --from parquet or arrow",
         ),
-        (vec!["--from", "parquet", "--to", "arrow"], "both columnar"),
+        ("--from parquet --to arrow", "both columnar"),
         (
-            vec![
-                "--from",
-                "csv",
-                "--to",
-                "parquet",
-                "--parquet-compression",
-                "brotli",
-            ],
+            "--from csv --to parquet --parquet-compression brotli",
             "unknown compression `brotli`",
         ),
         (
-            vec!["--from", "parquet", "--in-framing", "paddle", "--to", "csv"],
+            "--from parquet --in-framing paddle --to csv",
             "--in-framing does not apply",
         ),
     ] {
-        let o = convert_output(&work, "rec.jr", "t.Rec", &args, b"");
-        assert!(!o.status.success(), "{args:?}");
-        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+        let o = run(line, b"");
+        assert!(!o.status.success(), "{line}");
+        assert!(stderr(&o).contains(want), "{line}: {}", stderr(&o));
     }
     // Standard input and output, every compression.
     for compression in ["none", "snappy", "gzip", "lz4", "zstd"] {
         let good = &csv[..csv.iter().position(|&b| b == b'3').unwrap()];
-        let o = convert_output(
-            &work,
-            "rec.jr",
-            "t.Rec",
-            &[
-                "--from",
-                "csv",
-                "--to",
-                "parquet",
-                "--parquet-compression",
-                compression,
-            ],
+        let o = run(
+            &format!("--from csv --to parquet --parquet-compression {compression}"),
             good,
         );
         assert!(o.status.success(), "{}", stderr(&o));
-        let back = convert_output(
-            &work,
-            "rec.jr",
-            "t.Rec",
-            &["--from", "parquet", "--to", "csv"],
-            &o.stdout,
-        );
+        let back = run("--from parquet --to csv", &o.stdout);
         assert_eq!(back.stdout, good, "{compression}");
     }
 }

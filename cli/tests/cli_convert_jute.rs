@@ -97,23 +97,19 @@ fn jute_maxbuffer_is_zookeepers_limit() {
     let ok = convert(schema, ty, "jute", "jute", &[], &bytes);
     assert_clean_output(&ok, &bytes, "default limit");
     // ZooKeeper accepts lengths up to maxbuffer + 1024 (at least 1024).
-    let ok = convert(
-        schema,
-        ty,
-        "jute",
-        "jute",
-        &["--jute-maxbuffer", "2000"],
-        &bytes,
-    );
+    let with_maxbuffer = |limit: &str| {
+        convert(
+            schema,
+            ty,
+            "jute",
+            "jute",
+            &["--jute-maxbuffer", limit],
+            &bytes,
+        )
+    };
+    let ok = with_maxbuffer("2000");
     assert_clean_output(&ok, &bytes, "maxbuffer 2000");
-    let refused = convert(
-        schema,
-        ty,
-        "jute",
-        "jute",
-        &["--jute-maxbuffer", "1000"],
-        &bytes,
-    );
+    let refused = with_maxbuffer("1000");
     assert_eq!(refused.status.code(), Some(1));
     let message = stderr(&refused);
     assert!(message.contains("Unreasonable length = 3000"), "{message}");

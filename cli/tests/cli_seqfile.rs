@@ -31,6 +31,15 @@ fn rcc(args: &[&str]) -> Output {
     rcc_in(CRATE_DIR, args, b"")
 }
 
+/// `rcc frame` with its options written as one string (split on spaces), from `input` to
+/// `output`.
+fn frame(options: &str, input: &Path, output: &Path) -> Output {
+    let mut args = vec!["frame"];
+    args.extend(options.split(' '));
+    args.extend([path(input), path(output)]);
+    rcc(&args)
+}
+
 fn tmp(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_seqfile");
     std::fs::create_dir_all(&dir).unwrap();
@@ -93,15 +102,7 @@ fn every_hadoop_file_frames_into_its_values() {
             "{}.rio",
             file.file_stem().unwrap().to_str().unwrap()
         ));
-        ok(&rcc(&[
-            "frame",
-            "--from",
-            "seqfile",
-            "--to",
-            "mesos",
-            path(&file),
-            path(&out_file),
-        ]));
+        ok(&frame("--from seqfile --to mesos", &file, &out_file));
         assert_eq!(mesos_payloads(&out_file), expected, "{}", file.display());
     }
 }
@@ -173,15 +174,7 @@ fn without_record_type_the_value_class_is_hadoops_record_base_class_and_a_warnin
     w.finish().unwrap();
     std::fs::write(&rio, w.into_inner()).unwrap();
     let seq = tmp("one.seq");
-    let out = rcc(&[
-        "frame",
-        "--from",
-        "mesos",
-        "--to",
-        "seqfile",
-        path(&rio),
-        path(&seq),
-    ]);
+    let out = frame("--from mesos --to seqfile", &rio, &seq);
     ok(&out);
     assert!(stderr(&out).contains("name the records' Java class with --record-type"));
     let (reader, pairs) = seq_values(&seq);
@@ -196,19 +189,11 @@ fn without_record_type_the_value_class_is_hadoops_record_base_class_and_a_warnin
 fn seqfile_to_seqfile_keeps_keys_classes_and_metadata() {
     let from = fixtures().join("block-default.seq");
     let out_file = tmp("rewritten.seq");
-    ok(&rcc(&[
-        "frame",
-        "--from",
-        "seqfile",
-        "--to",
-        "seqfile",
-        "--seqfile-compression",
-        "record",
-        "--seqfile-codec",
-        "snappy",
-        path(&from),
-        path(&out_file),
-    ]));
+    ok(&frame(
+        "--from seqfile --to seqfile --seqfile-compression record --seqfile-codec snappy",
+        &from,
+        &out_file,
+    ));
     let (reader, pairs) = seq_values(&out_file);
     let (original, original_pairs) = seq_values(&from);
     let (h, o) = (reader.header(), original.header());
@@ -264,31 +249,14 @@ fn damage_is_reported_with_its_offset_and_recover_skips_it() {
     );
 
     let strict = tmp("strict.rio");
-    let out = rcc(&[
-        "frame",
-        "--from",
-        "seqfile",
-        "--to",
-        "mesos",
-        path(&file),
-        path(&strict),
-    ]);
+    let out = frame("--from seqfile --to mesos", &file, &strict);
     assert!(!out.status.success());
     assert_stderr_contains(&out, &format!("byte {}", victim.offset));
     let before: u64 = i.blocks[..2].iter().map(|b| b.records).sum();
     assert_eq!(mesos_payloads(&strict), records()[..before as usize]);
 
     let saved = tmp("saved.rio");
-    let out = rcc(&[
-        "frame",
-        "--from",
-        "seqfile",
-        "--to",
-        "mesos",
-        "--recover",
-        path(&file),
-        path(&saved),
-    ]);
+    let out = frame("--from seqfile --to mesos --recover", &file, &saved);
     assert!(!out.status.success());
     assert_stderr_contains(&out, "recovery: skipped");
     assert_eq!(mesos_payloads(&saved).len() as u64, 60 - victim.records);
@@ -297,78 +265,35 @@ fn damage_is_reported_with_its_offset_and_recover_skips_it() {
 #[test]
 fn flags_that_do_not_apply_are_refused() {
     let file = fixtures().join("none.seq");
-    let f = path(&file);
-    for (args, message) in [
+    // Each command line is written as one string, split on spaces, then given the file.
+    for (line, message) in [
         (
-            vec![
-                "frame",
-                "--from",
-                "seqfile",
-                "--to",
-                "mesos",
-                "--seqfile-codec",
-                "lz4",
-                f,
-            ],
+            "frame --from seqfile --to mesos --seqfile-codec lz4",
             "--seqfile-codec applies to seqfile output, not mesos",
         ),
         (
-            vec![
-                "frame",
-                "--from",
-                "seqfile",
-                "--to",
-                "seqfile",
-                "--seqfile-codec",
-                "lz4",
-                f,
-            ],
+            "frame --from seqfile --to seqfile --seqfile-codec lz4",
             "--seqfile-codec needs --seqfile-compression record or block",
         ),
         (
-            vec![
-                "frame",
-                "--from",
-                "seqfile",
-                "--to",
-                "seqfile",
-                "--compression",
-                "snappy",
-                f,
-            ],
+            "frame --from seqfile --to seqfile --compression snappy",
             "--compression applies to paddle, paddle-cpp and plasma-var output, not seqfile",
         ),
         (
-            vec![
-                "frame",
-                "--from",
-                "mesos",
-                "--to",
-                "paddle",
-                "--seqfile-key",
-                "long",
-                f,
-            ],
+            "frame --from mesos --to paddle --seqfile-key long",
             "--seqfile-key applies to seqfile output, not paddle",
         ),
         (
-            vec![
-                "frame",
-                "--from",
-                "seqfile",
-                "--to",
-                "seqfile",
-                "--seqfile-codec",
-                "zstd",
-                f,
-            ],
+            "frame --from seqfile --to seqfile --seqfile-codec zstd",
             "invalid value 'zstd'",
         ),
         (
-            vec!["frame", "--from", "mesos", "--to", "mesos", "--recover", f],
+            "frame --from mesos --to mesos --recover",
             "--recover applies to paddle, paddle-cpp, plasma-var and seqfile input, not mesos",
         ),
     ] {
+        let mut args: Vec<&str> = line.split(' ').collect();
+        args.push(path(&file));
         let out = rcc(&args);
         assert!(!out.status.success(), "{args:?}");
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));

@@ -74,26 +74,23 @@ fn cases() -> Vec<(&'static str, &'static str, usize, Vec<u8>, &'static str)> {
     const BUF: &str = "oracle.prims.BufferRec";
     const INT: &str = "oracle.prims.IntRec";
     const TREE: &str = "ext.forward.Tree";
+    const LONG: &str = "oracle.prims.LongRec";
+    const BOOL: &str = "oracle.prims.BoolRec";
+    const DOUBLE: &str = "oracle.prims.DoubleRec";
+    const INT_VEC: &str = "oracle.composite.IntVec";
+    const STR_VEC: &str = "oracle.composite.StrVec";
     let huge = [0x8c, 0x7f, 0xff, 0xff, 0xff];
     let with = |head: &[u8], tail: &[u8]| [head, tail].concat();
+    // The malformed CSV and XML cases, at the nesting limit of 200.
+    let csv = |ty, input: &[u8], want| (ty, "csv", 200, input.to_vec(), want);
+    let xml = |ty, input, want| (ty, "xml", 200, input, want);
+    let xml_in_string = |ty, inner: &[u8], want| xml(ty, xml_string(inner), want);
     vec![
         // Huge claimed lengths: an end-of-input error, nothing allocated for them.
         (STR, "binary", 200, with(&huge, b"abc"), "eof"),
         (BUF, "binary", 200, with(&huge, b"abc"), "eof"),
-        (
-            "oracle.composite.IntVec",
-            "binary",
-            200,
-            with(&huge, &[1]),
-            "eof",
-        ),
-        (
-            "oracle.composite.StrVec",
-            "binary",
-            200,
-            with(&huge, &[0; 64]),
-            "eof",
-        ),
+        (INT_VEC, "binary", 200, with(&huge, &[1]), "eof"),
+        (STR_VEC, "binary", 200, with(&huge, &[0; 64]), "eof"),
         (
             "shapes.keys.OtherKeys",
             "binary",
@@ -104,7 +101,7 @@ fn cases() -> Vec<(&'static str, &'static str, usize, Vec<u8>, &'static str)> {
         // Numbers and lengths out of range.
         (INT, "binary", 200, vec![0x8b, 1, 0, 0, 0, 0], "overflow"),
         (STR, "binary", 200, vec![0xff], "syntax"),
-        ("oracle.prims.LongRec", "binary", 200, vec![0x88, 1], "eof"),
+        (LONG, "binary", 200, vec![0x88, 1], "eof"),
         // Invalid UTF-8 and the code points Hadoop refuses.
         (STR, "binary", 200, vec![1, 0xff], "encoding"),
         (STR, "binary", 200, vec![2, 0xc0, 0x80], "encoding"),
@@ -132,98 +129,44 @@ fn cases() -> Vec<(&'static str, &'static str, usize, Vec<u8>, &'static str)> {
         (TREE, "xml", 200, deep_tree_xml(100_000), "limit"),
         (TREE, "xml", 3, deep_tree_xml(10), "limit"),
         // Malformed CSV.
-        (INT, "csv", 200, b"2147483648\n".to_vec(), "overflow"),
-        (INT, "csv", 200, b"12a\n".to_vec(), "syntax"),
-        (INT, "csv", 200, b"1".to_vec(), "eof"),
-        (INT, "csv", 200, b"".to_vec(), "ok 0"),
-        (INT, "csv", 200, b"1\r\n2\r3\n".to_vec(), "ok 3"),
-        (INT, "csv", 200, b"1,2\n".to_vec(), "syntax"),
-        (
-            "oracle.prims.BoolRec",
-            "csv",
-            200,
-            b"X\n".to_vec(),
-            "syntax",
-        ),
-        (STR, "csv", 200, b"'%0a\n".to_vec(), "encoding"),
-        (STR, "csv", 200, b"'%2\n".to_vec(), "encoding"),
-        (STR, "csv", 200, b"'\xff\n".to_vec(), "encoding"),
-        (STR, "csv", 200, b"abc\n".to_vec(), "syntax"),
-        (BUF, "csv", 200, b"#abc\n".to_vec(), "syntax"),
-        (BUF, "csv", 200, b"#zz\n".to_vec(), "syntax"),
-        (
-            "oracle.composite.IntVec",
-            "csv",
-            200,
-            b"v{1,2\n".to_vec(),
-            "syntax",
-        ),
-        (
-            "oracle.composite.IntVec",
-            "csv",
-            200,
-            b"v{1,,2}\n".to_vec(),
-            "syntax",
-        ),
-        (
-            "oracle.composite.IntVec",
-            "csv",
-            200,
-            b"v{1,2".to_vec(),
-            "eof",
-        ),
-        (
-            "oracle.composite.IntVec",
-            "csv",
-            200,
-            b"m{}\n".to_vec(),
-            "syntax",
-        ),
-        (
-            "oracle.prims.DoubleRec",
-            "csv",
-            200,
-            b"1.0x\n".to_vec(),
-            "syntax",
-        ),
-        (
-            "oracle.prims.DoubleRec",
-            "csv",
-            200,
-            b"inf\n".to_vec(),
-            "syntax",
-        ),
-        (
-            "oracle.prims.DoubleRec",
-            "csv",
-            200,
-            b"1e99999999999999999999\n".to_vec(),
-            "ok 1",
-        ),
+        csv(INT, b"2147483648\n", "overflow"),
+        csv(INT, b"12a\n", "syntax"),
+        csv(INT, b"1", "eof"),
+        csv(INT, b"", "ok 0"),
+        csv(INT, b"1\r\n2\r3\n", "ok 3"),
+        csv(INT, b"1,2\n", "syntax"),
+        csv(BOOL, b"X\n", "syntax"),
+        csv(STR, b"'%0a\n", "encoding"),
+        csv(STR, b"'%2\n", "encoding"),
+        csv(STR, b"'\xff\n", "encoding"),
+        csv(STR, b"abc\n", "syntax"),
+        csv(BUF, b"#abc\n", "syntax"),
+        csv(BUF, b"#zz\n", "syntax"),
+        csv(INT_VEC, b"v{1,2\n", "syntax"),
+        csv(INT_VEC, b"v{1,,2}\n", "syntax"),
+        csv(INT_VEC, b"v{1,2", "eof"),
+        csv(INT_VEC, b"m{}\n", "syntax"),
+        csv(DOUBLE, b"1.0x\n", "syntax"),
+        csv(DOUBLE, b"inf\n", "syntax"),
+        csv(DOUBLE, b"1e99999999999999999999\n", "ok 1"),
         // Malformed XML.
-        (INT, "xml", 200, b"<value><struct>".to_vec(), "eof"),
-        (
+        xml(INT, b"<value><struct>".to_vec(), "eof"),
+        xml(
             INT,
-            "xml",
-            200,
             [xml_int("<i4>1</i4>"), b"<value><struct>".to_vec()].concat(),
             "eof",
         ),
-        (INT, "xml", 200, xml_int("<string>1</string>"), "syntax"),
-        (INT, "xml", 200, xml_int("<i4>1</i8>"), "syntax"),
-        (INT, "xml", 200, xml_int("<i4>99999999999</i4>"), "overflow"),
-        (INT, "xml", 200, xml_int("<i4 a=\"1\">1</i4>"), "syntax"),
-        (
+        xml(INT, xml_int("<string>1</string>"), "syntax"),
+        xml(INT, xml_int("<i4>1</i8>"), "syntax"),
+        xml(INT, xml_int("<i4>99999999999</i4>"), "overflow"),
+        xml(INT, xml_int("<i4 a=\"1\">1</i4>"), "syntax"),
+        xml(
             INT,
-            "xml",
-            200,
             xml_int(&format!("<i4{}>1</i4>", " ".repeat(300))),
             "ok 1",
         ),
-        (
+        xml(
             INT,
-            "xml",
-            200,
             format!(
                 "<value><struct><member><name>v</name><value><i4{}",
                 " ".repeat(300)
@@ -231,42 +174,24 @@ fn cases() -> Vec<(&'static str, &'static str, usize, Vec<u8>, &'static str)> {
             .into_bytes(),
             "limit",
         ),
-        (
-            INT,
-            "xml",
-            200,
-            b"<!DOCTYPE x><value/>".to_vec(),
-            "unsupported",
-        ),
-        (INT, "xml", 200, b"<!-- never closed".to_vec(), "eof"),
-        (INT, "xml", 200, b"<value/>".to_vec(), "syntax"),
-        (
-            INT,
-            "xml",
-            200,
-            b"<value><struct></value>".to_vec(),
-            "syntax",
-        ),
-        (INT, "xml", 200, b"junk".to_vec(), "syntax"),
-        (STR, "xml", 200, xml_string(b"&foo;"), "syntax"),
-        (STR, "xml", 200, xml_string(b"&#0;"), "encoding"),
-        (STR, "xml", 200, xml_string(b"&#x110000;"), "encoding"),
-        (STR, "xml", 200, xml_string(b"&amp"), "syntax"),
-        (STR, "xml", 200, xml_string(b"%D83D"), "encoding"),
-        (STR, "xml", 200, xml_string(b"%DE00x"), "encoding"),
-        (STR, "xml", 200, xml_string(b"%00G1"), "syntax"),
-        (STR, "xml", 200, xml_string(b"%00"), "syntax"),
-        (STR, "xml", 200, xml_string(b"\xc3\x28"), "encoding"),
-        (STR, "xml", 200, xml_string(b"<![CDATA[never closed"), "eof"),
-        (
-            STR,
-            "xml",
-            200,
-            xml_string(b"a\r\nb<![CDATA[<&]]>&lt;%0025"),
-            "ok 1",
-        ),
-        (BUF, "xml", 200, xml_string(b"abc"), "syntax"),
-        (BUF, "xml", 200, xml_string(b"zz"), "syntax"),
+        xml(INT, b"<!DOCTYPE x><value/>".to_vec(), "unsupported"),
+        xml(INT, b"<!-- never closed".to_vec(), "eof"),
+        xml(INT, b"<value/>".to_vec(), "syntax"),
+        xml(INT, b"<value><struct></value>".to_vec(), "syntax"),
+        xml(INT, b"junk".to_vec(), "syntax"),
+        xml_in_string(STR, b"&foo;", "syntax"),
+        xml_in_string(STR, b"&#0;", "encoding"),
+        xml_in_string(STR, b"&#x110000;", "encoding"),
+        xml_in_string(STR, b"&amp", "syntax"),
+        xml_in_string(STR, b"%D83D", "encoding"),
+        xml_in_string(STR, b"%DE00x", "encoding"),
+        xml_in_string(STR, b"%00G1", "syntax"),
+        xml_in_string(STR, b"%00", "syntax"),
+        xml_in_string(STR, b"\xc3\x28", "encoding"),
+        xml_in_string(STR, b"<![CDATA[never closed", "eof"),
+        xml_in_string(STR, b"a\r\nb<![CDATA[<&]]>&lt;%0025", "ok 1"),
+        xml_in_string(BUF, b"abc", "syntax"),
+        xml_in_string(BUF, b"zz", "syntax"),
     ]
 }
 

@@ -93,39 +93,14 @@ struct Top {
 /// Runs `$body` with `$t` the derived type of a `java_shapes` record type.
 macro_rules! with_type {
     ($name:expr, $t:ident => $body:expr) => {
+        // Each type is named for its record class: the table lists each name once.
+        with_type!(@match $name, $t => $body;
+            "shapes.keys" [K, FloatKeys, OtherKeys],
+            "shapes.nest" [Leaf, Nest, Texts, Nums, Top])
+    };
+    (@match $name:expr, $t:ident => $body:expr; $($module:literal [$($ty:ident),+]),+) => {
         match $name {
-            "shapes.keys.K" => {
-                type $t = K;
-                $body
-            }
-            "shapes.keys.FloatKeys" => {
-                type $t = FloatKeys;
-                $body
-            }
-            "shapes.keys.OtherKeys" => {
-                type $t = OtherKeys;
-                $body
-            }
-            "shapes.nest.Leaf" => {
-                type $t = Leaf;
-                $body
-            }
-            "shapes.nest.Nest" => {
-                type $t = Nest;
-                $body
-            }
-            "shapes.nest.Texts" => {
-                type $t = Texts;
-                $body
-            }
-            "shapes.nest.Nums" => {
-                type $t = Nums;
-                $body
-            }
-            "shapes.nest.Top" => {
-                type $t = Top;
-                $body
-            }
+            $($(concat!($module, ".", stringify!($ty)) => { type $t = $ty; $body })+)+
             other => panic!("no derived type for {other}"),
         }
     };

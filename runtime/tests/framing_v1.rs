@@ -352,26 +352,13 @@ fn ambiguous_corners_follow_the_documented_readings() {
         ok(b"RecordIO v1.0\n\n.i:1+x\n.i:1:y\nT:1:z\n").1,
         [TypedRecord::new("T", "z")]
     );
-    // Malformed segment headers.
+    // Malformed segment headers, each on its own line after the empty header block.
     for bad in [
-        &b"T1x\n"[..],
-        b":1:x\n",
-        b".:1:x\n",
-        b"..a:1:x\n",
-        b"T:1-x\n",
-        b"T::x\n",
-        b"T:+x\n",
-        b"T-1:1:x\n",
+        "T1x", ":1:x", ".:1:x", "..a:1:x", "T:1-x", "T::x", "T:+x", "T-1:1:x",
     ] {
-        let mut file = b"RecordIO v1.0\n\n".to_vec();
-        file.extend_from_slice(bad);
-        let e = err(&file);
-        assert_eq!(
-            e.kind(),
-            ErrorKind::Syntax,
-            "{:?}",
-            String::from_utf8_lossy(bad)
-        );
+        let file = format!("RecordIO v1.0\n\n{bad}\n");
+        let e = err(file.as_bytes());
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{bad:?}");
     }
 }
 

@@ -164,72 +164,19 @@ pub mod composite {
 macro_rules! with_fixture_type {
     ($record_type:expr, $T:ident => $body:expr) => {{
         use $crate::fixture_types::{common::*, composite::*, prims::*};
-        match $record_type {
-            "oracle.common.types.Point" => {
-                type $T = Point;
-                $body
-            }
-            "oracle.common.types.Named" => {
-                type $T = Named;
-                $body
-            }
-            "oracle.prims.ByteRec" => {
-                type $T = ByteRec;
-                $body
-            }
-            "oracle.prims.BoolRec" => {
-                type $T = BoolRec;
-                $body
-            }
-            "oracle.prims.IntRec" => {
-                type $T = IntRec;
-                $body
-            }
-            "oracle.prims.LongRec" => {
-                type $T = LongRec;
-                $body
-            }
-            "oracle.prims.FloatRec" => {
-                type $T = FloatRec;
-                $body
-            }
-            "oracle.prims.DoubleRec" => {
-                type $T = DoubleRec;
-                $body
-            }
-            "oracle.prims.StringRec" => {
-                type $T = StringRec;
-                $body
-            }
-            "oracle.prims.BufferRec" => {
-                type $T = BufferRec;
-                $body
-            }
-            "oracle.prims.AllPrims" => {
-                type $T = AllPrims;
-                $body
-            }
-            "oracle.composite.Inner" => {
-                type $T = InnerRecord;
-                $body
-            }
-            "oracle.composite.IntVec" => {
-                type $T = IntVec;
-                $body
-            }
-            "oracle.composite.StrVec" => {
-                type $T = StrVec;
-                $body
-            }
-            "oracle.composite.Containers" => {
-                type $T = Containers;
-                $body
-            }
-            "oracle.composite.Outer" => {
-                type $T = Outer;
-                $body
-            }
+        // Each struct is named for its record class but `InnerRecord`, which its attribute
+        // names `Inner`: the table lists each name once.
+        type Inner = InnerRecord;
+        $crate::with_fixture_type!(@match $record_type, $T => $body;
+            "oracle.common.types" [Point, Named],
+            "oracle.prims" [ByteRec, BoolRec, IntRec, LongRec, FloatRec, DoubleRec, StringRec,
+                BufferRec, AllPrims],
+            "oracle.composite" [Inner, IntVec, StrVec, Containers, Outer])
+    }};
+    (@match $name:expr, $T:ident => $body:expr; $($module:literal [$($ty:ident),+]),+) => {
+        match $name {
+            $($(concat!($module, ".", stringify!($ty)) => { type $T = $ty; $body })+)+
             other => panic!("no struct for fixture record type {other}"),
         }
-    }};
+    };
 }

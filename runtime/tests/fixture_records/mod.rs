@@ -181,74 +181,17 @@ record!(Outer {
 macro_rules! with_fixture_type {
     ($record_type:expr, $t:ident => $body:block) => {{
         use $crate::fixture_records::*;
-        match $record_type.rsplit('.').next().unwrap() {
-            "Point" => {
-                type $t = Point;
-                $body
-            }
-            "Named" => {
-                type $t = Named;
-                $body
-            }
-            "ByteRec" => {
-                type $t = ByteRec;
-                $body
-            }
-            "BoolRec" => {
-                type $t = BoolRec;
-                $body
-            }
-            "IntRec" => {
-                type $t = IntRec;
-                $body
-            }
-            "LongRec" => {
-                type $t = LongRec;
-                $body
-            }
-            "FloatRec" => {
-                type $t = FloatRec;
-                $body
-            }
-            "DoubleRec" => {
-                type $t = DoubleRec;
-                $body
-            }
-            "StringRec" => {
-                type $t = StringRec;
-                $body
-            }
-            "BufferRec" => {
-                type $t = BufferRec;
-                $body
-            }
-            "AllPrims" => {
-                type $t = AllPrims;
-                $body
-            }
-            "Inner" => {
-                type $t = Inner;
-                $body
-            }
-            "IntVec" => {
-                type $t = IntVec;
-                $body
-            }
-            "StrVec" => {
-                type $t = StrVec;
-                $body
-            }
-            "Containers" => {
-                type $t = Containers;
-                $body
-            }
-            "Outer" => {
-                type $t = Outer;
-                $body
-            }
+        // Each typed record is named for its record class: the table lists each name once.
+        $crate::with_fixture_type!(@match $record_type.rsplit('.').next().unwrap(), $t => $body;
+            Point, Named, ByteRec, BoolRec, IntRec, LongRec, FloatRec, DoubleRec, StringRec,
+            BufferRec, AllPrims, Inner, IntVec, StrVec, Containers, Outer)
+    }};
+    (@match $name:expr, $t:ident => $body:block; $($ty:ident),+) => {
+        match $name {
+            $(stringify!($ty) => { type $t = $ty; $body })+
             other => panic!("no typed record for {other}"),
         }
-    }};
+    };
 }
 
 /// Any `AllPrims` for property tests: any numbers, `s` from `text`, `buf` from `buffers`.
