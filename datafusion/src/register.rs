@@ -9,6 +9,7 @@ use datafusion::datasource::listing::{
 };
 use datafusion::execution::context::SessionContext;
 use futures::TryStreamExt;
+use object_store::ObjectMeta;
 
 use crate::binary_strings::register_binary_strings;
 use crate::format::RecordFormat;
@@ -17,7 +18,7 @@ use crate::options::RecordTableOptions;
 /// Registers tables of record files with a [`SessionContext`].
 #[async_trait]
 pub trait SessionContextExt {
-    /// Registers `paths` — files, directories (every file below them) and globs
+    /// Registers `paths` — files, directories (the files in them) and globs
     /// (`logs/*.paddle`), local, in HDFS (`hdfs://nn:8020/logs/*.seq`), in S3
     /// (`s3://bucket/logs/`) or in any registered object store — as one table
     /// `name` of the records `options` describe. Returns the table's format, for its schema
@@ -83,19 +84,38 @@ pub async fn record_table(
     for path in paths {
         let url = table_url(path)?;
         let store = state.runtime_env().object_store(url.object_store())?;
-        let sizes: Vec<u64> = url
+        let mut files: Vec<ObjectMeta> = url
             .list_all_files(&state, store.as_ref(), "")
             .await?
-            .map_ok(|meta| meta.size)
             .try_collect()
             .await?;
-        if sizes.is_empty() {
+        // A folder is the files in it, not those in folders below it, as Hadoop's
+        // `FileInputFormat` reads a folder (DataFusion's listing, given the glob that
+        // leaves hidden files out, would descend into visible subfolders).
+        let folder = url.is_collection() && !path.contains(['*', '?', '[']);
+        if folder {
+            files.retain(|meta| {
+                meta.location
+                    .prefix_match(url.prefix())
+                    .is_some_and(|rest| rest.count() == 1)
+            });
+        }
+        if files.is_empty() {
             return Err(plan_datafusion_err!(
                 "{path}: no such file, or no file matches"
             ));
         }
-        format.progress().add_total(sizes.iter().sum());
-        urls.push(url);
+        format
+            .progress()
+            .add_total(files.iter().map(|meta| meta.size).sum());
+        if folder {
+            for meta in &files {
+                let file = format!("{}{}", url.object_store().as_str(), meta.location);
+                urls.push(ListingTableUrl::parse(file)?);
+            }
+        } else {
+            urls.push(url);
+        }
     }
     let schema = format.arrow_schema();
     let listing = ListingOptions::new(format).with_file_extension("");
