@@ -2,6 +2,8 @@
 //! or CSV reads back as the same values (NaN payloads aside, which Java canonicalises).
 
 mod fixture_records;
+#[path = "fixture_records/arb.rs"]
+mod fixture_records_arb;
 mod support;
 
 use std::collections::{BTreeMap, HashMap};
@@ -24,7 +26,7 @@ fn formats() -> impl Strategy<Value = Format> {
 }
 
 fn all_prims(nonchars: bool) -> impl Strategy<Value = AllPrims> {
-    fixture_records::arb_all_prims(text(nonchars), bytes())
+    fixture_records_arb::arb_all_prims(text(nonchars), bytes())
 }
 
 fn inner(nonchars: bool) -> impl Strategy<Value = Inner> {

@@ -5,6 +5,8 @@
 
 mod fixture_checks;
 mod fixture_records;
+#[path = "fixture_records/arb.rs"]
+mod fixture_records_arb;
 mod support;
 
 use fixture_checks::{read_values, Trickle};
@@ -190,7 +192,7 @@ fn a_record_that_fails_to_encode_leaves_nothing_behind() {
 }
 
 fn all_prims() -> impl Strategy<Value = AllPrims> {
-    fixture_records::arb_all_prims(".*", prop::collection::vec(any::<u8>(), 0..8))
+    fixture_records_arb::arb_all_prims(".*", prop::collection::vec(any::<u8>(), 0..8))
 }
 
 proptest! {

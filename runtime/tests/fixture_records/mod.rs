@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, HashMap};
 
 use hadoop_record::value::key_cmp;
 use hadoop_record::Value;
-use proptest::prelude::*;
 
 /// Typed value → the schema-driven form, maps in Java's key order.
 pub trait ToValue {
@@ -192,33 +191,6 @@ macro_rules! with_fixture_type {
             other => panic!("no typed record for {other}"),
         }
     };
-}
-
-/// Any `AllPrims` for property tests: any numbers, `s` from `text`, `buf` from `buffers`.
-pub fn arb_all_prims(
-    text: impl Strategy<Value = String>,
-    buffers: impl Strategy<Value = Vec<u8>>,
-) -> impl Strategy<Value = AllPrims> {
-    (
-        any::<i8>(),
-        any::<bool>(),
-        any::<i32>(),
-        any::<i64>(),
-        any::<f32>(),
-        any::<f64>(),
-        text,
-        buffers,
-    )
-        .prop_map(|(b, z, i, l, f, d, s, buf)| AllPrims {
-            b,
-            z,
-            i,
-            l,
-            f,
-            d,
-            s,
-            buf,
-        })
 }
 
 /// The default `Outer` as a value whose `flag` (a boolean) holds an int: a record that
