@@ -138,15 +138,15 @@ fn no_storage(url: &str) -> String {
 /// all if the output is dropped before it (a failed conversion).
 pub(crate) struct Output {
     #[cfg(feature = "storage")]
-    upload: Option<std::rc::Rc<std::cell::RefCell<Option<hadoop_record_storage::Upload>>>>,
+    commit: Option<hadoop_record_storage::Commit>,
 }
 
 impl Output {
     /// Makes the output appear (a URL's); call it after the writer has flushed everything.
     pub(crate) fn commit(self) -> Result<(), String> {
         #[cfg(feature = "storage")]
-        if let Some(upload) = self.upload.and_then(|u| u.borrow_mut().take()) {
-            return upload.commit().map_err(|e| e.to_string());
+        if let Some(commit) = self.commit {
+            return commit.commit().map_err(|e| e.to_string());
         }
         Ok(())
     }
@@ -160,7 +160,7 @@ pub(crate) fn create_output(
 ) -> Result<(Box<dyn Write>, Output), String> {
     let local = Output {
         #[cfg(feature = "storage")]
-        upload: None,
+        commit: None,
     };
     match path {
         None => Ok((Box::new(io::stdout().lock()), local)),
@@ -175,33 +175,12 @@ pub(crate) fn create_output(
 
 #[cfg(feature = "storage")]
 fn create_url(url: &str, storage: &StorageArgs) -> Result<(Box<dyn Write>, Output), String> {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
-    /// The writers' end of an upload that the [`Output`] commits.
-    struct Shared(Rc<RefCell<Option<hadoop_record_storage::Upload>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            match self.0.borrow_mut().as_mut() {
-                Some(upload) => upload.write(buf),
-                None => Err(io::Error::other("the output was already completed")),
-            }
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    let upload = Rc::new(RefCell::new(Some(hadoop_record_storage::blocking::create(
-        url,
-        &storage.options(),
-    )?)));
+    let upload = hadoop_record_storage::blocking::create(url, &storage.options())?;
+    let (writer, commit) = upload.into_shared();
     let output = Output {
-        upload: Some(upload.clone()),
+        commit: Some(commit),
     };
-    Ok((Box::new(Shared(upload)), output))
+    Ok((Box::new(writer), output))
 }
 
 #[cfg(not(feature = "storage"))]

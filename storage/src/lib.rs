@@ -27,6 +27,6 @@ pub use guard::{Guarded, DEADLINE};
 pub use location::{is_url, Location};
 pub use open::{open_store, StorageOptions};
 pub use read::RangeReader;
-pub use write::Upload;
+pub use write::{Commit, SharedUpload, Upload};
 
 pub use object_store;

@@ -1,7 +1,7 @@
 //! [`Upload`]: an object written whole or not at all.
 
 use std::io::{self, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
@@ -55,6 +55,48 @@ impl Upload {
 
     fn writer(&mut self) -> &mut WriteMultipart {
         self.writer.as_mut().expect("not committed")
+    }
+
+    /// The upload as a writer to hand on (to a framing's writer, which keeps it to the end)
+    /// and the [`Commit`] that makes the object appear once that writer has flushed.
+    pub fn into_shared(self) -> (SharedUpload, Commit) {
+        let shared = Arc::new(Mutex::new(Some(self)));
+        (SharedUpload(shared.clone()), Commit(shared))
+    }
+}
+
+/// The writing end of an [`Upload`] split by [`Upload::into_shared`].
+#[derive(Debug)]
+pub struct SharedUpload(Arc<Mutex<Option<Upload>>>);
+
+impl Write for SharedUpload {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+        {
+            Some(upload) => upload.write(buf),
+            None => Err(io::Error::other("the output was already completed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Completes an [`Upload`] split by [`Upload::into_shared`]; dropped without
+/// [`commit`](Commit::commit) (and with the writer gone), the upload is abandoned.
+#[derive(Debug)]
+pub struct Commit(Arc<Mutex<Option<Upload>>>);
+
+impl Commit {
+    /// Makes the object appear, with every byte the writer was given.
+    pub fn commit(self) -> io::Result<()> {
+        let upload = self.0.lock().unwrap_or_else(PoisonError::into_inner).take();
+        upload.map_or(Ok(()), Upload::commit)
     }
 }
 
@@ -132,5 +174,26 @@ mod tests {
         upload.write_all(&[1; 6 << 20]).unwrap();
         drop(upload);
         handle.block_on(store.head(&path)).unwrap_err();
+    }
+
+    #[test]
+    fn a_shared_upload_appears_at_its_commit_or_not_at_all() {
+        let runtime = runtime();
+        let handle = runtime.handle().clone();
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let (done, dropped) = (Path::from("done"), Path::from("dropped"));
+        for (path, commit) in [(&done, true), (&dropped, false)] {
+            let upload = Upload::start(&store, path, path.as_ref(), handle.clone()).unwrap();
+            let (mut writer, completion) = upload.into_shared();
+            writer.write_all(b"records").unwrap();
+            drop(writer);
+            handle.block_on(store.head(path)).unwrap_err();
+            if commit {
+                completion.commit().unwrap();
+            }
+        }
+        let read = handle.block_on(async { store.get(&done).await?.bytes().await });
+        assert_eq!(read.unwrap().as_ref(), b"records");
+        handle.block_on(store.head(&dropped)).unwrap_err();
     }
 }
