@@ -32,12 +32,17 @@ pub(crate) async fn open(
     range: Option<(u64, u64)>,
 ) -> Result<Input> {
     let remote = || {
-        Input::Remote(RangeReader::new(
+        let reader = RangeReader::new(
             store.clone(),
             meta.location.clone(),
             meta.size,
             Handle::current(),
-        ))
+        );
+        // A split's reads end soon after its range: nothing beyond it is fetched ahead.
+        Input::Remote(match range {
+            Some((_, end)) => reader.read_ahead_until(end),
+            None => reader,
+        })
     };
     if meta.size == 0 {
         return Ok(remote());

@@ -8,14 +8,17 @@ use bytes::Bytes;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt};
 use tokio::runtime::Handle;
+use tokio::task::JoinHandle;
 
 /// How much a reader fetches at a time.
 pub const BLOCK: u64 = 8 << 20;
 
 /// An object read block by block with ranged gets: only the blocks that reads reach are
 /// fetched, so a reader that seeks to a split and reads it fetches that range (and the
-/// rest of the block its last record ends in). It waits on the runtime through `handle`,
-/// so it is used from a thread that may block (not a runtime's worker).
+/// rest of the block its last record ends in). While a block is read, the next one is
+/// fetched (up to [`read_ahead_until`](RangeReader::read_ahead_until)), so that the
+/// transfer overlaps the decoding. It waits on the runtime through `handle`, so it is used
+/// from a thread that may block (not a runtime's worker).
 #[derive(Debug)]
 pub struct RangeReader {
     store: Arc<dyn ObjectStore>,
@@ -24,6 +27,10 @@ pub struct RangeReader {
     pos: u64,
     block: Bytes,
     block_start: u64,
+    /// The fetch of the block that starts where the current one ends.
+    next: Option<(u64, JoinHandle<object_store::Result<Bytes>>)>,
+    /// No block starting at or after this is fetched ahead of a read.
+    ahead_end: u64,
     handle: Handle,
 }
 
@@ -37,8 +44,49 @@ impl RangeReader {
             pos: 0,
             block: Bytes::new(),
             block_start: 0,
+            next: None,
+            ahead_end: size,
             handle,
         }
+    }
+
+    /// Fetches ahead only blocks that start before `end` (a split's end: what lies beyond
+    /// it is fetched only if a read reaches it).
+    pub fn read_ahead_until(mut self, end: u64) -> Self {
+        self.ahead_end = end.min(self.size);
+        self
+    }
+
+    /// The bytes `start..` (a block), from the fetch ahead when it is that block's.
+    fn fetch(&mut self, start: u64, len: u64) -> io::Result<Bytes> {
+        let end = (start + len).min(self.size);
+        match self.next.take() {
+            Some((at, pending)) if at == start && len <= BLOCK => {
+                let fetched = self.handle.block_on(pending).map_err(io::Error::other)?;
+                fetched.map_err(io::Error::other)
+            }
+            pending => {
+                if let Some((_, pending)) = pending {
+                    pending.abort();
+                }
+                let fetch = self.store.get_range(&self.location, start..end);
+                self.handle.block_on(fetch).map_err(io::Error::other)
+            }
+        }
+    }
+
+    /// Starts fetching the block after the current one, if a sequential read will want it.
+    fn fetch_ahead(&mut self) {
+        let start = self.block_start + self.block.len() as u64;
+        if self.next.is_some() || start >= self.ahead_end || self.block.is_empty() {
+            return;
+        }
+        let end = (start + BLOCK).min(self.size);
+        let (store, location) = (self.store.clone(), self.location.clone());
+        let pending = self
+            .handle
+            .spawn(async move { store.get_range(&location, start..end).await });
+        self.next = Some((start, pending));
     }
 
     /// The object's size.
@@ -57,19 +105,26 @@ impl Read for RangeReader {
             return Ok(0);
         }
         if !self.block_range().contains(&self.pos) {
-            let end = (self.pos + BLOCK.max(buf.len() as u64)).min(self.size);
-            let fetch = self.store.get_range(&self.location, self.pos..end);
-            self.block = self.handle.block_on(fetch).map_err(io::Error::other)?;
+            self.block = self.fetch(self.pos, BLOCK.max(buf.len() as u64))?;
             self.block_start = self.pos;
             if self.block.is_empty() {
                 return Ok(0);
             }
+            self.fetch_ahead();
         }
         let at = (self.pos - self.block_start) as usize;
         let n = buf.len().min(self.block.len() - at);
         buf[..n].copy_from_slice(&self.block[at..at + n]);
         self.pos += n as u64;
         Ok(n)
+    }
+}
+
+impl Drop for RangeReader {
+    fn drop(&mut self) {
+        if let Some((_, pending)) = self.next.take() {
+            pending.abort();
+        }
     }
 }
 
@@ -117,5 +172,39 @@ mod tests {
         let mut four = [0; 4];
         reader.read_exact(&mut four).unwrap();
         assert_eq!(four, [10, 11, 12, 13]);
+    }
+
+    #[test]
+    fn a_sequential_read_fetches_ahead_but_not_past_its_split() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let len = 3 * BLOCK as usize + 1000;
+        let data: Vec<u8> = (0..=250u8).cycle().take(len).collect();
+        let path = Path::from("big");
+        runtime
+            .block_on(store.put(&path, data.clone().into()))
+            .unwrap();
+        let handle = runtime.handle().clone();
+        let reader = RangeReader::new(store.clone(), path.clone(), len as u64, handle.clone());
+        let mut all = Vec::new();
+        reader.take(len as u64).read_to_end(&mut all).unwrap();
+        assert!(all == data, "every byte once, in order");
+
+        // A split of the first block and a half: the third block is not fetched ahead.
+        let mut split =
+            RangeReader::new(store, path, len as u64, handle).read_ahead_until(BLOCK + BLOCK / 2);
+        let mut part = vec![0; BLOCK as usize + 10];
+        for piece in part.chunks_mut(1 << 16) {
+            split.read_exact(piece).unwrap();
+        }
+        assert_eq!(part, data[..part.len()]);
+        assert!(split.next.is_none(), "nothing fetched ahead past the split");
+        split.seek(SeekFrom::Start(10)).unwrap();
+        split.read_exact(&mut part[..4]).unwrap();
+        assert_eq!(part[..4], data[10..14]);
     }
 }
