@@ -62,6 +62,6 @@ pub use format::RecordFormat;
 pub use opener::RecordOpener;
 pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};
 pub use progress::ScanProgress;
-pub use register::{record_table, SessionContextExt};
+pub use register::{list_files, record_table, SessionContextExt};
 pub use source::RecordSource;
 pub use storage::{with_storage, StorageRegistry};

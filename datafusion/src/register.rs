@@ -7,7 +7,7 @@ use datafusion::common::{plan_datafusion_err, Result};
 use datafusion::datasource::listing::{
     ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
 };
-use datafusion::execution::context::SessionContext;
+use datafusion::execution::context::{SessionContext, SessionState};
 use futures::TryStreamExt;
 use object_store::ObjectMeta;
 
@@ -82,39 +82,19 @@ pub async fn record_table(
     let state = ctx.state();
     let mut urls = Vec::with_capacity(paths.len());
     for path in paths {
-        let url = table_url(path)?;
-        let store = state.runtime_env().object_store(url.object_store())?;
-        let mut files: Vec<ObjectMeta> = url
-            .list_all_files(&state, store.as_ref(), "")
-            .await?
-            .try_collect()
-            .await?;
-        // A folder is the files in it, not those in folders below it, as Hadoop's
-        // `FileInputFormat` reads a folder (DataFusion's listing, given the glob that
-        // leaves hidden files out, would descend into visible subfolders).
-        let folder = url.is_collection() && !path.contains(['*', '?', '[']);
-        if folder {
-            files.retain(|meta| {
-                meta.location
-                    .prefix_match(url.prefix())
-                    .is_some_and(|rest| rest.count() == 1)
-            });
-        }
-        if files.is_empty() {
-            return Err(plan_datafusion_err!(
-                "{path}: no such file, or no file matches"
-            ));
-        }
+        let listed = list_path(&state, path).await?;
         format
             .progress()
-            .add_total(files.iter().map(|meta| meta.size).sum());
-        if folder {
-            for meta in &files {
-                let file = format!("{}{}", url.object_store().as_str(), meta.location);
-                urls.push(ListingTableUrl::parse(file)?);
-            }
+            .add_total(listed.files.iter().map(|meta| meta.size).sum());
+        if listed.folder {
+            urls.extend(
+                listed
+                    .file_urls()
+                    .map(ListingTableUrl::parse)
+                    .collect::<Result<Vec<_>>>()?,
+            );
         } else {
-            urls.push(url);
+            urls.push(listed.url);
         }
     }
     let schema = format.arrow_schema();
@@ -124,6 +104,77 @@ pub async fn record_table(
         .with_schema(schema);
     ListingTable::try_new(config)
 }
+
+/// The files `paths` name, as [`record_table`] reads them, as URLs (`file:///data/a.seq`,
+/// `hdfs://nn:8020/logs/a.seq`): each path's files in name order, the paths in the order
+/// given. A path that matches no file is an error naming it.
+pub async fn list_files(ctx: &SessionContext, paths: &[&str]) -> Result<Vec<String>> {
+    let state = ctx.state();
+    let mut urls = Vec::new();
+    for path in paths {
+        let listed = list_path(&state, path).await?;
+        let mut files: Vec<String> = listed.file_urls().collect();
+        files.sort();
+        urls.extend(files);
+    }
+    Ok(urls)
+}
+
+/// One path of a table: its URL and the files it names.
+struct Listed {
+    url: ListingTableUrl,
+    files: Vec<ObjectMeta>,
+    /// A folder without wildcards: its files are those directly in it.
+    folder: bool,
+}
+
+impl Listed {
+    fn file_urls(&self) -> impl Iterator<Item = String> + '_ {
+        // The store's URL ends with `/` (`file:///`, `s3://bucket/`).
+        let store = self.url.object_store();
+        self.files
+            .iter()
+            .map(move |meta| format!("{}{}", store.as_str(), meta.location))
+    }
+}
+
+/// Lists `path`; a path that matches no file is an error naming it.
+async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
+    let url = table_url(path)?;
+    let store = state.runtime_env().object_store(url.object_store())?;
+    let mut files: Vec<ObjectMeta> = url
+        .list_all_files(state, store.as_ref(), "")
+        .await?
+        .try_collect()
+        .await?;
+    // A folder is the visible files in it, not those in folders below it, as Hadoop's
+    // `FileInputFormat` reads a folder (DataFusion's listing, given the glob that
+    // leaves hidden files out, would descend into visible subfolders). A URL without a
+    // trailing `/` that is no file is a folder too (DataFusion then lists below it).
+    let plain = !path.contains(WILDCARDS);
+    let is_file = |meta: &ObjectMeta| meta.location == *url.prefix();
+    let folder = plain && (url.is_collection() || !files.iter().any(is_file));
+    if folder {
+        files.retain(|meta| {
+            let mut rest = meta
+                .location
+                .prefix_match(url.prefix())
+                .into_iter()
+                .flatten();
+            let name = rest.next();
+            rest.next().is_none() && name.is_some_and(|n| !n.as_ref().starts_with(['.', '_']))
+        });
+    }
+    if files.is_empty() {
+        return Err(plan_datafusion_err!(
+            "{path}: no such file, or no file matches"
+        ));
+    }
+    Ok(Listed { url, files, folder })
+}
+
+/// The characters that make a path a glob.
+const WILDCARDS: [char; 3] = ['*', '?', '['];
 
 /// The files below a folder that are data: not hidden (`.`), not markers (`_`).
 const VISIBLE: &str = "[!._]*";
@@ -136,7 +187,7 @@ const VISIBLE: &str = "[!._]*";
 /// `FileInputFormat` takes them: checksums (`.a.seq.crc`), files being written (`.a.tmp`)
 /// and markers (`_SUCCESS`) are not data.
 pub(crate) fn table_url(path: &str) -> Result<ListingTableUrl> {
-    let wild = path.find(['*', '?', '[']);
+    let wild = path.find(WILDCARDS);
     if !hadoop_record_storage::is_url(path) || wild.is_none() {
         let url = ListingTableUrl::parse(path)?;
         return match url.is_collection() && url.get_glob().is_none() {
