@@ -97,12 +97,18 @@ def read(
     max_record_size: int | None = None,
     nullable: bool = False,
     memory_map: bool = True,
+    key_type: str | None = None,
+    key_schema: Schema | _Path | None = None,
+    s3_endpoint: str | None = None,
 ) -> RecordReader:
     """Reads record files as a stream of Arrow record batches, in file order.
 
     Args:
-        paths: a file, a directory (every file below it), a glob (``"logs/*.paddle"``), or
-            a list of them, as ``rcc sql`` takes them; all of one type, encoding and framing.
+        paths: a file, a directory (the files in it, hidden ones and ``_SUCCESS`` markers
+            aside), a glob (``"logs/*.paddle"``), or a list of them, as ``rcc sql`` takes
+            them; all of one type, encoding and framing. Local, or URLs:
+            ``hdfs://NAMENODE:PORT/path`` (name services from ``HADOOP_CONF_DIR``) and
+            ``s3://BUCKET/key`` (credentials, region and endpoint from ``AWS_*``).
         schema: a :class:`Schema`, or the path of a ``.jr`` file (``include``: directories
             searched for the files it includes).
         type: the record type, ``module.Class`` (or a class name declared once).
@@ -121,6 +127,11 @@ def read(
         nullable: jute's nullable ustring, buffer and vector are nullable columns.
         memory_map: map local files into memory (faster for Paddle); a file truncated by
             another process while it is read then stops the process (SIGBUS).
+        key_type: seqfile: the keys' record type; they are read into a struct column
+            ``key`` ahead of the values' columns.
+        key_schema: the schema of ``key_type`` when it is not ``schema``'s.
+        s3_endpoint: the S3 endpoint of ``s3://`` URLs (an S3-compatible store), over
+            ``AWS_ENDPOINT_URL``.
 
     Raises:
         RecordError: a damaged or hostile record or frame (file, record, offset, field path).
@@ -145,7 +156,10 @@ def write(
     chunk_records: int | None = None,
     record_type: str | None = None,
     seqfile_key: str | None = None,
+    key_type: str | None = None,
+    key_schema: Schema | _Path | None = None,
     nullable: bool = False,
+    s3_endpoint: str | None = None,
 ) -> int:
     """Writes Arrow data as a file of records; returns the number of records written.
 
@@ -158,7 +172,9 @@ def write(
             result, a :class:`RecordReader`. Its columns are the record's fields, by name
             (equivalent types are accepted: large or view strings, dictionaries, wider
             integers, nullable columns without nulls).
-        path: the file to write (replaced).
+        path: the file to write (replaced): a local path, or an ``hdfs://`` or ``s3://``
+            URL, where the file appears whole once every record is written, and not at
+            all if writing fails.
         encoding: ``binary``, ``csv``, ``xml``, ``jute`` or ``json`` (``rcc``'s ``--to``).
         framing: None, ``seqfile``, ``mesos``, ``paddle``, ``paddle-cpp``, ``plasma-text``,
             ``plasma-fixed:N``, ``plasma-var`` or ``v1`` (``--out-framing``).
@@ -172,10 +188,15 @@ def write(
         record_type: v1: the type every record is written as (required); seqfile: the value
             class (default: ``type``).
         seqfile_key: ``null`` (NullWritable, the default) or ``long`` (the record number).
+        key_type: seqfile: the keys' record type, written from the struct column ``key``.
+        key_schema: the schema of ``key_type`` when it is not ``schema``'s.
         nullable: jute's nullable ustring, buffer and vector: nulls are written as jute's.
+        s3_endpoint: the S3 endpoint of an ``s3://`` path, over ``AWS_ENDPOINT_URL``.
 
     Raises:
-        RecordError: a value the record type cannot hold (the records before it are written).
+        RecordError: a value the record type cannot hold (the records before it are written
+            to a local file; a file in HDFS or S3 is not created).
+        OSError: the file cannot be created or completed (naming it).
         ValueError: columns that are not the record's, an unknown encoding or framing, an
             option that does not apply.
     """
@@ -194,6 +215,7 @@ def dataset(
     nullable: bool = False,
     memory_map: bool = True,
     batch_size: int = 8192,
+    s3_endpoint: str | None = None,
 ) -> Dataset:
     """Record files as a DataFusion table (``__datafusion_table_provider__``): register it
     with a ``datafusion.SessionContext``. Queries decode only the columns they use and read

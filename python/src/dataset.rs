@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use datafusion::catalog::TableProvider;
 use datafusion::execution::TaskContextProvider;
-use datafusion::prelude::SessionContext;
+use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_ffi::proto::logical_extension_codec::FFI_LogicalExtensionCodec;
 use datafusion_ffi::table_provider::FFI_TableProvider;
 use hadoop_record_datafusion::record_table;
@@ -19,6 +19,8 @@ use pyo3::types::PyCapsule;
 use crate::capsule::to_pyarrow_schema;
 use crate::errors::from_datafusion;
 use crate::options::{paths as expand, TableArgs};
+use crate::provider::WithStores;
+use crate::storage;
 
 /// The runtime that runs the datasets' scans for their foreign callers.
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -110,7 +112,8 @@ fn logical_codec(session: &Bound<'_, PyAny>) -> PyResult<FFI_LogicalExtensionCod
 #[pyfunction]
 #[pyo3(signature = (
     paths, schema, r#type, encoding="binary", framing=None, *, include=None, recover=false,
-    lenient=false, max_record_size=None, nullable=false, memory_map=true, batch_size=8192
+    lenient=false, max_record_size=None, nullable=false, memory_map=true, batch_size=8192,
+    s3_endpoint=None
 ))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub(crate) fn dataset(
@@ -127,6 +130,7 @@ pub(crate) fn dataset(
     nullable: bool,
     memory_map: bool,
     batch_size: usize,
+    s3_endpoint: Option<String>,
 ) -> PyResult<Dataset> {
     let format = TableArgs {
         schema,
@@ -143,15 +147,23 @@ pub(crate) fn dataset(
     }
     .format()?;
     let paths = expand(paths)?;
-    let ctx = Arc::new(SessionContext::new());
+    let ctx = Arc::new(
+        storage::session(SessionConfig::new(), storage::options(s3_endpoint))
+            .map_err(from_datafusion)?,
+    );
     let table = py
         .detach(|| {
             let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
             runtime().block_on(record_table(&ctx, Arc::new(format), &paths))
         })
         .map_err(from_datafusion)?;
+    let stores = ctx.runtime_env();
     Ok(Dataset {
-        table: Arc::new(table),
+        table: Arc::new(WithStores::new(
+            Arc::new(table),
+            stores,
+            runtime().handle().clone(),
+        )),
         ctx,
     })
 }

@@ -2,8 +2,7 @@
 //! one per line, or an array), read by the runtime's `JsonReader` and decoded into batches
 //! from the values. Unframed only: the DataFusion scan takes the runtime's encodings.
 
-use std::fs::File;
-use std::path::PathBuf;
+use std::io::Read;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -15,22 +14,26 @@ use hadoop_record_arrow::decode::{BatchDecoder, DecodeOptions};
 use hadoop_record_datafusion::{Place, RecordError};
 
 use crate::read::{ReadError, Source};
+use crate::storage;
+use hadoop_record_storage::StorageOptions;
 
 /// JSON records of files read in turn.
 pub(crate) struct JsonSource {
-    files: std::vec::IntoIter<PathBuf>,
+    files: std::vec::IntoIter<String>,
+    storage: StorageOptions,
     schema: Arc<Schema>,
     id: RecordId,
     decoder: BatchDecoder,
     left: Option<usize>,
-    current: Option<(String, JsonReader<File>)>,
+    current: Option<(String, JsonReader<Box<dyn Read + Send>>)>,
 }
 
 impl JsonSource {
     pub(crate) fn new(
         schema: Arc<Schema>,
         id: RecordId,
-        files: Vec<PathBuf>,
+        files: Vec<String>,
+        storage: StorageOptions,
         options: DecodeOptions,
         n_rows: Option<usize>,
     ) -> Result<Self, DataFusionError> {
@@ -38,6 +41,7 @@ impl JsonSource {
             .map_err(|e| DataFusionError::External(Box::new(e)))?;
         Ok(JsonSource {
             files: files.into_iter(),
+            storage,
             schema,
             id,
             decoder,
@@ -66,11 +70,12 @@ impl Source for JsonSource {
             let (file, reader) = match &mut self.current {
                 Some(current) => current,
                 None => {
-                    let Some(path) = self.files.next() else {
+                    let Some(url) = self.files.next() else {
                         break;
                     };
-                    let name = path.display().to_string();
-                    let file = File::open(&path).map_err(|e| failed(&name, e.into()))?;
+                    let name = storage::display_name(&url).to_owned();
+                    let file =
+                        storage::open(&url, &self.storage).map_err(|e| failed(&name, e.into()))?;
                     self.current.insert((name, JsonReader::new(file)))
                 }
             };

@@ -2,17 +2,12 @@
 //! each pair decoded by two `BatchDecoder`s, the key into a struct column `key` ahead of the
 //! value's columns. The files are listed as `rcc sql` lists them and read in order.
 
-use std::fs::File;
-use std::io::BufReader;
-use std::path::PathBuf;
+use std::io::{BufReader, Read};
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, SchemaRef};
 use datafusion::common::DataFusionError;
-use datafusion::datasource::listing::ListingTableUrl;
-use datafusion::prelude::SessionContext;
-use futures::TryStreamExt;
 use hadoop_record::framing::seqfile::{SeqReadOptions, SeqReader};
 use hadoop_record::framing::split::{Framing, Location};
 use hadoop_record::schema::{RecordId, Schema};
@@ -21,6 +16,8 @@ use hadoop_record_arrow::decode::{BatchDecoder, DecodeOptions};
 use hadoop_record_datafusion::{Place, RecordError, RecordFormat};
 
 use crate::read::{ReadError, Source};
+use crate::storage;
+use hadoop_record_storage::StorageOptions;
 
 /// The name of the key column.
 pub(crate) const KEY: &str = "key";
@@ -35,9 +32,13 @@ pub(crate) struct Keyed {
     pub n_rows: Option<usize>,
 }
 
+/// A file being read.
+type Input = BufReader<Box<dyn Read + Send>>;
+
 /// The pairs of SequenceFiles as batches of a key column and the value's columns.
 pub(crate) struct KeyedSource {
-    files: std::vec::IntoIter<PathBuf>,
+    files: std::vec::IntoIter<String>,
+    storage: StorageOptions,
     options: SeqReadOptions,
     encoding: Format,
     keys: BatchDecoder,
@@ -45,14 +46,15 @@ pub(crate) struct KeyedSource {
     schema: SchemaRef,
     with_key: bool,
     left: Option<usize>,
-    current: Option<(String, SeqReader<BufReader<File>>)>,
+    current: Option<(String, SeqReader<Input>)>,
 }
 
 impl KeyedSource {
     /// Opens nothing yet: the files are read in turn by `next_batch`.
     pub(crate) fn new(
         format: &RecordFormat,
-        files: Vec<PathBuf>,
+        files: Vec<String>,
+        storage: StorageOptions,
         keyed: Keyed,
         batch_size: usize,
     ) -> Result<Self, DataFusionError> {
@@ -89,6 +91,7 @@ impl KeyedSource {
         fields.extend(values.schema().fields().iter().cloned());
         Ok(KeyedSource {
             files: files.into_iter(),
+            storage,
             options,
             encoding: table.encoding,
             keys,
@@ -126,11 +129,11 @@ impl KeyedSource {
             let (file, reader) = match &mut self.current {
                 Some(current) => current,
                 None => {
-                    let Some(path) = self.files.next() else {
+                    let Some(url) = self.files.next() else {
                         return Ok(());
                     };
-                    let name = path.display().to_string();
-                    let open = File::open(&path)
+                    let name = storage::display_name(&url).to_owned();
+                    let open = storage::open(&url, &self.storage)
                         .map_err(hadoop_record::Error::from)
                         .and_then(|f| {
                             SeqReader::with_options(
@@ -209,34 +212,4 @@ impl Source for KeyedSource {
             .map(Some)
             .map_err(|e| ReadError::Scan(DataFusionError::ArrowError(Box::new(e), None)))
     }
-}
-
-/// The files `paths` name (files, directories, globs), as `rcc sql` lists them, sorted
-/// within each path.
-pub(crate) fn list_files(paths: &[String]) -> Result<Vec<PathBuf>, DataFusionError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let ctx = SessionContext::new();
-    let state = ctx.state();
-    let mut files = Vec::new();
-    for path in paths {
-        let url = ListingTableUrl::parse(path)?;
-        let store = ctx.runtime_env().object_store(url.object_store())?;
-        let mut found: Vec<PathBuf> = runtime.block_on(async {
-            url.list_all_files(&state, store.as_ref(), "")
-                .await?
-                .map_ok(|meta| PathBuf::from(format!("/{}", meta.location)))
-                .try_collect()
-                .await
-        })?;
-        if found.is_empty() {
-            return Err(DataFusionError::Plan(format!(
-                "{path}: no such file, or no file matches"
-            )));
-        }
-        found.sort();
-        files.extend(found);
-    }
-    Ok(files)
 }

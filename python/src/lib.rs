@@ -11,8 +11,10 @@ mod errors;
 mod json;
 mod keyed;
 mod options;
+mod provider;
 mod read;
 mod schema;
+mod storage;
 mod values;
 mod write;
 

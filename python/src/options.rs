@@ -103,8 +103,9 @@ pub(crate) fn framing(
     Ok(options)
 }
 
-/// `paths` (a path, a directory, a glob, or a list of them) as `rcc sql` takes them: a
-/// directory ends with `/`; a path without glob characters must exist.
+/// `paths` (a path, a directory, a glob, or a list of them; local, or URLs: `hdfs://`,
+/// `s3://`, ...) as `rcc sql` takes them: a local directory ends with `/`; a local path
+/// without glob characters must exist. URLs are checked when they are listed.
 pub(crate) fn paths(paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let list: Vec<PathBuf> = match paths.extract::<PathBuf>() {
         Ok(one) => vec![one],
@@ -120,7 +121,9 @@ pub(crate) fn paths(paths: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     list.into_iter()
         .map(|path| {
             let text = path.to_string_lossy().into_owned();
-            if path.is_dir() {
+            if hadoop_record_storage::is_url(&text) {
+                Ok(text)
+            } else if path.is_dir() {
                 Ok(if text.ends_with('/') {
                     text
                 } else {

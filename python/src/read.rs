@@ -19,8 +19,9 @@ use crate::capsule::{
 };
 use crate::errors::{from_datafusion, message};
 use crate::json::JsonSource;
-use crate::keyed::{list_files, Keyed, KeyedSource, KEY};
+use crate::keyed::{Keyed, KeyedSource, KEY};
 use crate::options::{check_columns, paths as expand, resolve, TableArgs};
+use crate::storage::{self, Inputs};
 use hadoop_record_arrow::decode::DecodeOptions;
 use pyo3::exceptions::PyValueError;
 
@@ -65,11 +66,11 @@ impl Source for Query {
     }
 }
 
-/// Opens `paths` as one table of `format`, its `columns` (all when `None`), at most `n_rows`
+/// Opens `inputs` as one table of `format`, its `columns` (all when `None`), at most `n_rows`
 /// rows.
 fn query(
     format: RecordFormat,
-    paths: Vec<String>,
+    inputs: Inputs,
     columns: Option<Vec<String>>,
     n_rows: Option<usize>,
     batch_size: usize,
@@ -80,8 +81,8 @@ fn query(
     let config = SessionConfig::new()
         .with_target_partitions(1)
         .with_batch_size(batch_size);
-    let ctx = SessionContext::new_with_config(config);
-    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let ctx = storage::session(config, inputs.storage)?;
+    let paths: Vec<&str> = inputs.paths.iter().map(String::as_str).collect();
     let table = runtime.block_on(record_table(&ctx, Arc::new(format), &paths))?;
     let mut frame = ctx.read_table(Arc::new(table))?;
     if let Some(columns) = &columns {
@@ -259,7 +260,7 @@ impl RecordBatchReader for Exported {
 #[pyo3(signature = (
     paths, schema, r#type, encoding="binary", framing=None, columns=None, batch_size=8192, *,
     n_rows=None, include=None, key_type=None, key_schema=None, recover=false, lenient=false,
-    max_record_size=None, nullable=false, memory_map=true
+    max_record_size=None, nullable=false, memory_map=true, s3_endpoint=None
 ))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub(crate) fn read(
@@ -280,6 +281,7 @@ pub(crate) fn read(
     max_record_size: Option<u64>,
     nullable: bool,
     memory_map: bool,
+    s3_endpoint: Option<String>,
 ) -> PyResult<Reader> {
     // JSON files are read by the JSON reader; the format still finds the record type.
     let json = encoding == "json";
@@ -297,21 +299,24 @@ pub(crate) fn read(
         batch_size,
     }
     .format()?;
-    let paths = expand(paths)?;
+    let inputs = Inputs {
+        paths: expand(paths)?,
+        storage: storage::options(s3_endpoint),
+    };
     if json {
         if framing.is_some() || key_type.is_some() {
             return Err(PyValueError::new_err(
                 "JSON records are read unframed (framing=None, no key_type=)",
             ));
         }
-        return json_reader(py, format, paths, columns, n_rows, batch_size);
+        return json_reader(py, format, inputs, columns, n_rows, batch_size);
     }
     if let Some(key_type) = key_type {
         let key = match key_schema {
             Some(key_schema) => resolve(key_schema, None, key_type)?,
             None => resolve(schema, include, key_type)?,
         };
-        return keyed_reader(py, format, paths, key, columns, n_rows, batch_size);
+        return keyed_reader(py, format, inputs, key, columns, n_rows, batch_size);
     }
     if key_schema.is_some() {
         return Err(PyValueError::new_err(
@@ -323,7 +328,7 @@ pub(crate) fn read(
     }
     let progress = format.progress();
     let query = py
-        .detach(|| query(format, paths, columns, n_rows, batch_size))
+        .detach(|| query(format, inputs, columns, n_rows, batch_size))
         .map_err(from_datafusion)?;
     let schema = query.stream.schema();
     Ok(Reader::new(schema, Box::new(query), Some(progress)))
@@ -333,7 +338,7 @@ pub(crate) fn read(
 fn keyed_reader(
     py: Python<'_>,
     format: RecordFormat,
-    paths: Vec<String>,
+    inputs: Inputs,
     key: (
         Arc<hadoop_record::schema::Schema>,
         hadoop_record::schema::RecordId,
@@ -374,8 +379,8 @@ fn keyed_reader(
     };
     let source = py
         .detach(|| {
-            let files = list_files(&paths)?;
-            KeyedSource::new(&format, files, keyed, batch_size)
+            let files = inputs.list()?;
+            KeyedSource::new(&format, files, inputs.storage, keyed, batch_size)
         })
         .map_err(from_datafusion)?;
     ordered(source.schema(), Box::new(source), columns)
@@ -385,7 +390,7 @@ fn keyed_reader(
 fn json_reader(
     py: Python<'_>,
     format: RecordFormat,
-    paths: Vec<String>,
+    inputs: Inputs,
     columns: Option<Vec<String>>,
     n_rows: Option<usize>,
     batch_size: usize,
@@ -413,8 +418,8 @@ fn json_reader(
     };
     let source = py
         .detach(|| {
-            let files = list_files(&paths)?;
-            JsonSource::new(schema.clone(), id, files, options, n_rows)
+            let files = inputs.list()?;
+            JsonSource::new(schema.clone(), id, files, inputs.storage, options, n_rows)
         })
         .map_err(from_datafusion)?;
     ordered(source.schema(), Box::new(source), columns)

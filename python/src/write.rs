@@ -4,7 +4,6 @@
 //! the runtime's writers with `rcc`'s defaults.
 
 use std::cell::RefCell;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -31,6 +30,7 @@ use crate::capsule::import_stream;
 use crate::errors::{from_record, record_error, Facts};
 use crate::keyed::KEY;
 use crate::options::{resolve, Encoding};
+use crate::storage;
 
 /// How the output is framed, checked before the file is created.
 #[derive(Debug, Clone)]
@@ -189,6 +189,9 @@ impl FramingArgs<'_> {
     }
 }
 
+/// The file written: local, or an upload that a commit completes.
+type Out = Box<dyn Write + Send>;
+
 /// A `Vec<u8>` that a record writer appends to and the framing takes each record from.
 #[derive(Clone, Default)]
 struct Payload(Rc<RefCell<Vec<u8>>>);
@@ -207,10 +210,10 @@ impl Write for Payload {
 /// Frames payloads: any framing's writer, or v1's with its one record type.
 enum Frames {
     Plain(Box<dyn FrameWrite>),
-    V1(V1Writer<BufWriter<File>>, String),
+    V1(V1Writer<BufWriter<Out>>, String),
     /// A SequenceFile whose keys are records, encoded by the writer beside it.
     Keyed(
-        Box<SeqWriter<BufWriter<File>>>,
+        Box<SeqWriter<BufWriter<Out>>>,
         RecordWriter<Payload>,
         Payload,
     ),
@@ -219,9 +222,9 @@ enum Frames {
 /// Where records go.
 enum Sink {
     /// Records back to back.
-    Stream(RecordWriter<BufWriter<File>>),
+    Stream(RecordWriter<BufWriter<Out>>),
     /// JSON, one record per line.
-    JsonLines(BufWriter<File>, Vec<u8>),
+    JsonLines(BufWriter<Out>, Vec<u8>),
     /// One record per payload; the record writer is `None` for JSON.
     Framed {
         writer: Option<RecordWriter<Payload>>,
@@ -232,7 +235,7 @@ enum Sink {
 }
 
 impl Sink {
-    fn open(file: File, plan: Plan, encoding: Encoding) -> hadoop_record::Result<Self> {
+    fn open(file: Out, plan: Plan, encoding: Encoding) -> hadoop_record::Result<Self> {
         let out = BufWriter::with_capacity(1 << 20, file);
         // plasma-text ends each record with LF itself: a CSV record gives its own up.
         let strip_line_end =
@@ -378,7 +381,7 @@ struct Encoders<'a> {
 /// Writes the rows of `batches` to `file`; returns the records written.
 fn write_rows(
     batches: &mut ArrowArrayStreamReader,
-    file: File,
+    file: Out,
     plan: Plan,
     encoding: Encoding,
     encoders: &Encoders<'_>,
@@ -446,7 +449,8 @@ fn split_key(batch: &RecordBatch) -> Result<(RecordBatch, RecordBatch), ArrowErr
 #[pyo3(signature = (
     data, path, schema, r#type, encoding="binary", framing=None, seqfile_compression="none",
     seqfile_codec=None, *, include=None, compression=None, chunk_size=None, chunk_records=None,
-    record_type=None, seqfile_key=None, key_type=None, key_schema=None, nullable=false
+    record_type=None, seqfile_key=None, key_type=None, key_schema=None, nullable=false,
+    s3_endpoint=None
 ))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub(crate) fn write(
@@ -468,6 +472,7 @@ pub(crate) fn write(
     key_type: Option<&str>,
     key_schema: Option<&Bound<'_, PyAny>>,
     nullable: bool,
+    s3_endpoint: Option<String>,
 ) -> PyResult<u64> {
     let encoding = Encoding::parse(encoding)?;
     let key = match (key_type, key_schema) {
@@ -524,8 +529,11 @@ pub(crate) fn write(
         ))
     })?;
     let name = path.display().to_string();
-    let file =
-        File::create(&path).map_err(|e| PyOSError::new_err(format!("cannot write {name}: {e}")))?;
+    let storage = storage::options(s3_endpoint);
+    let cannot = |e| PyOSError::new_err(format!("cannot write {name}: {e}"));
+    let (file, commit) = py
+        .detach(|| storage::create(&name, &storage))
+        .map_err(cannot)?;
     let schema: Arc<Schema> = schema;
     let result = py.detach(|| {
         let encoders = Encoders {
@@ -534,7 +542,14 @@ pub(crate) fn write(
             schema: &schema,
             id,
         };
-        write_rows(&mut batches, file, plan, encoding, &encoders)
+        let written = write_rows(&mut batches, file, plan, encoding, &encoders)?;
+        match commit {
+            Some(commit) => commit
+                .commit()
+                .map(|()| written)
+                .map_err(|e| Failure::Io(e.into())),
+            None => Ok(written),
+        }
     });
     result.map_err(|failure| match failure {
         Failure::Input(e) => PyValueError::new_err(format!("the data could not be read: {e}")),
