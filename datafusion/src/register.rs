@@ -9,6 +9,7 @@ use datafusion::datasource::listing::{
 };
 use datafusion::execution::context::{SessionContext, SessionState};
 use futures::TryStreamExt;
+use glob::MatchOptions;
 use object_store::ObjectMeta;
 
 use crate::binary_strings::register_binary_strings;
@@ -86,7 +87,7 @@ pub async fn record_table(
         format
             .progress()
             .add_total(listed.files.iter().map(|meta| meta.size).sum());
-        if listed.folder {
+        if listed.one_by_one {
             urls.extend(
                 listed
                     .file_urls()
@@ -124,8 +125,9 @@ pub async fn list_files(ctx: &SessionContext, paths: &[&str]) -> Result<Vec<Stri
 struct Listed {
     url: ListingTableUrl,
     files: Vec<ObjectMeta>,
-    /// A folder without wildcards: its files are those directly in it.
-    folder: bool,
+    /// A folder or a glob: the table names its files one by one (as listed here, not as
+    /// DataFusion would list the URL again).
+    one_by_one: bool,
 }
 
 impl Listed {
@@ -142,27 +144,50 @@ impl Listed {
 async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
     let url = table_url(path)?;
     let store = state.runtime_env().object_store(url.object_store())?;
+    // Everything below the URL's folder is listed and matched here: DataFusion's listing
+    // matches a glob against the first segment only (`listing_table_ignore_subdirectory`),
+    // which would leave `logs/2024-*/*.seq` without files.
+    let mut below = state.clone();
+    below
+        .config_mut()
+        .options_mut()
+        .execution
+        .listing_table_ignore_subdirectory = false;
     let mut files: Vec<ObjectMeta> = url
-        .list_all_files(state, store.as_ref(), "")
+        .list_all_files(&below, store.as_ref(), "")
         .await?
         .try_collect()
         .await?;
     // A folder is the visible files in it, not those in folders below it, as Hadoop's
-    // `FileInputFormat` reads a folder (DataFusion's listing, given the glob that
-    // leaves hidden files out, would descend into visible subfolders). A URL without a
-    // trailing `/` that is no file is a folder too (DataFusion then lists below it).
-    let plain = !path.contains(WILDCARDS);
+    // `FileInputFormat` reads a folder; a glob matches segment by segment, as a shell's
+    // (`*` never crosses a `/`), and its hidden files are left out too. A URL without a
+    // trailing `/` that is no file is a folder (DataFusion then lists below it).
+    let glob = url.get_glob().as_ref().filter(|_| path.contains(WILDCARDS));
     let is_file = |meta: &ObjectMeta| meta.location == *url.prefix();
-    let folder = plain && (url.is_collection() || !files.iter().any(is_file));
-    if folder {
+    let folder = glob.is_none() && (url.is_collection() || !files.iter().any(is_file));
+    let segments = MatchOptions {
+        require_literal_separator: true,
+        ..MatchOptions::new()
+    };
+    if folder || glob.is_some() {
         files.retain(|meta| {
-            let mut rest = meta
+            let rest: Vec<_> = meta
                 .location
                 .prefix_match(url.prefix())
                 .into_iter()
-                .flatten();
-            let name = rest.next();
-            rest.next().is_none() && name.is_some_and(|n| !n.as_ref().starts_with(['.', '_']))
+                .flatten()
+                .collect();
+            let visible = rest
+                .last()
+                .is_some_and(|name| !name.as_ref().starts_with(['.', '_']));
+            let matches = match glob {
+                Some(glob) => {
+                    let rest: Vec<&str> = rest.iter().map(|part| part.as_ref()).collect();
+                    glob.matches_with(&rest.join("/"), segments)
+                }
+                None => rest.len() == 1,
+            };
+            visible && matches
         });
     }
     if files.is_empty() {
@@ -170,7 +195,12 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
             "{path}: no such file, or no file matches"
         ));
     }
-    Ok(Listed { url, files, folder })
+    let one_by_one = folder || glob.is_some();
+    Ok(Listed {
+        url,
+        files,
+        one_by_one,
+    })
 }
 
 /// The characters that make a path a glob.
@@ -213,6 +243,44 @@ mod tests {
     use super::*;
     use object_store::path::Path;
 
+    /// A folder, with or without its `/`, is its visible direct files; a glob matches below.
+    #[tokio::test]
+    async fn a_folder_is_its_visible_files_and_a_glob_matches_below_it() {
+        use object_store::{memory::InMemory, ObjectStoreExt};
+        let store = Arc::new(InMemory::new());
+        for key in [
+            "logs/a.seq",
+            "logs/b.seq",
+            "logs/.a.seq.crc",
+            "logs/_SUCCESS",
+            "logs/old/c.seq",
+            "logs.seq",
+        ] {
+            store.put(&Path::from(key), vec![1].into()).await.unwrap();
+        }
+        let ctx = SessionContext::new();
+        let bucket = url::Url::parse("s3://bucket").unwrap();
+        ctx.register_object_store(&bucket, store);
+        let direct = ["s3://bucket/logs/a.seq", "s3://bucket/logs/b.seq"];
+        for folder in ["s3://bucket/logs/", "s3://bucket/logs"] {
+            assert_eq!(list_files(&ctx, &[folder]).await.unwrap(), direct);
+        }
+        let deep = list_files(&ctx, &["s3://bucket/logs/*/*.seq"])
+            .await
+            .unwrap();
+        assert_eq!(deep, ["s3://bucket/logs/old/c.seq"]);
+        let one = list_files(&ctx, &["s3://bucket/logs.seq"]).await.unwrap();
+        assert_eq!(one, ["s3://bucket/logs.seq"]);
+        let e = list_files(&ctx, &["s3://bucket/nothing"])
+            .await
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("s3://bucket/nothing: no such file"),
+            "{e}"
+        );
+    }
+
+    /// What `table_url` gives the listing; `list_path` then keeps a folder's direct files.
     #[test]
     fn a_glob_in_a_url_matches_below_its_folder() {
         let url = table_url("hdfs://nn:8020/logs/2024-*/*.seq").unwrap();

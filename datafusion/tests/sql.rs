@@ -630,8 +630,8 @@ async fn a_bad_csv_line_is_named_by_file_record_and_byte() {
     }
 }
 
-/// Directories (their files; subdirectories as DataFusion's
-/// `listing_table_ignore_subdirectory` says), globs and several paths make one table; a
+/// Directories (the files directly in them), globs (segment by segment: `*` does not cross
+/// a `/`, `s*/*.v1` reaches into a subfolder) and several paths make one table; a
 /// path that matches nothing is an error naming it; the table's options serialize with the
 /// DDL inline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -662,6 +662,7 @@ async fn directories_globs_and_lists_of_files() {
     let dir_s = format!("{}/", dir.display());
     let glob = format!("{}/*.v1", dir.display());
     let c_path = dir.join("sub/c.v1");
+    let deep = format!("{}/s*/*.v1", dir.display());
     let top: Vec<Value> = a.iter().chain(&b).cloned().collect();
     for (paths, values) in [
         (vec![dir_s.as_str()], top.clone()),
@@ -670,6 +671,7 @@ async fn directories_globs_and_lists_of_files() {
             a.iter().chain(&b).cloned().collect::<Vec<_>>(),
         ),
         (vec![glob.as_str(), c_path.to_str().unwrap()], all.clone()),
+        (vec![deep.as_str()], c.clone()),
     ] {
         let ctx = session(2);
         ctx.register_records("hits", options(), &paths)
