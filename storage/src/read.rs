@@ -60,19 +60,17 @@ impl RangeReader {
     /// The bytes `start..` (a block), from the fetch ahead when it is that block's.
     fn fetch(&mut self, start: u64, len: u64) -> io::Result<Bytes> {
         let end = (start + len).min(self.size);
-        match self.next.take() {
-            Some((at, pending)) if at == start && len <= BLOCK => {
-                let fetched = self.handle.block_on(pending).map_err(io::Error::other)?;
-                fetched.map_err(io::Error::other)
+        if let Some((at, pending)) = self.next.take() {
+            if at != start || len > BLOCK {
+                pending.abort();
+            } else if let Ok(Ok(fetched)) = self.handle.block_on(pending) {
+                return Ok(fetched);
             }
-            pending => {
-                if let Some((_, pending)) = pending {
-                    pending.abort();
-                }
-                let fetch = self.store.get_range(&self.location, start..end);
-                self.handle.block_on(fetch).map_err(io::Error::other)
-            }
+            // A fetch ahead that failed (its DataNode lost while it ran, say) is made again
+            // now, as the read would have made it: HDFS then picks a live replica.
         }
+        let fetch = self.store.get_range(&self.location, start..end);
+        self.handle.block_on(fetch).map_err(io::Error::other)
     }
 
     /// Starts fetching the block after the current one, if a sequential read will want it.
