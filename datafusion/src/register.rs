@@ -169,7 +169,8 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
         require_literal_separator: true,
         ..MatchOptions::new()
     };
-    if folder || glob.is_some() {
+    let one_by_one = folder || glob.is_some();
+    if one_by_one {
         files.retain(|meta| {
             let rest: Vec<_> = meta
                 .location
@@ -195,7 +196,6 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
             "{path}: no such file, or no file matches"
         ));
     }
-    let one_by_one = folder || glob.is_some();
     Ok(Listed {
         url,
         files,
@@ -206,26 +206,15 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
 /// The characters that make a path a glob.
 const WILDCARDS: [char; 3] = ['*', '?', '['];
 
-/// The files below a folder that are data: not hidden (`.`), not markers (`_`).
-const VISIBLE: &str = "[!._]*";
-
 /// `path` as a table URL: a local path (a glob in it is DataFusion's), or a URL, whose
 /// glob (`hdfs://nn:8020/logs/2024-*/*.seq`) DataFusion leaves to its caller: the folder
-/// before the first wildcard is listed, and the rest matches the files below it.
-///
-/// A folder's files (and folders) are those whose names do not start with `.` or `_`, as Hadoop's
-/// `FileInputFormat` takes them: checksums (`.a.seq.crc`), files being written (`.a.tmp`)
-/// and markers (`_SUCCESS`) are not data.
+/// before the first wildcard is listed, and the rest matches the files below it
+/// ([`list_path`] keeps a folder's or a glob's visible files).
 pub(crate) fn table_url(path: &str) -> Result<ListingTableUrl> {
-    let wild = path.find(WILDCARDS);
-    if !hadoop_record_storage::is_url(path) || wild.is_none() {
-        let url = ListingTableUrl::parse(path)?;
-        return match url.is_collection() && url.get_glob().is_none() {
-            true => url.with_glob(VISIBLE),
-            false => Ok(url),
-        };
-    }
-    let Some(wild) = wild else {
+    let url_glob = path
+        .find(WILDCARDS)
+        .filter(|_| hadoop_record_storage::is_url(path));
+    let Some(wild) = url_glob else {
         return ListingTableUrl::parse(path);
     };
     let folder_end = path[..wild].rfind('/').map_or(0, |slash| slash + 1);
@@ -280,7 +269,8 @@ mod tests {
         );
     }
 
-    /// What `table_url` gives the listing; `list_path` then keeps a folder's direct files.
+    /// What `table_url` gives the listing; `list_path` then keeps a folder's visible direct
+    /// files (`a_folder_is_its_visible_files_and_a_glob_matches_below_it`).
     #[test]
     fn a_glob_in_a_url_matches_below_its_folder() {
         let url = table_url("hdfs://nn:8020/logs/2024-*/*.seq").unwrap();
@@ -293,9 +283,6 @@ mod tests {
         let url = table_url("hdfs://nn:8020/logs/").unwrap();
         assert!(url.contains(&Path::from("logs/a.seq"), false));
         assert!(url.contains(&Path::from("logs/2024/a.seq"), false));
-        assert!(!url.contains(&Path::from("logs/.a.seq.crc"), false));
-        assert!(!url.contains(&Path::from("logs/_SUCCESS"), false));
-        assert!(!url.contains(&Path::from("logs/_temporary/a.seq"), true));
         assert!(table_url("s3://b*/a").is_err());
     }
 }
