@@ -122,10 +122,12 @@ impl MiniHdfs {
         }
     }
 
-    /// Copies the local file `local` to `path` in HDFS with Hadoop's client; the number of
-    /// blocks it takes.
-    pub fn put(&self, local: &std::path::Path, path: &str) -> usize {
-        let answer = self.command(&format!("put {} {path}", local.display()));
+    /// Copies the local file `local` to `path` in HDFS with Hadoop's client, in blocks of
+    /// the cluster's 1 MiB or of `block_size` bytes (a multiple of 512, as `hdfs dfs -D
+    /// dfs.blocksize=N -put` writes them); the number of blocks it takes.
+    pub fn put(&self, local: &std::path::Path, path: &str, block_size: Option<u64>) -> usize {
+        let size = block_size.map_or(String::new(), |n| format!(" {n}"));
+        let answer = self.command(&format!("put {} {path}{size}", local.display()));
         answer.parse().expect("a block count")
     }
 

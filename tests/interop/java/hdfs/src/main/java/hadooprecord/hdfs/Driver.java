@@ -2,6 +2,8 @@ package hadooprecord.hdfs;
 
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.FileInputStream;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,10 +11,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Writable;
@@ -32,7 +36,8 @@ import org.apache.hadoop.util.ReflectionUtils;
  * seqread PATH                 reads a SequenceFile whose values are Hits with
  *                              SequenceFile.Reader: ok RECORDS SUM_N URL_COUNTS
  *                              (URL_COUNTS: url=count,... in url order)
- * put LOCAL PATH               copies a local file in; ok BLOCKS
+ * put LOCAL PATH [BLOCKSIZE]   copies a local file in (in blocks of BLOCKSIZE bytes, a
+ *                              multiple of 512; default the cluster's 1 MiB); ok BLOCKS
  * get PATH LOCAL               copies a file out; ok
  * list DIR                     ok NAME:SIZE ... (every file below DIR, hidden ones too)
  * stopdn I                     stops DataNode I (0 or 1); ok
@@ -70,7 +75,11 @@ public final class Driver {
                     case "seqread" -> out.println("ok " + seqRead(fs, conf, new Path(words[1])));
                     case "put" -> {
                         Path to = new Path(words[2]);
-                        fs.copyFromLocalFile(new Path(new File(words[1]).toURI()), to);
+                        if (words.length > 3) {
+                            put(fs, new File(words[1]), to, Long.parseLong(words[3]));
+                        } else {
+                            fs.copyFromLocalFile(new Path(new File(words[1]).toURI()), to);
+                        }
                         out.println("ok " + blocks(fs, to));
                     }
                     case "get" -> {
@@ -146,6 +155,16 @@ public final class Driver {
         StringBuilder text = new StringBuilder();
         counts.forEach((url, n) -> text.append(text.length() == 0 ? "" : ",").append(url).append('=').append(n));
         return records + " " + sum + " " + text;
+    }
+
+    /** Copies {@code from} to {@code to} with the file's own block size, as {@code hdfs dfs
+     * -D dfs.blocksize=N -put} does. */
+    static void put(FileSystem fs, File from, Path to, long blockSize) throws Exception {
+        short replication = fs.getDefaultReplication(to);
+        try (InputStream in = new FileInputStream(from);
+             FSDataOutputStream out = fs.create(to, true, 1 << 16, replication, blockSize)) {
+            IOUtils.copyBytes(in, out, 1 << 16);
+        }
     }
 
     static int blocks(FileSystem fs, Path path) throws Exception {
