@@ -1,9 +1,10 @@
 //! `rcc sql` over a Paddle file in HDFS (a MiniDFSCluster on loopback: NameNode and two
-//! DataNodes in one JVM, 1 MiB blocks, replication 2) against the same scan of the local
-//! file, and a two-executor Ballista cluster over the HDFS file, in one run, alternating.
+//! DataNodes in one JVM, replication 2), stored twice, in 1 MiB blocks (the tests' size)
+//! and in Hadoop's default 128 MiB, against the same scan of the local file, and a
+//! two-executor Ballista cluster over each HDFS copy, in one run, alternating.
 //!
 //! `cargo bench -p hadoop-record-sql-cli --bench hdfs_scan` (`HDFS_BENCH_RECORDS`, default
-//! 4,000,000; `HDFS_BENCH_ROUNDS`, default 5; `HDFS_BENCH_WARMUP`, the HDFS scans run
+//! 4,000,000; `HDFS_BENCH_ROUNDS`, default 7; `HDFS_BENCH_WARMUP`, the HDFS scans run
 //! first, untimed, default 10). Prints the median wall time of each, and the
 //! CPU time (user + system) of the `rcc-sql` process for the local and HDFS scans. Not
 //! criterion: each sample is a whole process, and the MiniDFSCluster is the harness's.
@@ -21,6 +22,8 @@ use support::cluster::{run, Cluster};
 use support::RCC_SQL;
 
 const RCC_CONVERT: &str = env!("CARGO_BIN_EXE_rcc-convert");
+/// Hadoop's default `dfs.blocksize`.
+const DEFAULT_BLOCK_SIZE: u64 = 128 << 20;
 const DDL: &str = "module hadooprecord.hdfs { class Hit { ustring url; long n; } }";
 const QUERY: &str =
     "SELECT url, count(*) AS n, sum(n) AS total FROM records GROUP BY url ORDER BY url";
@@ -89,7 +92,7 @@ fn main() {
         return;
     };
     let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
-    let rounds = env_or("HDFS_BENCH_ROUNDS", 5) as usize;
+    let rounds = env_or("HDFS_BENCH_ROUNDS", 7) as usize;
     let dir = interop_tests::tools::work_dir().join("hdfs-bench");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("hit.jr"), DDL).unwrap();
@@ -118,50 +121,66 @@ fn main() {
         std::fs::remove_file(dir.join("hits.csv")).unwrap();
     }
     let size = std::fs::metadata(&paddle).unwrap().len();
-    let blocks = hdfs.put(&paddle, "/bench/hits.paddle");
-    let url = hdfs.url_of("/bench/hits.paddle");
+    // The file twice: in the test cluster's 1 MiB blocks (46 for the default records), and
+    // in Hadoop's default 128 MiB blocks, which clusters in service mostly keep.
+    let mut copies = vec![];
+    for (path, block_size) in [
+        ("/bench/hits.paddle", None),
+        ("/bench/hits-128m.paddle", Some(DEFAULT_BLOCK_SIZE)),
+    ] {
+        let blocks = hdfs.put(&paddle, path, block_size);
+        let label = format!("{} MiB blocks", block_size.unwrap_or(1 << 20) >> 20);
+        println!("{label}: {blocks} blocks");
+        copies.push((label, hdfs.url_of(path)));
+    }
     let local = paddle.to_str().unwrap();
 
     let cluster = Cluster::start(&[], &[]);
+    // Each case: its name, whether it runs on the cluster, the files.
+    let mut cases: Vec<(String, bool, &str)> = vec![("local file, rcc sql".into(), false, local)];
+    for (label, url) in &copies {
+        cases.push((format!("hdfs://, {label}, rcc sql"), false, url));
+        cases.push((format!("hdfs://, {label}, 2-executor cluster"), true, url));
+    }
 
     let (expected, _, _) = scan(&dir, None, local);
     // A DataNode in service has compiled its hot paths: the MiniDFSCluster's JVM, just
     // started, is given the time to (its JIT otherwise shares the cores with the scans).
     let warm_up = env_or("HDFS_BENCH_WARMUP", 10);
     for _ in 0..warm_up {
-        assert_eq!(scan(&dir, None, &url).0, expected);
+        for (_, url) in &copies {
+            assert_eq!(scan(&dir, None, url).0, expected);
+        }
     }
-    let (mut local_wall, mut local_cpu, mut hdfs_wall, mut hdfs_cpu, mut cluster_wall) =
-        (vec![], vec![], vec![], vec![], vec![]);
+    let mut times = vec![(vec![], vec![]); cases.len()];
     for _ in 0..rounds {
-        let (out, wall, cpu) = scan(&dir, None, local);
-        assert_eq!(out, expected);
-        local_wall.push(wall);
-        local_cpu.push(cpu);
-        let (out, wall, cpu) = scan(&dir, None, &url);
-        assert_eq!(out, expected);
-        hdfs_wall.push(wall);
-        hdfs_cpu.push(cpu);
-        let (out, wall, _) = scan(&dir, Some(&cluster.url), &url);
-        assert_eq!(out, expected);
-        cluster_wall.push(wall);
+        for ((_, on_cluster, files), (walls, cpus)) in cases.iter().zip(&mut times) {
+            let url = on_cluster.then_some(cluster.url.as_str());
+            let (out, wall, cpu) = scan(&dir, url, files);
+            assert_eq!(out, expected);
+            walls.push(wall);
+            cpus.push(cpu);
+        }
     }
     drop(cluster);
-    let (lw, hw, cw) = (median(local_wall), median(hdfs_wall), median(cluster_wall));
     let mb = size as f64 / 1e6;
-    println!("{records} records, {mb:.1} MB Paddle file, {blocks} HDFS blocks; median of {rounds}");
+    println!("{records} records, {mb:.1} MB Paddle file; median of {rounds}");
     println!("| scan | wall | MB/s | rcc-sql CPU | vs local |");
     println!("| --- | --- | --- | --- | --- |");
-    let row = |name: &str, wall: Duration, cpu: Option<Duration>| {
+    let local_wall = median(times[0].0.clone());
+    for ((name, on_cluster, _), (walls, cpus)) in cases.iter().zip(times) {
+        let wall = median(walls);
+        // A cluster's scan runs in its executors, not in the `rcc-sql` process.
+        let cpu = if *on_cluster {
+            "—".into()
+        } else {
+            format!("{:.2} s", median(cpus).as_secs_f64())
+        };
         println!(
-            "| {name} | {:.2} s | {:.0} | {} | {:.2}× |",
+            "| {name} | {:.2} s | {:.0} | {cpu} | {:.2}× |",
             wall.as_secs_f64(),
             mb / wall.as_secs_f64(),
-            cpu.map_or("—".into(), |c| format!("{:.2} s", c.as_secs_f64())),
-            lw.as_secs_f64() / wall.as_secs_f64()
+            local_wall.as_secs_f64() / wall.as_secs_f64()
         );
-    };
-    row("local file, rcc sql", lw, Some(median(local_cpu)));
-    row("hdfs://, rcc sql", hw, Some(median(hdfs_cpu)));
-    row("hdfs://, 2-executor cluster", cw, None);
+    }
 }
