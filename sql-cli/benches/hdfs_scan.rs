@@ -167,14 +167,17 @@ fn main() {
     println!("{records} records, {mb:.1} MB Paddle file; median of {rounds}");
     println!("| scan | wall | MB/s | rcc-sql CPU | vs local |");
     println!("| --- | --- | --- | --- | --- |");
-    let local_wall = median(times[0].0.clone());
-    for ((name, on_cluster, _), (walls, cpus)) in cases.iter().zip(times) {
-        let wall = median(walls);
+    let medians: Vec<_> = times
+        .into_iter()
+        .map(|(walls, cpus)| (median(walls), median(cpus)))
+        .collect();
+    let local_wall = medians[0].0;
+    for ((name, on_cluster, _), (wall, cpu)) in cases.iter().zip(medians) {
         // A cluster's scan runs in its executors, not in the `rcc-sql` process.
         let cpu = if *on_cluster {
             "—".into()
         } else {
-            format!("{:.2} s", median(cpus).as_secs_f64())
+            format!("{:.2} s", cpu.as_secs_f64())
         };
         println!(
             "| {name} | {:.2} s | {:.0} | {cpu} | {:.2}× |",
