@@ -9,7 +9,7 @@
 //! | `long` | `Int64` |
 //! | `float` | `Float32` |
 //! | `double` | `Float64` |
-//! | `ustring` | `Utf8` |
+//! | `ustring` | `Utf8` (`Utf8View` at the top of a record with [`MappingOptions::string_view`]) |
 //! | `buffer` | `Binary` |
 //! | `vector<T>` | `List<T>` (item field `item`) |
 //! | `map<K, V>` | `Map<K, V>` (entries `entries`, fields `key` and `value`), entries in Hadoop's key order |
@@ -88,6 +88,11 @@ pub struct MappingOptions {
     /// jute's nullable types: `ustring`, `buffer` and `vector` map to nullable fields (never
     /// as map keys).
     pub nullable: bool,
+    /// The record's own `ustring` fields map to `Utf8View` (Arrow's string views, which
+    /// hold a string of up to 12 bytes in the view itself) rather than `Utf8`: what
+    /// DataFusion and Polars compare, hash and group fastest, and DataFusion's own choice
+    /// for Parquet. Strings inside vectors, maps and nested records stay `Utf8`.
+    pub string_view: bool,
 }
 
 impl MappingOptions {
@@ -109,7 +114,11 @@ pub fn arrow_schema(
     options: MappingOptions,
 ) -> arrow_schema::Schema {
     let mut mapper = Mapper::new(schema, options);
-    let fields = mapper.record_fields(record);
+    let fields: Fields = mapper
+        .record_fields(record)
+        .iter()
+        .map(|f| top_level(f.as_ref().clone(), options))
+        .collect();
     let mut metadata = HashMap::from([
         (RECORD_KEY.to_owned(), schema.record(record).full_name()),
         (
@@ -126,10 +135,18 @@ pub fn arrow_schema(
 /// The Arrow type of a value of Hadoop type `ty` at the top of a record (see the module
 /// documentation); a record type that holds itself is cut where it repeats.
 pub fn data_type(schema: &Schema, ty: &FieldType, options: MappingOptions) -> DataType {
-    Mapper::new(schema, options)
-        .field("", ty, false)
-        .data_type()
-        .clone()
+    let field = Mapper::new(schema, options).field("", ty, false);
+    top_level(field, options).data_type().clone()
+}
+
+/// `field` as it stands at the top of a record: a string as a view under
+/// [`MappingOptions::string_view`].
+fn top_level(field: Field, options: MappingOptions) -> Field {
+    if options.string_view && field.data_type() == &DataType::Utf8 {
+        field.with_data_type(DataType::Utf8View)
+    } else {
+        field
+    }
 }
 
 /// Whether a value of type `ty` can be null under `options`.
@@ -262,7 +279,11 @@ mod tests {
         assert_eq!(item.data_type(), &DataType::Binary);
         assert_eq!(item.metadata()[TYPE_KEY], "t.Tree");
         assert_eq!(recursive_encoding(item), Some(Format::Binary));
-        let nullable = arrow_schema(&s, forest, MappingOptions { nullable: true });
+        let options = MappingOptions {
+            nullable: true,
+            ..MappingOptions::default()
+        };
+        let nullable = arrow_schema(&s, forest, options);
         let DataType::Struct(tree) = nullable.field(0).data_type() else {
             panic!()
         };
@@ -279,6 +300,33 @@ mod tests {
         assert_eq!(
             nullable.metadata()[SIGNATURE_KEY],
             "LForest(LTree(s[LTree]{sLTree}))"
+        );
+    }
+
+    #[test]
+    fn string_views_are_for_the_records_own_strings() {
+        let (mut s, forest) = forest();
+        let tree = s.find("t.Tree").unwrap();
+        s.record_mut(forest)
+            .fields
+            .push(FieldDef::new("name", FieldType::String));
+        let views = MappingOptions {
+            string_view: true,
+            ..MappingOptions::default()
+        };
+        let arrow = arrow_schema(&s, forest, views);
+        assert_eq!(arrow.field(1).data_type(), &DataType::Utf8View);
+        assert_eq!(arrow.field(1).metadata()[TYPE_KEY], "ustring");
+        let DataType::Struct(fields) = arrow.field(0).data_type() else {
+            panic!("root is a struct")
+        };
+        assert_eq!(fields[0].data_type(), &DataType::Utf8, "nested: not a view");
+        assert_eq!(data_type(&s, &FieldType::String, views), DataType::Utf8View);
+        assert_eq!(
+            arrow_schema(&s, tree, MappingOptions::default())
+                .field(0)
+                .data_type(),
+            &DataType::Utf8
         );
     }
 }

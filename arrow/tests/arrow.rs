@@ -105,6 +105,8 @@ struct Trip {
     batch_size: usize,
     through: Through,
     nullable: bool,
+    /// The record's strings as `Utf8View` columns.
+    string_view: bool,
 }
 
 /// Takes `bytes` on `trip`.
@@ -120,10 +122,12 @@ fn arrow_rewrite(
         batch_size,
         through,
         nullable,
+        string_view,
     } = trip;
     let options = DecodeOptions {
         batch_size,
         nullable,
+        string_view,
         ..DecodeOptions::default()
     };
     let reader = BatchReader::new(bytes, from, schema.clone(), id, options).unwrap();
@@ -161,6 +165,8 @@ fn check_all_ways(schema: &Arc<Schema>, id: RecordId, bytes: &[u8], from: Format
                 batch_size,
                 through,
                 nullable: false,
+                // Strings as views on one way of three.
+                string_view: i == 1,
             };
             let got = arrow_rewrite(schema, id, bytes, trip);
             match (&want, &got) {
@@ -314,8 +320,10 @@ proptest! {
         let bytes = writer.into_inner().unwrap();
         for to in [Format::Jute, Format::Csv] {
             let want = runtime_rewrite(schema, id, &bytes, Format::Jute, to).unwrap();
-            for through in THROUGH {
-                let trip = Trip { from: Format::Jute, to, batch_size: 3, through, nullable: true };
+            for (i, through) in THROUGH.into_iter().enumerate() {
+                let trip = Trip {
+                    from: Format::Jute, to, batch_size: 3, through, nullable: true, string_view: i != 1,
+                };
                 let got = arrow_rewrite(schema, id, &bytes, trip);
                 prop_assert_eq!(&got, &Ok(want.clone()), "{:?} → {}", through, to);
             }
@@ -357,6 +365,7 @@ fn every_prefix_of_a_stream_fails_as_the_runtime_reader_fails() {
                 batch_size: 1,
                 through: Through::Memory,
                 nullable: false,
+                string_view: end % 2 == 1,
             };
             let got = arrow_rewrite(schema, case.record_id(), prefix, trip);
             assert_eq!(got, want, "{from}, first {end} bytes");
@@ -497,6 +506,74 @@ fn a_failed_record_leaves_nothing_behind_and_payloads_hold_one_record() {
         b"1,'a,v{'x},m{'k,1}\n5,'e,v{'w},m{}\n"
     );
     assert!(d.flush().unwrap().is_none());
+}
+
+/// With `string_view`, the record's own strings are `Utf8View` columns holding what `Utf8`
+/// ones hold, short (inline in the view) and long, through the flat plan of binary payloads
+/// and the general path; a record taken back leaves no view behind.
+#[test]
+fn string_views_hold_what_utf8_holds() {
+    let mut s = Schema::new();
+    let id = s.add(RecordType {
+        module: "t".into(),
+        name: "Flat".into(),
+        fields: vec![
+            FieldDef::new("n", FieldType::Int),
+            FieldDef::new("s", FieldType::String),
+        ],
+    });
+    let schema = Arc::new(s);
+    let strings = [
+        "",
+        "short",
+        "twelve bytes",
+        "thirteen byte",
+        "ünïcode, longer ✓",
+    ];
+    let payloads: Vec<Vec<u8>> = strings
+        .iter()
+        .enumerate()
+        .map(|(n, s)| {
+            let mut w = RecordWriter::new(Vec::new(), Format::Binary);
+            let record = Value::Record(vec![Value::Int(n as i32), Value::String(s.to_string())]);
+            w.write_value(&schema, id, &record).unwrap();
+            w.into_inner().unwrap()
+        })
+        .collect();
+    for flat in [true, false] {
+        let options = DecodeOptions {
+            string_view: true,
+            // Only the string: the flat plan; both fields of a CSV payload: the general path.
+            projection: flat.then(|| vec![1]),
+            ..DecodeOptions::default()
+        };
+        let mut d = BatchDecoder::new(schema.clone(), id, options).unwrap();
+        assert_eq!(
+            d.schema().fields().last().unwrap().data_type(),
+            &DataType::Utf8View
+        );
+        for (k, payload) in payloads.iter().enumerate() {
+            // Each record once with a byte too many (taken back), then as it is.
+            let mut longer = payload.clone();
+            longer.push(0);
+            if flat {
+                d.decode_payload(&longer, Format::Binary).unwrap_err();
+                d.decode_payload(payload, Format::Binary).unwrap();
+            } else {
+                let csv = runtime_rewrite(&schema, id, payload, Format::Binary, Format::Csv);
+                let csv = csv.unwrap();
+                let mut longer = csv.clone();
+                longer.extend_from_slice(b"x");
+                d.decode_payload(&longer, Format::Csv).unwrap_err();
+                d.decode_payload(&csv, Format::Csv).unwrap();
+            }
+            assert_eq!(d.len(), k + 1);
+        }
+        let batch = d.flush().unwrap().unwrap();
+        let views = batch.columns().last().unwrap().as_string_view();
+        let got: Vec<&str> = views.iter().map(Option::unwrap).collect();
+        assert_eq!(got, strings, "flat plan: {flat}");
+    }
 }
 
 /// Encodes `batch` as `Rec` records in CSV: the bytes, or the error.

@@ -81,6 +81,7 @@ impl RecordFormat {
             .map_err(|e| plan_datafusion_err!("{e}"))?;
         let mapping = MappingOptions {
             nullable: options.nullable,
+            string_view: options.string_view,
         };
         let arrow = Arc::new(arrow_schema(&loaded.schema, loaded.id, mapping));
         let options = RecordTableOptions {

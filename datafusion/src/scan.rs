@@ -35,6 +35,7 @@ impl Job {
             batch_size: self.batch_size,
             projection: Some(self.projection.clone()),
             nullable: o.nullable,
+            string_view: o.string_view,
             ..DecodeOptions::default()
         };
         if let Some(max) = o.jute_max_buffer {

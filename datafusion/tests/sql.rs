@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
+use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type, UInt64Type};
+use datafusion::arrow::util::display::array_value_to_string;
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::physical_plan::{displayable, ExecutionPlan};
@@ -224,7 +225,8 @@ fn summary_of(batches: &[RecordBatch]) -> Summary {
         bytes: i64_at(2),
         oks: i64_at(3),
         score: b.column(4).as_primitive::<Float64Type>().value(0),
-        url: b.column(5).as_string::<i32>().value(0).to_owned(),
+        // `Utf8View` or `Utf8`, as the table maps strings.
+        url: array_value_to_string(b.column(5), 0).unwrap(),
         zips: i64_at(6),
         tags: u64_at(7),
         counts: u64_at(8),
@@ -372,18 +374,32 @@ async fn every_encoding_and_framing_gives_the_records_answers() {
         let file = setup.path(&format!("hits-{encoding}-{framing}"));
         std::fs::write(&file, record_file(&setup, &values, encoding, framing)).unwrap();
         let len = std::fs::metadata(&file).unwrap().len();
-        // Local files are mapped into memory unless told otherwise.
-        for (partitions, map) in [(1, true), (3, true), (3, false)] {
+        // Local files are mapped into memory, and strings are views, unless told otherwise.
+        for (partitions, map, views) in [(1, true, true), (3, true, false), (3, false, true)] {
             let ctx = session(partitions);
             let options = RecordTableOptions::new(&setup.ddl, "web.Hit")
                 .encoding(encoding)
                 .framing(framing)
-                .memory_map(map);
+                .memory_map(map)
+                .string_view(views);
             let format = ctx
                 .register_records("hits", options, &[file.to_str().unwrap()])
                 .await
                 .unwrap();
-            let what = format!("{encoding} in {framing}, {partitions} partition(s), map {map}");
+            let url = format
+                .arrow_schema()
+                .field_with_name("url")
+                .unwrap()
+                .clone();
+            let string = if views {
+                DataType::Utf8View
+            } else {
+                DataType::Utf8
+            };
+            assert_eq!(url.data_type(), &string);
+            let what = format!(
+                "{encoding} in {framing}, {partitions} partition(s), map {map}, views {views}"
+            );
             let got = summary_of(&run(&ctx, SUMMARY).await.unwrap());
             assert_eq!(got, expected, "{what}");
             // Progress: every record, and at least every byte (ranges may read before and

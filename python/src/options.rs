@@ -183,6 +183,8 @@ impl TableArgs<'_, '_> {
             .framing_options(framing)
             .nullable(self.nullable)
             .memory_map(self.memory_map)
+            // pyarrow's `string`, which every consumer of Arrow in Python takes.
+            .string_view(false)
             .batch_size(self.batch_size);
         RecordFormat::try_new(options).map_err(from_datafusion)
     }

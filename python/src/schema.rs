@@ -94,7 +94,14 @@ impl PySchema {
         nullable: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (schema, id) = resolve(slf.as_any(), None, r#type)?;
-        let arrow = arrow_schema(&schema, id, MappingOptions { nullable });
+        let arrow = arrow_schema(
+            &schema,
+            id,
+            MappingOptions {
+                nullable,
+                ..MappingOptions::default()
+            },
+        );
         to_pyarrow_schema(slf.py(), &arrow)
     }
 

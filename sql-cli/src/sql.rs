@@ -8,11 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::DataFusionError;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
-use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use futures::StreamExt;
 use hadoop_record::Format;
@@ -29,6 +27,10 @@ use hadoop_record_cli::framing::ReadOptions;
 use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
 use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
+
+mod sink;
+
+use sink::Sink;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -306,64 +308,6 @@ async fn write_result(
         sink.write(batch)?;
     }
     sink.finish()
-}
-
-/// Where the result goes.
-enum Sink<W: Write + Send> {
-    Table(W, Vec<RecordBatch>),
-    Csv(datafusion::arrow::csv::Writer<W>),
-    Json(datafusion::arrow::json::LineDelimitedWriter<W>),
-    Parquet(ArrowWriter<W>),
-}
-
-impl<W: Write + Send> Sink<W> {
-    fn new(to: OutFormat, out: W, schema: SchemaRef) -> Result<Self, String> {
-        Ok(match to {
-            OutFormat::Table => Sink::Table(out, Vec::new()),
-            OutFormat::Csv => Sink::Csv(
-                datafusion::arrow::csv::WriterBuilder::new()
-                    .with_header(true)
-                    .build(out),
-            ),
-            OutFormat::Json => Sink::Json(datafusion::arrow::json::LineDelimitedWriter::new(out)),
-            OutFormat::Parquet => Sink::Parquet(
-                ArrowWriter::try_new(out, schema, None)
-                    .map_err(|e| format!("cannot write Parquet: {e}"))?,
-            ),
-        })
-    }
-
-    fn write(&mut self, batch: RecordBatch) -> Result<(), String> {
-        let result = match self {
-            Sink::Table(_, batches) => {
-                batches.push(batch);
-                Ok(())
-            }
-            Sink::Csv(w) => w.write(&batch).map_err(|e| e.to_string()),
-            Sink::Json(w) => w.write(&batch).map_err(|e| e.to_string()),
-            Sink::Parquet(w) => w.write(&batch).map_err(|e| e.to_string()),
-        };
-        result.map_err(|e| format!("cannot write the result: {e}"))
-    }
-
-    fn finish(self) -> Result<(), String> {
-        let failed = |e: String| format!("cannot write the result: {e}");
-        let mut out = match self {
-            Sink::Table(mut out, batches) => {
-                let table = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
-                    .map_err(|e| failed(e.to_string()))?;
-                writeln!(out, "{table}").map_err(|e| failed(e.to_string()))?;
-                out
-            }
-            Sink::Csv(w) => w.into_inner(),
-            Sink::Json(mut w) => {
-                w.finish().map_err(|e| failed(e.to_string()))?;
-                w.into_inner()
-            }
-            Sink::Parquet(w) => w.into_inner().map_err(|e| failed(e.to_string()))?,
-        };
-        out.flush().map_err(|e| failed(e.to_string()))
-    }
 }
 
 /// An error as one message: a bad record as its file, record, byte and field path says;

@@ -212,7 +212,7 @@ fn errors_name_what_is_wrong() {
     assert!(
         err.ends_with(
             "the columns of `records` are:\n  id: int (Int32)\n  bytes: long (Int64)\n  \
-             ok: boolean (Boolean)\n  url: ustring (Utf8)\n  tags: vector<ustring> (List(Utf8))\n  \
+             ok: boolean (Boolean)\n  url: ustring (Utf8View)\n  tags: vector<ustring> (List(Utf8))\n  \
              counts: map<ustring, long> (Map(Utf8, Int64))\n  \
              origin: web.Place (Struct(city Utf8, zip Int32))\n  score: double (Float64)\n"
         ),
@@ -319,6 +319,25 @@ for r in rows:
         expected.push_str(&format!("{url}|{n}|{b}|{o}|{t}\n"));
     }
     assert_eq!(text, expected);
+
+    // The table's strings are views; the file's are plain strings, in lists too.
+    let lists = w.dir.join("lists.parquet");
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "parquet",
+        "-o",
+        lists.to_str().unwrap(),
+        "SELECT array_agg(url) AS urls FROM records",
+        paddle.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = "import sys, pyarrow.parquet as pq\nprint(pq.read_schema(sys.argv[1]).field('urls').type)\n";
+    assert_eq!(
+        run_script(python, script, &[&lists]),
+        "list<item: string>\n"
+    );
 }
 
 #[test]

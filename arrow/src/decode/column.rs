@@ -8,10 +8,11 @@
 use std::mem;
 use std::sync::Arc;
 
+use arrow_array::builder::make_view;
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type, Int8Type};
 use arrow_array::{
     ArrayRef, BinaryArray, BooleanArray, ListArray, MapArray, PrimitiveArray, StringArray,
-    StructArray,
+    StringViewArray, StructArray,
 };
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, FieldRef, Fields};
@@ -70,46 +71,134 @@ enum Kind {
     },
 }
 
-/// Offsets and bytes of a `Utf8` or `Binary` column.
+/// The values of a `Utf8`, `Binary` or `Utf8View` column: their bytes, and where each
+/// value lies in them.
 #[derive(Debug)]
 pub(crate) struct Bytes {
-    offsets: Vec<i32>,
+    ends: Ends,
     values: Vec<u8>,
+}
+
+/// The longest value a `Utf8View` view holds itself (Arrow's format).
+const INLINE_VIEW: usize = 12;
+
+#[derive(Debug)]
+enum Ends {
+    /// `Utf8` and `Binary`: the end of each value, after a leading 0.
+    Offsets(Vec<i32>),
+    /// `Utf8View`: each value's view, which holds a value of up to 12 bytes itself, and of a
+    /// longer one its length, first bytes and offset in `values`. A value taken back leaves
+    /// its bytes in `values`, unreferenced (as views allow).
+    Views(Vec<u128>),
 }
 
 impl Bytes {
     fn new() -> Self {
         Bytes {
-            offsets: vec![0],
+            ends: Ends::Offsets(vec![0]),
+            values: Vec::new(),
+        }
+    }
+
+    fn views() -> Self {
+        Bytes {
+            ends: Ends::Views(Vec::new()),
             values: Vec::new(),
         }
     }
 
     #[inline]
     pub(crate) fn push(&mut self, bytes: &[u8]) -> Result<()> {
-        self.values.extend_from_slice(bytes);
-        self.close()
+        match &mut self.ends {
+            Ends::Offsets(offsets) => {
+                self.values.extend_from_slice(bytes);
+                offsets.push(offset(self.values.len())?);
+            }
+            Ends::Views(views) => {
+                let at = self.values.len();
+                if bytes.len() > INLINE_VIEW {
+                    self.values.extend_from_slice(bytes);
+                    offset(self.values.len())?;
+                }
+                // The offset fits: the values' end was just checked to.
+                views.push(make_view(bytes, 0, at as u32));
+            }
+        }
+        Ok(())
     }
 
     /// Ends the value being appended (a null when nothing was).
     #[inline]
     fn close(&mut self) -> Result<()> {
-        self.offsets.push(offset(self.values.len())?);
+        match &mut self.ends {
+            Ends::Offsets(offsets) => offsets.push(offset(self.values.len())?),
+            Ends::Views(views) => views.push(make_view(&[], 0, 0)),
+        }
         Ok(())
     }
 
-    fn truncate(&mut self, len: usize) {
-        self.offsets.truncate(len + 1);
-        self.values.truncate(self.offsets[len] as usize);
+    fn len(&self) -> usize {
+        match &self.ends {
+            Ends::Offsets(offsets) => offsets.len() - 1,
+            Ends::Views(views) => views.len(),
+        }
     }
 
+    fn reserve(&mut self, values: usize) {
+        match &mut self.ends {
+            Ends::Offsets(offsets) => offsets.reserve(values),
+            Ends::Views(views) => views.reserve(values),
+        }
+    }
+
+    /// Keeps the first `len` values (when there are more).
+    fn truncate(&mut self, len: usize) {
+        if self.len() <= len {
+            return;
+        }
+        match &mut self.ends {
+            Ends::Offsets(offsets) => {
+                offsets.truncate(len + 1);
+                self.values.truncate(offsets[len] as usize);
+            }
+            Ends::Views(views) => views.truncate(len),
+        }
+    }
+
+    /// The values as a `Utf8` or `Utf8View` array, leaving the column empty.
+    ///
+    /// # Safety
+    /// Every value must have been appended from a `&str` (or be an empty null).
+    unsafe fn take_strings(&mut self, nulls: Option<NullBuffer>) -> ArrayRef {
+        let values = Buffer::from_vec(mem::take(&mut self.values));
+        // SAFETY: the values are valid UTF-8 (the caller's promise), and each offset or view
+        // is where a whole value was put.
+        match &mut self.ends {
+            Ends::Offsets(offsets) => {
+                let offsets = take_offsets(offsets);
+                Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
+            }
+            Ends::Views(views) => {
+                let views = ScalarBuffer::from(mem::take(views));
+                let buffers = if values.is_empty() {
+                    vec![]
+                } else {
+                    vec![values]
+                };
+                Arc::new(unsafe { StringViewArray::new_unchecked(views, buffers, nulls) })
+            }
+        }
+    }
+
+    /// The offsets and bytes of a `Binary` column, leaving it empty.
     fn take(&mut self) -> (OffsetBuffer<i32>, Buffer) {
-        let offsets = mem::replace(&mut self.offsets, vec![0]);
-        let values = mem::take(&mut self.values);
+        let Ends::Offsets(offsets) = &mut self.ends else {
+            unreachable!("only strings are held as views")
+        };
         // The offsets start at 0 and never decrease: pushed as the values grew.
         (
-            OffsetBuffer::new(ScalarBuffer::from(offsets)),
-            Buffer::from_vec(values),
+            take_offsets(offsets),
+            Buffer::from_vec(mem::take(&mut self.values)),
         )
     }
 }
@@ -163,6 +252,7 @@ impl Column {
             (FieldType::Long, _) => Kind::Long(Vec::new()),
             (FieldType::Float, _) => Kind::Float(Vec::new()),
             (FieldType::Double, _) => Kind::Double(Vec::new()),
+            (FieldType::String, DataType::Utf8View) => Kind::String(Bytes::views()),
             (FieldType::String, _) => Kind::String(Bytes::new()),
             (FieldType::Buffer, _) => Kind::Buffer(Bytes::new()),
             (FieldType::Vector(element), DataType::List(item)) => Kind::Vector {
@@ -305,9 +395,7 @@ impl Column {
             Kind::Long(v) => v.reserve(rows),
             Kind::Float(v) => v.reserve(rows),
             Kind::Double(v) => v.reserve(rows),
-            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => {
-                b.offsets.reserve(rows)
-            }
+            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => b.reserve(rows),
             Kind::Vector { offsets, .. } | Kind::Map { offsets, .. } => offsets.reserve(rows),
             Kind::Record { fields, .. } => fields.iter_mut().for_each(|f| f.reserve(rows)),
         }
@@ -325,9 +413,7 @@ impl Column {
             Kind::Long(v) => v.len(),
             Kind::Float(v) => v.len(),
             Kind::Double(v) => v.len(),
-            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => {
-                b.offsets.len() - 1
-            }
+            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => b.len(),
             Kind::Vector { offsets, .. } | Kind::Map { offsets, .. } => offsets.len() - 1,
             Kind::Record { len, .. } => *len,
         }
@@ -345,11 +431,7 @@ impl Column {
             Kind::Long(v) => v.truncate(len),
             Kind::Float(v) => v.truncate(len),
             Kind::Double(v) => v.truncate(len),
-            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => {
-                if b.offsets.len() > len + 1 {
-                    b.truncate(len);
-                }
-            }
+            Kind::String(b) | Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => b.truncate(len),
             Kind::Vector { offsets, items } => {
                 if offsets.len() > len + 1 {
                     offsets.truncate(len + 1);
@@ -390,12 +472,9 @@ impl Column {
             Kind::Long(v) => Arc::new(primitive::<Int64Type>(v)),
             Kind::Float(v) => Arc::new(primitive::<Float32Type>(v)),
             Kind::Double(v) => Arc::new(primitive::<Float64Type>(v)),
-            Kind::String(b) => {
-                let (offsets, values) = b.take();
-                // SAFETY: every value was appended from a `&str` (or is an empty null), so the
-                // bytes are valid UTF-8 between offsets that are character boundaries.
-                Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
-            }
+            // SAFETY: every value of a string column was appended from a `&str` (or is an
+            // empty null).
+            Kind::String(b) => unsafe { b.take_strings(nulls) },
             Kind::Buffer(b) | Kind::Encoded { bytes: b, .. } => {
                 let (offsets, values) = b.take();
                 Arc::new(BinaryArray::try_new(offsets, values, nulls)?)

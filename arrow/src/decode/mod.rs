@@ -83,6 +83,9 @@ pub struct DecodeOptions {
     /// ([`hadoop_record::archive::Depth`]); `None`: what the schema can nest, at least
     /// [`DEFAULT_MAX_DEPTH`].
     pub max_depth: Option<usize>,
+    /// The record's own `ustring` fields decode to `Utf8View` arrays rather than `Utf8`
+    /// ([`MappingOptions::string_view`]).
+    pub string_view: bool,
 }
 
 impl Default for DecodeOptions {
@@ -93,6 +96,7 @@ impl Default for DecodeOptions {
             nullable: false,
             jute: JuteOptions::default(),
             max_depth: None,
+            string_view: false,
         }
     }
 }
@@ -168,6 +172,7 @@ impl BatchDecoder {
     ) -> Result<Self, Error> {
         let mapping = MappingOptions {
             nullable: options.nullable,
+            string_view: options.string_view,
         };
         let full = arrow_schema(&schema, record, mapping);
         let def = schema.record(record);

@@ -85,6 +85,7 @@ impl BatchEncoder {
             record,
             MappingOptions {
                 nullable: options.nullable,
+                ..MappingOptions::default()
             },
         ));
         BatchEncoder {

@@ -43,6 +43,7 @@ impl Rows {
         let columns = struct_children(&schema, record, expected.fields(), &batch.clone().into())?;
         let mapping = MappingOptions {
             nullable: options.nullable,
+            ..MappingOptions::default()
         };
         let mut built = Vec::with_capacity(columns.len());
         for (f, array) in def.fields.iter().zip(&columns) {

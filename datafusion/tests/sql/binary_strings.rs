@@ -172,7 +172,7 @@ async fn substring_counts_bytes_and_gives_binary() {
     // Text is still cut by characters.
     t.gives(
         &["substring(s FROM 2 FOR 1)"],
-        DataType::Utf8,
+        DataType::Utf8View,
         "€||NULL|b||||",
     )
     .await;
