@@ -1,12 +1,14 @@
 //! [`RangeReader`]: an object as `Read + Seek`, fetched with ranged gets.
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures::TryStreamExt;
 use object_store::path::Path;
-use object_store::{ObjectStore, ObjectStoreExt};
+use object_store::{GetOptions, GetRange, ObjectStore};
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
 
@@ -17,18 +19,22 @@ pub const BLOCK: u64 = 8 << 20;
 /// fetched, so a reader that seeks to a split and reads it fetches that range (and the
 /// rest of the block its last record ends in). While a block is read, the next one is
 /// fetched (up to [`read_ahead_until`](RangeReader::read_ahead_until)), so that the
-/// transfer overlaps the decoding. It waits on the runtime through `handle`, so it is used
-/// from a thread that may block (not a runtime's worker).
+/// transfer overlaps the decoding. A block is kept as the pieces the store sent (an HDFS
+/// packet, an HTTP body chunk), not copied into one buffer: reads copy each byte once,
+/// into the caller's buffer. It waits on the runtime through `handle`, so it is used from
+/// a thread that may block (not a runtime's worker).
 #[derive(Debug)]
 pub struct RangeReader {
     store: Arc<dyn ObjectStore>,
     location: Path,
     size: u64,
     pos: u64,
-    block: Bytes,
+    /// The rest of the current block, from `block_start` on.
+    block: VecDeque<Bytes>,
     block_start: u64,
-    /// The fetch of the block that starts where the current one ends.
-    next: Option<(u64, JoinHandle<object_store::Result<Bytes>>)>,
+    block_end: u64,
+    /// The fetch of the block that starts at `block_end`.
+    next: Option<(u64, JoinHandle<object_store::Result<Vec<Bytes>>>)>,
     /// No block starting at or after this is fetched ahead of a read.
     ahead_end: u64,
     handle: Handle,
@@ -42,8 +48,9 @@ impl RangeReader {
             location,
             size,
             pos: 0,
-            block: Bytes::new(),
+            block: VecDeque::new(),
             block_start: 0,
+            block_end: 0,
             next: None,
             ahead_end: size,
             handle,
@@ -57,8 +64,9 @@ impl RangeReader {
         self
     }
 
-    /// The bytes `start..` (a block), from the fetch ahead when it is that block's.
-    fn fetch(&mut self, start: u64, len: u64) -> io::Result<Bytes> {
+    /// The pieces of the bytes `start..start + len` (a block), from the fetch ahead when it
+    /// is that block's.
+    fn fetch(&mut self, start: u64, len: u64) -> io::Result<Vec<Bytes>> {
         let end = (start + len).min(self.size);
         if let Some((at, pending)) = self.next.take() {
             if at != start || len > BLOCK {
@@ -69,32 +77,39 @@ impl RangeReader {
             // A fetch ahead that failed (its DataNode lost while it ran, say) is made again
             // now, as the read would have made it: HDFS then picks a live replica.
         }
-        let fetch = self.store.get_range(&self.location, start..end);
+        let fetch = pieces(self.store.clone(), self.location.clone(), start..end);
         self.handle.block_on(fetch).map_err(io::Error::other)
     }
 
     /// Starts fetching the block after the current one, if a sequential read will want it.
     fn fetch_ahead(&mut self) {
-        let start = self.block_start + self.block.len() as u64;
+        let start = self.block_end;
         if self.next.is_some() || start >= self.ahead_end || self.block.is_empty() {
             return;
         }
         let end = (start + BLOCK).min(self.size);
-        let (store, location) = (self.store.clone(), self.location.clone());
-        let pending = self
-            .handle
-            .spawn(async move { store.get_range(&location, start..end).await });
-        self.next = Some((start, pending));
+        let fetch = pieces(self.store.clone(), self.location.clone(), start..end);
+        self.next = Some((start, self.handle.spawn(fetch)));
     }
 
     /// The object's size.
     pub fn size(&self) -> u64 {
         self.size
     }
+}
 
-    fn block_range(&self) -> Range<u64> {
-        self.block_start..self.block_start + self.block.len() as u64
-    }
+/// The bytes `range` of `location`, as the pieces the store sends them in.
+async fn pieces(
+    store: Arc<dyn ObjectStore>,
+    location: Path,
+    range: Range<u64>,
+) -> object_store::Result<Vec<Bytes>> {
+    let options = GetOptions {
+        range: Some(GetRange::Bounded(range)),
+        ..GetOptions::default()
+    };
+    let stream = store.get_opts(&location, options).await?.into_stream();
+    stream.try_collect().await
 }
 
 impl Read for RangeReader {
@@ -102,17 +117,29 @@ impl Read for RangeReader {
         if self.pos >= self.size || buf.is_empty() {
             return Ok(0);
         }
-        if !self.block_range().contains(&self.pos) {
-            self.block = self.fetch(self.pos, BLOCK.max(buf.len() as u64))?;
+        if !(self.block_start..self.block_end).contains(&self.pos) {
+            let pieces = self.fetch(self.pos, BLOCK.max(buf.len() as u64))?;
+            self.block = pieces.into_iter().filter(|p| !p.is_empty()).collect();
             self.block_start = self.pos;
+            self.block_end = self.pos + self.block.iter().map(|p| p.len() as u64).sum::<u64>();
             if self.block.is_empty() {
                 return Ok(0);
             }
             self.fetch_ahead();
         }
+        // Pieces wholly before the position are done with.
+        while let Some(piece) = self.block.front() {
+            let end = self.block_start + piece.len() as u64;
+            if end > self.pos {
+                break;
+            }
+            self.block_start = end;
+            self.block.pop_front();
+        }
+        let piece = &self.block[0];
         let at = (self.pos - self.block_start) as usize;
-        let n = buf.len().min(self.block.len() - at);
-        buf[..n].copy_from_slice(&self.block[at..at + n]);
+        let n = buf.len().min(piece.len() - at);
+        buf[..n].copy_from_slice(&piece[at..at + n]);
         self.pos += n as u64;
         Ok(n)
     }
@@ -147,6 +174,7 @@ impl Seek for RangeReader {
 mod tests {
     use super::*;
     use object_store::memory::InMemory;
+    use object_store::ObjectStoreExt;
 
     #[test]
     fn reads_and_seeks_fetch_the_objects_bytes() {
