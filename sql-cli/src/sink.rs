@@ -105,12 +105,13 @@ fn cast_to(schema: &SchemaRef, batch: &RecordBatch) -> Result<RecordBatch, Arrow
         .columns()
         .iter()
         .zip(schema.fields())
-        .map(
-            |(column, field)| match column.data_type() == field.data_type() {
-                true => Ok(column.clone()),
-                false => cast(column, field.data_type()),
-            },
-        )
+        .map(|(column, field)| {
+            if column.data_type() == field.data_type() {
+                Ok(column.clone())
+            } else {
+                cast(column, field.data_type())
+            }
+        })
         .collect::<Result<Vec<_>, _>>()?;
     RecordBatch::try_new(schema.clone(), columns)
 }

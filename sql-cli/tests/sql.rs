@@ -285,18 +285,23 @@ fn parquet_output_read_by_duckdb_and_pyarrow() {
     };
     let w = work("parquet");
     let paddle = w.paddle("hits.paddle");
-    let parquet = w.dir.join("hits.parquet");
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "parquet",
-        "-o",
-        parquet.to_str().unwrap(),
-        "SELECT * FROM records",
-        paddle.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    // The result of `query` as the Parquet file `name`.
+    let to_parquet = |query: &str, name: &str| {
+        let file = w.dir.join(name);
+        let out = w.sql(&[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "parquet",
+            "-o",
+            file.to_str().unwrap(),
+            query,
+            paddle.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        file
+    };
+    let parquet = to_parquet("SELECT * FROM records", "hits.parquet");
     let script = r#"
 import sys, duckdb, pyarrow.parquet as pq
 path = sys.argv[1]
@@ -321,18 +326,10 @@ for r in rows:
     assert_eq!(text, expected);
 
     // The table's strings are views; the file's are plain strings, in lists too.
-    let lists = w.dir.join("lists.parquet");
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "parquet",
-        "-o",
-        lists.to_str().unwrap(),
+    let lists = to_parquet(
         "SELECT array_agg(url) AS urls FROM records",
-        paddle.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+        "lists.parquet",
+    );
     let script = "import sys, pyarrow.parquet as pq\nprint(pq.read_schema(sys.argv[1]).field('urls').type)\n";
     assert_eq!(
         run_script(python, script, &[&lists]),
