@@ -373,13 +373,22 @@ fn every_prefix_of_a_stream_fails_as_the_runtime_reader_fails() {
     }
 }
 
-/// `Rec { id: int, name: ustring, tags: vector<ustring>, m: map<ustring, int> }`.
-fn small() -> (Arc<Schema>, RecordId) {
+/// A schema of the one record `t.name` with `fields`.
+fn one_record(name: &str, fields: Vec<FieldDef>) -> (Arc<Schema>, RecordId) {
     let mut s = Schema::new();
     let id = s.add(RecordType {
         module: "t".into(),
-        name: "Rec".into(),
-        fields: vec![
+        name: name.into(),
+        fields,
+    });
+    (Arc::new(s), id)
+}
+
+/// `Rec { id: int, name: ustring, tags: vector<ustring>, m: map<ustring, int> }`.
+fn small() -> (Arc<Schema>, RecordId) {
+    one_record(
+        "Rec",
+        vec![
             FieldDef::new("id", FieldType::Int),
             FieldDef::new("name", FieldType::String),
             FieldDef::new("tags", FieldType::Vector(Box::new(FieldType::String))),
@@ -388,8 +397,7 @@ fn small() -> (Arc<Schema>, RecordId) {
                 FieldType::Map(Box::new(FieldType::String), Box::new(FieldType::Int)),
             ),
         ],
-    });
-    (Arc::new(s), id)
+    )
 }
 
 #[test]
@@ -513,16 +521,13 @@ fn a_failed_record_leaves_nothing_behind_and_payloads_hold_one_record() {
 /// and the general path; a record taken back leaves no view behind.
 #[test]
 fn string_views_hold_what_utf8_holds() {
-    let mut s = Schema::new();
-    let id = s.add(RecordType {
-        module: "t".into(),
-        name: "Flat".into(),
-        fields: vec![
+    let (schema, id) = one_record(
+        "Flat",
+        vec![
             FieldDef::new("n", FieldType::Int),
             FieldDef::new("s", FieldType::String),
         ],
-    });
-    let schema = Arc::new(s);
+    );
     let strings = [
         "",
         "short",
