@@ -15,7 +15,7 @@ pub(crate) fn write(
 ) -> Result<Vec<u8>> {
     let mut writer = RecordWriter::new(Vec::new(), format);
     writer.write_value(schema, id, value)?;
-    writer.into_inner()
+    Ok(writer.into_inner()?)
 }
 
 /// The record of type `ty` (a record type) that `bytes` hold in `format`: exactly one.
@@ -25,7 +25,7 @@ pub(crate) fn read(schema: &Schema, ty: &FieldType, bytes: &[u8], format: Format
     };
     // The bytes were written from a record already read: no limit but the format's own.
     let mut reader = RecordReader::from_slice(bytes, format)
-        .with_jute_options(JuteOptions::max_buffer(i32::MAX));
+        .with_jute_options(JuteOptions::default().with_max_buffer(i32::MAX));
     let value = reader.read_value(schema, *id)?;
     let trailing = !reader.at_end()?;
     match value {

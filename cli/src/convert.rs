@@ -436,7 +436,9 @@ fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source
     }
     let jute = args
         .jute_maxbuffer
-        .map_or_else(JuteOptions::default, JuteOptions::max_buffer);
+        .map_or_else(JuteOptions::default, |max| {
+            JuteOptions::default().with_max_buffer(max)
+        });
     Ok(match in_framing {
         Some(framing) => Source::Framed {
             frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),

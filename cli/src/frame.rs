@@ -270,17 +270,17 @@ fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Descr
     let max = options.max_record_size;
     Ok(match from {
         Framing::Mesos => {
-            let mut o = MesosOptions::new().lenient(options.lenient);
+            let mut o = MesosOptions::default().with_lenient(options.lenient);
             if let Some(max) = max {
-                o = o.max_record_size(max);
+                o = o.with_max_record_size(max);
             }
             let info = mesos::info(input, o)?;
             (info.to_string(), info.damage.map(|e| e.to_string()))
         }
         Framing::Paddle(layout) => {
-            let mut o = PaddleReadOptions::default().layout(layout);
+            let mut o = PaddleReadOptions::default().with_layout(layout);
             if let Some(max) = max {
-                o = o.max_chunk_bytes(max);
+                o = o.with_max_chunk_bytes(max);
             }
             let info = paddle::info(input, &o)?;
             (
@@ -291,7 +291,7 @@ fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Descr
         Framing::Plasma(PlasmaFormat::Text) => {
             let mut o = TextOptions::default();
             if let Some(max) = max {
-                o.max_record_size = usize::try_from(max).unwrap_or(usize::MAX);
+                o = o.with_max_record_size(usize::try_from(max).unwrap_or(usize::MAX));
             }
             let info = plasma::text_info(input, o);
             (info.to_string(), info.error.map(|e| e.to_string()))
@@ -303,7 +303,7 @@ fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Descr
         Framing::Plasma(PlasmaFormat::Var) => {
             let mut o = VarReadOptions::default();
             if let Some(max) = max {
-                o.max_record_size = max;
+                o = o.with_max_record_size(max);
             }
             let info = plasma::var_info(input, o);
             let damage = match (&info.error, info.skipped.first()) {
@@ -319,7 +319,7 @@ fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Descr
         Framing::SeqFile => {
             let mut o = SeqReadOptions::default();
             if let Some(max) = max {
-                o = o.max_record_size(max);
+                o = o.with_max_record_size(max);
             }
             let info = seqfile::info(input, &o)?;
             let damage = match (&info.error, info.skipped.first()) {
@@ -332,7 +332,7 @@ fn describe(input: Box<dyn Read>, from: Framing, options: &ReadOptions) -> Descr
         Framing::V1 => {
             let mut o = V1ReadOptions::default();
             if let Some(max) = max {
-                o.max_record_size = max;
+                o = o.with_max_record_size(max);
             }
             let info = v1::info(input, o);
             (info.to_string(), info.error.map(|e| e.to_string()))

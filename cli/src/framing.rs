@@ -13,7 +13,7 @@ use hadoop_record::framing::paddle::{
 };
 use hadoop_record::framing::plasma::{
     Compression, FixedReader, FixedWriter, PlasmaFormat, TextOptions, TextReader, TextWriter,
-    VarOptions, VarReadOptions, VarReader, VarWriter,
+    VarReadOptions, VarReader, VarWriteOptions, VarWriter,
 };
 use hadoop_record::framing::seqfile::{
     Codec, Header, PayloadKey, SeqReadOptions, SeqReader, SeqWriteOptions, SeqWriter,
@@ -242,23 +242,25 @@ impl<R: Read> FrameReader<R> {
         let max = options.max_record_size;
         let source = match framing {
             Framing::Mesos => {
-                let mut o = MesosOptions::new().lenient(options.lenient);
+                let mut o = MesosOptions::default().with_lenient(options.lenient);
                 if let Some(max) = max {
-                    o = o.max_record_size(max);
+                    o = o.with_max_record_size(max);
                 }
                 Source::Mesos(MesosReader::with_options(input, o))
             }
             Framing::Paddle(layout) => {
-                let mut o = PaddleReadOptions::default().layout(layout).recover(recover);
+                let mut o = PaddleReadOptions::default()
+                    .with_layout(layout)
+                    .with_recover(recover);
                 if let Some(max) = max {
-                    o = o.max_chunk_bytes(max);
+                    o = o.with_max_chunk_bytes(max);
                 }
                 Source::Paddle(PaddleReader::with_options(input, o))
             }
             Framing::Plasma(PlasmaFormat::Text) => {
                 let mut o = TextOptions::default();
                 if let Some(max) = max {
-                    o.max_record_size = usize::try_from(max).unwrap_or(usize::MAX);
+                    o = o.with_max_record_size(usize::try_from(max).unwrap_or(usize::MAX));
                 }
                 Source::Text(TextReader::with_options(input, o))
             }
@@ -267,19 +269,16 @@ impl<R: Read> FrameReader<R> {
                 Err(e) => Source::Failed(Some(e)),
             },
             Framing::Plasma(PlasmaFormat::Var) => {
-                let mut o = VarReadOptions {
-                    recover,
-                    ..VarReadOptions::default()
-                };
+                let mut o = VarReadOptions::default().with_recover(recover);
                 if let Some(max) = max {
-                    o.max_record_size = max;
+                    o = o.with_max_record_size(max);
                 }
                 Source::Var(VarReader::with_options(input, o))
             }
             Framing::SeqFile => {
-                let mut o = SeqReadOptions::default().recover(recover);
+                let mut o = SeqReadOptions::default().with_recover(recover);
                 if let Some(max) = max {
-                    o = o.max_record_size(max);
+                    o = o.with_max_record_size(max);
                 }
                 match SeqReader::with_options(input, o) {
                     Ok(r) => Source::Seq(Box::new(r)),
@@ -289,7 +288,7 @@ impl<R: Read> FrameReader<R> {
             Framing::V1 => {
                 let mut o = V1ReadOptions::default();
                 if let Some(max) = max {
-                    o.max_record_size = max;
+                    o = o.with_max_record_size(max);
                 }
                 match V1Reader::with_options(input, o) {
                     Ok(r) => Source::V1(r),
@@ -434,7 +433,7 @@ impl<'w> FrameWriter<'w> {
                     Layout::Cpp => PaddleWriteOptions::cpp(),
                 };
                 if let Some(c) = compression {
-                    o = o.compressor(match c {
+                    o = o.with_compressor(match c {
                         "none" => Compressor::None,
                         "snappy" => Compressor::Snappy,
                         "gzip" => Compressor::Gzip,
@@ -446,10 +445,10 @@ impl<'w> FrameWriter<'w> {
                     });
                 }
                 if let Some(size) = options.chunk_size {
-                    o = o.max_chunk_size(size);
+                    o = o.with_max_chunk_size(size);
                 }
                 if options.chunk_records.is_some() {
-                    o = o.max_chunk_records(options.chunk_records);
+                    o = o.with_max_chunk_records(options.chunk_records);
                 }
                 FrameWriter::Plain(Box::new(PaddleWriter::with_options(output, o)))
             }
@@ -460,15 +459,17 @@ impl<'w> FrameWriter<'w> {
                 FixedWriter::new(output, n).map_err(|e| e.to_string())?,
             )),
             Framing::Plasma(PlasmaFormat::Var) => {
-                let mut o = VarOptions::default();
+                let mut o = VarWriteOptions::default();
                 if let Some(c) = compression {
-                    o.compression = c
-                        .parse::<Compression>()
-                        .map_err(|e| format!("--compression: {e}"))?;
+                    o = o.with_compression(
+                        c.parse::<Compression>()
+                            .map_err(|e| format!("--compression: {e}"))?,
+                    );
                 }
                 if let Some(size) = options.chunk_size {
-                    o.chunk_size = u32::try_from(size)
-                        .map_err(|_| format!("--chunk-size: {size} is too large for plasma-var"))?;
+                    o = o.with_chunk_size(u32::try_from(size).map_err(|_| {
+                        format!("--chunk-size: {size} is too large for plasma-var")
+                    })?);
                 }
                 FrameWriter::Plain(Box::new(
                     VarWriter::new(output, o).map_err(|e| format!("--chunk-size: {e}"))?,
@@ -504,10 +505,7 @@ impl<'w> FrameWriter<'w> {
                     hadoop_record::framing::v1::check_record_type(t)
                         .map_err(|e| format!("--record-type: {e}"))?;
                 }
-                let write_options = V1WriteOptions {
-                    strict_keys: false,
-                    ..V1WriteOptions::default()
-                };
+                let write_options = V1WriteOptions::default().with_strict_keys(false);
                 let output: Box<dyn Write + 'w> = Box::new(output);
                 FrameWriter::V1 {
                     writer: V1Writer::new(output, header, write_options)
@@ -566,22 +564,22 @@ fn seq_writer<'w, W: Write + 'w>(
         .unwrap_or_else(|| UNKNOWN_VALUE_CLASS.to_owned());
     let mut o = SeqWriteOptions::new(value_class);
     if let Some(h) = input {
-        o = o.compression(h.compression);
+        o = o.with_compression(h.compression);
         if let Ok(Some(codec)) = h.codec() {
-            o = o.codec(codec);
+            o = o.with_codec(codec);
         }
         for (k, v) in &h.metadata {
-            o = o.metadata(k.clone(), v.clone());
+            o = o.with_metadata(k.clone(), v.clone());
         }
     }
     if let Some(c) = &options.seqfile_compression {
-        o = o.compression(
+        o = o.with_compression(
             c.parse()
                 .map_err(|e| format!("--seqfile-compression: {e}"))?,
         );
     }
     if let Some(c) = &options.seqfile_codec {
-        o = o.codec(
+        o = o.with_codec(
             c.parse::<Codec>()
                 .map_err(|e| format!("--seqfile-codec: {e}"))?,
         );
@@ -590,11 +588,11 @@ fn seq_writer<'w, W: Write + 'w>(
     Ok(match (options.seqfile_key.as_deref(), input) {
         (Some("long"), _) => FrameWriter::Plain(Box::new(SeqWriter::new(
             output,
-            o.payload_key(PayloadKey::RecordNumber),
+            o.with_payload_key(PayloadKey::RecordNumber),
         ))),
         (None, Some(h)) => FrameWriter::SeqKeys(Box::new(SeqWriter::new(
             output,
-            o.key_class(h.key_class.clone()),
+            o.with_key_class(h.key_class.clone()),
         ))),
         _ => FrameWriter::Plain(Box::new(SeqWriter::new(output, o))),
     })

@@ -118,11 +118,9 @@ fn generate_rust(
     output: Option<PathBuf>,
     nullable: bool,
 ) -> bool {
-    let options = rust::Options {
-        source_root: std::env::current_dir().ok(),
-        nullable,
-        ..rust::Options::default()
-    };
+    let options = rust::Options::default()
+        .with_source_root(std::env::current_dir().ok())
+        .with_nullable(nullable);
     let result = match (&destdir, &output) {
         (Some(dir), _) => rust::generate_tree(model, &options).map(|files| {
             files
@@ -195,9 +193,7 @@ fn generate_cpp(
     if !no_output_file(context, output, "C++ is a header and a source per DDL file") {
         return false;
     }
-    let options = cpp::Options {
-        source_root: std::env::current_dir().ok(),
-    };
+    let options = cpp::Options::default().with_source_root(std::env::current_dir().ok());
     match cpp::generate(model, &options) {
         Ok(files) => write_all(context, destdir, files.into_iter().chain(cpp::runtime())),
         Err(diagnostics) => {
@@ -218,13 +214,12 @@ fn generate_java(
     if !no_output_file(context, output, "Java is a file per class") {
         return false;
     }
-    let options = java::Options {
-        api: match api {
+    let options = java::Options::default()
+        .with_api(match api {
             JavaApiArg::Hadoop2 => java::JavaApi::Hadoop2,
             JavaApiArg::Hadoop3 => java::JavaApi::Hadoop3,
-        },
-        source_root: std::env::current_dir().ok(),
-    };
+        })
+        .with_source_root(std::env::current_dir().ok());
     match java::generate(model, &options) {
         Ok(files) => write_all(context, destdir, files),
         Err(diagnostics) => {

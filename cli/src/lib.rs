@@ -125,10 +125,9 @@ pub(crate) struct LoadArgs {
 impl LoadArgs {
     /// Loads and checks `files`, printing the errors, or the warnings of a good load.
     pub(crate) fn load(self, context: &Context, files: &[PathBuf]) -> Option<Model> {
-        let options = LoadOptions {
-            include_dirs: self.include_dirs,
-            hadoop_compat: self.hadoop_compat,
-        };
+        let options = LoadOptions::default()
+            .with_include_dirs(self.include_dirs)
+            .with_hadoop_compat(self.hadoop_compat);
         match load(files, &options) {
             Ok(model) => {
                 context.report_warnings(&model.warnings());
@@ -157,7 +156,7 @@ impl Context {
 
     /// Prints `diagnostics` to stderr, then a count.
     pub fn report(&self, diagnostics: &Diagnostics) {
-        let options = RenderOptions { color: self.color };
+        let options = RenderOptions::default().with_color(self.color);
         eprint!("{}", diagnostics.render(&options));
         let n = diagnostics.error_count();
         self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
@@ -169,7 +168,7 @@ impl Context {
         if warnings.is_empty() {
             return;
         }
-        let options = RenderOptions { color: self.color };
+        let options = RenderOptions::default().with_color(self.color);
         eprint!("{}", warnings.render(&options));
         let n = warnings.len();
         self.warning(&format!(

@@ -75,10 +75,9 @@ pub fn load_model(
     file: &Path,
     include_dirs: &[PathBuf],
 ) -> Result<Model, Early> {
-    let options = LoadOptions {
-        include_dirs: include_dirs.to_vec(),
-        hadoop_compat: false,
-    };
+    let options = LoadOptions::default()
+        .with_include_dirs(include_dirs.to_vec())
+        .with_hadoop_compat(false);
     load(&[file], &options).map_err(|diagnostics| {
         context.report(&diagnostics);
         Early::Reported

@@ -69,7 +69,7 @@ pub(crate) fn run(context: &Context, args: TypeInfoArgs) -> bool {
         let mut writer = RecordWriter::new(out, args.to.format());
         writer
             .write(&info)
-            .and_then(|()| writer.into_inner().map(drop))
+            .and_then(|()| writer.into_inner().map(drop).map_err(Into::into))
             .map_err(|e| format!("writing the type information: {e}"))?;
         complete.commit()
     });

@@ -254,14 +254,14 @@ fn binary_records_inside_mesos_and_paddle_convert_to_csv() {
     assert_eq!(out.stdout, expected);
 
     let options = PaddleWriteOptions::default()
-        .compressor(Compressor::Snappy)
-        .max_chunk_size(40);
+        .with_compressor(Compressor::Snappy)
+        .with_max_chunk_size(40);
     let mut paddle = PaddleWriter::with_options(Vec::new(), options);
     for (_, p) in &records {
         paddle.write_payload(p).unwrap();
     }
     paddle.finish().unwrap();
-    let paddle = paddle.into_inner();
+    let paddle = paddle.into_inner().unwrap();
     let out = convert(
         records[0].0,
         "binary",
@@ -437,7 +437,7 @@ fn mesos_of<'a>(payloads: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
     for p in payloads {
         mesos.write_payload(p).unwrap();
     }
-    mesos.into_inner()
+    mesos.into_inner().unwrap()
 }
 
 /// `rcc convert` of binary records framed as Mesos RecordIO to CSV.

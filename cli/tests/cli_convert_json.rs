@@ -216,7 +216,7 @@ fn json_records_inside_a_framing() {
     let mut writer = MesosWriter::new(Vec::new());
     writer.write_payload(GOOD.as_bytes()).unwrap();
     writer.write_payload(b"{\"b\": 1}").unwrap();
-    let framed = writer.into_inner();
+    let framed = writer.into_inner().unwrap();
     let out = convert(
         &hadoop_java_dir(),
         "prims.jr",

@@ -155,7 +155,7 @@ fn read_with_library(framing: &str, bytes: &[u8]) -> (Vec<Typed>, bool) {
         "paddle" => untyped(PaddleReader::new(bytes)),
         "paddle-cpp" => untyped(PaddleReader::with_options(
             bytes,
-            PaddleReadOptions::default().layout(Layout::Cpp),
+            PaddleReadOptions::default().with_layout(Layout::Cpp),
         )),
         "v1" => {
             let Ok(reader) = V1Reader::new(bytes) else {

@@ -116,10 +116,10 @@ fn framing_into_seqfile_with_every_compression_codec_and_key() {
         w.write_payload(r).unwrap();
     }
     w.finish().unwrap();
-    std::fs::write(&rio, w.into_inner()).unwrap();
+    std::fs::write(&rio, w.into_inner().unwrap()).unwrap();
     let mut cases = vec![("none", None)];
     for c in ["record", "block"] {
-        cases.extend(Codec::ALL.map(|codec| (c, Some(codec))));
+        cases.extend(Codec::ALL.iter().map(|&codec| (c, Some(codec))));
     }
     for (compression, codec) in cases {
         for key in [None, Some("long")] {
@@ -172,7 +172,7 @@ fn without_record_type_the_value_class_is_hadoops_record_base_class_and_a_warnin
     let mut w = MesosWriter::new(Vec::new());
     w.write_payload(b"\x01").unwrap();
     w.finish().unwrap();
-    std::fs::write(&rio, w.into_inner()).unwrap();
+    std::fs::write(&rio, w.into_inner().unwrap()).unwrap();
     let seq = tmp("one.seq");
     let out = frame("--from mesos --to seqfile", &rio, &seq);
     ok(&out);
@@ -350,12 +350,12 @@ fn convert_reads_record_keys_with_key_type() {
     kw.write_value(&s, inner, &key).unwrap();
     let key_bytes = kw.into_inner().unwrap();
     let options =
-        SeqWriteOptions::new("oracle.composite.Inner").key_class("oracle.composite.Inner");
+        SeqWriteOptions::new("oracle.composite.Inner").with_key_class("oracle.composite.Inner");
     let mut w = SeqWriter::new(Vec::new(), options);
     w.append(&key_bytes, &key_bytes).unwrap();
     w.finish().unwrap();
     let file = tmp("keyed.seq");
-    std::fs::write(&file, w.into_inner()).unwrap();
+    std::fs::write(&file, w.into_inner().unwrap()).unwrap();
     let base = [
         "convert",
         "--schema",

@@ -61,14 +61,14 @@ impl Config {
     /// Also looks for included files in `dir` (after the including file's directory, and
     /// after the directories added before).
     pub fn include_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        self.load.include_dirs.push(dir.into());
+        self.load = std::mem::take(&mut self.load).with_include_dir(dir);
         self
     }
 
     /// Whether what Hadoop's own rcc rejects (`};`, records named before their
     /// declaration, ...) fails the build (default: no; each is then a `cargo:warning`).
     pub fn hadoop_compat(&mut self, on: bool) -> &mut Self {
-        self.load.hadoop_compat = on;
+        self.load = std::mem::take(&mut self.load).with_hadoop_compat(on);
         self
     }
 
@@ -85,18 +85,27 @@ impl Config {
         self
     }
 
-    /// Adds the outer attribute(s) `attribute` (e.g. `#[derive(Hash)]`) to the records that
-    /// `path` selects: `.` all of them, `.links` those of module `links` and below,
-    /// `links.Link` or just `Link` by name (see [`rust::path_matches`]).
+    /// Adds the outer attribute(s) `attribute` (e.g. `#[derive(serde::Serialize)]`) to the
+    /// records that `path` selects: `.` all of them, `.links` those of module `links` and
+    /// below, `links.Link` or just `Link` by name (see [`rust::path_matches`]).
+    ///
+    /// A trait the records already derive (see [`Config::minimal_derives`]) cannot be derived
+    /// twice: to choose `Eq` and `Hash` yourself, turn the default derives off first.
+    ///
+    /// ```no_run
+    /// // build.rs: `Link` (no float inside) as a `HashSet` element.
+    /// hadoop_record_compiler::Config::new()
+    ///     .minimal_derives(true)
+    ///     .type_attribute("links.Link", "#[derive(Eq, Hash)]")
+    ///     .compile(&["schema/links.jr"])
+    ///     .unwrap();
+    /// ```
     pub fn type_attribute(
         &mut self,
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Self {
-        self.options
-            .type_attributes
-            .push((path.into(), attribute.into()));
-        self
+        self.rust(|o| o.with_type_attribute(path, attribute))
     }
 
     /// Adds the outer attribute(s) `attribute` to the fields that `path` selects, by DDL
@@ -106,17 +115,13 @@ impl Config {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Self {
-        self.options
-            .field_attributes
-            .push((path.into(), attribute.into()));
-        self
+        self.rust(|o| o.with_field_attribute(path, attribute))
     }
 
     /// The path of the `hadoop-record` crate in the generated code, when it is not
     /// `::hadoop_record` (e.g. a re-export: `::my_crate::hadoop_record`).
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Self {
-        self.options.runtime_crate = Some(path.into());
-        self
+        self.rust(|o| o.with_runtime_crate(path))
     }
 
     /// Whether to print a `cargo:warning` line for each construct Hadoop's own rcc would
@@ -130,13 +135,32 @@ impl Config {
     /// Generates `Option` for every `ustring`, `buffer` and `vector`, whose `None` is jute's
     /// null (see [`rust::Options::nullable`]): for ZooKeeper's `zookeeper.jute`.
     pub fn nullable(&mut self, nullable: bool) -> &mut Self {
-        self.options.nullable = nullable;
-        self
+        self.rust(|o| o.with_nullable(nullable))
+    }
+
+    /// Derive only `Debug`, `Clone` and `PartialEq` on every record, besides `Record` (and
+    /// the `Display` that comes with it), and no order (default: off). Add what you want
+    /// with [`Config::type_attribute`].
+    ///
+    /// By default every record gets `Debug`, `Clone`, `Default`, `PartialEq` and
+    /// `PartialOrd`; a record with no `float` or `double` inside (through vectors, maps and
+    /// other records) also gets `Eq`, `Hash` and `Ord`. `PartialOrd` and `Ord` are Hadoop's
+    /// order, that of the Java class's `compareTo` (`hadoop_record::compare::partial_cmp`):
+    /// strings by UTF-16 code unit and maps by their keys, where Rust's derived order would
+    /// compare strings by code point and maps by their values too.
+    pub fn minimal_derives(&mut self, minimal: bool) -> &mut Self {
+        self.rust(|o| o.with_minimal_derives(minimal))
     }
 
     /// Whether to print `cargo:rerun-if-changed` lines (default: yes).
     pub fn emit_rerun_if_changed(&mut self, emit: bool) -> &mut Self {
         self.rerun_if_changed = emit;
+        self
+    }
+
+    /// Applies `set` to the Rust back end's options.
+    fn rust(&mut self, set: impl FnOnce(rust::Options) -> rust::Options) -> &mut Self {
+        self.options = set(std::mem::take(&mut self.options));
         self
     }
 
@@ -162,10 +186,7 @@ impl Config {
     ) -> Result<PathBuf, Error> {
         let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
         let source_root = manifest_dir.or_else(|| std::env::current_dir().ok());
-        let options = rust::Options {
-            source_root,
-            ..self.options.clone()
-        };
+        let options = self.options.clone().with_source_root(source_root);
         let loaded = load(files, &self.load);
         if self.rerun_if_changed {
             let read: Vec<&Path> = match &loaded {
@@ -235,6 +256,7 @@ fn rerun_if_changed<'a>(paths: impl Iterator<Item = &'a Path>, cargo: &mut dyn W
 }
 
 /// Why [`Config::compile`] failed.
+#[non_exhaustive]
 pub enum Error {
     /// The DDL has errors.
     Ddl(Diagnostics),

@@ -43,9 +43,9 @@ pub use source::{FileId, Location, SourceFile, Span};
 /// Reads the DDL files `paths` and everything they include from disk, and checks them.
 ///
 /// Includes are looked up next to the including file, then in each of
-/// `options.include_dirs`. On failure, every problem found is in the [`Diagnostics`]. What
+/// `options.include_dirs()`. On failure, every problem found is in the [`Diagnostics`]. What
 /// Hadoop's own rcc would reject is in [`Model::warnings`] (or, with
-/// `options.hadoop_compat`, an error).
+/// `options.hadoop_compat()`, an error).
 pub fn load<P: AsRef<Path>>(paths: &[P], options: &LoadOptions) -> Result<Model, Diagnostics> {
     load_with(&RealFileSystem, paths, options)
 }

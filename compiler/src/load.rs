@@ -14,26 +14,53 @@ use crate::syntax::{self, ast};
 /// device or a huge file by mistake).
 pub const MAX_FILE_SIZE: u64 = 64 << 20;
 
-/// Where the loader finds includes.
+/// Where the loader finds includes, and how strictly it reads.
+///
+/// ```
+/// use hadoop_record_compiler::LoadOptions;
+/// let options = LoadOptions::default().with_include_dir("ddl/common").with_hadoop_compat(true);
+/// assert_eq!(options.include_dirs().len(), 1);
+/// assert!(options.hadoop_compat());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadOptions {
-    /// Directories searched, in order, for an include not found next to the including file
-    /// (`rcc -I DIR`).
-    pub include_dirs: Vec<PathBuf>,
-    /// Make what Hadoop's own rcc rejects errors rather than warnings (`--hadoop-compat`);
-    /// see [`crate::Model::warnings`].
-    pub hadoop_compat: bool,
+    include_dirs: Vec<PathBuf>,
+    hadoop_compat: bool,
 }
 
 impl LoadOptions {
+    /// Directories searched, in order, for an include not found next to the including file
+    /// (`rcc -I DIR`).
+    pub fn include_dirs(&self) -> &[PathBuf] {
+        &self.include_dirs
+    }
+
+    /// Whether what Hadoop's own rcc rejects is an error rather than a warning
+    /// (`--hadoop-compat`; see [`crate::Model::warnings`]).
+    pub fn hadoop_compat(&self) -> bool {
+        self.hadoop_compat
+    }
+
     /// Adds an include directory after the existing ones.
-    pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+    #[must_use]
+    pub fn with_include_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.include_dirs.push(dir.into());
         self
     }
 
+    /// Adds include directories after the existing ones.
+    #[must_use]
+    pub fn with_include_dirs<P: Into<PathBuf>>(
+        mut self,
+        dirs: impl IntoIterator<Item = P>,
+    ) -> Self {
+        self.include_dirs.extend(dirs.into_iter().map(Into::into));
+        self
+    }
+
     /// Sets [`LoadOptions::hadoop_compat`].
-    pub fn hadoop_compat(mut self, on: bool) -> Self {
+    #[must_use]
+    pub fn with_hadoop_compat(mut self, on: bool) -> Self {
         self.hadoop_compat = on;
         self
     }
@@ -340,7 +367,7 @@ impl Loader<'_> {
         let including = self.files[file.index()].path();
         let here = including.parent().unwrap_or(Path::new(""));
         let candidates: Vec<PathBuf> = std::iter::once(here)
-            .chain(self.options.include_dirs.iter().map(PathBuf::as_path))
+            .chain(self.options.include_dirs().iter().map(PathBuf::as_path))
             .map(|dir| tidy(&dir.join(&include.path)))
             .collect();
         for (i, candidate) in candidates.iter().enumerate() {
@@ -366,7 +393,7 @@ impl Loader<'_> {
         let mut d = Diagnostic::error(format!("cannot find included file `{}`", include.path))
             .primary(file, include.path_span, "not found")
             .note(format!("looked for {}", listing(&looked, ", ")));
-        if self.options.include_dirs.is_empty() {
+        if self.options.include_dirs().is_empty() {
             d = d.help("add a directory to search with `-I DIR`");
         }
         self.diagnostics.push(d);

@@ -17,7 +17,7 @@ fn bad_inputs_render_their_diagnostics() {
             Err(d) => d,
         };
         assert!(diagnostics.error_count() > 0);
-        insta::assert_snapshot!(diagnostics.render(&RenderOptions { color: false }));
+        insta::assert_snapshot!(diagnostics.render(&RenderOptions::default().with_color(false)));
         count += 1;
     });
     assert!(count >= 25, "only {count} bad inputs");

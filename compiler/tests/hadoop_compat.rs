@@ -98,10 +98,9 @@ const CASES: &[(&str, &[&str], &[&str], usize)] = &[
 ];
 
 fn options(include_dirs: &[&str], hadoop_compat: bool) -> LoadOptions {
-    LoadOptions {
-        include_dirs: include_dirs.iter().map(Into::into).collect(),
-        hadoop_compat,
-    }
+    LoadOptions::default()
+        .with_include_dirs(include_dirs.iter().copied())
+        .with_hadoop_compat(hadoop_compat)
 }
 
 #[test]

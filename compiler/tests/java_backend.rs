@@ -8,14 +8,7 @@ use hadoop_record_compiler::{load, LoadOptions};
 
 fn generate(paths: &[&str], api: JavaApi) -> Vec<OutputFile> {
     let model = load(paths, &LoadOptions::default()).unwrap_or_else(|d| panic!("{d}"));
-    java::generate(
-        &model,
-        &Options {
-            api,
-            source_root: None,
-        },
-    )
-    .unwrap_or_else(|d| panic!("{d}"))
+    java::generate(&model, &Options::default().with_api(api)).unwrap_or_else(|d| panic!("{d}"))
 }
 
 fn paths(files: &[OutputFile]) -> Vec<&str> {

@@ -197,8 +197,8 @@ fn include_directories_are_searched_in_order() {
     fs.insert("first/common.jr", "module first { class C { int x; } }");
     fs.insert("second/common.jr", "module second { class C { int x; } }");
     let options = LoadOptions::default()
-        .include_dir("first")
-        .include_dir("second");
+        .with_include_dir("first")
+        .with_include_dir("second");
     let model = load_with(&fs, &["src/main.jr"], &options).unwrap();
     assert!(model.get("first.C").is_some());
     assert!(model.get("second.C").is_none());

@@ -157,3 +157,31 @@ fn without_out_dir_it_says_where_to_write() {
     assert!(matches!(err, Error::NoOutDir));
     assert!(err.to_string().contains("OUT_DIR is not set"), "{err}");
 }
+
+/// What each record derives: by default Hadoop's order, `Eq` and `Hash` where no float is
+/// inside; with `minimal_derives`, `Debug`, `Clone` and `PartialEq` alone.
+#[test]
+fn derives_are_the_documented_ones() {
+    let out = tempfile::tempdir().unwrap();
+    let code = |config: &mut Config| {
+        let path = config.compile(&[OUTLINKS]).unwrap();
+        std::fs::read_to_string(path).unwrap()
+    };
+    let default = code(&mut config(out.path()));
+    // Link has no float: Eq, Hash and Hadoop's Ord.
+    assert!(
+        default.contains("#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]"),
+        "{default}"
+    );
+    assert!(default.contains(", ord)]"), "{default}");
+    assert!(!default.contains("PartialOrd"), "{default}");
+
+    let minimal = code(config(out.path()).minimal_derives(true));
+    assert!(
+        minimal.contains("#[derive(Debug, Clone, PartialEq)]"),
+        "{minimal}"
+    );
+    for absent in ["Default", "Eq,", "Hash", ", ord)]", "partial_ord"] {
+        assert!(!minimal.contains(absent), "{absent}: {minimal}");
+    }
+}

@@ -155,10 +155,7 @@ fn absolute_paths_are_shown_relative_to_the_source_root() {
     let model = load(&[&absolute], &LoadOptions::default()).unwrap();
     let rooted = rust::generate_file(
         &model,
-        &Options {
-            source_root: Some(dir.to_path_buf()),
-            ..Options::default()
-        },
+        &Options::default().with_source_root(Some(dir.to_path_buf())),
     )
     .unwrap();
     assert_eq!(rooted, generate(&["tests/ddl/docs/links.jr"]));
@@ -179,22 +176,16 @@ fn one_file_output_has_no_inner_attributes_and_a_generated_header() {
 
 #[test]
 fn user_attributes_and_runtime_path() {
-    let options = Options {
-        runtime_crate: Some("::my_runtime::hr".into()),
-        type_attributes: vec![
-            (".".into(), "#[doc(alias = \"ddl\")]".into()),
-            (
-                ".links".into(),
-                "#[cfg_attr(feature = \"serde\", derive(serde::Serialize))]".into(),
-            ),
-            ("OutLinks".into(), "#[non_exhaustive] #[must_use]".into()),
-        ],
-        field_attributes: vec![
-            ("Link.URL".into(), "#[doc(alias = \"address\")]".into()),
-            (".outlinks.OutLinks".into(), "#[allow(missing_docs)]".into()),
-        ],
-        ..Options::default()
-    };
+    let options = Options::default()
+        .with_runtime_crate("::my_runtime::hr")
+        .with_type_attribute(".", "#[doc(alias = \"ddl\")]")
+        .with_type_attribute(
+            ".links",
+            "#[cfg_attr(feature = \"serde\", derive(serde::Serialize))]",
+        )
+        .with_type_attribute("OutLinks", "#[non_exhaustive] #[must_use]")
+        .with_field_attribute("Link.URL", "#[doc(alias = \"address\")]")
+        .with_field_attribute(".outlinks.OutLinks", "#[allow(missing_docs)]");
     insta::assert_snapshot!(
         "user_attributes",
         generate_with(&["tests/ddl/docs/outlinks.jr"], &options)
@@ -203,12 +194,10 @@ fn user_attributes_and_runtime_path() {
 
 #[test]
 fn bad_attributes_and_runtime_paths_are_reported() {
-    let options = Options {
-        runtime_crate: Some("not a path".into()),
-        type_attributes: vec![(".".into(), "derive(Hash)".into())],
-        field_attributes: vec![(".".into(), "#[doc = ]".into())],
-        ..Options::default()
-    };
+    let options = Options::default()
+        .with_runtime_crate("not a path")
+        .with_type_attribute(".", "derive(Hash)")
+        .with_field_attribute(".", "#[doc = ]");
     let err = rust::generate_file(&model(&["tests/ddl/docs/links.jr"]), &options).unwrap_err();
     insta::assert_snapshot!("bad_options", err.to_string());
 }

@@ -26,10 +26,9 @@ pub(crate) fn load_type(source: &DdlSource, type_name: &str) -> Result<LoadedTyp
             paths,
             include_dirs,
         } => {
-            let options = LoadOptions {
-                include_dirs: include_dirs.clone(),
-                hadoop_compat: false,
-            };
+            let options = LoadOptions::default()
+                .with_include_dirs(include_dirs.clone())
+                .with_hadoop_compat(false);
             load(paths, &options).map_err(|d| {
                 plan_datafusion_err!("the DDL of the record type does not load:\n{d}")
             })?
@@ -47,10 +46,9 @@ pub(crate) fn load_type(source: &DdlSource, type_name: &str) -> Result<LoadedTyp
                 .filter(|f| f.root)
                 .map(|f| f.path.as_path())
                 .collect();
-            let options = LoadOptions {
-                include_dirs: include_dirs.clone(),
-                hadoop_compat: false,
-            };
+            let options = LoadOptions::default()
+                .with_include_dirs(include_dirs.clone())
+                .with_hadoop_compat(false);
             load_with(&fs, &roots, &options).map_err(|d| {
                 plan_datafusion_err!("the DDL text of the record type does not load:\n{d}")
             })?

@@ -144,11 +144,12 @@ impl FramingOptions {
         } else {
             &self.name
         };
-        name.parse::<Framing>()?.configure(&ReadSettings {
-            recover: self.recover,
-            lenient: self.lenient,
-            max_record_size: self.max_record_size,
-        })
+        name.parse::<Framing>()?.configure(
+            &ReadSettings::default()
+                .with_recover(self.recover)
+                .with_lenient(self.lenient)
+                .with_max_record_size(self.max_record_size),
+        )
     }
 }
 

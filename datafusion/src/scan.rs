@@ -39,7 +39,8 @@ impl Job {
             ..DecodeOptions::default()
         };
         if let Some(max) = o.jute_max_buffer {
-            options.jute = hadoop_record::archive::jute::JuteOptions::max_buffer(max);
+            options.jute =
+                hadoop_record::archive::jute::JuteOptions::default().with_max_buffer(max);
         }
         options
     }

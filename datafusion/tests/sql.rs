@@ -20,7 +20,7 @@ use datafusion::physical_plan::{displayable, ExecutionPlan};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions, PaddleWriter};
-use hadoop_record::framing::plasma::{FixedWriter, TextWriter, VarOptions, VarWriter};
+use hadoop_record::framing::plasma::{FixedWriter, TextWriter, VarWriteOptions, VarWriter};
 use hadoop_record::framing::seqfile::{
     Codec, Compression as SeqCompression, SeqWriteOptions, SeqWriter,
 };
@@ -261,21 +261,23 @@ fn record_file(setup: &Setup, values: &[Value], encoding: Format, framing: &str)
         "paddle" => framed(
             PaddleWriter::with_options(
                 Vec::new(),
-                PaddleWriteOptions::default().max_chunk_size(3000),
+                PaddleWriteOptions::default().with_max_chunk_size(3000),
             ),
             &payloads,
         )
-        .into_inner(),
+        .into_inner()
+        .unwrap(),
         "paddle-cpp" => framed(
             PaddleWriter::with_options(
                 Vec::new(),
                 PaddleWriteOptions::cpp()
-                    .compressor(Compressor::Gzip)
-                    .max_chunk_records(Some(50)),
+                    .with_compressor(Compressor::Gzip)
+                    .with_max_chunk_records(Some(50)),
             ),
             &payloads,
         )
-        .into_inner(),
+        .into_inner()
+        .unwrap(),
         "v1" => {
             let writer = V1FrameWriter::new(
                 Vec::new(),
@@ -287,17 +289,11 @@ fn record_file(setup: &Setup, values: &[Value], encoding: Format, framing: &str)
             framed(writer, &payloads).into_inner().unwrap()
         }
         "plasma-var" => framed(
-            VarWriter::new(
-                Vec::new(),
-                VarOptions {
-                    chunk_size: 4096,
-                    ..VarOptions::default()
-                },
-            )
-            .unwrap(),
+            VarWriter::new(Vec::new(), VarWriteOptions::default().with_chunk_size(4096)).unwrap(),
             &payloads,
         )
-        .into_inner(),
+        .into_inner()
+        .unwrap(),
         "plasma-text" => {
             // The framing adds the line end back.
             let lines: Vec<Vec<u8>> = payloads
@@ -308,20 +304,23 @@ fn record_file(setup: &Setup, values: &[Value], encoding: Format, framing: &str)
                 .into_inner()
                 .unwrap()
         }
-        "mesos" => framed(MesosWriter::new(Vec::new()), &payloads).into_inner(),
+        "mesos" => framed(MesosWriter::new(Vec::new()), &payloads)
+            .into_inner()
+            .unwrap(),
         // Block-compressed, with sync entries every few records so that ranges find them.
         "seqfile" => framed(
             SeqWriter::new(
                 Vec::new(),
                 SeqWriteOptions::new("web.Hit")
-                    .compression(SeqCompression::Block)
-                    .codec(Codec::Gzip)
-                    .sync_interval(2000)
-                    .block_size(3000),
+                    .with_compression(SeqCompression::Block)
+                    .with_codec(Codec::Gzip)
+                    .with_sync_interval(2000)
+                    .with_block_size(3000),
             ),
             &payloads,
         )
-        .into_inner(),
+        .into_inner()
+        .unwrap(),
         _ => unreachable!("{framing}"),
     }
 }
@@ -482,11 +481,12 @@ async fn a_large_file_is_split_and_the_answer_stays() {
     let file = framed(
         PaddleWriter::with_options(
             Vec::new(),
-            PaddleWriteOptions::default().max_chunk_size(16 << 10),
+            PaddleWriteOptions::default().with_max_chunk_size(16 << 10),
         ),
         &payloads,
     )
-    .into_inner();
+    .into_inner()
+    .unwrap();
     let path = setup.path("small.paddle");
     std::fs::write(&path, &file).unwrap();
     let sql = "SELECT count(*), sum(l), sum(i), max(d), count(*) FILTER (WHERE b) FROM small";

@@ -37,7 +37,7 @@ impl Record for HandSmall {
         "HandSmall"
     }
     #[inline]
-    fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+    fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.start_record(tag)?;
         out.write_int(self.i, "i")?;
         out.write_long(self.l, "l")?;
@@ -46,7 +46,7 @@ impl Record for HandSmall {
         out.end_record(tag)
     }
     #[inline]
-    fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+    fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
         input.start_record(tag)?;
         let i = input.read_int("i")?;
         let l = input.read_long("l")?;
@@ -98,14 +98,14 @@ impl Record for HandInner {
         "HandInner"
     }
     #[inline]
-    fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+    fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.start_record(tag)?;
         out.write_string(&self.tag, "tag")?;
         out.write_long(self.n, "n")?;
         out.end_record(tag)
     }
     #[inline]
-    fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+    fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
         input.start_record(tag)?;
         let t = input.read_string("tag")?;
         let n = input.read_long("n")?;
@@ -138,25 +138,25 @@ impl Record for HandNested {
         "HandNested"
     }
     #[inline]
-    fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+    fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.start_record(tag)?;
-        self.a.serialize(out, "a")?;
+        self.a.write_to(out, "a")?;
         out.start_vector(self.v.len(), "v")?;
         for e in &self.v {
-            e.serialize(out, "v")?;
+            e.write_to(out, "v")?;
         }
         out.end_vector("v")?;
         out.write_bool(self.flag, "flag")?;
         out.end_record(tag)
     }
     #[inline]
-    fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+    fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
         input.start_record(tag)?;
-        let a = HandInner::deserialize(input, "a")?;
+        let a = HandInner::read_from(input, "a")?;
         let mut index = input.start_vector("v")?;
         let mut v = Vec::with_capacity(index.size_hint());
         while input.next_element(&mut index)? {
-            v.push(HandInner::deserialize(input, "v")?);
+            v.push(HandInner::read_from(input, "v")?);
         }
         input.end_vector("v")?;
         let flag = input.read_bool("flag")?;

@@ -21,6 +21,10 @@ pub struct Record<'a> {
     /// Path of the runtime crate.
     pub krate: syn::Path,
     pub fields: Vec<Field<'a>>,
+    /// Whether to implement `Display` (the CSV form).
+    pub display: bool,
+    /// Which order traits to implement as Hadoop's order.
+    pub order: attr::Order,
 }
 
 /// A field of the record.
@@ -38,7 +42,7 @@ impl<'a> Record<'a> {
         let attrs = attr::Container::from_ast(cx, &input.attrs);
         let krate = attrs.krate.unwrap_or_else(|| parse_quote!(::hadoop_record));
         let generics = with_bounds(cx, &input.generics, &krate);
-        let fields = fields_of(cx, input);
+        let fields = fields_of(cx, input, attrs.rename_all.as_ref());
         let fields = fields?;
         Some(Record {
             ident: &input.ident,
@@ -49,11 +53,17 @@ impl<'a> Record<'a> {
             module: attrs.module.map(|m| m.value).unwrap_or_default(),
             krate,
             fields,
+            display: attrs.display,
+            order: attrs.order,
         })
     }
 }
 
-fn fields_of<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Vec<Field<'a>>> {
+fn fields_of<'a>(
+    cx: &Ctxt,
+    input: &'a DeriveInput,
+    rename_all: Option<&(attr::RenameRule, syn::LitStr)>,
+) -> Option<Vec<Field<'a>>> {
     let named = match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => named,
@@ -98,9 +108,22 @@ fn fields_of<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Vec<Field<'a>>> {
     for field in &named.named {
         let member = field.ident.as_ref().expect("named field");
         let attrs = attr::Field::from_ast(cx, &field.attrs);
-        let (name, span) = match attrs.name {
-            Some(n) => (n.value, n.span),
-            None => (member.unraw().to_string(), member.span()),
+        let (name, span) = match (attrs.name, rename_all) {
+            (Some(n), _) => (n.value, n.span),
+            (None, Some((rule, literal))) => {
+                let name = rule.apply(&member.unraw().to_string());
+                if !attr::is_ddl_ident(&name) {
+                    cx.error_spanned_by(
+                        literal,
+                        format!(
+                            "`rename_all = {:?}` makes field `{member}` `{name}`, which is not a Hadoop identifier (a letter followed by letters, digits or `_`); give it a `#[record(name = \"...\")]`",
+                            literal.value()
+                        ),
+                    );
+                }
+                (name, member.span())
+            }
+            (None, None) => (member.unraw().to_string(), member.span()),
         };
         if let Some(first) = seen.get(&name) {
             cx.syn_error(syn::Error::new(

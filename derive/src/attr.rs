@@ -3,8 +3,10 @@
 //!
 //! On a struct: `name = "Rec"` (the record type name, default the struct name),
 //! `module = "a.b"` (the DDL module, for the runtime schema), `crate = "path"` (where the
-//! runtime is, default `::hadoop_record`). On a field: `name = "isRelative"` (the field's
-//! tag, default the field name without `r#`).
+//! runtime is, default `::hadoop_record`), `rename_all = "camelCase"` (serde's spellings, for
+//! fields without a `name`), `display = false` (no `Display` impl), and the flags `ord` and
+//! `partial_ord` (Hadoop's order as `Ord` and `PartialOrd`). On a field: `name =
+//! "isRelative"` (the field's tag, default the field name without `r#`).
 
 use proc_macro2::Span;
 use quote::ToTokens;
@@ -26,6 +28,89 @@ pub struct Container {
     pub name: Option<Spanned>,
     pub module: Option<Spanned>,
     pub krate: Option<syn::Path>,
+    pub rename_all: Option<(RenameRule, LitStr)>,
+    /// `display = false`: no `Display` impl.
+    pub display: bool,
+    pub order: Order,
+}
+
+/// Which of Rust's order traits the derive implements, as Hadoop's order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Neither (the default): the struct may derive Rust's own.
+    None,
+    /// `partial_ord`: `PartialOrd`.
+    Partial,
+    /// `ord`: `PartialOrd` and `Ord`.
+    Total,
+}
+
+/// serde's `rename_all` rules, as serde applies them to a struct's fields (which it takes to
+/// be snake_case). Written out rather than taken from `heck`: heck splits words its own way
+/// (at digits and at case changes, and it drops leading underscores), while these must give
+/// the names a serde user predicts from serde's rules.
+#[derive(Clone, Copy)]
+pub enum RenameRule {
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
+}
+
+impl RenameRule {
+    const ALL: [(&'static str, RenameRule); 8] = [
+        ("lowercase", RenameRule::Lower),
+        ("UPPERCASE", RenameRule::Upper),
+        ("PascalCase", RenameRule::Pascal),
+        ("camelCase", RenameRule::Camel),
+        ("snake_case", RenameRule::Snake),
+        ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
+        ("kebab-case", RenameRule::Kebab),
+        ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
+    ];
+
+    fn from_str(s: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|&(_, r)| r)
+    }
+
+    /// The DDL name of the field named `field` in Rust.
+    pub fn apply(self, field: &str) -> String {
+        match self {
+            RenameRule::Lower | RenameRule::Snake => field.to_owned(),
+            RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
+            RenameRule::Pascal => {
+                let mut out = String::with_capacity(field.len());
+                let mut capitalize = true;
+                for c in field.chars() {
+                    if c == '_' {
+                        capitalize = true;
+                    } else if capitalize {
+                        out.push(c.to_ascii_uppercase());
+                        capitalize = false;
+                    } else {
+                        out.push(c);
+                    }
+                }
+                out
+            }
+            RenameRule::Camel => {
+                let pascal = RenameRule::Pascal.apply(field);
+                let mut chars = pascal.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_ascii_lowercase().to_string() + chars.as_str()
+                })
+            }
+            RenameRule::Kebab => field.replace('_', "-"),
+            RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
+        }
+    }
 }
 
 /// Attributes of one field.
@@ -53,7 +138,8 @@ impl<T> Attr<T> {
     }
 }
 
-const CONTAINER_KEYS: &str = "`name`, `module` or `crate`";
+const CONTAINER_KEYS: &str =
+    "`name`, `module`, `crate`, `rename_all`, `display`, `ord` or `partial_ord`";
 const FIELD_KEYS: &str = "`name`";
 
 impl Container {
@@ -61,6 +147,9 @@ impl Container {
         let mut name = Attr::new("name");
         let mut module = Attr::new("module");
         let mut krate = Attr::new("crate");
+        let mut rename_all = Attr::new("rename_all");
+        let mut display = Attr::new("display");
+        let mut order = Attr::new("ord` or `partial_ord");
         for_each_key(cx, attrs, |meta| {
             if meta.path.is_ident("name") {
                 if let Some(s) = string_value(cx, meta)? {
@@ -85,6 +174,36 @@ impl Container {
                         ),
                     }
                 }
+            } else if meta.path.is_ident("rename_all") {
+                if let Some(s) = string_value(cx, meta)? {
+                    match RenameRule::from_str(&s.value()) {
+                        Some(rule) => rename_all.set(cx, &meta.path, (rule, s)),
+                        None => cx.error_spanned_by(
+                            &s,
+                            format!(
+                                "unknown `rename_all` rule {:?}; expected one of {}",
+                                s.value(),
+                                RenameRule::ALL.map(|(n, _)| format!("{n:?}")).join(", ")
+                            ),
+                        ),
+                    }
+                }
+            } else if meta.path.is_ident("display") {
+                if let Some(on) = bool_value(cx, meta)? {
+                    display.set(cx, &meta.path, on);
+                }
+            } else if meta.path.is_ident("ord") || meta.path.is_ident("partial_ord") {
+                let kind = if meta.path.is_ident("ord") {
+                    Order::Total
+                } else {
+                    Order::Partial
+                };
+                if meta.input.peek(Token![=]) {
+                    cx.error_spanned_by(&meta.path, "`ord` and `partial_ord` take no value");
+                    skip_value(meta.input)?;
+                } else {
+                    order.set(cx, &meta.path, kind);
+                }
             } else {
                 unknown_key(cx, meta, CONTAINER_KEYS)?;
             }
@@ -94,6 +213,9 @@ impl Container {
             name: name.value,
             module: module.value,
             krate: krate.value,
+            rename_all: rename_all.value,
+            display: display.value.unwrap_or(true),
+            order: order.value.unwrap_or(Order::None),
         }
     }
 }
@@ -140,12 +262,7 @@ fn spanned(s: &LitStr) -> Spanned {
 /// The string literal after `key =`; a value of another kind is reported (and skipped) so
 /// that parsing goes on.
 fn string_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
-    let key = meta.path.to_token_stream().to_string();
-    let mut expr: Expr = meta.value()?.parse()?;
-    // Tokens passed through a macro_rules! fragment arrive wrapped in an invisible group.
-    while let Expr::Group(group) = expr {
-        expr = *group.expr;
-    }
+    let (key, expr) = value_of(meta)?;
     match expr {
         Expr::Lit(syn::ExprLit {
             lit: Lit::Str(s), ..
@@ -155,6 +272,31 @@ fn string_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>
                 other,
                 format!("expected a string literal: `{key} = \"...\"`"),
             );
+            Ok(None)
+        }
+    }
+}
+
+/// The key and the expression after `key =`.
+fn value_of(meta: &ParseNestedMeta) -> syn::Result<(String, Expr)> {
+    let key = meta.path.to_token_stream().to_string();
+    let mut expr: Expr = meta.value()?.parse()?;
+    // Tokens passed through a macro_rules! fragment arrive wrapped in an invisible group.
+    while let Expr::Group(group) = expr {
+        expr = *group.expr;
+    }
+    Ok((key, expr))
+}
+
+/// The `true` or `false` after `key =`; a value of another kind is reported and skipped.
+fn bool_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<bool>> {
+    let (key, expr) = value_of(meta)?;
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Ok(Some(b.value)),
+        other => {
+            cx.error_spanned_by(other, format!("expected `{key} = true` or `{key} = false`"));
             Ok(None)
         }
     }
@@ -179,7 +321,7 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
 
 /// Hadoop's identifier rule (`[A-Za-z][A-Za-z0-9_]*`): record and field names written
 /// explicitly are DDL names and appear as such in signatures and XML.
-fn is_ddl_ident(s: &str) -> bool {
+pub fn is_ddl_ident(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -10,21 +10,39 @@ use crate::record::field_fn;
 /// Body of `Record::compare_hadoop(&self, __other: &Self)`.
 pub fn hadoop(record: &Record) -> TokenStream {
     let krate = &record.krate;
+    fieldwise(
+        record,
+        "cmp_hadoop",
+        quote!(#krate::__private::Ordering::is_ne(__o)),
+    )
+}
+
+/// Body of `Field::partial_cmp_hadoop` or `Field::partial_cmp_ties` (`method`) of the
+/// record: the first field whose answer is not `Some(Equal)` decides.
+pub fn partial(record: &Record, method: &str) -> TokenStream {
+    let krate = &record.krate;
+    let equal = quote!(#krate::__private::Some(#krate::__private::Ordering::Equal));
+    fieldwise(record, method, quote!(__o != #equal))
+}
+
+/// Calls `method` on each field of `self` and `__other` in declaration order, returning the
+/// first result `__o` for which `decided` holds, else the last field's.
+fn fieldwise(record: &Record, method: &str, decided: TokenStream) -> TokenStream {
     let (last, rest) = record
         .fields
         .split_last()
         .expect("a record has at least one field");
     let steps = rest.iter().map(|field| {
-        let compare = field_fn(record, field, "cmp_hadoop");
+        let compare = field_fn(record, field, method);
         let member = field.member;
         quote! {
             let __o = #compare(&self.#member, &__other.#member);
-            if #krate::__private::Ordering::is_ne(__o) {
+            if #decided {
                 return __o;
             }
         }
     });
-    let compare = field_fn(record, last, "cmp_hadoop");
+    let compare = field_fn(record, last, method);
     let member = last.member;
     quote! {
         #(#steps)*

@@ -7,6 +7,9 @@ use quote::quote;
 use crate::ast::Record;
 
 pub fn expand(record: &Record) -> TokenStream {
+    if !record.display {
+        return TokenStream::new();
+    }
     let krate = &record.krate;
     let ident = record.ident;
     let (impl_generics, ty_generics, where_clause) = record.generics.split_for_impl();

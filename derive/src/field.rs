@@ -13,6 +13,9 @@ pub fn expand(record: &Record) -> TokenStream {
     let ident = record.ident;
     let (impl_generics, ty_generics, where_clause) = record.generics.split_for_impl();
     let compare_raw = compare::raw(record);
+    let partial_hadoop = compare::partial(record, "partial_cmp_hadoop");
+    let partial_ties = compare::partial(record, "partial_cmp_ties");
+    let option_ordering = quote!(#krate::__private::Option<#krate::__private::Ordering>);
     let skips = record.fields.iter().map(|field| {
         let skip = field_fn(record, field, "skip_raw");
         let tag = &field.name;
@@ -31,7 +34,7 @@ pub fn expand(record: &Record) -> TokenStream {
                 __out: &mut __O,
                 __tag: &str,
             ) -> #krate::Result<()> {
-                <Self as #krate::Record>::serialize(self, __out, __tag)
+                <Self as #krate::Record>::write_to(self, __out, __tag)
             }
 
             #[inline]
@@ -39,7 +42,7 @@ pub fn expand(record: &Record) -> TokenStream {
                 __input: &mut __I,
                 __tag: &str,
             ) -> #krate::Result<Self> {
-                <Self as #krate::Record>::deserialize(__input, __tag)
+                <Self as #krate::Record>::read_from(__input, __tag)
             }
 
             fn field_type(__schema: &mut #krate::schema::SchemaBuilder) -> #krate::schema::FieldType {
@@ -49,6 +52,14 @@ pub fn expand(record: &Record) -> TokenStream {
             #[inline]
             fn cmp_hadoop(&self, __other: &Self) -> #krate::__private::Ordering {
                 <Self as #krate::Record>::compare_hadoop(self, __other)
+            }
+
+            fn partial_cmp_hadoop(&self, __other: &Self) -> #option_ordering {
+                #partial_hadoop
+            }
+
+            fn partial_cmp_ties(&self, __other: &Self) -> #option_ordering {
+                #partial_ties
             }
 
             fn cmp_raw(

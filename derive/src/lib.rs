@@ -6,7 +6,7 @@
 //! every byte. See `hadoop_record::Record` for the attributes.
 //!
 //! Module layout: `attr` parses `#[record(...)]`, `ast` checks the struct into a model,
-//! `record`, `field`, `compare` and `display` emit the impls; `ctxt` collects errors so that
+//! `record`, `field`, `compare`, `display` and `order` emit the impls; `ctxt` collects errors so that
 //! all of them are reported in one pass.
 
 mod ast;
@@ -15,6 +15,7 @@ mod compare;
 mod ctxt;
 mod display;
 mod field;
+mod order;
 mod record;
 
 use proc_macro::TokenStream;
@@ -22,7 +23,7 @@ use syn::{parse_macro_input, DeriveInput};
 
 /// Derives `hadoop_record::Record` and `hadoop_record::field::Field` (so the record can nest
 /// in other records), and `Display` printing the record's CSV form as Java's
-/// `Record.toString()` does.
+/// `Record.toString()` does (`#[record(display = false)]` leaves `Display` to you).
 ///
 /// A struct with named fields is a record, its fields written in declaration order. The
 /// record type name is the struct's name and each field's tag is the field's name (`r#where`
@@ -38,7 +39,20 @@ use syn::{parse_macro_input, DeriveInput};
 /// - `#[record(module = "org.example")]` on the struct: the DDL module, for the runtime
 ///   schema (`Record::schema`);
 /// - `#[record(crate = "path")]` on the struct: where the runtime is, when it is not
-///   `::hadoop_record`.
+///   `::hadoop_record`;
+/// - `#[record(rename_all = "camelCase")]` on the struct: the DDL names of the fields that
+///   have no `name`, by serde's rules and spellings (`lowercase`, `UPPERCASE`, `PascalCase`,
+///   `camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`; the kebab-case rules make names
+///   Hadoop's DDL does not allow), so that Rust fields stay snake_case;
+/// - `#[record(display = false)]` on the struct: no `Display` impl, for a type with its own;
+/// - `#[record(ord)]` on the struct: `PartialOrd` and `Ord` as Hadoop's order
+///   ([`compare::total_cmp`](../hadoop_record/compare/fn.total_cmp.html)), for a struct that
+///   is `Eq` (no float inside); `#[record(partial_ord)]`: `PartialOrd` alone
+///   ([`compare::partial_cmp`](../hadoop_record/compare/fn.partial_cmp.html): `None` where a
+///   NaN takes part). Where Hadoop's `compareTo` says less or greater, so do they; where it
+///   says equal, they agree with `==`. Rust's own derived order differs from Hadoop's
+///   (strings by code point instead of UTF-16 unit, maps by their values too), so derive it
+///   only when that is the order you want.
 ///
 /// Type parameters are allowed (bound by `Field + 'static`); lifetimes, enums, unions, tuple
 /// and unit structs and structs without fields are not (Hadoop records have at least one
@@ -62,6 +76,26 @@ use syn::{parse_macro_input, DeriveInput};
 /// assert_eq!(schema.record(id).full_name(), "org.example.links.Link");
 /// assert_eq!(schema.record(id).fields[0].name, "URL");
 /// ```
+///
+/// Hadoop's camelCase names on snake_case fields, and Hadoop's order:
+///
+/// ```
+/// use hadoop_record::Record;
+///
+/// #[derive(Record, Debug, Clone, PartialEq, Eq)]
+/// #[record(rename_all = "camelCase", ord)]
+/// struct Page {
+///     page_title: String,
+///     out_links: i32,
+/// }
+///
+/// assert_eq!(Page::signature(), "LPage(si)");
+/// assert_eq!(Page::schema().0.records()[0].fields[0].name, "pageTitle");
+/// // U+1F600 sorts before U+FF5E in Java (UTF-16 units), after it in Rust's `str` order.
+/// let smile = Page { page_title: "\u{1F600}".into(), out_links: 0 };
+/// let tilde = Page { page_title: "\u{FF5E}".into(), out_links: 0 };
+/// assert!(smile < tilde);
+/// ```
 #[proc_macro_derive(Record, attributes(record))]
 pub fn derive_record(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -78,5 +112,6 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let mut out = record::expand(&record);
     out.extend(field::expand(&record));
     out.extend(display::expand(&record));
+    out.extend(order::expand(&record));
     Ok(out)
 }

@@ -62,7 +62,7 @@ pub fn expand(record: &Record) -> TokenStream {
             }
 
             #[inline]
-            fn serialize<__O: #krate::RecordOutput + ?#krate::__private::Sized>(
+            fn write_to<__O: #krate::RecordOutput + ?#krate::__private::Sized>(
                 &self,
                 __out: &mut __O,
                 __tag: &str,
@@ -73,7 +73,7 @@ pub fn expand(record: &Record) -> TokenStream {
             }
 
             #[inline]
-            fn deserialize<__I: #krate::RecordInput + ?#krate::__private::Sized>(
+            fn read_from<__I: #krate::RecordInput + ?#krate::__private::Sized>(
                 __input: &mut __I,
                 __tag: &str,
             ) -> #krate::Result<Self> {

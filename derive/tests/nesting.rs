@@ -1,5 +1,5 @@
 //! One nesting rule for every path that walks a record (`hadoop_record::archive::Depth`):
-//! typed `deserialize` in every format, `skip_raw`, `compare_raw`, the `Value` codec and
+//! typed `read_from` in every format, `skip_raw`, `compare_raw`, the `Value` codec and
 //! JSON values all count records, vectors and maps alike and stop at the same depth.
 
 use fixture_harness::add_record;
@@ -43,10 +43,10 @@ fn encode<T: Record>(record: &T, format: Format) -> Vec<u8> {
     writer.into_inner().unwrap()
 }
 
-/// Exactly one record of `bytes` through `deserialize` on a cursor with limit `max`.
+/// Exactly one record of `bytes` through `read_from` on a cursor with limit `max`.
 fn decode_raw<T: Record>(bytes: &[u8], max: usize) -> Result<T> {
     let mut input = RawInput::new(bytes).with_max_depth(max);
-    let record = T::deserialize(&mut input, "")?;
+    let record = T::read_from(&mut input, "")?;
     input.finish()?;
     Ok(record)
 }
@@ -70,7 +70,7 @@ fn outcomes(bytes: &[u8]) -> Vec<(&'static str, Outcome)> {
     let (schema, id) = Tree::schema();
     vec![
         (
-            "deserialize",
+            "read_from",
             outcome(decode_raw::<Tree>(bytes, DEFAULT_MAX_DEPTH).map(drop)),
         ),
         ("skip_raw", outcome(skip::<Tree>(bytes, DEFAULT_MAX_DEPTH))),
@@ -100,7 +100,7 @@ fn one<T>(mut read: impl FnMut() -> Result<Option<T>>) -> Result<()> {
 }
 
 /// What `fuzz/fuzz_targets/derive_raw.rs` found (issue 16): a `Tree` input (574 bytes,
-/// about 280 levels) that `deserialize` rejected and `skip_raw` accepted, and trees of 100
+/// about 280 levels) that `read_from` rejected and `skip_raw` accepted, and trees of 100
 /// levels that `RecordReader::read` refused while `compare_raw` found them `Equal` — one
 /// path counted vectors and the other did not. Now every path agrees at every depth, and
 /// refuses at the same byte.
@@ -112,7 +112,7 @@ fn the_derive_raw_fuzz_failure_is_rejected_by_every_path_alike() {
         let ok = levels * 2 <= DEFAULT_MAX_DEPTH;
         for (path, outcome) in &all {
             assert_eq!(outcome.is_ok(), ok, "{levels} levels: {path} {all:?}");
-            assert_eq!(outcome, &all[0].1, "{levels} levels: {path} vs deserialize");
+            assert_eq!(outcome, &all[0].1, "{levels} levels: {path} vs read_from");
         }
     }
     let hundred = encode(&chain(100, 0, 0), Format::Binary);
@@ -291,7 +291,7 @@ proptest! {
             let all = outcomes(bytes);
             let ok = all[0].1.is_ok();
             for (path, outcome) in &all {
-                prop_assert_eq!(outcome.is_ok(), ok, "{} vs deserialize: {:?}", path, all);
+                prop_assert_eq!(outcome.is_ok(), ok, "{} vs read_from: {:?}", path, all);
             }
         }
         let decoded = (decode_raw::<Tree>(&a, DEFAULT_MAX_DEPTH), decode_raw::<Tree>(&b, DEFAULT_MAX_DEPTH));

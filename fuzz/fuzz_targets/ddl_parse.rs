@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(diagnostics) => {
             assert!(diagnostics.error_count() > 0);
-            let _ = diagnostics.render(&RenderOptions { color: true });
+            let _ = diagnostics.render(&RenderOptions::default().with_color(true));
         }
     }
     if let Ok(text) = std::str::from_utf8(data) {

@@ -1,4 +1,4 @@
-//! Derived records on arbitrary bytes: `deserialize`, `skip_raw`, `compare_raw` and the
+//! Derived records on arbitrary bytes: `read_from`, `skip_raw`, `compare_raw` and the
 //! schema-driven `Value` reader must agree on what is a valid record (the nesting limit
 //! included), never panic, and `compare_raw` must equal `compare_hadoop` of the decoded
 //! records.
@@ -38,7 +38,7 @@ struct Tree {
 
 fn decode<T: Record>(bytes: &[u8]) -> Option<T> {
     let mut input = RawInput::new(bytes);
-    let value = T::deserialize(&mut input, "").ok()?;
+    let value = T::read_from(&mut input, "").ok()?;
     input.finish().ok()?;
     Some(value)
 }

@@ -64,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
         1 => (paddle(Layout::Cpp, false), Format::Binary, false),
         2 => (paddle(Layout::Go, true), Format::Binary, true),
         3 => {
-            let options = V1ReadOptions { max_record_size: small, max_header_size: 4096, ..V1ReadOptions::default() };
+            let options = V1ReadOptions::default().with_max_record_size(small).with_max_header_size(4096);
             (Framing::V1(options), Format::Binary, false)
         }
         _ => (Framing::None, Format::Csv, false),

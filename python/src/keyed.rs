@@ -154,7 +154,7 @@ impl KeyedSource {
                     self.current.insert((name, reader))
                 }
             };
-            let n = reader.records();
+            let n = reader.records_read();
             let offset = reader.offset();
             let pair = match reader.next_pair() {
                 None => {

@@ -54,10 +54,9 @@ impl PySchema {
     #[pyo3(signature = (path, include=None))]
     fn load(path: PathBuf, include: Option<Vec<PathBuf>>) -> PyResult<Self> {
         let include = include.unwrap_or_default();
-        let options = LoadOptions {
-            include_dirs: include.clone(),
-            hadoop_compat: false,
-        };
+        let options = LoadOptions::default()
+            .with_include_dirs(include.clone())
+            .with_hadoop_compat(false);
         let model = load(&[&path], &options).map_err(|d| PyValueError::new_err(d.to_string()))?;
         Ok(Self::new(&model, &include, path.display().to_string()))
     }

@@ -104,7 +104,7 @@ fn write_all(
             for value in values {
                 writer.write_value(schema, id, value)?;
             }
-            writer.into_inner()
+            Ok(writer.into_inner()?)
         }
         Encoding::Json => {
             let mut out = Vec::new();

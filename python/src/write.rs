@@ -14,7 +14,7 @@ use arrow_array::{Array, RecordBatch, RecordBatchReader, StructArray};
 use arrow_schema::ArrowError;
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::paddle::{Layout, PaddleWriteOptions, PaddleWriter};
-use hadoop_record::framing::plasma::{FixedWriter, TextWriter, VarOptions, VarWriter};
+use hadoop_record::framing::plasma::{FixedWriter, TextWriter, VarWriteOptions, VarWriter};
 use hadoop_record::framing::seqfile::{PayloadKey, SeqWriteOptions, SeqWriter};
 use hadoop_record::framing::split::Framing;
 use hadoop_record::framing::v1::{FileHeader, V1WriteOptions, V1Writer};
@@ -40,7 +40,7 @@ enum Plan {
     Paddle(PaddleWriteOptions),
     PlasmaText,
     PlasmaFixed(usize),
-    PlasmaVar(VarOptions),
+    PlasmaVar(VarWriteOptions),
     V1(String),
     /// The options, and whether the keys are records of the `key` column.
     SeqFile(SeqWriteOptions, bool),
@@ -103,35 +103,37 @@ impl FramingArgs<'_> {
             Framing::None => Plan::None,
             Framing::Mesos(_) => Plan::Mesos,
             Framing::Paddle(read) => {
-                let mut o = match read.layout {
+                let mut o = match read.layout() {
                     Layout::Cpp => PaddleWriteOptions::cpp(),
                     _ => PaddleWriteOptions::default(),
                 };
                 if let Some(c) = self.compression {
-                    o = o.compressor(c.parse().map_err(|e: hadoop_record::Error| {
+                    o = o.with_compressor(c.parse().map_err(|e: hadoop_record::Error| {
                         format!("compression: {}", e.message())
                     })?);
                 }
                 if let Some(size) = self.chunk_size {
-                    o = o.max_chunk_size(size);
+                    o = o.with_max_chunk_size(size);
                 }
                 if self.chunk_records.is_some() {
-                    o = o.max_chunk_records(self.chunk_records);
+                    o = o.with_max_chunk_records(self.chunk_records);
                 }
                 Plan::Paddle(o)
             }
             Framing::PlasmaText(_) => Plan::PlasmaText,
             Framing::PlasmaFixed(n) => Plan::PlasmaFixed(n),
             Framing::PlasmaVar(_) => {
-                let mut o = VarOptions::default();
+                let mut o = VarWriteOptions::default();
                 if let Some(c) = self.compression {
-                    o.compression = c.parse().map_err(|e: hadoop_record::Error| {
+                    o = o.with_compression(c.parse().map_err(|e: hadoop_record::Error| {
                         format!("compression: {}", e.message())
-                    })?;
+                    })?);
                 }
                 if let Some(size) = self.chunk_size {
-                    o.chunk_size = u32::try_from(size)
-                        .map_err(|_| format!("chunk_size: {size} is too large for plasma-var"))?;
+                    o =
+                        o.with_chunk_size(u32::try_from(size).map_err(|_| {
+                            format!("chunk_size: {size} is too large for plasma-var")
+                        })?);
                 }
                 Plan::PlasmaVar(o)
             }
@@ -145,7 +147,7 @@ impl FramingArgs<'_> {
             }
             Framing::SeqFile(_) => {
                 let class = self.record_type.unwrap_or(self.type_name);
-                let mut o = SeqWriteOptions::new(class).compression(
+                let mut o = SeqWriteOptions::new(class).with_compression(
                     self.seqfile_compression
                         .parse()
                         .map_err(|e: hadoop_record::Error| {
@@ -160,7 +162,7 @@ impl FramingArgs<'_> {
                                 .into(),
                         );
                     }
-                    o = o.codec(codec.parse().map_err(|e: hadoop_record::Error| {
+                    o = o.with_codec(codec.parse().map_err(|e: hadoop_record::Error| {
                         format!("seqfile_codec: {}", e.message())
                     })?);
                 }
@@ -171,11 +173,11 @@ impl FramingArgs<'_> {
                                 .into(),
                         );
                     }
-                    o = o.key_class(class);
+                    o = o.with_key_class(class);
                 }
                 match self.seqfile_key {
                     None | Some("null") => {}
-                    Some("long") => o = o.payload_key(PayloadKey::RecordNumber),
+                    Some("long") => o = o.with_payload_key(PayloadKey::RecordNumber),
                     Some(other) => {
                         return Err(format!(
                             "unknown seqfile_key `{other}` (expected null or long)"
@@ -259,10 +261,7 @@ impl Sink {
                 Frames::Keyed(Box::new(SeqWriter::new(out, o)), writer, keys)
             }
             Plan::V1(t) => {
-                let options = V1WriteOptions {
-                    strict_keys: false,
-                    ..V1WriteOptions::default()
-                };
+                let options = V1WriteOptions::default().with_strict_keys(false);
                 Frames::V1(V1Writer::new(out, FileHeader::new(), options)?, t)
             }
         };

@@ -41,8 +41,8 @@ fn bench(c: &mut Criterion) {
             let name = format!("{compressor:?}").to_lowercase();
             // 1 MiB chunks: several per run, as a real file has.
             let options = PaddleWriteOptions::default()
-                .compressor(compressor)
-                .max_chunk_size(1 << 20);
+                .with_compressor(compressor)
+                .with_max_chunk_size(1 << 20);
             let mut out = Vec::with_capacity(bytes as usize * 2);
             group.bench_function(BenchmarkId::new(format!("write/{name}"), size), |b| {
                 b.iter(|| {
@@ -81,7 +81,7 @@ fn bench(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new("read-recover/none", size), |b| {
                 b.iter(|| {
                     let mut n = 0usize;
-                    let options = PaddleReadOptions::default().recover(true);
+                    let options = PaddleReadOptions::default().with_recover(true);
                     let mut reader = PaddleReader::with_options(&file[..], options);
                     while let Some(r) = reader.next_ref() {
                         n += r.unwrap().len();

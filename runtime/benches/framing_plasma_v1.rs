@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hadoop_record::framing::plasma::{
-    Compression, FixedReader, FixedWriter, TextReader, TextWriter, VarOptions, VarReader, VarWriter,
+    Compression, FixedReader, FixedWriter, TextReader, TextWriter, VarReader, VarWriteOptions,
+    VarWriter,
 };
 use hadoop_record::framing::v1::{FileHeader, V1Reader, V1WriteOptions, V1Writer};
 use hadoop_record::framing::FrameWrite;
@@ -50,13 +51,10 @@ fn write_all(w: &mut dyn FrameWrite, records: &[Vec<u8>]) {
 }
 
 fn var_file(records: &[Vec<u8>], compression: Compression, capacity: usize) -> Vec<u8> {
-    let options = VarOptions {
-        compression,
-        ..VarOptions::default()
-    };
+    let options = VarWriteOptions::default().with_compression(compression);
     let mut w = VarWriter::new(Vec::with_capacity(capacity), options).unwrap();
     write_all(&mut w, records);
-    w.into_inner()
+    w.into_inner().unwrap()
 }
 
 fn v1_file(records: &[Vec<u8>], capacity: usize) -> Vec<u8> {

@@ -47,8 +47,8 @@ fn bench<M: Measurement>(c: &mut Criterion<M>) {
         let data = content(kind);
         let records: Vec<&[u8]> = data.chunks(RECORD).collect();
         let options = PaddleWriteOptions::default()
-            .compressor(Compressor::Gzip)
-            .max_chunk_size(CHUNK as u64);
+            .with_compressor(Compressor::Gzip)
+            .with_max_chunk_size(CHUNK as u64);
         let mut out = Vec::with_capacity(TOTAL + (1 << 20));
         group.bench_function(BenchmarkId::new("paddle-write", kind), |b| {
             b.iter(|| {

@@ -35,7 +35,7 @@ impl Record for Small {
     fn type_name() -> &'static str {
         "Small"
     }
-    fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+    fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.start_record(tag)?;
         out.write_int(self.i, "i")?;
         out.write_long(self.l, "l")?;
@@ -43,7 +43,7 @@ impl Record for Small {
         out.write_double(self.d, "d")?;
         out.end_record(tag)
     }
-    fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+    fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
         input.start_record(tag)?;
         let i = input.read_int("i")?;
         let l = input.read_long("l")?;

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use crate::field::Field;
 use crate::java_bits::{double_to_long_bits, float_to_int_bits};
 
 /// Java's `String.compareTo` order: by UTF-16 code units.
@@ -86,6 +87,49 @@ fn java_total_cmp<F: PartialOrd + Copy, B: Ord>(a: F, b: F, bits: impl Fn(F) -> 
     a.partial_cmp(&b)
         .filter(|o| o.is_ne())
         .unwrap_or_else(|| bits(a).cmp(&bits(b)))
+}
+
+/// Hadoop's order as Rust's `PartialOrd` needs it: what a record with `#[record(ord)]` or
+/// `#[record(partial_ord)]` (and every record `rcc` generates) implements.
+///
+/// Where Hadoop's `compareTo` ([`Field::cmp_hadoop`]) says less or greater, so does this.
+/// Where it has no answer that an order could give — a NaN, which Hadoop calls greater than
+/// everything in both directions — this is `None`, as for `f64`. Where Hadoop says equal but
+/// the values are not `==` (maps with the same keys and other values: Hadoop's map order
+/// ignores the values), the values decide ([`Field::partial_cmp_ties`]). So `Some(Equal)`
+/// means `==`, as `PartialOrd` and `Ord` require, and sorting agrees with Hadoop's.
+///
+/// ```
+/// use std::cmp::Ordering;
+/// use std::collections::BTreeMap;
+/// use hadoop_record::compare::partial_cmp;
+/// // UTF-16 order: U+1F600 sorts before U+FF5E, unlike `str`'s order.
+/// assert_eq!(partial_cmp(&"\u{1F600}".to_string(), &"\u{FF5E}".to_string()), Some(Ordering::Less));
+/// assert_eq!(partial_cmp(&f64::NAN, &1.0), None);
+/// // Hadoop compares maps by their keys; equal keys leave it to the values.
+/// let (a, b) = (BTreeMap::from([(1, 1), (3, 0)]), BTreeMap::from([(2, 0)]));
+/// assert_eq!(partial_cmp(&a, &b), Some(Ordering::Less));
+/// let c = BTreeMap::from([(1, 2), (3, 0)]);
+/// assert_eq!(partial_cmp(&a, &c), Some(Ordering::Less));
+/// ```
+///
+/// [`Field::cmp_hadoop`]: crate::field::Field::cmp_hadoop
+/// [`Field::partial_cmp_ties`]: crate::field::Field::partial_cmp_ties
+#[inline]
+pub fn partial_cmp<T: Field>(a: &T, b: &T) -> Option<Ordering> {
+    match a.partial_cmp_hadoop(b) {
+        Some(Ordering::Equal) => a.partial_cmp_ties(b),
+        o => o,
+    }
+}
+
+/// [`partial_cmp`] for types with no float inside, where it is a total order: what `Ord`
+/// of a record with `#[record(ord)]` returns.
+#[inline]
+pub fn total_cmp<T: Field>(a: &T, b: &T) -> Ordering {
+    // Without floats neither half returns `None`; equal is then the one answer that keeps
+    // `Ord` consistent with `Eq` should a hand-written `Field` return it anyway.
+    partial_cmp(a, b).unwrap_or(Ordering::Equal)
 }
 
 /// Sorts `items` stably by `cmp`, never panicking whatever `cmp` returns.

@@ -12,7 +12,7 @@ use crate::field::Field;
 use crate::record::Record;
 
 /// Enters a record on a raw cursor, under the nesting rule every reader follows
-/// ([`crate::archive::Depth`]): raw comparison and skipping count exactly what `deserialize`
+/// ([`crate::archive::Depth`]): raw comparison and skipping count exactly what `read_from`
 /// counts.
 #[inline]
 pub fn enter(input: &mut RawInput<'_>) -> Result<()> {
@@ -64,8 +64,8 @@ fn validate<T: Field>(bytes: &[u8]) -> Result<()> {
 /// `Record.toString()` prints it. Width, fill and precision apply as for a string.
 pub fn display_csv<T: Record>(record: &T, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut out = CsvOutput::new(Vec::new());
-    // Writing CSV to memory fails only for an error of the record's own `serialize`.
-    record.serialize(&mut out, "").map_err(|_| fmt::Error)?;
+    // Writing CSV to memory fails only for an error of the record's own `write_to`.
+    record.write_to(&mut out, "").map_err(|_| fmt::Error)?;
     let bytes = out.into_inner().map_err(|_| fmt::Error)?;
     f.pad(std::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
 }

@@ -55,6 +55,7 @@ impl ErrorKind {
 
 /// Where in the input an error was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Position {
     /// A byte offset from the start of the input (binary data, framings).
     Byte(u64),
@@ -313,6 +314,92 @@ impl std::error::Error for Error {
             .source
             .as_deref()
             .map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// The error of a writer's `into_inner` when writing what it holds fails: the error and the
+/// writer, which still holds what it could not write, as `std::io::IntoInnerError` gives
+/// back a `BufWriter`. `?` turns it into the [`Error`] alone.
+///
+/// ```
+/// use std::io::{self, Write};
+/// use hadoop_record::{ErrorKind, Format, RecordWriter};
+///
+/// /// A writer that refuses everything.
+/// #[derive(Debug)]
+/// struct Full;
+/// impl Write for Full {
+///     fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+///         Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+///     }
+///     fn flush(&mut self) -> io::Result<()> { Ok(()) }
+/// }
+/// #[derive(hadoop_record::Record)]
+/// struct N { n: i32 }
+///
+/// let mut writer = RecordWriter::new(Full, Format::Csv);
+/// writer.write(&N { n: 1 })?; // buffered
+/// let e = writer.into_inner().unwrap_err();
+/// assert_eq!(e.error().kind(), ErrorKind::Io);
+/// let writer: RecordWriter<Full> = e.into_inner(); // and try again later
+/// # std::mem::forget(writer);
+/// # Ok::<(), hadoop_record::Error>(())
+/// ```
+pub struct IntoInnerError<W> {
+    writer: W,
+    error: Error,
+}
+
+impl<W> IntoInnerError<W> {
+    pub(crate) fn new(writer: W, error: Error) -> Self {
+        IntoInnerError { writer, error }
+    }
+
+    /// Why writing failed.
+    pub fn error(&self) -> &Error {
+        &self.error
+    }
+
+    /// The writer, which still holds what could not be written.
+    pub fn into_inner(self) -> W {
+        self.writer
+    }
+
+    /// The error, dropping the writer.
+    pub fn into_error(self) -> Error {
+        self.error
+    }
+
+    /// The error and the writer.
+    pub fn into_parts(self) -> (Error, W) {
+        (self.error, self.writer)
+    }
+}
+
+impl<W> From<IntoInnerError<W>> for Error {
+    fn from(e: IntoInnerError<W>) -> Self {
+        e.error
+    }
+}
+
+/// The error alone: the writer need not be `Debug` for `unwrap`.
+impl<W> fmt::Debug for IntoInnerError<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IntoInnerError")
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W> fmt::Display for IntoInnerError<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl<W> std::error::Error for IntoInnerError<W> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
     }
 }
 

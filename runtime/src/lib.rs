@@ -12,16 +12,19 @@ pub mod framing;
 mod include;
 mod java_bits;
 pub mod meta;
+mod options;
 mod record;
 pub mod schema;
+mod single;
 mod stream;
 mod uninterrupted;
 pub mod value;
 
 pub use archive::{Index, RecordInput, RecordOutput};
-pub use error::{Error, ErrorKind, Position, Result};
+pub use error::{Error, ErrorKind, IntoInnerError, Position, Result};
 pub use record::Record;
 pub use schema::Signature;
+pub use single::{from_reader, from_slice, to_vec, to_writer};
 pub use stream::{
     Format, IntoRecords, RecordReader, RecordWriter, Records, Values, VisitInput, VisitOutput,
 };
@@ -36,9 +39,10 @@ pub use hadoop_record_derive::Record;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::derive_support::{compare_raw, display_csv, enter, in_field, leave};
-    pub use std::cmp::Ordering;
+    pub use std::cmp::{Ord, Ordering, PartialOrd};
     pub use std::fmt;
     pub use std::marker::Sized;
+    pub use std::option::Option::{self, Some};
     pub use std::result::Result::{Err, Ok};
     pub use std::vec::Vec;
 }

@@ -39,6 +39,7 @@
 
 use std::fmt;
 use std::io::{Read, Write};
+use std::iter::FusedIterator;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
@@ -47,7 +48,7 @@ use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::jute::{JuteInput, JuteOptions, JuteOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{RecordInput, RecordOutput, Sink};
-use crate::error::{excerpt, Error, ErrorKind, Position, Result};
+use crate::error::{excerpt, Error, ErrorKind, IntoInnerError, Position, Result};
 use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
 use crate::schema::{RecordId, Schema};
@@ -55,6 +56,7 @@ use crate::value::{self, Value};
 
 /// Hadoop's three record encodings, and ZooKeeper's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// `BinaryRecordOutput`/`BinaryRecordInput` (spec §3).
     Binary,
@@ -69,6 +71,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format.
+    pub const ALL: &'static [Format] = &[Format::Binary, Format::Csv, Format::Xml, Format::Jute];
+
     /// The lower-case name: `binary`, `csv`, `xml` or `jute`.
     pub fn name(self) -> &'static str {
         match self {
@@ -91,8 +96,9 @@ impl FromStr for Format {
 
     /// `binary`, `csv`, `xml` or `jute`, in any case.
     fn from_str(s: &str) -> Result<Self> {
-        [Format::Binary, Format::Csv, Format::Xml, Format::Jute]
-            .into_iter()
+        Format::ALL
+            .iter()
+            .copied()
             .find(|f| f.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 Error::new(
@@ -193,7 +199,8 @@ macro_rules! with_input {
 /// Errors carry the record number (from 0), the position (byte offset for binary, line:col
 /// for text) and the field path rooted at the type name, e.g.
 /// `record 2, line 3:41, in Outer.c.vrec[3].tag: …`. After an error the reader stays failed:
-/// a damaged stream cannot be resynchronised reliably.
+/// a damaged stream cannot be resynchronised reliably, so every later read is an error of the
+/// same [`ErrorKind`] (an I/O error stays an I/O error), and the iterators end.
 ///
 /// ```
 /// use hadoop_record::{Format, RecordReader};
@@ -203,10 +210,10 @@ macro_rules! with_input {
 /// # struct Point { x: i32, y: i32 }
 /// # impl Record for Point {
 /// #     fn type_name() -> &'static str { "Point" }
-/// #     fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+/// #     fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
 /// #         out.start_record(tag)?; out.write_int(self.x, "x")?; out.write_int(self.y, "y")?; out.end_record(tag)
 /// #     }
-/// #     fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+/// #     fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
 /// #         input.start_record(tag)?;
 /// #         let x = input.read_int("x").map_err(|e| e.in_field("x"))?;
 /// #         let y = input.read_int("y").map_err(|e| e.in_field("y"))?;
@@ -227,7 +234,8 @@ pub struct RecordReader<R> {
     input: Input<R>,
     format: Format,
     records: u64,
-    failed: bool,
+    /// The kind of the error that stopped the reader.
+    failed: Option<ErrorKind>,
 }
 
 impl<R: Read> RecordReader<R> {
@@ -252,7 +260,7 @@ impl<R: Read> RecordReader<R> {
             input,
             format,
             records: 0,
-            failed: false,
+            failed: None,
         }
     }
 
@@ -294,7 +302,7 @@ impl<R: Read> RecordReader<R> {
     /// use hadoop_record::{Format, RecordReader};
     /// let bytes = b"\0\0\x04\0";
     /// let reader = RecordReader::new(&bytes[..], Format::Jute)
-    ///     .with_jute_options(JuteOptions::max_buffer(4096));
+    ///     .with_jute_options(JuteOptions::default().with_max_buffer(4096));
     /// assert_eq!(reader.format(), Format::Jute);
     /// ```
     pub fn with_jute_options(mut self, options: JuteOptions) -> Self {
@@ -307,6 +315,23 @@ impl<R: Read> RecordReader<R> {
     /// The format being read.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// The reader records are read from.
+    pub fn get_ref(&self) -> &R {
+        with_input!(&self.input, i => i.get_ref())
+    }
+
+    /// The reader records are read from, mutably. Reading from it directly skips the bytes
+    /// this reader has buffered.
+    pub fn get_mut(&mut self) -> &mut R {
+        with_input!(&mut self.input, i => i.get_mut())
+    }
+
+    /// The reader records are read from. The bytes this reader has read ahead (up to 64 KiB
+    /// past the last record) are lost, as with `BufReader::into_inner`.
+    pub fn into_inner(self) -> R {
+        with_input!(self.input, i => i.into_inner())
     }
 
     /// How many records have been read.
@@ -322,11 +347,11 @@ impl<R: Read> RecordReader<R> {
     /// Reads the next record: `None` at a clean end of input.
     #[inline]
     pub fn read<T: Record>(&mut self) -> Result<Option<T>> {
-        if self.failed {
-            return Err(self.failed_before());
+        if let Some(kind) = self.failed {
+            return Err(self.failed_before(kind));
         }
         let result = with_input!(&mut self.input, input => read_one(input, T::type_name(), |i| {
-            T::deserialize(i, "")
+            T::read_from(i, "")
         }));
         self.count(result)
     }
@@ -334,8 +359,8 @@ impl<R: Read> RecordReader<R> {
     /// Reads the next record of type `id` of `schema` as a [`Value`]: `None` at a clean end
     /// of input.
     pub fn read_value(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Value>> {
-        if self.failed {
-            return Err(self.failed_before());
+        if let Some(kind) = self.failed {
+            return Err(self.failed_before(kind));
         }
         let name = &schema.record(id).name;
         let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
@@ -376,8 +401,8 @@ impl<R: Read> RecordReader<R> {
         type_name: &str,
         visitor: &mut V,
     ) -> Result<Option<V::Output>> {
-        if self.failed {
-            return Err(self.failed_before());
+        if let Some(kind) = self.failed {
+            return Err(self.failed_before(kind));
         }
         let result = with_input!(&mut self.input, input => read_one(input, type_name, |i| {
             visitor.visit(i)
@@ -388,8 +413,8 @@ impl<R: Read> RecordReader<R> {
     /// Whether the input is exhausted (after what may separate records): `true` at a clean
     /// end of input. A framed payload holds one record: this tells whether more follows it.
     pub fn at_end(&mut self) -> Result<bool> {
-        if self.failed {
-            return Err(self.failed_before());
+        if let Some(kind) = self.failed {
+            return Err(self.failed_before(kind));
         }
         let records = self.records;
         with_input!(&mut self.input, input => input
@@ -447,7 +472,7 @@ impl<R: Read> RecordReader<R> {
         value::write_record(&mut binary, &schema, id, &value, "")?;
         let bytes = binary.into_inner()?;
         let mut input = crate::archive::binary::RawInput::new(&bytes);
-        T::deserialize(&mut input, "").map(Some)
+        T::read_from(&mut input, "").map(Some)
     }
 
     /// [`RecordReader::read_with`] for a record of type `id` of `schema`, as a [`Value`].
@@ -457,8 +482,8 @@ impl<R: Read> RecordReader<R> {
         id: RecordId,
         writer: &RecordTypeInfo,
     ) -> Result<Option<Value>> {
-        if self.failed {
-            return Err(self.failed_before());
+        if let Some(kind) = self.failed {
+            return Err(self.failed_before(kind));
         }
         let filters = Filters::new(schema, id, writer);
         let name = &schema.record(id).name;
@@ -497,7 +522,7 @@ impl<R: Read> RecordReader<R> {
     /// [`RecordReader::read`] as an iterator item: nothing after the first error.
     #[inline]
     fn next_record<T: Record>(&mut self) -> Option<Result<T>> {
-        if self.failed {
+        if self.failed.is_some() {
             return None;
         }
         self.read().transpose()
@@ -509,13 +534,8 @@ impl<R: Read> RecordReader<R> {
     }
 
     #[cold]
-    fn failed_before(&self) -> Error {
-        Error::new(
-            ErrorKind::Syntax,
-            "the stream cannot be read past the error in an earlier record",
-        )
-        .in_record(self.records)
-        .at(self.position())
+    fn failed_before(&self, kind: ErrorKind) -> Error {
+        read_after_failure(kind, self.records, self.position())
     }
 }
 
@@ -584,6 +604,8 @@ impl<R: Read, T: Record> Iterator for Records<'_, R, T> {
     }
 }
 
+impl<R: Read, T: Record> FusedIterator for Records<'_, R, T> {}
+
 /// Owning iterator over the records of a [`RecordReader`] ([`RecordReader::into_records`]).
 #[derive(Debug)]
 pub struct IntoRecords<R, T> {
@@ -596,6 +618,11 @@ impl<R, T> IntoRecords<R, T> {
     pub fn reader(&self) -> &RecordReader<R> {
         &self.reader
     }
+
+    /// The reader, to go on reading records of another type.
+    pub fn into_reader(self) -> RecordReader<R> {
+        self.reader
+    }
 }
 
 impl<R: Read, T: Record> Iterator for IntoRecords<R, T> {
@@ -606,6 +633,8 @@ impl<R: Read, T: Record> Iterator for IntoRecords<R, T> {
         self.reader.next_record()
     }
 }
+
+impl<R: Read, T: Record> FusedIterator for IntoRecords<R, T> {}
 
 /// Iterator over records as [`Value`]s ([`RecordReader::values`]).
 #[derive(Debug)]
@@ -619,12 +648,14 @@ impl<R: Read> Iterator for Values<'_, R> {
     type Item = Result<Value>;
 
     fn next(&mut self) -> Option<Result<Value>> {
-        if self.reader.failed {
+        if self.reader.failed.is_some() {
             return None;
         }
         self.reader.read_value(self.schema, self.id).transpose()
     }
 }
+
+impl<R: Read> FusedIterator for Values<'_, R> {}
 
 /// The format-specific output of a [`RecordWriter`].
 #[derive(Debug)]
@@ -716,7 +747,7 @@ impl<W: Write> RecordWriter<W> {
     #[inline]
     pub fn write<T: Record>(&mut self, record: &T) -> Result<()> {
         let result = with_output!(&mut self.output, out => write_one(out, T::type_name(), |o| {
-            record.serialize(o, "")
+            record.write_to(o, "")
         }), Output::Taken => Err(taken()));
         self.count(result)
     }
@@ -784,11 +815,19 @@ impl<W: Write> RecordWriter<W> {
         )
     }
 
-    /// Flushes and returns the writer.
-    pub fn into_inner(mut self) -> Result<W> {
-        with_output!(std::mem::replace(&mut self.output, Output::Taken), o => o.into_inner(),
-            Output::Taken => Err(taken()),
-        )
+    /// Writes everything buffered, flushes, and returns the writer. When that fails, the
+    /// error holds this writer with what it could not write, as `BufWriter::into_inner` does.
+    pub fn into_inner(mut self) -> Result<W, IntoInnerError<Self>> {
+        if let Err(e) = self.flush() {
+            return Err(IntoInnerError::new(self, e));
+        }
+        match std::mem::replace(&mut self.output, Output::Taken) {
+            Output::Binary(o) => Ok(o.into_writer()),
+            Output::Csv(o) => Ok(o.into_writer()),
+            Output::Xml(o) => Ok(o.into_writer()),
+            Output::Jute(o) => Ok(o.into_writer()),
+            Output::Taken => Err(IntoInnerError::new(self, taken())),
+        }
     }
 }
 
@@ -823,12 +862,24 @@ fn write_one<W: Write, O: StreamOutput<W>>(
     }
 }
 
+/// The error of a read after a reader failed: of the first error's `kind`, numbered with the
+/// record that failed.
+#[cold]
+pub(crate) fn read_after_failure(kind: ErrorKind, records: u64, position: Position) -> Error {
+    Error::new(
+        kind,
+        "the stream cannot be read past the error in an earlier record",
+    )
+    .in_record(records)
+    .at(position)
+}
+
 /// What a reader does with the outcome of reading one record: count it in `records`, or
-/// remember that the stream `failed` and number the error with the record it is in.
+/// remember that the stream `failed` (and how) and number the error with the record it is in.
 #[inline]
 pub(crate) fn count_read<T>(
     records: &mut u64,
-    failed: &mut bool,
+    failed: &mut Option<ErrorKind>,
     result: Result<Option<T>>,
 ) -> Result<Option<T>> {
     match result {
@@ -838,7 +889,7 @@ pub(crate) fn count_read<T>(
         }
         Ok(None) => Ok(None),
         Err(e) => {
-            *failed = true;
+            *failed = Some(e.kind());
             Err(e.in_record(*records))
         }
     }

@@ -223,10 +223,9 @@ fn framings() {
 
     // Plasma text: a line longer than the reader's limit.
     let input = format!("{}\n", "p".repeat(HUGE));
-    let options = TextOptions {
-        max_record_size: 1 << 10,
-        allow_unterminated: false,
-    };
+    let options = TextOptions::default()
+        .with_max_record_size(1 << 10)
+        .with_allow_unterminated(false);
     first_error(TextReader::with_options(input.as_bytes(), options));
 }
 

@@ -161,8 +161,8 @@ fn writer_reproduces_the_real_encoders_bytes() {
             w.write_payload(r).unwrap();
         }
         w.finish().unwrap();
-        assert_eq!(w.records(), case.records.len() as u64);
-        assert_eq!(w.into_inner(), case.bytes, "{}", case.file);
+        assert_eq!(w.records_written(), case.records.len() as u64);
+        assert_eq!(w.into_inner().unwrap(), case.bytes, "{}", case.file);
 
         let mut out = Vec::new();
         for r in &case.records {
@@ -255,7 +255,7 @@ fn hostile_lengths_fail_before_any_allocation() {
 
     // With no record limit, 2^64 - 1 waits for its bytes and ends as a truncation; the
     // buffer only ever holds what arrived.
-    let opts = MesosOptions::default().max_record_size(u64::MAX);
+    let opts = MesosOptions::default().with_max_record_size(u64::MAX);
     let (_, err) = decode_split(opts, b"18446744073709551615\nxyz", &[]);
     let err = err.unwrap();
     assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
@@ -275,14 +275,14 @@ fn hostile_lengths_fail_before_any_allocation() {
     let (records, err) = decode_split(MesosOptions::default(), b"00000000000000000002\nab", &[]);
     assert!(err.is_none());
     assert_eq!(records, [b"ab".to_vec()]);
-    let opts = MesosOptions::default().max_length_line(3);
+    let opts = MesosOptions::default().with_max_length_line(3);
     let (_, err) = decode_split(opts, b"0002\nab", &[]);
     assert_eq!(err.unwrap().kind(), ErrorKind::Limit);
 }
 
 #[test]
 fn record_size_limit_is_inclusive_and_configurable() {
-    let opts = MesosOptions::default().max_record_size(3);
+    let opts = MesosOptions::default().with_max_record_size(3);
     assert_eq!(decode_split(opts, b"3\nabc", &[]).0, [b"abc".to_vec()]);
     let (_, err) = decode_split(opts, b"4\nabcd", &[]);
     assert_eq!(err.unwrap().kind(), ErrorKind::Limit);
@@ -300,7 +300,7 @@ fn lenient_mode_reads_what_mesos_go_and_python_accept() {
     let input = b" 5\nhello+3\r\nabc\t0 \n";
     let (_, err) = decode_split(MesosOptions::default(), input, &[]);
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
-    let opts = MesosOptions::default().lenient(true);
+    let opts = MesosOptions::default().with_lenient(true);
     let cuts: Vec<usize> = (1..input.len()).collect();
     let (records, err) = decode_split(opts, input, &cuts);
     assert!(err.is_none(), "{err:?}");
@@ -330,7 +330,7 @@ proptest! {
         for r in &records {
             w.write_payload(r).unwrap();
         }
-        let bytes = w.into_inner();
+        let bytes = w.into_inner().unwrap();
         let mut cuts: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
         cuts.sort_unstable();
         let (got, err) = decode_split(MesosOptions::default(), &bytes, &cuts);
@@ -353,7 +353,7 @@ proptest! {
         lenient in any::<bool>(),
         cut in any::<prop::sample::Index>(),
     ) {
-        let opts = MesosOptions::default().lenient(lenient).max_record_size(64);
+        let opts = MesosOptions::default().with_lenient(lenient).with_max_record_size(64);
         let whole = decode_split(opts, &bytes, &[]);
         let split = decode_split(opts, &bytes, &[cut.index(bytes.len() + 1)]);
         prop_assert_eq!(&whole.0, &split.0);

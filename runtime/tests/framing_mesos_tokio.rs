@@ -94,10 +94,10 @@ async fn framed_read_and_write() {
 
 #[test]
 fn codec_applies_the_options() {
-    let mut codec = MesosCodec::new(MesosOptions::default().max_record_size(4));
+    let mut codec = MesosCodec::new(MesosOptions::default().with_max_record_size(4));
     let mut buf = BytesMut::from(&b"5\nhello"[..]);
     assert_eq!(codec.decode(&mut buf).unwrap_err().kind(), ErrorKind::Limit);
-    let mut codec = MesosCodec::new(MesosOptions::default().lenient(true));
+    let mut codec = MesosCodec::new(MesosOptions::default().with_lenient(true));
     let mut buf = BytesMut::from(&b" 5\r\nhello"[..]);
     assert_eq!(codec.decode(&mut buf).unwrap(), Some(b"hello".to_vec()));
 }

@@ -95,9 +95,10 @@ fn read_all(bytes: &[u8], options: PaddleReadOptions) -> (Vec<Vec<u8>>, Option<E
 }
 
 fn go_options(max_chunk_size: i64, compressor: u32) -> PaddleWriteOptions {
-    let mut o = PaddleWriteOptions::default().compressor(Compressor::from_id(compressor).unwrap());
+    let mut o =
+        PaddleWriteOptions::default().with_compressor(Compressor::from_id(compressor).unwrap());
     if max_chunk_size >= 0 {
-        o = o.max_chunk_size(max_chunk_size as u64);
+        o = o.with_max_chunk_size(max_chunk_size as u64);
     }
     o
 }
@@ -105,7 +106,7 @@ fn go_options(max_chunk_size: i64, compressor: u32) -> PaddleWriteOptions {
 #[test]
 fn fixtures_read_as_the_manifest_says() {
     for case in cases() {
-        let options = PaddleReadOptions::default().layout(case.layout);
+        let options = PaddleReadOptions::default().with_layout(case.layout);
         let (records, err) = read_all(&case.bytes, options);
         assert_eq!(records, case.expected, "{}", case.file);
         assert_eq!(err.is_some(), case.expect_error, "{}: {err:?}", case.file);
@@ -187,7 +188,7 @@ fn writer_is_byte_identical_to_the_go_writer() {
 #[test]
 fn cpp_layout_writer_matches_the_cpp_fixture() {
     let case = cpp_fixture();
-    let options = PaddleWriteOptions::cpp().max_chunk_records(Some(2));
+    let options = PaddleWriteOptions::cpp().with_max_chunk_records(Some(2));
     assert_eq!(paddle_file(&case.written, options), case.bytes);
     let first =
         ChunkHeader::parse(case.bytes[..HEADER_LEN].try_into().unwrap(), Layout::Cpp).unwrap();
@@ -205,10 +206,10 @@ fn cpp_writer_closes_chunks_by_record_count_alone() {
         w.write_payload(&record).unwrap();
     }
     w.finish().unwrap();
-    let file = w.into_inner();
+    let file = w.into_inner().unwrap();
     let options = PaddleReadOptions::default()
-        .layout(Layout::Cpp)
-        .max_chunk_bytes(64 << 20);
+        .with_layout(Layout::Cpp)
+        .with_max_chunk_bytes(64 << 20);
     let index = PaddleIndex::load(&mut Cursor::new(&file), &options).unwrap();
     let counts: Vec<u32> = index
         .chunks()
@@ -221,7 +222,7 @@ fn cpp_writer_closes_chunks_by_record_count_alone() {
 #[test]
 fn index_and_info_match_the_manifest_chunks() {
     for case in cases() {
-        let options = PaddleReadOptions::default().layout(case.layout);
+        let options = PaddleReadOptions::default().with_layout(case.layout);
         let summary = info(&case.bytes[..], &options).unwrap();
         assert_eq!(summary.is_sound(), !case.expect_error, "{}", case.file);
         assert_eq!(summary.records, case.expected.len() as u64, "{}", case.file);
@@ -295,7 +296,7 @@ fn the_index_reads_headers_only_and_random_access_one_chunk() {
     let records: Vec<Vec<u8>> = (0..200u32).map(|i| vec![i as u8; 1000]).collect();
     let file = paddle_file(
         &records,
-        PaddleWriteOptions::default().max_chunk_size(10_000),
+        PaddleWriteOptions::default().with_max_chunk_size(10_000),
     );
     let read = std::rc::Rc::new(std::cell::Cell::new(0));
     let mut input = Counting {
@@ -322,7 +323,7 @@ fn the_index_reads_headers_only_and_random_access_one_chunk() {
 #[test]
 fn random_access_by_number_and_range() {
     for case in cases().into_iter().filter(|c| !c.expect_error) {
-        let options = PaddleReadOptions::default().layout(case.layout);
+        let options = PaddleReadOptions::default().with_layout(case.layout);
         let mut file = PaddleFile::open(Cursor::new(&case.bytes), options).unwrap();
         let n = case.expected.len() as u64;
         assert_eq!(file.num_records(), n);
@@ -359,7 +360,7 @@ fn random_access_by_number_and_range() {
 
 /// Chunk boundaries of a sound file, from its manifest-free index.
 fn chunk_ends(bytes: &[u8], layout: Layout) -> Vec<(u64, u64, usize)> {
-    let options = PaddleReadOptions::default().layout(layout);
+    let options = PaddleReadOptions::default().with_layout(layout);
     let index = PaddleIndex::load(&mut Cursor::new(bytes), &options).unwrap();
     let mut records = 0;
     index
@@ -385,8 +386,8 @@ fn truncation_at_every_offset_of_every_fixture() {
             let damaged_at = complete.map_or(0, |c| c.1);
             for recover in [false, true] {
                 let options = PaddleReadOptions::default()
-                    .layout(case.layout)
-                    .recover(recover);
+                    .with_layout(case.layout)
+                    .with_recover(recover);
                 let mut reader = PaddleReader::with_options(&case.bytes[..cut], options);
                 let got: Vec<_> = reader.by_ref().collect();
                 let ok: Vec<_> = got
@@ -420,7 +421,7 @@ fn truncating_the_damaged_fixtures_never_panics_nor_invents_records() {
     for case in cases().into_iter().filter(|c| c.expect_error) {
         for cut in 0..=case.bytes.len() {
             for recover in [false, true] {
-                let options = PaddleReadOptions::default().recover(recover);
+                let options = PaddleReadOptions::default().with_recover(recover);
                 let (records, err) = read_all(&case.bytes[..cut], options);
                 assert!(
                     case.expected.starts_with(&records),
@@ -458,7 +459,7 @@ fn trailing_partial_header_is_an_error_not_a_phantom_chunk() {
     );
 
     let mut reader =
-        PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().recover(true));
+        PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().with_recover(true));
     assert_eq!(reader.by_ref().count(), case.expected.len());
     assert_eq!(reader.skipped().len(), 1);
     assert_eq!(

@@ -31,11 +31,11 @@ fn snappy_chunks_match_go_byte_for_byte() {
             v["record_crc32"].as_u64().unwrap(),
             "generator differs from Go's for {line}"
         );
-        let options = PaddleWriteOptions::default().compressor(Compressor::Snappy);
+        let options = PaddleWriteOptions::default().with_compressor(Compressor::Snappy);
         let mut w = PaddleWriter::with_options(Vec::new(), options);
         w.write_payload(&record).unwrap();
         w.finish().unwrap();
-        let file = w.into_inner();
+        let file = w.into_inner().unwrap();
         let header =
             ChunkHeader::parse(file[..HEADER_LEN].try_into().unwrap(), Layout::Go).unwrap();
         assert_eq!(
@@ -60,7 +60,7 @@ fn snappy_chunks_match_go_byte_for_byte() {
 fn gzip_chunks_match_go_byte_for_byte() {
     let mut checked = 0;
     // One writer for all the chunks: the encoder it keeps must not carry state over.
-    let options = PaddleWriteOptions::default().compressor(Compressor::Gzip);
+    let options = PaddleWriteOptions::default().with_compressor(Compressor::Gzip);
     let mut w = PaddleWriter::with_options(Vec::new(), options);
     let mut expected = Vec::new();
     for v in gozip_inputs::vectors(GZIP_VECTORS) {
@@ -83,7 +83,7 @@ fn gzip_chunks_match_go_byte_for_byte() {
         checked += 1;
     }
     w.finish().unwrap();
-    let file = w.into_inner();
+    let file = w.into_inner().unwrap();
     let mut at = 0;
     for (line, records) in &expected {
         let header =
@@ -149,10 +149,11 @@ fn whole_files_match_the_go_writer_for_every_setting() {
         }
         let records = &cache.as_ref().unwrap().1;
         let max = v["max_chunk_size"].as_i64().unwrap();
-        let mut options = PaddleWriteOptions::default()
-            .compressor(Compressor::from_id(v["compressor"].as_u64().unwrap() as u32).unwrap());
+        let mut options = PaddleWriteOptions::default().with_compressor(
+            Compressor::from_id(v["compressor"].as_u64().unwrap() as u32).unwrap(),
+        );
         if max >= 0 {
-            options = options.max_chunk_size(max as u64);
+            options = options.with_max_chunk_size(max as u64);
         }
         let mut w = PaddleWriter::with_options(Vec::new(), options);
         for r in records {
@@ -160,7 +161,7 @@ fn whole_files_match_the_go_writer_for_every_setting() {
         }
         w.finish().unwrap();
         assert_eq!(w.chunks(), v["chunks"].as_u64().unwrap(), "{line}");
-        let file = w.into_inner();
+        let file = w.into_inner().unwrap();
         assert_eq!(
             (file.len() as u64, u64::from(crc32fast::hash(&file))),
             (

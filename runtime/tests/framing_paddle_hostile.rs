@@ -57,7 +57,7 @@ fn a_4_gib_payload_claim_in_a_30_byte_file() {
     assert_eq!(err.kind(), ErrorKind::Limit);
     assert_eq!(err.position(), Some(Position::Byte(0)));
     // With the cap lifted, the read still only grows with the 10 bytes present.
-    let options = PaddleReadOptions::default().max_chunk_bytes(u64::MAX);
+    let options = PaddleReadOptions::default().with_max_chunk_bytes(u64::MAX);
     let (_, err, _) = read_all(&bytes, options);
     let err = err.unwrap();
     assert_eq!(err.kind(), ErrorKind::UnexpectedEof);
@@ -92,7 +92,7 @@ fn a_record_count_the_payload_cannot_hold() {
     let everything: Vec<_> = PaddleReader::new(&chunk(header, &raw)[..]).collect();
     assert_eq!(everything.len(), 1);
     assert!(everything[0].is_err());
-    let options = PaddleReadOptions::default().recover(true);
+    let options = PaddleReadOptions::default().with_recover(true);
     let everything: Vec<_> =
         PaddleReader::with_options(&chunk(header, &raw)[..], options).collect();
     assert!(everything.is_empty());
@@ -135,14 +135,14 @@ fn compression_bombs_stop_at_the_cap() {
     for compressor in [Compressor::Snappy, Compressor::Gzip] {
         // 8 MiB of zeros against a 1 MiB cap.
         let bytes = bomb(compressor, 8 << 20);
-        let options = PaddleReadOptions::default().max_chunk_bytes(1 << 20);
+        let options = PaddleReadOptions::default().with_max_chunk_bytes(1 << 20);
         let (records, err, _) = read_all(&bytes, options);
         assert!(records.is_empty());
         let err = err.unwrap();
         assert_eq!(err.kind(), ErrorKind::Limit, "{compressor:?}: {err}");
         assert!(err.to_string().contains("decompressed payload"), "{err}");
         // The same chunk is fine once the cap allows it.
-        let options = PaddleReadOptions::default().max_chunk_bytes(9 << 20);
+        let options = PaddleReadOptions::default().with_max_chunk_bytes(9 << 20);
         let (records, err, _) = read_all(&bytes, options);
         assert!(err.is_none(), "{err:?}");
         assert_eq!(records[0].len(), 8 << 20);
@@ -159,7 +159,7 @@ fn compression_bombs_stop_at_the_cap() {
 #[test]
 fn corrupt_compressed_payloads_are_reported() {
     for compressor in [Compressor::Snappy, Compressor::Gzip] {
-        let options = PaddleWriteOptions::default().compressor(compressor);
+        let options = PaddleWriteOptions::default().with_compressor(compressor);
         let mut bytes = file(&[b"hello hello hello hello", b"world"], options);
         // Flip a byte inside the compressed data and fix the CRC, so only the
         // decompressor (or its inner checksum) can notice.
@@ -176,8 +176,8 @@ fn corrupt_compressed_payloads_are_reported() {
 /// Three chunks of two records each, uncompressed or compressed.
 fn three_chunks(compressor: Compressor) -> (Vec<u8>, Vec<u64>) {
     let options = PaddleWriteOptions::default()
-        .compressor(compressor)
-        .max_chunk_size(4);
+        .with_compressor(compressor)
+        .with_max_chunk_size(4);
     let bytes = file(&[b"a1", b"a2", b"b1", b"b2", b"c1", b"c2"], options);
     let index = PaddleIndex::load(&mut Cursor::new(&bytes), &Default::default()).unwrap();
     let offsets = index.chunks().iter().map(|c| c.offset).collect::<Vec<_>>();
@@ -196,7 +196,7 @@ fn recovery_skips_a_bad_middle_chunk_and_carries_on() {
         assert_eq!(err.unwrap().kind(), ErrorKind::Checksum);
 
         let mut reader =
-            PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().recover(true));
+            PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().with_recover(true));
         let records: Vec<_> = reader.by_ref().map(Result::unwrap).collect();
         assert_eq!(records, [&b"a1"[..], b"a2", b"c1", b"c2"], "{compressor:?}");
         let skipped = reader.skipped();
@@ -212,7 +212,7 @@ fn recovery_skips_a_bad_middle_chunk_and_carries_on() {
         assert_eq!(file.num_records(), 6);
         assert_eq!(file.get(2).unwrap_err().kind(), ErrorKind::Checksum);
         assert_eq!(file.get(4).unwrap(), b"c1");
-        let options = PaddleReadOptions::default().recover(true);
+        let options = PaddleReadOptions::default().with_recover(true);
         let mut file = PaddleFile::open(Cursor::new(&bytes), options).unwrap();
         assert_eq!(file.num_records(), 4);
         assert_eq!(file.index().chunks()[1].offset, offsets[2]);
@@ -231,7 +231,7 @@ fn recovery_resyncs_when_a_size_field_swallows_the_next_chunks() {
     assert!(records.is_empty());
     assert_eq!(err.unwrap().position(), Some(Position::Byte(0)));
     let mut reader =
-        PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().recover(true));
+        PaddleReader::with_options(&bytes[..], PaddleReadOptions::default().with_recover(true));
     let records: Vec<_> = reader.by_ref().map(Result::unwrap).collect();
     assert_eq!(records, [&b"b1"[..], b"b2", b"c1", b"c2"]);
     assert_eq!(reader.skipped().len(), 1);
@@ -255,7 +255,7 @@ fn recovery_skips_garbage_and_false_magic_between_chunks() {
     assert_eq!(err.kind(), ErrorKind::Syntax);
     assert_eq!(err.position(), Some(Position::Byte(offsets[1])));
 
-    let options = PaddleReadOptions::default().recover(true);
+    let options = PaddleReadOptions::default().with_recover(true);
     let (records, err, skipped) = read_all(&damaged, options);
     assert!(err.is_none());
     assert_eq!(records.len(), 6);
@@ -278,7 +278,7 @@ fn recovery_skips_garbage_and_false_magic_between_chunks() {
 #[test]
 fn recovery_of_a_file_that_is_all_garbage() {
     let garbage: Vec<u8> = (0..10_000u32).map(|i| (i * 7919 % 251) as u8).collect();
-    let options = PaddleReadOptions::default().recover(true);
+    let options = PaddleReadOptions::default().with_recover(true);
     let (records, err, skipped) = read_all(&garbage, options);
     assert!(records.is_empty() && err.is_none());
     assert_eq!(skipped, 1);
@@ -310,7 +310,7 @@ fn recovery_stays_linear_when_every_offset_claims_a_big_chunk() {
     }
     let tail = file(&[b"last"], PaddleWriteOptions::default());
     bytes.extend_from_slice(&tail);
-    let options = PaddleReadOptions::default().recover(true);
+    let options = PaddleReadOptions::default().with_recover(true);
     let summary = info(&bytes[..], &options).unwrap();
     assert_eq!(summary.records, 2);
     assert_eq!(summary.skipped.len(), 1);
@@ -336,7 +336,7 @@ fn a_chunk_with_a_valid_crc_but_a_bad_record_table_is_skipped_whole() {
     let mut bytes = chunk(outer, &payload);
     let after = file(&[b"after"], PaddleWriteOptions::default());
     bytes.extend_from_slice(&after);
-    let options = PaddleReadOptions::default().recover(true);
+    let options = PaddleReadOptions::default().with_recover(true);
     let mut reader = PaddleReader::with_options(&bytes[..], options);
     let records: Vec<_> = reader.by_ref().map(Result::unwrap).collect();
     assert_eq!(records, [b"after".to_vec()], "the nested chunk is not read");

@@ -44,7 +44,7 @@ proptest! {
     #[test]
     fn write_then_read_gives_the_records_back(records in records(), options in settings()) {
         let bytes = paddle_file(&records, options);
-        let read = PaddleReadOptions::default().layout(options.layout);
+        let read = PaddleReadOptions::default().with_layout(options.layout());
         let back: Vec<Vec<u8>> = PaddleReader::with_options(&bytes[..], read)
             .collect::<Result<_, _>>()
             .unwrap();
@@ -54,7 +54,7 @@ proptest! {
         prop_assert!(summary.is_sound());
         prop_assert_eq!(summary.records, records.len() as u64);
         for c in &summary.chunks {
-            if let Some(max) = options.max_chunk_records {
+            if let Some(max) = options.max_chunk_records() {
                 prop_assert!(c.header.num_records <= max);
             }
         }
@@ -72,7 +72,7 @@ proptest! {
 
     #[test]
     fn chunks_respect_the_size_limit(records in records(), max in 0u64..300) {
-        let options = PaddleWriteOptions::default().max_chunk_size(max);
+        let options = PaddleWriteOptions::default().with_max_chunk_size(max);
         let bytes = paddle_file(&records, options);
         let summary = info(&bytes[..], &PaddleReadOptions::default()).unwrap();
         for c in &summary.chunks {
@@ -100,7 +100,7 @@ proptest! {
         }
         bytes.truncate(cut.index(bytes.len() + 1));
         for recover in [false, true] {
-            let read = PaddleReadOptions::default().layout(options.layout).recover(recover);
+            let read = PaddleReadOptions::default().with_layout(options.layout()).with_recover(recover);
             let mut reader = PaddleReader::with_options(&bytes[..], read);
             let mut good = Vec::new();
             for r in reader.by_ref() {

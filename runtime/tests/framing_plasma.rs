@@ -7,7 +7,7 @@ use std::io::Cursor;
 use bytes::BytesMut;
 use hadoop_record::framing::plasma::{
     fixed_info, text_info, FixedCodec, FixedReader, FixedWriter, PlasmaFormat, TextCodec,
-    TextOptions, TextReader, TextWriter, VarOptions,
+    TextOptions, TextReader, TextWriter, VarWriteOptions,
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{ErrorKind, Position};
@@ -57,10 +57,7 @@ fn text_unterminated_last_record_is_an_error_unless_allowed() {
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
     assert_eq!(e.position(), Some(Position::Byte(4)));
 
-    let lenient = TextOptions {
-        allow_unterminated: true,
-        ..TextOptions::default()
-    };
+    let lenient = TextOptions::default().with_allow_unterminated(true);
     let (records, err) = until_error(TextReader::with_options(&b"one\ntwo"[..], lenient));
     assert!(err.is_none());
     assert_eq!(records, [&b"one"[..], b"two"]);
@@ -68,10 +65,7 @@ fn text_unterminated_last_record_is_an_error_unless_allowed() {
 
 #[test]
 fn text_record_longer_than_the_limit_is_refused_at_its_start() {
-    let options = TextOptions {
-        max_record_size: 4,
-        ..TextOptions::default()
-    };
+    let options = TextOptions::default().with_max_record_size(4);
     let (records, err) = until_error(TextReader::with_options(&b"abcd\nabcde\n"[..], options));
     assert_eq!(records, [b"abcd"]);
     let e = err.unwrap();
@@ -184,10 +178,7 @@ fn text_codec_reports_an_unterminated_end() {
     let e = codec.decode_eof(&mut buf).unwrap_err();
     assert_eq!(e.position(), Some(Position::Byte(3)));
 
-    let mut codec = TextCodec::new(TextOptions {
-        allow_unterminated: true,
-        ..TextOptions::default()
-    });
+    let mut codec = TextCodec::new(TextOptions::default().with_allow_unterminated(true));
     let mut buf = BytesMut::from(&b"cut"[..]);
     assert_eq!(codec.decode_eof(&mut buf).unwrap().unwrap(), &b"cut"[..]);
     assert!(codec.decode_eof(&mut buf).unwrap().is_none());
@@ -306,7 +297,7 @@ fn formats_parse_and_build_readers_and_writers() {
         assert_eq!(format.to_string(), name);
         let mut out = Vec::new();
         {
-            let mut w = format.writer(&mut out, VarOptions::default()).unwrap();
+            let mut w = format.writer(&mut out, VarWriteOptions::default()).unwrap();
             w.write_payload(b"abc").unwrap();
             w.write_payload(b"def").unwrap();
             w.finish().unwrap();

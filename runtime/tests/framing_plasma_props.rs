@@ -8,7 +8,7 @@ use std::io::Cursor;
 use bytes::BytesMut;
 use hadoop_record::framing::plasma::{
     Compression, FixedReader, FixedWriter, TextCodec, TextOptions, TextReader, TextWriter,
-    VarOptions, VarReadOptions, VarReader,
+    VarReadOptions, VarReader, VarWriteOptions,
 };
 use hadoop_record::framing::FrameWrite;
 use proptest::prelude::*;
@@ -51,14 +51,15 @@ fn payload() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-fn var_options() -> impl Strategy<Value = VarOptions> {
-    (64u32..300, prop::bool::ANY).prop_map(|(chunk_size, snappy)| VarOptions {
-        chunk_size,
-        compression: if snappy {
-            Compression::Snappy
-        } else {
-            Compression::None
-        },
+fn var_options() -> impl Strategy<Value = VarWriteOptions> {
+    (64u32..300, prop::bool::ANY).prop_map(|(chunk_size, snappy)| {
+        VarWriteOptions::default()
+            .with_chunk_size(chunk_size)
+            .with_compression(if snappy {
+                Compression::Snappy
+            } else {
+                Compression::None
+            })
     })
 }
 
@@ -139,7 +140,7 @@ proptest! {
     ) {
         let file = var_file(&records, options);
         prop_assert_eq!(&collect(VarReader::new(&file[..])), &records);
-        for size in [chunks_per_split * options.chunk_size as u64, odd_split] {
+        for size in [chunks_per_split * options.chunk_size() as u64, odd_split] {
             let got = by_splits(file.len(), size, |s, e| {
                 VarReader::split(Cursor::new(&file), s, e, VarReadOptions::default()).unwrap()
             });
@@ -169,7 +170,7 @@ proptest! {
         prop_assert!(failed || strict == records);
         let recovering = VarReader::with_options(
             &file[..],
-            VarReadOptions { recover: true, ..VarReadOptions::default() },
+            VarReadOptions::default().with_recover(true),
         );
         let mut got = Vec::new();
         for r in recovering {

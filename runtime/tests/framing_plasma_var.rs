@@ -6,7 +6,7 @@ use std::io::Cursor;
 
 use hadoop_record::framing::plasma::var::{capacity, ChunkHeader, HEADER_LEN};
 use hadoop_record::framing::plasma::{
-    var_info, Compression, VarInfo, VarOptions, VarReadOptions, VarReader, VarWriter,
+    var_info, Compression, VarInfo, VarReadOptions, VarReader, VarWriteOptions, VarWriter,
 };
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
@@ -29,11 +29,10 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-fn small(chunk_size: u32) -> VarOptions {
-    VarOptions {
-        chunk_size,
-        compression: Compression::None,
-    }
+fn small(chunk_size: u32) -> VarWriteOptions {
+    VarWriteOptions::default()
+        .with_chunk_size(chunk_size)
+        .with_compression(Compression::None)
 }
 
 fn strict(file: &[u8]) -> (Vec<Vec<u8>>, Option<Error>) {
@@ -100,7 +99,7 @@ fn a_small_file_has_exactly_the_documented_bytes() {
 
 #[test]
 fn the_long_length_form_is_ff_and_a_big_endian_u64() {
-    let file = var_file(&[vec![1; 254], vec![2; 255]], VarOptions::default());
+    let file = var_file(&[vec![1; 254], vec![2; 255]], VarWriteOptions::default());
     assert_eq!(file[32], 254);
     let long = 32 + 1 + 254;
     assert_eq!(&file[long..long + 9], &[0xff, 0, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -120,10 +119,9 @@ fn round_trips_across_chunk_sizes_and_compression() {
     }
     for chunk_size in [64, 65, 100, 1024, 65536] {
         for compression in [Compression::None, Compression::Snappy] {
-            let options = VarOptions {
-                chunk_size,
-                compression,
-            };
+            let options = VarWriteOptions::default()
+                .with_chunk_size(chunk_size)
+                .with_compression(compression);
             let file = var_file(&records, options);
             let (got, err) = strict(&file);
             assert!(err.is_none(), "{chunk_size} {compression:?}: {err:?}");
@@ -147,10 +145,9 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
     let plain = var_file(&records, small(4096));
     let packed = var_file(
         &records,
-        VarOptions {
-            chunk_size: 4096,
-            compression: Compression::Snappy,
-        },
+        VarWriteOptions::default()
+            .with_chunk_size(4096)
+            .with_compression(Compression::Snappy),
     );
     assert!(
         packed.len() * 3 < plain.len(),
@@ -182,10 +179,9 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
         .collect();
     let file = var_file(
         &noise,
-        VarOptions {
-            chunk_size: 4096,
-            compression: Compression::Snappy,
-        },
+        VarWriteOptions::default()
+            .with_chunk_size(4096)
+            .with_compression(Compression::Snappy),
     );
     assert_eq!(strict(&file).0, noise);
     all_chunks(&file, Compression::None);
@@ -193,7 +189,7 @@ fn snappy_packs_compressible_data_into_fewer_chunks() {
 
 #[test]
 fn empty_files() {
-    let file = var_file::<Vec<u8>>(&[], VarOptions::default());
+    let file = var_file::<Vec<u8>>(&[], VarWriteOptions::default());
     assert_eq!(file, header(true, 65536, &[], 0, None, 0));
     assert!(sound(&file).is_empty());
     assert!(sound(&[]).is_empty());
@@ -212,7 +208,7 @@ fn writing_after_finish_pads_the_short_chunk() {
     assert_eq!(w.chunks(), 1);
     w.write_payload(b"two").unwrap();
     w.finish().unwrap();
-    let file = w.into_inner();
+    let file = w.into_inner().unwrap();
     assert_eq!(file.len(), 64 + 32 + 4);
     assert!(file[32 + 4..64].iter().all(|&b| b == 0));
     assert_eq!(strict(&file).0, [b"one", b"two"]);
@@ -235,10 +231,9 @@ fn every_truncation_gives_the_complete_records_then_an_error() {
     for compression in [Compression::None, Compression::Snappy] {
         let file = var_file(
             &records,
-            VarOptions {
-                chunk_size: 96,
-                compression,
-            },
+            VarWriteOptions::default()
+                .with_chunk_size(96)
+                .with_compression(compression),
         );
         for cut in 1..file.len() {
             let (got, err) = strict(&file[..cut]);
@@ -249,13 +244,8 @@ fn every_truncation_gives_the_complete_records_then_an_error() {
                 other => panic!("cut {cut}: {other:?}"),
             }
             // A recovering reader stops at the cut without an error, reporting a skip.
-            let mut reader = VarReader::with_options(
-                &file[..cut],
-                VarReadOptions {
-                    recover: true,
-                    ..VarReadOptions::default()
-                },
-            );
+            let mut reader =
+                VarReader::with_options(&file[..cut], VarReadOptions::default().with_recover(true));
             let (again, err) = until_error(reader.by_ref());
             if cut < HEADER_LEN {
                 // Without a whole first header the chunk size is unknown: no recovery.
@@ -293,13 +283,8 @@ fn a_bad_payload_checksum_is_reported_and_recovery_skips_the_chunk() {
     assert_eq!(e.position(), Some(Position::Byte(128)));
     assert!(e.to_string().contains("chunk at byte 128"), "{e}");
 
-    let mut reader = VarReader::with_options(
-        &file[..],
-        VarReadOptions {
-            recover: true,
-            ..VarReadOptions::default()
-        },
-    );
+    let mut reader =
+        VarReader::with_options(&file[..], VarReadOptions::default().with_recover(true));
     let (got, err) = until_error(reader.by_ref());
     assert!(err.is_none());
     // Record 5 (stream 55..66) and those starting in chunk 2 (66..96: 6, 7, 8) are lost;
@@ -339,10 +324,7 @@ fn a_damaged_header_is_reported_and_recovery_resynchronises() {
     let e = err.unwrap();
     assert_eq!(e.kind(), ErrorKind::Checksum);
     assert_eq!(e.position(), Some(Position::Byte(64 + 28)));
-    let options = VarReadOptions {
-        recover: true,
-        ..VarReadOptions::default()
-    };
+    let options = VarReadOptions::default().with_recover(true);
     let (got, err) = until_error(VarReader::with_options(&file[..], options));
     assert!(err.is_none());
     // Chunk 1 (stream 32..64) is lost: records 2 (22..33) to 5 (55..66); chunk 2's first
@@ -355,17 +337,11 @@ fn a_damaged_header_is_reported_and_recovery_resynchronises() {
 fn a_damaged_first_header_is_recoverable_only_with_a_known_chunk_size() {
     let (records, mut file) = sample();
     file[0] = b'X';
-    let options = VarReadOptions {
-        recover: true,
-        ..VarReadOptions::default()
-    };
+    let options = VarReadOptions::default().with_recover(true);
     let (got, err) = until_error(VarReader::with_options(&file[..], options));
     assert!(got.is_empty());
     assert_eq!(err.unwrap().kind(), ErrorKind::Syntax);
-    let options = VarReadOptions {
-        chunk_size: Some(64),
-        ..options
-    };
+    let options = options.with_chunk_size(Some(64));
     let (got, err) = until_error(VarReader::with_options(&file[..], options));
     assert!(err.is_none());
     assert_eq!(got, records[3..]);

@@ -23,7 +23,9 @@ static ALLOCATOR: Counting = Counting;
 const SYNC: [u8; 16] = *b"0123456789abcdef";
 
 fn file<R: AsRef<[u8]>>(records: &[R], options: SeqWriteOptions) -> Vec<u8> {
-    write_frames(SeqWriter::new(Vec::new(), options.sync(SYNC)), records).into_inner()
+    write_frames(SeqWriter::new(Vec::new(), options.with_sync(SYNC)), records)
+        .into_inner()
+        .unwrap()
 }
 
 fn read_all(bytes: &[u8], options: SeqReadOptions) -> (Vec<Vec<u8>>, Option<Error>, usize) {
@@ -36,7 +38,7 @@ fn read_all(bytes: &[u8], options: SeqReadOptions) -> (Vec<Vec<u8>>, Option<Erro
 fn layouts() -> Vec<(Compression, Codec)> {
     let mut out = vec![(Compression::None, Codec::Deflate)];
     for c in [Compression::Record, Compression::Block] {
-        out.extend(Codec::ALL.map(|codec| (c, codec)));
+        out.extend(Codec::ALL.iter().map(|&codec| (c, codec)));
     }
     out
 }
@@ -53,10 +55,10 @@ fn every_layout_round_trips_with_both_payload_keys() {
     for (compression, codec) in layouts() {
         for key in [PayloadKey::Null, PayloadKey::RecordNumber] {
             let o = SeqWriteOptions::new("m.R")
-                .compression(compression)
-                .codec(codec)
-                .payload_key(key)
-                .block_size(10_000);
+                .with_compression(compression)
+                .with_codec(codec)
+                .with_payload_key(key)
+                .with_block_size(10_000);
             let bytes = file(&recs, o);
             let mut r = SeqReader::new(&bytes[..]).unwrap();
             assert_eq!(r.header().compression, compression);
@@ -81,8 +83,8 @@ fn every_layout_round_trips_with_both_payload_keys() {
 fn an_empty_file_is_a_header() {
     for (compression, codec) in layouts() {
         let o = SeqWriteOptions::new("m.R")
-            .compression(compression)
-            .codec(codec);
+            .with_compression(compression)
+            .with_codec(codec);
         let bytes = file::<&[u8]>(&[], o);
         let r = SeqReader::new(&bytes[..]).unwrap();
         assert_eq!(r.header().len, bytes.len() as u64);
@@ -112,8 +114,8 @@ fn sync_entries_sit_where_hadoops_writer_puts_them() {
     assert_eq!(pos, bytes.len() as u64);
 
     let o = SeqWriteOptions::new("m.R")
-        .compression(Compression::Block)
-        .block_size(1000);
+        .with_compression(Compression::Block)
+        .with_block_size(1000);
     let bytes = file(&recs, o);
     let i = info(&bytes[..], &SeqReadOptions::default()).unwrap();
     // 10 records of 92 value bytes make 920 bytes, under 1000; the 11th closes a block.
@@ -132,15 +134,15 @@ fn sync_entries_sit_where_hadoops_writer_puts_them() {
 #[test]
 fn metadata_is_written_sorted_and_keys_of_any_class_cross() {
     let o = SeqWriteOptions::new(writable::BYTES_WRITABLE)
-        .key_class(writable::TEXT)
-        .metadata("zeta", "1")
-        .metadata("alpha", "2");
-    let mut w = SeqWriter::new(Vec::new(), o.sync(SYNC));
+        .with_key_class(writable::TEXT)
+        .with_metadata("zeta", "1")
+        .with_metadata("alpha", "2");
+    let mut w = SeqWriter::new(Vec::new(), o.with_sync(SYNC));
     let mut key = Vec::new();
     writable::Writable::Text(b"k".to_vec()).encode(&mut key);
     w.append(&key, &[0, 0, 0, 1, 9]).unwrap();
     w.finish().unwrap();
-    let bytes = w.into_inner();
+    let bytes = w.into_inner().unwrap();
     let mut r = SeqReader::new(&bytes[..]).unwrap();
     assert_eq!(r.header().metadata[0].0, b"alpha");
     assert_eq!(r.header().key_class, writable::TEXT);
@@ -178,10 +180,10 @@ fn splits_at_any_offset_partition_the_records() {
         (Compression::Block, Codec::Deflate),
     ] {
         let o = SeqWriteOptions::new("m.R")
-            .compression(compression)
-            .codec(codec)
-            .sync_interval(300)
-            .block_size(1000);
+            .with_compression(compression)
+            .with_codec(codec)
+            .with_sync_interval(300)
+            .with_block_size(1000);
         let bytes = file(&recs, o);
         let i = info(&bytes[..], &SeqReadOptions::default()).unwrap();
         // Every offset near a boundary (the header's end, each sync entry), every 11th
@@ -214,10 +216,10 @@ proptest! {
     ) {
         let (compression, codec) = layouts()[layout];
         let o = SeqWriteOptions::new("m.R")
-            .compression(compression)
-            .codec(codec)
-            .sync_interval(interval)
-            .block_size(block);
+            .with_compression(compression)
+            .with_codec(codec)
+            .with_sync_interval(interval)
+            .with_block_size(block);
         let bytes = file(&recs, o);
         let (back, err, _) = read_all(&bytes, SeqReadOptions::default());
         prop_assert!(err.is_none());
@@ -234,9 +236,9 @@ proptest! {
         recover in any::<bool>(),
     ) {
         let (compression, codec) = layouts()[layout];
-        let mut bytes = file::<&[u8]>(&[], SeqWriteOptions::new("m.R").compression(compression).codec(codec));
+        let mut bytes = file::<&[u8]>(&[], SeqWriteOptions::new("m.R").with_compression(compression).with_codec(codec));
         bytes.extend_from_slice(&tail);
-        let mut r = SeqReader::with_options(&bytes[..], SeqReadOptions::default().recover(recover)).unwrap();
+        let mut r = SeqReader::with_options(&bytes[..], SeqReadOptions::default().with_recover(recover)).unwrap();
         let mut errors = 0;
         for item in r.by_ref() {
             if let Err(e) = item {
@@ -253,9 +255,9 @@ fn a_cut_file_yields_the_records_before_the_cut_then_the_offset() {
     let recs = records(300);
     for (compression, codec) in layouts() {
         let o = SeqWriteOptions::new("m.R")
-            .compression(compression)
-            .codec(codec)
-            .block_size(4000);
+            .with_compression(compression)
+            .with_codec(codec)
+            .with_block_size(4000);
         let bytes = file(&recs, o);
         let cut = bytes.len() * 2 / 3;
         let (got, err, _) = read_all(&bytes[..cut], SeqReadOptions::default());
@@ -274,9 +276,9 @@ fn a_cut_file_yields_the_records_before_the_cut_then_the_offset() {
 fn a_damaged_block_is_an_error_strict_and_skipped_recovering() {
     let recs = records(400);
     let o = SeqWriteOptions::new("m.R")
-        .compression(Compression::Block)
-        .codec(Codec::Deflate)
-        .block_size(3000);
+        .with_compression(Compression::Block)
+        .with_codec(Codec::Deflate)
+        .with_block_size(3000);
     let bytes = file(&recs, o);
     let i = info(&bytes[..], &SeqReadOptions::default()).unwrap();
     let victim = &i.blocks[3];
@@ -289,7 +291,7 @@ fn a_damaged_block_is_an_error_strict_and_skipped_recovering() {
     let before: u64 = i.blocks[..3].iter().map(|b| b.records).sum();
     assert_eq!(got, recs[..before as usize]);
 
-    let (got, err, skipped) = read_all(&damaged, SeqReadOptions::default().recover(true));
+    let (got, err, skipped) = read_all(&damaged, SeqReadOptions::default().with_recover(true));
     assert!(err.is_none());
     assert_eq!(skipped, 1);
     let mut expected = recs[..before as usize].to_vec();
@@ -306,8 +308,8 @@ fn a_damaged_record_is_skipped_to_the_next_sync_entry() {
     let recs = records(300);
     for compression in [Compression::None, Compression::Record] {
         let o = SeqWriteOptions::new("m.R")
-            .compression(compression)
-            .sync_interval(1000);
+            .with_compression(compression)
+            .with_sync_interval(1000);
         let bytes = file(&recs, o);
         let i = info(&bytes[..], &SeqReadOptions::default()).unwrap();
         // The record length right after the third sync entry, made negative.
@@ -316,7 +318,7 @@ fn a_damaged_record_is_skipped_to_the_next_sync_entry() {
         damaged[at] = 0x80;
         let (got, err, _) = read_all(&damaged, SeqReadOptions::default());
         assert_eq!(err.unwrap().position(), Some(Position::Byte(at as u64)));
-        let (rest, err, skipped) = read_all(&damaged, SeqReadOptions::default().recover(true));
+        let (rest, err, skipped) = read_all(&damaged, SeqReadOptions::default().with_recover(true));
         assert!(err.is_none());
         assert_eq!(skipped, 1);
         assert_eq!(rest[..got.len()], got[..]);
@@ -338,7 +340,7 @@ fn a_damaged_record_is_skipped_to_the_next_sync_entry() {
 #[test]
 fn a_wrong_sync_marker_is_corruption() {
     let recs = records(100);
-    let bytes = file(&recs, SeqWriteOptions::new("m.R").sync_interval(500));
+    let bytes = file(&recs, SeqWriteOptions::new("m.R").with_sync_interval(500));
     let i = info(&bytes[..], &SeqReadOptions::default()).unwrap();
     let mut damaged = bytes.clone();
     damaged[i.syncs[1] as usize + 10] ^= 1;
@@ -354,8 +356,12 @@ fn huge_claims_allocate_nothing_before_the_bytes_exist() {
     bytes.extend_from_slice(&0x7fff_fff0i32.to_be_bytes());
     bytes.extend_from_slice(&0i32.to_be_bytes());
     bytes.extend_from_slice(b"tiny");
-    let ((_, err, _), peak) =
-        peak_during(|| read_all(&bytes, SeqReadOptions::default().max_record_size(u64::MAX)));
+    let ((_, err, _), peak) = peak_during(|| {
+        read_all(
+            &bytes,
+            SeqReadOptions::default().with_max_record_size(u64::MAX),
+        )
+    });
     assert_eq!(err.unwrap().kind(), ErrorKind::UnexpectedEof);
     assert!(peak < 4 << 20, "{peak} bytes");
     let (_, err, _) = read_all(&bytes, SeqReadOptions::default());
@@ -363,11 +369,15 @@ fn huge_claims_allocate_nothing_before_the_bytes_exist() {
 
     // A block whose buffers claim 2 GiB each, and a snappy bomb.
     let o = SeqWriteOptions::new("m.R")
-        .compression(Compression::Block)
-        .codec(Codec::Snappy);
+        .with_compression(Compression::Block)
+        .with_codec(Codec::Snappy);
     let bytes = file(&[vec![0u8; 3_000_000]], o);
-    let ((_, err, _), peak) =
-        peak_during(|| read_all(&bytes, SeqReadOptions::default().max_record_size(1 << 20)));
+    let ((_, err, _), peak) = peak_during(|| {
+        read_all(
+            &bytes,
+            SeqReadOptions::default().with_max_record_size(1 << 20),
+        )
+    });
     assert_eq!(err.unwrap().kind(), ErrorKind::Limit);
     assert!(peak < 8 << 20, "{peak} bytes");
 }
@@ -391,7 +401,7 @@ fn unsupported_codecs_and_versions_name_themselves() {
 fn version_4_record_compressed_files_read() {
     let v6 = file(
         &records(5),
-        SeqWriteOptions::new("V").compression(Compression::Record),
+        SeqWriteOptions::new("V").with_compression(Compression::Record),
     );
     let r6 = SeqReader::new(&v6[..]).unwrap();
     let body = &v6[r6.header().len as usize..];
@@ -490,20 +500,20 @@ pub fn rewrite(bytes: &[u8]) -> Vec<u8> {
         c.ends_with("GzipCodec") || c.ends_with("SnappyCodec") || c.ends_with("Lz4Codec")
     });
     let mut o = SeqWriteOptions::new(h.value_class.clone())
-        .key_class(h.key_class.clone())
-        .compression(h.compression)
-        .sync(h.sync.unwrap())
-        .block_size(4096)
-        .sync_interval(if hadoop3 {
+        .with_key_class(h.key_class.clone())
+        .with_compression(h.compression)
+        .with_sync(h.sync.unwrap())
+        .with_block_size(4096)
+        .with_sync_interval(if hadoop3 {
             hadoop_record::framing::seqfile::HADOOP3_SYNC_INTERVAL
         } else {
             SYNC_INTERVAL
         });
     if let Some(c) = h.codec().unwrap() {
-        o = o.codec(c);
+        o = o.with_codec(c);
     }
     for (k, v) in &h.metadata {
-        o = o.metadata(k.clone(), v.clone());
+        o = o.with_metadata(k.clone(), v.clone());
     }
     let mut w = SeqWriter::new(Vec::new(), o);
     while let Some(pair) = r.next_pair() {
@@ -511,5 +521,5 @@ pub fn rewrite(bytes: &[u8]) -> Vec<u8> {
         w.append(pair.key, pair.value).unwrap();
     }
     w.finish().unwrap();
-    w.into_inner()
+    w.into_inner().unwrap()
 }

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions};
 use hadoop_record::framing::plasma::{
-    Compression, FixedWriter, TextOptions, TextWriter, VarOptions, VarReadOptions,
+    Compression, FixedWriter, TextOptions, TextWriter, VarReadOptions, VarWriteOptions,
 };
 use hadoop_record::framing::seqfile::{
     Codec, Compression as SeqCompression, SeqReadOptions, SeqWriteOptions, SeqWriter,
@@ -198,7 +198,7 @@ proptest! {
         cuts in cuts(),
     ) {
         let file = paddle_file(&records, options);
-        let framing = Framing::Paddle(PaddleReadOptions::default().layout(options.layout));
+        let framing = Framing::Paddle(PaddleReadOptions::default().with_layout(options.layout()));
         check_partition(framing, Format::Binary, &file, &cuts, &records)?;
     }
 
@@ -216,7 +216,7 @@ proptest! {
             let i = at.index(file.len());
             file[i] ^= xor | 1;
         }
-        let read = PaddleReadOptions::default().layout(options.layout).recover(true);
+        let read = PaddleReadOptions::default().with_layout(options.layout()).with_recover(true);
         let whole: Vec<Vec<u8>> = PaddleReader::with_options(&file[..], read)
             .collect::<Result<_, _>>()
             .unwrap();
@@ -249,7 +249,7 @@ proptest! {
             file[i] ^= xor | 1;
         }
         file.truncate(cut.index(file.len() + 1));
-        let framing = Framing::Paddle(PaddleReadOptions::default().layout(options.layout).recover(recover));
+        let framing = Framing::Paddle(PaddleReadOptions::default().with_layout(options.layout()).with_recover(recover));
         let pool = BufferPool::new(1);
         for (start, end) in ranges(file.len(), &cuts) {
             let read = read_pooled(framing, Format::Binary, &file, start, end, Input::Pooled(&pool));
@@ -281,7 +281,7 @@ proptest! {
         cuts in cuts(),
     ) {
         let compression = if snappy { Compression::Snappy } else { Compression::None };
-        let var = var_file(&records, VarOptions { chunk_size, compression });
+        let var = var_file(&records, VarWriteOptions::default().with_chunk_size(chunk_size).with_compression(compression));
         check_partition(Framing::PlasmaVar(VarReadOptions::default()), Format::Binary, &var, &cuts, &records)?;
 
         let lines: Vec<Vec<u8>> = records.iter()
@@ -313,13 +313,13 @@ proptest! {
     ) {
         let codec = if compression == SeqCompression::None { None } else { Some(Codec::Deflate) };
         let mut options = SeqWriteOptions::new("m.R")
-            .compression(compression)
-            .sync_interval(sync_interval)
-            .block_size(block_size);
+            .with_compression(compression)
+            .with_sync_interval(sync_interval)
+            .with_block_size(block_size);
         if let Some(codec) = codec {
-            options = options.codec(codec);
+            options = options.with_codec(codec);
         }
-        let file = write_frames(SeqWriter::new(Vec::new(), options), &records).into_inner();
+        let file = write_frames(SeqWriter::new(Vec::new(), options), &records).into_inner().unwrap();
         check_partition(Framing::SeqFile(SeqReadOptions::default()), Format::Binary, &file, &cuts, &records)?;
     }
 
@@ -329,7 +329,7 @@ proptest! {
         records in prop::collection::vec(payload(), 0..20),
         cuts in cuts(),
     ) {
-        let file = write_frames(MesosWriter::new(Vec::new()), &records).into_inner();
+        let file = write_frames(MesosWriter::new(Vec::new()), &records).into_inner().unwrap();
         let framing: Framing = "mesos".parse().unwrap();
         check_partition(framing, Format::Binary, &file, &cuts, &records)?;
         prop_assert!(!framing.is_splittable(Format::Binary));
@@ -362,13 +362,13 @@ proptest! {
         layout in prop::sample::select(vec![Layout::Go, Layout::Cpp]),
         cuts in cuts(),
     ) {
-        let options = PaddleWriteOptions::default().layout(layout).max_chunk_size(40);
+        let options = PaddleWriteOptions::default().with_layout(layout).with_max_chunk_size(40);
         let image = paddle_file(&inner, options);
         let mut records = outer.clone();
         records.insert(outer.len() / 2, image.clone());
         records.push(image);
         let file = paddle_file(&records, options);
-        let framing = Framing::Paddle(PaddleReadOptions::default().layout(layout));
+        let framing = Framing::Paddle(PaddleReadOptions::default().with_layout(layout));
         check_partition(framing, Format::Binary, &file, &cuts, &records)?;
         // Every single-byte start lands on the right answer too.
         for start in 0..file.len() as u64 {
@@ -407,7 +407,7 @@ fn framing_names_round_trip() {
 /// it would own cannot be found past it) with the offset of the damaged chunk.
 #[test]
 fn strict_paddle_ranges_report_a_broken_chain() {
-    let options = PaddleWriteOptions::default().max_chunk_size(4);
+    let options = PaddleWriteOptions::default().with_max_chunk_size(4);
     let records: Vec<&[u8]> = vec![b"aaaa", b"bbbb", b"cccc"];
     let mut file = paddle_file(&records, options);
     file[28] = 0; // the second chunk's magic

@@ -187,7 +187,7 @@ fn truncation_at_every_offset_of_every_fixture() {
                     Some(Position::Byte(p)) => {
                         assert!(p <= cut as u64, "{} cut {cut}: {e}", case.name)
                     }
-                    Some(Position::LineCol { .. }) => {
+                    Some(_) => {
                         assert!(cut < header_len, "{} cut {cut}: {e}", case.name)
                     }
                     None => panic!("{} cut {cut}: no position: {e}", case.name),
@@ -207,10 +207,7 @@ fn truncation_at_every_offset_of_every_fixture() {
 
 #[test]
 fn a_length_past_the_end_is_an_error_at_its_segment_before_allocating() {
-    let unlimited = V1ReadOptions {
-        max_record_size: u64::MAX,
-        ..V1ReadOptions::default()
-    };
+    let unlimited = V1ReadOptions::default().with_max_record_size(u64::MAX);
     for len in ["4294967295", "1000000", "5"] {
         let file = format!("RecordIO v1.0\n\nOk:1:x\nHuge:{len}:abc");
         let out = read_with(file.as_bytes(), unlimited);
@@ -237,10 +234,7 @@ fn a_length_past_the_end_is_an_error_at_its_segment_before_allocating() {
         assert_eq!(e.position(), Some(Position::Byte(15)));
     }
     // A record over the reader's limit, across partial segments.
-    let options = V1ReadOptions {
-        max_record_size: 5,
-        ..V1ReadOptions::default()
-    };
+    let options = V1ReadOptions::default().with_max_record_size(5);
     let out = read_with(b"RecordIO v1.0\n\nT:3+abc\nT:3:def\n", options);
     let e = out.error.unwrap();
     assert_eq!(e.kind(), ErrorKind::Limit);
@@ -365,10 +359,7 @@ fn ambiguous_corners_follow_the_documented_readings() {
 #[test]
 fn reserved_records_can_be_delivered_on_request() {
     let file = std::fs::read(format!("{FIXTURES}/reserved_dot_record.rio")).unwrap();
-    let options = V1ReadOptions {
-        deliver_reserved: true,
-        ..V1ReadOptions::default()
-    };
+    let options = V1ReadOptions::default().with_deliver_reserved(true);
     let types: Vec<String> = read_with(&file, options)
         .records
         .into_iter()
@@ -385,10 +376,7 @@ fn writer_splits_records_into_partial_segments() {
     header
         .push("Record-Content-Type", "B: application/octet-stream")
         .unwrap();
-    let options = V1WriteOptions {
-        max_segment_len: 4,
-        ..V1WriteOptions::default()
-    };
+    let options = V1WriteOptions::default().with_max_segment_len(4);
     let mut w = V1Writer::new(Vec::new(), header.clone(), options).unwrap();
     w.write_record("A", b"0123456789").unwrap();
     w.write_record("B", b"").unwrap();
@@ -420,22 +408,16 @@ fn writer_splits_records_into_partial_segments() {
 #[test]
 fn writer_defaults_and_limits() {
     // The default segment limit is 2^31-1; 0 and more than 2^32-1 are refused.
-    assert_eq!(V1WriteOptions::default().max_segment_len, 2_147_483_647);
+    assert_eq!(V1WriteOptions::default().max_segment_len(), 2_147_483_647);
     for bad in [0, 1 << 32] {
-        let options = V1WriteOptions {
-            max_segment_len: bad,
-            ..V1WriteOptions::default()
-        };
+        let options = V1WriteOptions::default().with_max_segment_len(bad);
         assert!(V1Writer::new(Vec::new(), FileHeader::new(), options).is_err());
     }
     // Strict keys by default; lenient keys on request.
     let mut header = FileHeader::new();
     header.push("Content-MD5", "abc").unwrap();
     assert!(V1Writer::new(Vec::new(), header.clone(), V1WriteOptions::default()).is_err());
-    let lenient = V1WriteOptions {
-        strict_keys: false,
-        ..V1WriteOptions::default()
-    };
+    let lenient = V1WriteOptions::default().with_strict_keys(false);
     let file = V1Writer::new(Vec::new(), header.clone(), lenient)
         .unwrap()
         .into_inner()
@@ -521,10 +503,7 @@ fn codec_round_trip_with_header() {
     header.push("Application", "codec").unwrap();
     let mut codec = V1Codec::with_header(
         header.clone(),
-        V1WriteOptions {
-            max_segment_len: 2,
-            ..V1WriteOptions::default()
-        },
+        V1WriteOptions::default().with_max_segment_len(2),
     )
     .unwrap();
     let mut buf = BytesMut::new();

@@ -42,10 +42,7 @@ fn header() -> impl Strategy<Value = FileHeader> {
 }
 
 fn write(header: &FileHeader, records: &[TypedRecord], max_segment_len: u64) -> Vec<u8> {
-    let options = V1WriteOptions {
-        max_segment_len,
-        ..V1WriteOptions::default()
-    };
+    let options = V1WriteOptions::default().with_max_segment_len(max_segment_len);
     let mut w = V1Writer::new(Vec::new(), header.clone(), options).unwrap();
     for r in records {
         w.write_record(&r.record_type, &r.payload).unwrap();

@@ -33,7 +33,7 @@ fn write_all(
     for v in values {
         writer.write_value(shapes_schema(), shapes_id(record_type), v)?;
     }
-    writer.into_inner()
+    Ok(writer.into_inner()?)
 }
 
 #[test]

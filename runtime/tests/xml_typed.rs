@@ -30,13 +30,13 @@ macro_rules! record {
             fn type_name() -> &'static str {
                 stringify!($name)
             }
-            fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+            fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
                 out.start_record(tag)?;
                 $(Field::write(&self.$field, out, ddl_name(stringify!($field)))
                     .map_err(|e| e.in_field(ddl_name(stringify!($field))))?;)+
                 out.end_record(tag)
             }
-            fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+            fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
                 input.start_record(tag)?;
                 let value = $name {
                     $($field: <$ty as Field>::read(input, ddl_name(stringify!($field)))
@@ -110,7 +110,7 @@ fn read_typed<T: Record>(bytes: &[u8]) -> Result<Vec<T>> {
     let mut input = XmlInput::new(bytes);
     let mut out = Vec::new();
     while !input.at_end()? {
-        out.push(T::deserialize(&mut input, "")?);
+        out.push(T::read_from(&mut input, "")?);
     }
     Ok(out)
 }
@@ -118,7 +118,7 @@ fn read_typed<T: Record>(bytes: &[u8]) -> Result<Vec<T>> {
 fn write_typed<T: Record>(records: &[T]) -> Vec<u8> {
     let mut out = XmlOutput::new(Vec::new());
     for r in records {
-        r.serialize(&mut out, "").unwrap();
+        r.write_to(&mut out, "").unwrap();
     }
     out.into_inner().unwrap()
 }

@@ -364,7 +364,7 @@ fn recover_skips_damaged_chunks_and_reports_them() {
     // exit status 1, as `rcc convert --recover` does.
     let mut reader = PaddleReader::with_options(
         std::io::Cursor::new(&bytes),
-        PaddleReadOptions::default().recover(true),
+        PaddleReadOptions::default().with_recover(true),
     );
     let intact = reader
         .by_ref()

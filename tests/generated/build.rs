@@ -37,6 +37,15 @@ fn main() {
         ])
         .unwrap();
 
+    // Only Debug, Clone and PartialEq, and the user's own derives where the default ones
+    // would clash: the example of `Config::type_attribute`'s documentation.
+    Config::new()
+        .file_name("minimal")
+        .minimal_derives(true)
+        .type_attribute("links.Link", "#[derive(Eq, Hash)]")
+        .compile(&["../../examples/weblinks/schema/outlinks.jr"])
+        .unwrap();
+
     // The stress corpus of names: every back end's keywords and colliding spellings.
     Config::new()
         .file_name("stress")

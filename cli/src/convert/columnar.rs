@@ -121,7 +121,9 @@ fn to_columnar(
         nullable: args.columnar.nullable,
         jute: args
             .jute_maxbuffer
-            .map_or_else(JuteOptions::default, JuteOptions::max_buffer),
+            .map_or_else(JuteOptions::default, |max| {
+                JuteOptions::default().with_max_buffer(max)
+            }),
         ..DecodeOptions::default()
     };
     let decoder = BatchDecoder::new(schema.clone(), id, options)

@@ -44,7 +44,7 @@ pub(crate) fn check(loaded: Loaded, options: &LoadOptions) -> Result<Model, Diag
             records: &records,
             references: &references,
         };
-        if options.hadoop_compat {
+        if options.hadoop_compat() {
             diagnostics = compat::check(&input, Severity::Error);
         } else {
             warnings = compat::check(&input, Severity::Warning);

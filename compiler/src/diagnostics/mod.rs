@@ -224,11 +224,13 @@ impl Diagnostic {
     }
 }
 
-/// How to render diagnostics.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RenderOptions {
-    /// Emit ANSI colour codes.
-    pub color: bool,
+hadoop_record::__options! {
+    /// How to render diagnostics.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RenderOptions {
+        /// Emit ANSI colour codes (default: no).
+        color / with_color: copy bool = false;
+    }
 }
 
 /// Everything wrong with a load: the diagnostics in the order found, plus the files read,

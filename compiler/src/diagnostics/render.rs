@@ -236,7 +236,7 @@ pub(super) fn render(
     };
     let views = Views(views);
     let mut out = Vec::new();
-    let result = if options.color {
+    let result = if options.color() {
         let mut writer = termcolor::Ansi::new(&mut out);
         term::emit_to_write_style(&mut writer, &config, &views, &cs_diagnostic)
     } else {

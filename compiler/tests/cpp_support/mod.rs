@@ -98,9 +98,7 @@ fn cache() -> PathBuf {
 /// `rcc -l c++ -d out` does: headers, sources and the runtime, each file rewritten only when
 /// it changed.
 pub fn generate(out: &Path, ddl: &[&str]) {
-    let options = cpp::Options {
-        source_root: Some(repo()),
-    };
+    let options = cpp::Options::default().with_source_root(Some(repo()));
     let files = cpp::generate(&model(ddl), &options).unwrap_or_else(|d| panic!("{d}"));
     for file in files.into_iter().chain(cpp::runtime()) {
         let path = out.join(&file.path);

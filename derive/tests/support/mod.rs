@@ -23,7 +23,7 @@ pub fn write_all<T: Record>(records: &[T], format: Format) -> Result<Vec<u8>> {
     for record in records {
         writer.write(record)?;
     }
-    writer.into_inner()
+    Ok(writer.into_inner()?)
 }
 
 /// Every record of `bytes` in `format`.

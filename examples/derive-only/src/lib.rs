@@ -55,7 +55,7 @@ pub fn write_all<T: Record>(records: &[T], format: Format) -> hadoop_record::Res
     for record in records {
         writer.write(record)?;
     }
-    writer.into_inner()
+    Ok(writer.into_inner()?)
 }
 
 /// Writes the readings in each format and reads them back, sorts them as Hadoop would, and

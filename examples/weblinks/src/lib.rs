@@ -47,7 +47,7 @@ pub fn write_all(records: &[OutLinks], format: Format) -> hadoop_record::Result<
     for record in records {
         writer.write(record)?;
     }
-    writer.into_inner()
+    Ok(writer.into_inner()?)
 }
 
 /// Every record in `bytes`.

@@ -87,8 +87,12 @@ impl<W: Write> Sink<W> {
     /// Flushes and returns the writer.
     pub fn into_inner(mut self) -> Result<W> {
         self.flush()?;
-        let Sink { inner, .. } = self;
-        Ok(inner)
+        Ok(self.into_writer())
+    }
+
+    /// The writer, dropping whatever is buffered: for after a successful [`Sink::flush`].
+    pub(crate) fn into_writer(self) -> W {
+        self.inner
     }
 }
 
@@ -116,9 +120,37 @@ macro_rules! sink_methods {
         pub fn into_inner(self) -> $crate::error::Result<W> {
             self.sink.into_inner()
         }
+
+        /// The writer, dropping whatever is buffered: for after a successful `flush`.
+        pub(crate) fn into_writer(self) -> W {
+            self.sink.into_writer()
+        }
     };
 }
 pub(crate) use sink_methods;
+
+/// `get_ref`, `get_mut` and `into_inner` of an archive input, whose buffered source is the
+/// field `$source` (a `Source` or the XML lexer). Used inside each input's `impl` block.
+macro_rules! reader_methods {
+    ($($source:ident).+) => {
+        /// The reader.
+        pub fn get_ref(&self) -> &R {
+            self.$($source).+.get_ref()
+        }
+
+        /// The reader, mutably. Reading from it directly skips the bytes this input has
+        /// buffered.
+        pub fn get_mut(&mut self) -> &mut R {
+            self.$($source).+.get_mut()
+        }
+
+        /// The reader. Bytes this input has read ahead and not consumed are lost.
+        pub fn into_inner(self) -> R {
+            self.$($source).+.into_inner()
+        }
+    };
+}
+pub(crate) use reader_methods;
 
 #[cfg(test)]
 mod tests {

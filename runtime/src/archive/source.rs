@@ -45,6 +45,21 @@ impl<R: Read> Source<R> {
         }
     }
 
+    /// The reader.
+    pub(crate) fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The reader, mutably: reading from it directly skips what is buffered here.
+    pub(crate) fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// The reader; bytes buffered and not yet consumed are lost.
+    pub(crate) fn into_inner(self) -> R {
+        self.inner
+    }
+
     /// The bytes read and not yet consumed.
     #[inline(always)]
     pub(crate) fn available(&self) -> &[u8] {

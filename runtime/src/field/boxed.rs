@@ -29,6 +29,14 @@ impl<T: Field> Field for Box<T> {
     fn key_cmp(&self, other: &Self) -> Ordering {
         (**self).key_cmp(other)
     }
+    #[inline]
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        (**self).partial_cmp_hadoop(other)
+    }
+    #[inline]
+    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+        (**self).partial_cmp_ties(other)
+    }
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         T::cmp_raw(a, b)
     }

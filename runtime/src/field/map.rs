@@ -63,6 +63,15 @@ impl<T: Field> Field for MapKey<T> {
     fn key_cmp(&self, other: &Self) -> Ordering {
         self.0.key_cmp(&other.0)
     }
+    // `==` on a `MapKey` is the key order, which calls NaN equal to NaN: so does this.
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        self.0
+            .partial_cmp_hadoop(&other.0)
+            .or_else(|| self.key_cmp(other).is_eq().then_some(Ordering::Equal))
+    }
+    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+        Some(self.key_cmp(other))
+    }
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         T::cmp_raw(a, b)
     }
@@ -140,6 +149,42 @@ fn compare_maps<'a, K: Field + 'a, V: 'a>(
         .unwrap_or_else(|| len_a.cmp(&len_b))
 }
 
+/// [`compare_maps`] where it is an order (see [`Field::partial_cmp_hadoop`]). Two keys that
+/// Hadoop cannot order but that are the same `TreeMap` key (NaN and NaN) count as equal, so
+/// that maps that are `==` compare equal.
+fn partial_compare_maps<'a, K: Field + 'a, V: 'a>(
+    a: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+    b: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+    len_a: usize,
+    len_b: usize,
+) -> Option<Ordering> {
+    java_ordered(a)
+        .zip(java_ordered(b))
+        .map(|((x, _), (y, _))| {
+            x.partial_cmp_hadoop(y)
+                .or_else(|| x.key_cmp(y).is_eq().then_some(Ordering::Equal))
+        })
+        .find(|o| *o != Some(Ordering::Equal))
+        .unwrap_or_else(|| Some(len_a.cmp(&len_b)))
+}
+
+/// Orders maps that [`partial_compare_maps`] calls equal: entry by entry, the keys as
+/// `TreeMap` keys (`-0.0` before `0.0`), then the values in full
+/// ([`crate::compare::partial_cmp`]).
+fn compare_map_ties<'a, K: Field + 'a, V: Field + 'a>(
+    a: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+    b: impl Iterator<Item = (&'a K, &'a V)> + Clone,
+) -> Option<Ordering> {
+    java_ordered(a)
+        .zip(java_ordered(b))
+        .map(|((kx, vx), (ky, vy))| match kx.key_cmp(ky) {
+            Ordering::Equal => crate::compare::partial_cmp(vx, vy),
+            o => Some(o),
+        })
+        .find(|o| *o != Some(Ordering::Equal))
+        .unwrap_or(Some(Ordering::Equal))
+}
+
 fn compare_raw_maps<K: Field, V: Field>(
     a: &mut RawInput<'_>,
     b: &mut RawInput<'_>,
@@ -197,6 +242,12 @@ impl<K: Field + Ord, V: Field> Field for BTreeMap<K, V> {
     fn cmp_hadoop(&self, other: &Self) -> Ordering {
         compare_maps(self.iter(), other.iter(), self.len(), other.len())
     }
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        partial_compare_maps(self.iter(), other.iter(), self.len(), other.len())
+    }
+    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+        compare_map_ties(self.iter(), other.iter())
+    }
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         compare_raw_maps::<K, V>(a, b)
     }
@@ -224,6 +275,12 @@ impl<K: Field + Eq + Hash, V: Field, S: BuildHasher + Default> Field for HashMap
     }
     fn cmp_hadoop(&self, other: &Self) -> Ordering {
         compare_maps(self.iter(), other.iter(), self.len(), other.len())
+    }
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        partial_compare_maps(self.iter(), other.iter(), self.len(), other.len())
+    }
+    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+        compare_map_ties(self.iter(), other.iter())
     }
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         compare_raw_maps::<K, V>(a, b)

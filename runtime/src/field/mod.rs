@@ -47,6 +47,23 @@ pub trait Field: Sized {
     /// Hadoop's generated `compareTo` for this type (spec §6).
     fn cmp_hadoop(&self, other: &Self) -> Ordering;
 
+    /// [`Field::cmp_hadoop`] where it is an order: `None` where a NaN takes part, which
+    /// Hadoop calls greater than everything in both directions. The first half of a record's
+    /// `PartialOrd` ([`crate::compare::partial_cmp`]).
+    #[inline]
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp_hadoop(other))
+    }
+
+    /// Orders two values that [`Field::partial_cmp_hadoop`] calls equal, so that together
+    /// they give `Some(Equal)` exactly when the values are `==`: Hadoop's map order ignores
+    /// the values (and calls `-0.0` and `0.0` keys equal), so maps, and what holds them,
+    /// differ here. `Some(Equal)` for every other type: the default.
+    #[inline]
+    fn partial_cmp_ties(&self, _other: &Self) -> Option<Ordering> {
+        Some(Ordering::Equal)
+    }
+
     /// The order of this type as a `TreeMap` key in Java (the boxed type's `compareTo`):
     /// the order in which map entries are written. Equal to [`Field::cmp_hadoop`] except
     /// for `float`/`double`, where Java's `Float.compare` is a total order.

@@ -85,6 +85,18 @@ fn nulls_first<T>(a: &Option<T>, b: &Option<T>, cmp: impl Fn(&T, &T) -> Ordering
     }
 }
 
+/// [`nulls_first`] for partial orders.
+fn partial_nulls_first<T>(
+    a: &Option<T>,
+    b: &Option<T>,
+    cmp: impl Fn(&T, &T) -> Option<Ordering>,
+) -> Option<Ordering> {
+    match (a, b) {
+        (Some(x), Some(y)) => cmp(x, y),
+        _ => Some(nulls_first(a, b, |_, _| Ordering::Equal)),
+    }
+}
+
 impl<T: Nullable> Field for Option<T> {
     fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         match self {
@@ -107,6 +119,14 @@ impl<T: Nullable> Field for Option<T> {
 
     fn key_cmp(&self, other: &Self) -> Ordering {
         nulls_first(self, other, T::key_cmp)
+    }
+
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        partial_nulls_first(self, other, T::partial_cmp_hadoop)
+    }
+
+    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+        partial_nulls_first(self, other, T::partial_cmp_ties)
     }
 
     // Hadoop's binary encoding, which raw comparison works on, holds no null.

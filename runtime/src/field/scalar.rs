@@ -13,6 +13,9 @@ use crate::schema::{FieldType, SchemaBuilder};
 /// Java's `TreeMap` key order.
 macro_rules! scalar {
     ($ty:ty, $write:ident, $read:ident, $ddl:ident, |$raw:ident| $decode:expr, $key_cmp:expr) => {
+        scalar!($ty, $write, $read, $ddl, |$raw| $decode, $key_cmp, {});
+    };
+    ($ty:ty, $write:ident, $read:ident, $ddl:ident, |$raw:ident| $decode:expr, $key_cmp:expr, {$($extra:item)*}) => {
         impl Field for $ty {
             #[inline]
             fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
@@ -33,6 +36,7 @@ macro_rules! scalar {
             fn key_cmp(&self, other: &Self) -> Ordering {
                 $key_cmp(*self, *other)
             }
+            $($extra)*
             #[inline]
             fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
                 let decode = |$raw: &mut RawInput<'_>| -> Result<$ty> { $decode };
@@ -77,7 +81,13 @@ scalar!(
     read_float,
     Float,
     |r| Ok(f32::from_be_bytes(r.take_array()?)),
-    java_f32_total_cmp
+    java_f32_total_cmp,
+    {
+        #[inline]
+        fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+            self.partial_cmp(other)
+        }
+    }
 );
 scalar!(
     f64,
@@ -85,5 +95,11 @@ scalar!(
     read_double,
     Double,
     |r| Ok(f64::from_be_bytes(r.take_array()?)),
-    java_f64_total_cmp
+    java_f64_total_cmp,
+    {
+        #[inline]
+        fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+            self.partial_cmp(other)
+        }
+    }
 );

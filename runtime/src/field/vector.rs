@@ -17,6 +17,20 @@ pub(crate) fn lexicographic<T>(a: &[T], b: &[T], cmp: impl Fn(&T, &T) -> Orderin
         .unwrap_or_else(|| a.len().cmp(&b.len()))
 }
 
+/// [`lexicographic`] for partial orders: the first element pair that is not
+/// `Some(Equal)` decides, `None` included.
+pub(crate) fn partial_lexicographic<T>(
+    a: &[T],
+    b: &[T],
+    cmp: impl Fn(&T, &T) -> Option<Ordering>,
+) -> Option<Ordering> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| cmp(x, y))
+        .find(|o| *o != Some(Ordering::Equal))
+        .unwrap_or_else(|| Some(a.len().cmp(&b.len())))
+}
+
 /// The elements of a vector started with `index`, and its end.
 pub(crate) fn read_elements<T: Field, I: RecordInput + ?Sized>(
     input: &mut I,
@@ -56,6 +70,14 @@ impl<T: Field> Field for Vec<T> {
 
     fn key_cmp(&self, other: &Self) -> Ordering {
         lexicographic(self, other, T::key_cmp)
+    }
+
+    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+        partial_lexicographic(self, other, T::partial_cmp_hadoop)
+    }
+
+    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+        partial_lexicographic(self, other, T::partial_cmp_ties)
     }
 
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {

@@ -12,6 +12,11 @@ use crate::error::Result;
 pub use pool::BufferPool;
 
 /// A writer that frames payloads.
+///
+/// Every framing writer writes what is pending (a chunk, a block, a header) when it is
+/// dropped, ignoring errors, as `std::io::BufWriter` does; its `into_inner` writes it and
+/// reports errors, then gives back the writer. Call [`FrameWrite::finish`] to write it and
+/// go on.
 pub trait FrameWrite {
     /// Frames one payload.
     fn write_payload(&mut self, payload: &[u8]) -> Result<()>;
@@ -38,6 +43,7 @@ pub(crate) fn unbuffer<W: std::io::Write>(writer: std::io::BufWriter<W>) -> Resu
         .map_err(|e| crate::error::Error::from(e.into_error()))
 }
 
+mod held;
 pub mod mesos;
 pub mod paddle;
 pub mod plasma;

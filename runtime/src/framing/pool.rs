@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// let mut w = PaddleWriter::new(Vec::new());
 /// w.write_payload(b"hello")?;
 /// w.finish()?;
-/// let file = w.into_inner();
+/// let file = w.into_inner()?;
 /// let pool = BufferPool::new(4);
 /// for _ in 0..2 {
 ///     let reader = PaddleReader::new(Cursor::new(&file)).with_buffers(&pool);

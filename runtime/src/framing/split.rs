@@ -24,6 +24,7 @@
 //! (its reader of a range, wrapped by [`Split::payloads`]) and one in
 //! [`Framing::is_splittable`]; its reader implements [`PayloadRead`].
 
+use crate::options::options;
 use std::fmt;
 use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -88,7 +89,7 @@ impl FromStr for Framing {
             "none" => Framing::None,
             "mesos" => Framing::Mesos(MesosOptions::default()),
             "paddle" => Framing::Paddle(PaddleReadOptions::default()),
-            "paddle-cpp" => Framing::Paddle(PaddleReadOptions::default().layout(Layout::Cpp)),
+            "paddle-cpp" => Framing::Paddle(PaddleReadOptions::default().with_layout(Layout::Cpp)),
             "plasma-text" => Framing::PlasmaText(TextOptions::default()),
             "plasma-var" => Framing::PlasmaVar(VarReadOptions::default()),
             "v1" => Framing::V1(V1ReadOptions::default()),
@@ -114,7 +115,7 @@ impl fmt::Display for Framing {
         match self {
             Framing::None => f.write_str("none"),
             Framing::Mesos(_) => f.write_str("mesos"),
-            Framing::Paddle(o) if o.layout == Layout::Cpp => f.write_str("paddle-cpp"),
+            Framing::Paddle(o) if o.layout() == Layout::Cpp => f.write_str("paddle-cpp"),
             Framing::Paddle(_) => f.write_str("paddle"),
             Framing::PlasmaText(_) => f.write_str("plasma-text"),
             Framing::PlasmaFixed(n) => write!(f, "plasma-fixed:{n}"),
@@ -125,18 +126,20 @@ impl fmt::Display for Framing {
     }
 }
 
-/// The read settings `rcc` takes for framed input (`--recover`, `--lenient`,
-/// `--max-record-size`), applied by [`Framing::configure`] to whichever framing they fit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ReadSettings {
-    /// paddle, paddle-cpp, plasma-var, seqfile: skip damaged chunks (records and blocks up to
-    /// the next sync entry) and carry on.
-    pub recover: bool,
-    /// mesos: also accept whitespace, CR and `+` around lengths.
-    pub lenient: bool,
-    /// The largest record accepted (paddle: the largest chunk, stored or decompressed);
-    /// `None`: the framing's default.
-    pub max_record_size: Option<u64>,
+options! {
+    /// The read settings `rcc` takes for framed input (`--recover`, `--lenient`,
+    /// `--max-record-size`), applied by [`Framing::configure`] to whichever framing they fit.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ReadSettings {
+        /// paddle, paddle-cpp, plasma-var, seqfile: skip damaged chunks (records and blocks
+        /// up to the next sync entry) and carry on.
+        recover / with_recover: copy bool = false;
+        /// mesos: also accept whitespace, CR and `+` around lengths.
+        lenient / with_lenient: copy bool = false;
+        /// The largest record accepted (paddle: the largest chunk, stored or decompressed);
+        /// `None`: the framing's default.
+        max_record_size / with_max_record_size: copy Option<u64> = None;
+    }
 }
 
 impl Framing {
@@ -146,8 +149,8 @@ impl Framing {
     /// ```
     /// use hadoop_record::framing::split::{Framing, ReadSettings};
     /// let paddle: Framing = "paddle".parse()?;
-    /// let recover = ReadSettings { recover: true, ..ReadSettings::default() };
-    /// assert!(matches!(paddle.configure(&recover)?, Framing::Paddle(o) if o.recover));
+    /// let recover = ReadSettings::default().with_recover(true);
+    /// assert!(matches!(paddle.configure(&recover)?, Framing::Paddle(o) if o.recover()));
     /// let e = Framing::V1(Default::default()).configure(&recover).unwrap_err();
     /// assert_eq!(e.to_string(), "recovery applies to paddle, paddle-cpp, plasma-var and seqfile input, not v1");
     /// # Ok::<(), hadoop_record::Error>(())
@@ -159,7 +162,7 @@ impl Framing {
                 format!("{what} applies to {applies} input, not {self}"),
             ))
         };
-        if settings.recover
+        if settings.recover()
             && !matches!(
                 self,
                 Framing::Paddle(_) | Framing::PlasmaVar(_) | Framing::SeqFile(_)
@@ -167,41 +170,34 @@ impl Framing {
         {
             return refuse("recovery", "paddle, paddle-cpp, plasma-var and seqfile");
         }
-        if settings.lenient && !matches!(self, Framing::Mesos(_)) {
+        if settings.lenient() && !matches!(self, Framing::Mesos(_)) {
             return refuse("leniency", "mesos");
         }
-        let max = settings.max_record_size;
+        let max = settings.max_record_size();
         if max.is_some() && matches!(self, Framing::None | Framing::PlasmaFixed(_)) {
             return refuse("a record size limit", "framed (but not plasma-fixed)");
         }
         Ok(match self {
             Framing::None | Framing::PlasmaFixed(_) => self,
             Framing::Mesos(o) => {
-                let o = o.lenient(settings.lenient);
-                Framing::Mesos(max.map_or(o, |max| o.max_record_size(max)))
+                let o = o.with_lenient(settings.lenient());
+                Framing::Mesos(max.map_or(o, |max| o.with_max_record_size(max)))
             }
             Framing::Paddle(o) => {
-                let o = o.recover(settings.recover);
-                Framing::Paddle(max.map_or(o, |max| o.max_chunk_bytes(max)))
+                let o = o.with_recover(settings.recover());
+                Framing::Paddle(max.map_or(o, |max| o.with_max_chunk_bytes(max)))
             }
-            Framing::PlasmaText(mut o) => {
-                if let Some(max) = max {
-                    o.max_record_size = usize::try_from(max).unwrap_or(usize::MAX);
-                }
-                Framing::PlasmaText(o)
+            Framing::PlasmaText(o) => Framing::PlasmaText(max.map_or(o, |max| {
+                o.with_max_record_size(usize::try_from(max).unwrap_or(usize::MAX))
+            })),
+            Framing::PlasmaVar(o) => {
+                let o = o.with_recover(settings.recover());
+                Framing::PlasmaVar(max.map_or(o, |max| o.with_max_record_size(max)))
             }
-            Framing::PlasmaVar(mut o) => {
-                o.recover = settings.recover;
-                o.max_record_size = max.unwrap_or(o.max_record_size);
-                Framing::PlasmaVar(o)
-            }
-            Framing::V1(mut o) => {
-                o.max_record_size = max.unwrap_or(o.max_record_size);
-                Framing::V1(o)
-            }
+            Framing::V1(o) => Framing::V1(max.map_or(o, |max| o.with_max_record_size(max))),
             Framing::SeqFile(o) => {
-                let o = o.recover(settings.recover);
-                Framing::SeqFile(max.map_or(o, |max| o.max_record_size(max)))
+                let o = o.with_recover(settings.recover());
+                Framing::SeqFile(max.map_or(o, |max| o.with_max_record_size(max)))
             }
         })
     }
@@ -525,7 +521,11 @@ impl<R: Read> PayloadRead for PaddleReader<R> {
     }
 
     fn location(&self) -> Location {
-        Location::numbered(self.first_record(), self.records(), self.chunk_offset())
+        Location::numbered(
+            self.first_record(),
+            self.records_read(),
+            self.chunk_offset(),
+        )
     }
 
     fn skipped(&self) -> Vec<String> {
@@ -560,7 +560,7 @@ impl<R: Read> PayloadRead for SeqPayloads<R> {
     }
 
     fn location(&self) -> Location {
-        Location::numbered(self.first_record, self.reader.records(), self.offset)
+        Location::numbered(self.first_record, self.reader.records_read(), self.offset)
     }
 
     fn skipped(&self) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! Reading data written with a writer's type information into a reader's schema, with the
 //! rules of the classes Hadoop's rcc generates (`setTypeFilter` and the filtered
-//! `deserialize`), see the [module docs](super).
+//! `read_from`), see the [module docs](super).
 
 use std::collections::HashMap;
 

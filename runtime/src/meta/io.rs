@@ -1,5 +1,5 @@
 //! [`RecordTypeInfo`] as a [`Record`]: written and read exactly as Hadoop's
-//! `RecordTypeInfo.serialize`/`deserialize` do — every value under the one tag the record is
+//! `RecordTypeInfo.serialize`/`read_from` do — every value under the one tag the record is
 //! written with (so in XML every member is named by it), the top-level struct's fields
 //! without a type byte, nested ones with theirs.
 
@@ -107,14 +107,14 @@ impl Record for RecordTypeInfo {
         "RecordTypeInfo"
     }
 
-    fn serialize<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+    fn write_to<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.start_record(tag)?;
         out.write_string(&self.name, tag)?;
         write_fields(&self.fields, out, tag)?;
         out.end_record(tag)
     }
 
-    fn deserialize<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+    fn read_from<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
         input.start_record(tag)?;
         let name = input.read_string(tag)?;
         let fields = read_fields(input, tag, &mut Depth::default())?;

@@ -154,7 +154,7 @@ pub fn truncations(encoding: Encoding, format: Format) -> usize {
         {
             ends.push(match reader.position() {
                 hadoop_record::Position::Byte(b) => b as usize,
-                hadoop_record::Position::LineCol { .. } => line_end(&bytes, ends.len()),
+                _ => line_end(&bytes, ends.len()),
             });
         }
         for len in 0..bytes.len() {

@@ -74,7 +74,7 @@ macro_rules! record {
             fn type_name() -> &'static str {
                 stringify!($name)
             }
-            fn serialize<O: hadoop_record::RecordOutput + ?Sized>(
+            fn write_to<O: hadoop_record::RecordOutput + ?Sized>(
                 &self,
                 out: &mut O,
                 tag: &str,
@@ -84,7 +84,7 @@ macro_rules! record {
                     .map_err(|e| e.in_field($ddl))?;)+
                 out.end_record(tag)
             }
-            fn deserialize<I: hadoop_record::RecordInput + ?Sized>(
+            fn read_from<I: hadoop_record::RecordInput + ?Sized>(
                 input: &mut I,
                 tag: &str,
             ) -> hadoop_record::Result<Self> {

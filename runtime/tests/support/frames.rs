@@ -3,7 +3,7 @@
 
 use bytes::BytesMut;
 use hadoop_record::framing::paddle::{Compressor, Layout, PaddleWriteOptions, PaddleWriter};
-use hadoop_record::framing::plasma::{VarOptions, VarWriter};
+use hadoop_record::framing::plasma::{VarWriteOptions, VarWriter};
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::Error;
 use proptest::prelude::*;
@@ -51,12 +51,16 @@ pub fn write_frames<W: FrameWrite, R: AsRef<[u8]>>(mut writer: W, records: &[R])
 
 /// A PaddlePaddle RecordIO file of `records`.
 pub fn paddle_file<R: AsRef<[u8]>>(records: &[R], options: PaddleWriteOptions) -> Vec<u8> {
-    write_frames(PaddleWriter::with_options(Vec::new(), options), records).into_inner()
+    write_frames(PaddleWriter::with_options(Vec::new(), options), records)
+        .into_inner()
+        .unwrap()
 }
 
 /// A Plasma var-size file of `records`.
-pub fn var_file<R: AsRef<[u8]>>(records: &[R], options: VarOptions) -> Vec<u8> {
-    write_frames(VarWriter::new(Vec::new(), options).unwrap(), records).into_inner()
+pub fn var_file<R: AsRef<[u8]>>(records: &[R], options: VarWriteOptions) -> Vec<u8> {
+    write_frames(VarWriter::new(Vec::new(), options).unwrap(), records)
+        .into_inner()
+        .unwrap()
 }
 
 /// The items before the first error, and that error.
@@ -113,9 +117,9 @@ pub fn paddle_options(
     )
         .prop_map(|(c, l, size, count)| {
             PaddleWriteOptions::default()
-                .compressor(c)
-                .layout(l)
-                .max_chunk_size(size)
-                .max_chunk_records(count)
+                .with_compressor(c)
+                .with_layout(l)
+                .with_max_chunk_size(size)
+                .with_max_chunk_records(count)
         })
 }

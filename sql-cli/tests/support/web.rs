@@ -90,14 +90,14 @@ impl Work {
 
     /// Writes the records as `name`, binary in small Paddle chunks.
     pub fn paddle(&self, name: &str) -> PathBuf {
-        let options = PaddleWriteOptions::default().max_chunk_size(2000);
+        let options = PaddleWriteOptions::default().with_max_chunk_size(2000);
         let mut w = PaddleWriter::with_options(Vec::new(), options);
         for p in self.payloads(Format::Binary) {
             w.write_payload(&p).unwrap();
         }
         w.finish().unwrap();
         let path = self.dir.join(name);
-        std::fs::write(&path, w.into_inner()).unwrap();
+        std::fs::write(&path, w.into_inner().unwrap()).unwrap();
         path
     }
 

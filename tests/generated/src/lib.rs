@@ -8,6 +8,8 @@
 //! - [`names`]: the awkward names and module names of the compiler's tests as `rcc -d`
 //!   writes them (checked in too): keywords as module segments, modules named `mod`;
 //! - [`shapes`]: every DDL of the compiler's Rust snapshot tests;
+//! - [`minimal`]: the web links example with `Config::minimal_derives` and the user's own
+//!   `#[derive(Eq, Hash)]`;
 //! - [`stress`]: the stress corpus of names (`compiler/tests/ddl/names/stress.jr`).
 
 #![deny(warnings)]
@@ -29,6 +31,11 @@ pub mod names;
 /// examples and Hadoop's test shapes.
 pub mod shapes {
     hadoop_record::include_records!("shapes");
+}
+
+/// The web links example with minimal derives and the user's `Eq` and `Hash` on `Link`.
+pub mod minimal {
+    hadoop_record::include_records!("minimal");
 }
 
 /// The stress corpus of names: keywords of every back end's language and names that

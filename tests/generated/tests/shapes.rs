@@ -193,7 +193,69 @@ fn recursive_records_round_trip() {
 }
 
 fn is_ordered<T: Ord + Eq + std::hash::Hash>() {}
+fn is_partially_ordered<T: PartialOrd>() {}
 fn is_copy<T: Copy>() {}
+
+/// `Ord` and `PartialOrd` of generated records are Hadoop's order: strings by UTF-16 unit,
+/// maps by their keys (the values only break ties, so that equal means `==`), NaN unordered.
+#[test]
+fn generated_order_is_hadoops() {
+    use shapes::shapes::all::{Ordered, Types};
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let ordered = |s: &str, m: &[(i64, &[u8])]| Ordered {
+        s: s.into(),
+        m: m.iter().map(|&(k, v)| (k, v.to_vec())).collect(),
+        ..Ordered::default()
+    };
+    // U+1F600 is a surrogate pair in UTF-16 (0xD83D...): before U+FF5E in Java, after it in
+    // Rust's `str` order.
+    let (smile, tilde) = (ordered("\u{1F600}", &[]), ordered("\u{FF5E}", &[]));
+    assert_eq!(smile.cmp(&tilde), Less);
+    assert_eq!(smile.s.cmp(&tilde.s), Greater);
+    let mut sorted = vec![tilde.clone(), smile.clone()];
+    sorted.sort();
+    assert_eq!(sorted, [smile.clone(), tilde.clone()]);
+    // Maps: the keys decide first, the sizes next; the values only when both are equal.
+    let small_keys = ordered("", &[(1, b"z"), (5, b"")]);
+    let big_keys = ordered("", &[(2, b"a")]);
+    assert_eq!(small_keys.cmp(&big_keys), Less);
+    let same_keys = ordered("", &[(1, b"y"), (5, b"")]);
+    assert_eq!(same_keys.cmp(&small_keys), Less);
+    assert_eq!(small_keys.cmp(&small_keys.clone()), Equal);
+    assert_eq!(
+        hadoop_record::Record::compare_hadoop(&same_keys, &small_keys),
+        Equal
+    );
+
+    is_partially_ordered::<Types>();
+    let float = |f: f32| Types {
+        f,
+        ..Types::default()
+    };
+    assert_eq!(float(-0.0).partial_cmp(&float(0.0)), Some(Equal));
+    assert_eq!(float(1.0).partial_cmp(&float(2.0)), Some(Less));
+    // Hadoop calls NaN greater than everything in both directions: no order.
+    assert_eq!(float(f32::NAN).partial_cmp(&float(1.0)), None);
+    assert_eq!(float(1.0).partial_cmp(&float(f32::NAN)), None);
+}
+
+/// `Config::minimal_derives` with the user's `#[derive(Eq, Hash)]` (the documentation's
+/// example) compiles, and the records have what was asked for.
+#[test]
+fn minimal_derives_take_user_derives() {
+    use generated_records::minimal::links::Link;
+    let link = Link {
+        url: "http://example.org/".into(),
+        is_relative: false,
+        anchor_text: "example".into(),
+    };
+    let set = std::collections::HashSet::from([link.clone(), link.clone()]);
+    assert_eq!(set.len(), 1);
+    assert_eq!(
+        round_trip(&link),
+        round_trip(&set.into_iter().next().unwrap())
+    );
+}
 
 #[test]
 fn total_orders_and_user_attributes() {

@@ -22,15 +22,12 @@ fn check_tree(dir: &str, schemas: &[&str]) {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let repo = std::fs::canonicalize(crate_dir.join("../..")).unwrap();
     let regenerate = format!(
-        "cargo run -p hadoop-record-compiler --bin rcc -- -d tests/generated/src/{dir} {}",
+        "cargo run -p hadoop-record-cli -- -d tests/generated/src/{dir} {}",
         schemas.join(" ")
     );
     let paths: Vec<PathBuf> = schemas.iter().map(|s| repo.join(s)).collect();
     let model = load(&paths, &LoadOptions::default()).unwrap();
-    let options = Options {
-        source_root: Some(repo),
-        ..Options::default()
-    };
+    let options = Options::default().with_source_root(Some(repo));
     let files = rust::generate_tree(&model, &options).unwrap();
     let tree = crate_dir.join("src").join(dir);
     for file in &files {

@@ -360,10 +360,7 @@ impl JavaPeer {
         let generated = match classes {
             Classes::HadoopRcc => Vec::new(),
             Classes::Ours(api) => {
-                let options = java::Options {
-                    api,
-                    ..Default::default()
-                };
+                let options = java::Options::default().with_api(api);
                 java::generate(&model, &options)
                     .unwrap_or_else(|d| panic!("rcc -l java failed:\n{d}"))
             }

@@ -43,7 +43,7 @@ pub fn encode_all(schema: &Schema, id: RecordId, value: &Value) -> [Written; 3] 
 pub fn encode(schema: &Schema, id: RecordId, value: &Value, format: Format) -> Written {
     let mut w = RecordWriter::new(Vec::new(), format);
     w.write_value(schema, id, value)
-        .and_then(|()| w.into_inner())
+        .and_then(|()| Ok(w.into_inner()?))
         .map_err(|e| e.to_string())
 }
 

@@ -54,7 +54,7 @@ fn our_type_info_is_hadoops_in_every_encoding() {
                 let mut w = RecordWriter::new(Vec::new(), *format);
                 let ours = w
                     .write(&info)
-                    .and_then(|()| w.into_inner())
+                    .and_then(|()| Ok(w.into_inner()?))
                     .map_err(|e| e.to_string());
                 report.check(ours == java[e], || {
                     mismatch(class, &info, e, &ours, &java[e])

@@ -41,7 +41,9 @@ fn framed<W: FrameWrite>(mut writer: W, records: &[Vec<u8>]) -> W {
 }
 
 fn mesos_bytes(records: &[Vec<u8>]) -> Vec<u8> {
-    framed(MesosWriter::new(Vec::new()), records).into_inner()
+    framed(MesosWriter::new(Vec::new()), records)
+        .into_inner()
+        .unwrap()
 }
 
 /// What our Mesos reader returns: the records, and the error that ended it.
@@ -141,7 +143,7 @@ fn our_lenient_mesos_reader_accepts_what_mesos_go_accepts() {
     );
     for ((records, file), answer) in inputs.iter().zip(&answers) {
         let go = go_read(answer);
-        let lenient = our_mesos(file, MesosOptions::default().lenient(true));
+        let lenient = our_mesos(file, MesosOptions::default().with_lenient(true));
         report.check(go.records == *records && go.error.is_none(), || {
             format!("mesos-go read {file:?} as {go:?}")
         });
@@ -180,7 +182,7 @@ fn where_our_mesos_reader_differs_from_mesos_go() {
         .iter()
         .map(|(f, _)| our_mesos(f, MesosOptions::default()))
         .collect();
-    let lenient = our_mesos(cases[1].0, MesosOptions::default().lenient(true));
+    let lenient = our_mesos(cases[1].0, MesosOptions::default().with_lenient(true));
     let recs = |rs: &[&[u8]]| rs.iter().map(|r| r.to_vec()).collect::<Vec<_>>();
 
     assert_eq!(go[0].records, recs(&[b"abc"]), "{}", cases[0].1);
@@ -240,9 +242,11 @@ fn paddle_settings() -> impl Strategy<Value = (i32, Compressor)> {
 fn paddle_bytes(records: &[Vec<u8>], (max, compressor): (i32, Compressor)) -> Vec<u8> {
     let max = u64::try_from(max).unwrap_or(PaddleWriteOptions::DEFAULT_MAX_CHUNK_SIZE);
     let options = PaddleWriteOptions::default()
-        .compressor(compressor)
-        .max_chunk_size(max);
-    framed(PaddleWriter::with_options(Vec::new(), options), records).into_inner()
+        .with_compressor(compressor)
+        .with_max_chunk_size(max);
+    framed(PaddleWriter::with_options(Vec::new(), options), records)
+        .into_inner()
+        .unwrap()
 }
 
 fn our_paddle(file: &[u8], options: PaddleReadOptions) -> GoRead {
@@ -313,7 +317,7 @@ fn where_our_paddle_reader_is_more_forgiving_than_gos() {
     let strict = our_paddle(&file, PaddleReadOptions::default());
     assert_eq!(strict.records, records[..2]);
     assert!(strict.error.is_some());
-    let recovered = our_paddle(&file, PaddleReadOptions::default().recover(true));
+    let recovered = our_paddle(&file, PaddleReadOptions::default().with_recover(true));
     assert_eq!(recovered.records, [&records[..2], &records[4..]].concat());
     assert_eq!(recovered.error, None);
 }

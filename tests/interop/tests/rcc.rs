@@ -34,10 +34,9 @@ fn hadoop_accepts(jdk: &Jdk, jars: &str, dir: &Path, files: &[&str], out: &Path)
 /// may also not load them at all).
 fn we_accept(dir: &Path, files: &[&str], include_dirs: &[PathBuf]) -> bool {
     let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
-    let options = LoadOptions {
-        include_dirs: include_dirs.to_vec(),
-        hadoop_compat: false,
-    };
+    let options = LoadOptions::default()
+        .with_include_dirs(include_dirs.to_vec())
+        .with_hadoop_compat(false);
     load(&paths, &options).is_ok_and(|model| model.warnings().is_empty())
 }
 

@@ -111,13 +111,13 @@ struct Case {
 impl Case {
     fn options(&self) -> SeqWriteOptions {
         let mut o = SeqWriteOptions::new(self.value_class.clone())
-            .key_class(self.key_class.clone())
-            .compression(self.compression)
-            .codec(self.codec)
-            .sync_interval(self.sync_interval)
-            .block_size(self.block_size);
+            .with_key_class(self.key_class.clone())
+            .with_compression(self.compression)
+            .with_codec(self.codec)
+            .with_sync_interval(self.sync_interval)
+            .with_block_size(self.block_size);
         for (k, v) in &self.metadata {
-            o = o.metadata(k.clone(), v.clone());
+            o = o.with_metadata(k.clone(), v.clone());
         }
         o
     }
@@ -268,7 +268,7 @@ fn our_file(case: &Case) -> Vec<u8> {
         w.append(k, v).unwrap();
     }
     hadoop_record::framing::FrameWrite::finish(&mut w).unwrap();
-    w.into_inner()
+    w.into_inner().unwrap()
 }
 
 /// Our reader's records of `file` (or of one split of it).
@@ -436,16 +436,16 @@ fn we_read_hadoops(peer: &'static JavaPeer, codecs: &[Codec], hadoop3: bool, ver
             )
         });
         let header = SeqReader::new(&file[..]).unwrap().header().clone();
-        let mut options = case.options().sync(header.sync.unwrap());
+        let mut options = case.options().with_sync(header.sync.unwrap());
         if !hadoop3 {
-            options = options.sync_interval(SYNC_INTERVAL);
+            options = options.with_sync_interval(SYNC_INTERVAL);
         }
         let mut w = SeqWriter::new(Vec::new(), options);
         for (k, v) in &case.records {
             w.append(k, v).unwrap();
         }
         hadoop_record::framing::FrameWrite::finish(&mut w).unwrap();
-        let again = w.into_inner();
+        let again = w.into_inner().unwrap();
         let same = again == file;
         // The runtime's default features (zlib, lz4) make these Hadoop's bytes; except for
         // a record-compressed value too large for one chunk, which Hadoop splits where its

@@ -47,13 +47,15 @@ use names::RecordNames;
 
 pub use runtime::runtime;
 
-/// How to generate C++.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Absolute DDL paths are shown relative to this directory in comments (so output does
-    /// not depend on where the sources are checked out); absolute paths outside it are shown
-    /// by file name only.
-    pub source_root: Option<PathBuf>,
+hadoop_record::__options! {
+    /// How to generate C++.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Options {
+        /// Absolute DDL paths are shown relative to this directory in comments (so output
+        /// does not depend on where the sources are checked out); absolute paths outside it
+        /// are shown by file name only.
+        source_root / with_source_root: ref Option<PathBuf> = None;
+    }
 }
 
 const HEADER_TEMPLATE: &str = include_str!("../../../templates/cpp/header.hh.tera");
@@ -91,7 +93,7 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Dia
         ("source.cc", SOURCE_TEMPLATE),
     ])
     .map_err(|e| template_error(model, &e))?;
-    let root = options.source_root.as_deref();
+    let root = options.source_root().as_deref();
     let classes: Vec<serde_json::Value> = model
         .records()
         .iter()

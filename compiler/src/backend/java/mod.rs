@@ -61,15 +61,17 @@ impl JavaApi {
     }
 }
 
-/// How to generate Java.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
-    /// The Hadoop API to compile against.
-    pub api: JavaApi,
-    /// Absolute DDL paths are shown relative to this directory in comments (so output does
-    /// not depend on where the sources are checked out); absolute paths outside it are shown
-    /// by file name only.
-    pub source_root: Option<PathBuf>,
+hadoop_record::__options! {
+    /// How to generate Java.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Options {
+        /// The Hadoop API to compile against (default Hadoop 2).
+        api / with_api: copy JavaApi = JavaApi::default();
+        /// Absolute DDL paths are shown relative to this directory in comments (so output
+        /// does not depend on where the sources are checked out); absolute paths outside it
+        /// are shown by file name only.
+        source_root / with_source_root: ref Option<PathBuf> = None;
+    }
 }
 
 const RECORD_TEMPLATE: &str = include_str!("../../../templates/java/record.java.tera");
@@ -102,8 +104,8 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Dia
     .map_err(|e| template_error(model, &e))?;
     let names = names::assign(model);
     let schema = model.to_schema();
-    let root = options.source_root.as_deref();
-    let meta = options.api == JavaApi::Hadoop2;
+    let root = options.source_root().as_deref();
+    let meta = options.api() == JavaApi::Hadoop2;
     let mut out = Vec::new();
     for (i, record) in model.records().iter().enumerate() {
         if !record.in_root_file() {
@@ -131,7 +133,7 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<OutputFile>, Dia
             "ddl": record.qualified_name(),
             "ddl_name": record.name(),
             "source": locate(record.location(), root),
-            "api_name": options.api.describe(),
+            "api_name": options.api().describe(),
             "meta": meta,
             "signature": schema.signature(record.qualified_name()).map(|s| s.to_string()),
             "fields": fields,

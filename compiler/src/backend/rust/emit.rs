@@ -30,6 +30,8 @@ pub(crate) struct Emitter<'a> {
     pub source_root: Option<&'a std::path::Path>,
     /// [`super::Options::nullable`]
     pub nullable: bool,
+    /// [`super::Options::minimal_derives`]
+    pub minimal_derives: bool,
 }
 
 /// Whether modules with records get files of their own.
@@ -145,14 +147,21 @@ impl Emitter<'_> {
             record.qualified_name(),
             super::locate(record.location(), self.source_root)
         ))];
-        attrs.push(list(
-            "derive",
-            if self.ordered.record(r) {
-                quote!(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)
-            } else {
-                quote!(Debug, Clone, Default, PartialEq)
-            },
-        ));
+        // Which traits, and when: `Config::minimal_derives`. The order is Hadoop's, from the derive.
+        let (std_traits, order) = if self.minimal_derives {
+            (quote!(Debug, Clone, PartialEq), None)
+        } else if self.ordered.record(r) {
+            (
+                quote!(Debug, Clone, Default, PartialEq, Eq, Hash),
+                Some(quote!(ord)),
+            )
+        } else {
+            (
+                quote!(Debug, Clone, Default, PartialEq),
+                Some(quote!(partial_ord)),
+            )
+        };
+        attrs.push(list("derive", std_traits));
         let runtime = &self.runtime;
         attrs.push(list("derive", quote!(#runtime::Record)));
         let mut record_attr = Vec::new();
@@ -165,6 +174,7 @@ impl Emitter<'_> {
         if let Some(path) = &self.runtime_attr {
             record_attr.push(quote!(crate = #path));
         }
+        record_attr.extend(order);
         attrs.push(list("record", quote!(#(#record_attr),*)));
         attrs.extend(allow_lint(Kind::Type, &names.name));
         // rustc checks field names at the struct, so the struct allows what a field needs.

@@ -11,8 +11,8 @@ use super::ast::{generic, ident, path, path_type, primitive};
 use super::layout::Layout;
 use crate::model::{Model, Primitive, RecordIndex, Type};
 
-/// Which records can derive `Eq`, `Hash`, `PartialOrd` and `Ord`: those with no `float` or
-/// `double` anywhere inside, through vectors, maps and other records.
+/// Which records are `Eq`, `Hash` and `Ord`: those with no `float` or `double` anywhere
+/// inside, through vectors, maps and other records (none when derives are minimal).
 #[derive(Debug)]
 pub(crate) struct Ordered(Vec<bool>);
 
@@ -20,9 +20,12 @@ impl Ordered {
     /// Computed over the record graph: a record holding a float directly is unordered, and
     /// so is every record that reaches it. Records may reach themselves (through vectors
     /// and maps), so this propagates along reverse edges from the records holding floats,
-    /// visiting each record once.
-    pub fn new(model: &Model) -> Self {
+    /// visiting each record once. With `minimal` derives no record is ordered.
+    pub fn new(model: &Model, minimal: bool) -> Self {
         let n = model.records().len();
+        if minimal {
+            return Ordered(vec![false; n]);
+        }
         let mut users: Vec<Vec<RecordIndex>> = vec![Vec::new(); n];
         let mut ordered = vec![true; n];
         let mut queue = VecDeque::new();
@@ -49,7 +52,7 @@ impl Ordered {
         Ordered(ordered)
     }
 
-    /// Whether record `r` can derive `Eq`, `Hash` and `Ord`.
+    /// Whether record `r` is `Eq`, `Hash` and `Ord`.
     pub fn record(&self, r: RecordIndex) -> bool {
         self.0[r.index()]
     }

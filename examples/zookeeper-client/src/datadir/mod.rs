@@ -65,7 +65,7 @@ impl<'a> Cursor<'a> {
     /// A record of type `T`; `what` names it in errors.
     pub(crate) fn record<T: Record>(&mut self, what: &str) -> Result<T> {
         let at = self.offset();
-        T::deserialize(&mut self.input, "").map_err(|e| damaged(at, format!("{what}: {e}")))
+        T::read_from(&mut self.input, "").map_err(|e| damaged(at, format!("{what}: {e}")))
     }
 
     pub(crate) fn long(&mut self, what: &str) -> Result<i64> {

@@ -191,13 +191,13 @@ fn decode_payload(
     payload: &[u8],
 ) -> std::result::Result<(TxnHeader, Txn, Option<TxnDigest>), hadoop_record::Error> {
     let mut input = JuteInput::new(payload);
-    let header = TxnHeader::deserialize(&mut input, "hdr")?;
+    let header = TxnHeader::read_from(&mut input, "hdr")?;
     let body = &payload[input.offset() as usize..];
     let (txn, used) = decode_txn(header.r#type, body)?;
     let rest = &body[used..];
     // As SerializeUtils: a digest when the bytes for one are there.
     let digest = if rest.len() >= 12 {
-        Some(TxnDigest::deserialize(&mut JuteInput::new(rest), "digest")?)
+        Some(TxnDigest::read_from(&mut JuteInput::new(rest), "digest")?)
     } else {
         None
     };
@@ -211,7 +211,7 @@ pub(crate) fn decode_txn(
 ) -> std::result::Result<(Txn, usize), hadoop_record::Error> {
     let mut input = JuteInput::new(bytes);
     fn read<T: Record>(input: &mut JuteInput<&[u8]>) -> hadoop_record::Result<T> {
-        T::deserialize(input, "txn")
+        T::read_from(input, "txn")
     }
     let txn = match op {
         opcode::CREATE_SESSION => Txn::CreateSession(read(&mut input)?),

@@ -2,6 +2,8 @@
 
 use std::io::Read;
 
+use crate::archive::sink::reader_methods;
+
 use super::output::find_nonchar;
 use super::vint;
 use crate::archive::fixed::ByteInput;
@@ -34,6 +36,8 @@ pub struct BinaryInput<R> {
 }
 
 impl<R: Read> BinaryInput<R> {
+    reader_methods!(input.src);
+
     /// An input reading from `inner`.
     pub fn new(inner: R) -> Self {
         Self::with_capacity(inner, CAPACITY)

@@ -3,6 +3,8 @@
 
 use std::io::Read;
 
+use crate::archive::sink::reader_methods;
+
 use crate::archive::hex::decode_pairs;
 use crate::archive::source::{Source, CAPACITY};
 use crate::archive::text::parse_double;
@@ -104,6 +106,8 @@ fn describe(b: Option<u8>) -> String {
 }
 
 impl<R: Read> CsvInput<R> {
+    reader_methods!(src);
+
     /// An input reading from `inner`.
     pub fn new(inner: R) -> Self {
         Self::with_capacity(inner, CAPACITY)

@@ -2,6 +2,8 @@
 
 use std::io::Read;
 
+use crate::archive::sink::reader_methods;
+
 use super::{text, JuteOptions};
 use crate::archive::fixed::ByteInput;
 use crate::archive::source::CAPACITY;
@@ -32,6 +34,8 @@ pub struct JuteInput<R> {
 }
 
 impl<R: Read> JuteInput<R> {
+    reader_methods!(input.src);
+
     /// An input reading from `inner` with ZooKeeper's default limits.
     pub fn new(inner: R) -> Self {
         Self::with_options(inner, JuteOptions::default())
@@ -310,7 +314,8 @@ mod tests {
             (e.kind(), e.position()),
             (ErrorKind::UnexpectedEof, Some(Position::Byte(4)))
         );
-        let mut small = JuteInput::with_options(&[0, 0, 4, 1][..], JuteOptions::max_buffer(0));
+        let mut small =
+            JuteInput::with_options(&[0, 0, 4, 1][..], JuteOptions::default().with_max_buffer(0));
         assert_eq!(small.read_buffer("b").unwrap_err().kind(), ErrorKind::Limit);
     }
 }

@@ -41,6 +41,8 @@
 //! extra at least 1024); [`JuteOptions`] carries both. Vector counts have no limit in Java;
 //! here no count or length is trusted for allocation either way.
 
+use crate::options::options;
+
 mod input;
 mod output;
 mod text;
@@ -51,43 +53,28 @@ pub use output::JuteOutput;
 /// ZooKeeper's default `jute.maxbuffer`: 0xfffff bytes.
 pub const DEFAULT_MAX_BUFFER: i32 = 0xfffff;
 
-/// The length limit of strings and buffers, as ZooKeeper configures it with the system
-/// properties `jute.maxbuffer` and `zookeeper.jute.maxbuffer.extrasize`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct JuteOptions {
-    /// `jute.maxbuffer` (default [`DEFAULT_MAX_BUFFER`]).
-    pub max_buffer: i32,
-    /// `zookeeper.jute.maxbuffer.extrasize` (default: `max_buffer`; values under 1024 count
-    /// as 1024, as in ZooKeeper).
-    pub extra_max_buffer: Option<i32>,
-}
-
-impl Default for JuteOptions {
-    fn default() -> Self {
-        JuteOptions {
-            max_buffer: DEFAULT_MAX_BUFFER,
-            extra_max_buffer: None,
-        }
+options! {
+    /// The length limit of strings and buffers, as ZooKeeper configures it with the system
+    /// properties `jute.maxbuffer` and `zookeeper.jute.maxbuffer.extrasize`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct JuteOptions {
+        /// `jute.maxbuffer` (default [`DEFAULT_MAX_BUFFER`]).
+        max_buffer / with_max_buffer: copy i32 = DEFAULT_MAX_BUFFER;
+        /// `zookeeper.jute.maxbuffer.extrasize` (default: `max_buffer`; values under 1024
+        /// count as 1024, as in ZooKeeper).
+        extra_max_buffer / with_extra_max_buffer: copy Option<i32> = None;
     }
 }
 
 impl JuteOptions {
-    /// Options with `jute.maxbuffer` set to `max_buffer` and the extra size at its default.
-    pub fn max_buffer(max_buffer: i32) -> Self {
-        JuteOptions {
-            max_buffer,
-            extra_max_buffer: None,
-        }
-    }
-
     /// The longest string or buffer the reader accepts: `max_buffer` plus the extra size
     /// (at least 1024), at most `i32::MAX` — `BinaryInputArchive`'s `totalBufferSize`.
     ///
     /// ```
     /// use hadoop_record::archive::jute::JuteOptions;
     /// assert_eq!(JuteOptions::default().limit(), 2 * 0xfffff);
-    /// assert_eq!(JuteOptions::max_buffer(10).limit(), 10 + 1024);
-    /// assert_eq!(JuteOptions::max_buffer(i32::MAX).limit(), i32::MAX);
+    /// assert_eq!(JuteOptions::default().with_max_buffer(10).limit(), 10 + 1024);
+    /// assert_eq!(JuteOptions::default().with_max_buffer(i32::MAX).limit(), i32::MAX);
     /// ```
     pub fn limit(&self) -> i32 {
         let extra = self.extra_max_buffer.unwrap_or(self.max_buffer).max(1024);

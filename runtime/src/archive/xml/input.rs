@@ -2,6 +2,8 @@
 
 use std::io::Read;
 
+use crate::archive::sink::reader_methods;
+
 use super::elem::Elem;
 use super::escape::{unescape_into, unhex_into, TextError};
 use super::lexer::Lexer;
@@ -90,10 +92,7 @@ impl<R: Read> XmlInput<R> {
         self
     }
 
-    /// The reader.
-    pub fn get_ref(&self) -> &R {
-        self.lex.get_ref()
-    }
+    reader_methods!(lex);
 
     #[inline]
     fn in_struct(&self) -> bool {

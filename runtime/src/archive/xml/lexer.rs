@@ -143,6 +143,14 @@ impl<R: Read> Lexer<R> {
         &self.reader
     }
 
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
     #[inline]
     fn avail(&self) -> &[u8] {
         &self.buf[self.pos..self.end]

@@ -6,19 +6,32 @@
 //! supplied.
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::options::options;
 
-/// How strictly a Mesos length line is read, and how large a frame may be.
-///
-/// ```
-/// use hadoop_record::framing::mesos::MesosOptions;
-/// let opts = MesosOptions::default().lenient(true).max_record_size(1 << 20);
-/// assert!(opts.is_lenient());
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MesosOptions {
-    lenient: bool,
-    max_record_size: u64,
-    max_length_line: usize,
+options! {
+    /// How strictly a Mesos length line is read, and how large a frame may be.
+    ///
+    /// ```
+    /// use hadoop_record::framing::mesos::MesosOptions;
+    /// let opts = MesosOptions::default().with_lenient(true).with_max_record_size(1 << 20);
+    /// assert!(opts.lenient());
+    /// assert_eq!(opts.max_record_size(), 1 << 20);
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct MesosOptions {
+        /// Lenient length lines: also accept what mesos-go and Mesos' Python decoder
+        /// accept, namely ASCII whitespace (space, tab, CR, VT, FF) around the number and
+        /// one leading `+`. Strict (the default) accepts exactly `1*DIGIT LF`.
+        lenient / with_lenient: copy bool = false;
+        /// The largest record accepted, in bytes (default 4 MiB, mesos-go's default
+        /// buffer); a larger declared length is an [`ErrorKind::Limit`] error before any of
+        /// its data is read.
+        max_record_size / with_max_record_size: copy u64 = MesosOptions::DEFAULT_MAX_RECORD_SIZE;
+        /// The longest length line accepted, in bytes before the LF (default 20, as in
+        /// mesos-go, enough for every `u64` in minimal form; at least 1).
+        max_length_line / with_max_length_line: copy usize = MesosOptions::DEFAULT_MAX_LENGTH_LINE,
+            map |bytes: usize| bytes.max(1);
+    }
 }
 
 impl MesosOptions {
@@ -27,60 +40,6 @@ impl MesosOptions {
     /// The default maximum length-line size in bytes (without the LF): 20, as in mesos-go,
     /// enough for every `u64` in minimal form.
     pub const DEFAULT_MAX_LENGTH_LINE: usize = 20;
-
-    /// Strict reading, 4 MiB records, 20-byte length lines.
-    pub const fn new() -> Self {
-        MesosOptions {
-            lenient: false,
-            max_record_size: Self::DEFAULT_MAX_RECORD_SIZE,
-            max_length_line: Self::DEFAULT_MAX_LENGTH_LINE,
-        }
-    }
-
-    /// Lenient length lines: also accept what mesos-go and Mesos' Python decoder accept,
-    /// namely ASCII whitespace (space, tab, CR, VT, FF) around the number and one leading
-    /// `+`. Strict (the default) accepts exactly `1*DIGIT LF`.
-    #[must_use]
-    pub const fn lenient(mut self, lenient: bool) -> Self {
-        self.lenient = lenient;
-        self
-    }
-
-    /// The largest record accepted, in bytes; a larger declared length is an
-    /// [`ErrorKind::Limit`] error before any of its data is read.
-    #[must_use]
-    pub const fn max_record_size(mut self, bytes: u64) -> Self {
-        self.max_record_size = bytes;
-        self
-    }
-
-    /// The longest length line accepted, in bytes before the LF (at least 1).
-    #[must_use]
-    pub const fn max_length_line(mut self, bytes: usize) -> Self {
-        self.max_length_line = if bytes == 0 { 1 } else { bytes };
-        self
-    }
-
-    /// Whether lenient length lines are accepted.
-    pub const fn is_lenient(&self) -> bool {
-        self.lenient
-    }
-
-    /// The largest record accepted, in bytes.
-    pub const fn get_max_record_size(&self) -> u64 {
-        self.max_record_size
-    }
-
-    /// The longest length line accepted, in bytes before the LF.
-    pub const fn get_max_length_line(&self) -> usize {
-        self.max_length_line
-    }
-}
-
-impl Default for MesosOptions {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 /// Where in a length line the parser is (lenient mode has leading and trailing blanks).
@@ -171,7 +130,7 @@ impl MesosDecoder {
     }
 
     /// Number of records delivered so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_read(&self) -> u64 {
         self.records
     }
 
@@ -517,7 +476,7 @@ mod tests {
             let (recs, err) = all(MesosOptions::default(), &input);
             assert!(recs.is_empty());
             assert_eq!(err.unwrap().kind(), ErrorKind::Syntax, "{line:?}");
-            let (recs, err) = all(MesosOptions::default().lenient(true), &input);
+            let (recs, err) = all(MesosOptions::default().with_lenient(true), &input);
             assert!(err.is_none(), "{line:?}: {err:?}");
             assert_eq!(recs, [b"hello".to_vec()]);
         }
@@ -534,7 +493,7 @@ mod tests {
             b"1_0\n",
             b" \n",
         ] {
-            let (_, err) = all(MesosOptions::default().lenient(true), line);
+            let (_, err) = all(MesosOptions::default().with_lenient(true), line);
             assert_eq!(err.unwrap().kind(), ErrorKind::Syntax, "{line:?}");
         }
     }

@@ -4,6 +4,7 @@ use std::io::{Read, Write};
 
 use super::decoder::{length_line, MesosDecoder, MesosOptions};
 use crate::error::{Error, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 use crate::uninterrupted::read_some;
 
@@ -106,23 +107,26 @@ impl<R: Read> Iterator for MesosReader<R> {
 /// w.write_payload(br#"{"type":"HEARTBEAT"}"#)?;
 /// w.write_payload(b"")?;
 /// w.finish()?;
-/// assert_eq!(w.into_inner(), b"20\n{\"type\":\"HEARTBEAT\"}0\n");
+/// assert_eq!(w.into_inner()?, b"20\n{\"type\":\"HEARTBEAT\"}0\n");
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct MesosWriter<W> {
-    inner: W,
+pub struct MesosWriter<W: Write> {
+    inner: Held<W>,
     records: u64,
 }
 
 impl<W: Write> MesosWriter<W> {
     /// A writer over `inner`.
     pub fn new(inner: W) -> Self {
-        MesosWriter { inner, records: 0 }
+        MesosWriter {
+            inner: Held::new(inner),
+            records: 0,
+        }
     }
 
     /// Number of records written.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 
@@ -130,12 +134,9 @@ impl<W: Write> MesosWriter<W> {
     pub fn get_ref(&self) -> &W {
         &self.inner
     }
-
-    /// Gives back the underlying writer (not flushed: call [`FrameWrite::finish`] first).
-    pub fn into_inner(self) -> W {
-        self.inner
-    }
 }
+
+finish_on_drop!(MesosWriter, FrameWrite::finish, Ok);
 
 impl<W: Write> FrameWrite for MesosWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {

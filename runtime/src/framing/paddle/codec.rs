@@ -94,7 +94,7 @@ impl PaddleCodec {
     }
 
     /// Records decoded so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_read(&self) -> u64 {
         self.records
     }
 

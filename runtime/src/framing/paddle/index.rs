@@ -159,12 +159,12 @@ pub(super) fn header_at<R: Read + Seek>(
 /// use std::io::Cursor;
 /// use hadoop_record::framing::paddle::{PaddleFile, PaddleReadOptions, PaddleWriteOptions, PaddleWriter};
 /// use hadoop_record::framing::FrameWrite;
-/// let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::default().max_chunk_size(4));
+/// let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::default().with_max_chunk_size(4));
 /// for r in [&b"zero"[..], b"one", b"two", b"three"] {
 ///     w.write_payload(r)?;
 /// }
 /// w.finish()?;
-/// let mut file = PaddleFile::open(Cursor::new(w.into_inner()), PaddleReadOptions::default())?;
+/// let mut file = PaddleFile::open(Cursor::new(w.into_inner()?), PaddleReadOptions::default())?;
 /// assert_eq!(file.index().chunks().len(), 4);
 /// assert_eq!(file.get(2)?, b"two");
 /// let tail: Vec<_> = file.range(1, 2).collect::<Result<_, _>>()?;

@@ -54,7 +54,7 @@ impl PaddleInfo {
 /// let mut w = PaddleWriter::new(Vec::new());
 /// w.write_payload(b"abc")?;
 /// w.finish()?;
-/// let mut file = w.into_inner();
+/// let mut file = w.into_inner()?;
 /// file.extend_from_slice(&[4, 3, 2]); // a truncated header
 /// let info = info(&file[..], &PaddleReadOptions::default())?;
 /// assert_eq!((info.chunks.len(), info.records), (1, 1));
@@ -62,7 +62,7 @@ impl PaddleInfo {
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 pub fn info<R: Read>(reader: R, options: &PaddleReadOptions) -> Result<PaddleInfo> {
-    let mut scanner = ChunkScanner::new(reader, options.recover(true));
+    let mut scanner = ChunkScanner::new(reader, options.with_recover(true));
     let mut out = PaddleInfo {
         layout: options.layout,
         bytes: 0,

@@ -26,6 +26,8 @@
 //! the 4-byte length of each record its header claims. Raise the cap for files written
 //! with larger chunks or records.
 
+use crate::options::options;
+
 mod chunk;
 #[cfg(feature = "tokio")]
 mod codec;
@@ -130,59 +132,36 @@ impl std::str::FromStr for Compressor {
     }
 }
 
-/// Settings for [`PaddleWriter`].
-///
-/// ```
-/// use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions};
-/// let o = PaddleWriteOptions::default().compressor(Compressor::Snappy).max_chunk_size(1 << 20);
-/// assert_eq!(o.max_chunk_size, 1 << 20);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct PaddleWriteOptions {
-    /// Header field order (default Go).
-    pub layout: Layout,
-    /// Payload compression (default none; Go's own default is snappy).
-    pub compressor: Compressor,
-    /// Maximum sum of record lengths per chunk, prefixes not counted (default 32 MiB, as
-    /// Go's writer when given a negative size). A larger record gets a chunk of its own.
-    pub max_chunk_size: u64,
-    /// Also close a chunk once it has this many records (the C++ writer's rule; it uses
-    /// 1000). `None` (the default): no count limit.
-    pub max_chunk_records: Option<u32>,
+options! {
+    /// Settings for [`PaddleWriter`].
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::{Compressor, PaddleWriteOptions};
+    /// let o = PaddleWriteOptions::default()
+    ///     .with_compressor(Compressor::Snappy)
+    ///     .with_max_chunk_size(1 << 20);
+    /// assert_eq!(o.max_chunk_size(), 1 << 20);
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct PaddleWriteOptions {
+        /// Header field order (default Go).
+        layout / with_layout: copy Layout = Layout::Go;
+        /// Payload compression (default none; Go's own default is snappy).
+        compressor / with_compressor: copy Compressor = Compressor::None;
+        /// Maximum sum of record lengths per chunk, prefixes not counted (default 32 MiB,
+        /// as Go's writer when given a negative size). A larger record gets a chunk of its
+        /// own.
+        max_chunk_size / with_max_chunk_size: copy u64 = PaddleWriteOptions::DEFAULT_MAX_CHUNK_SIZE;
+        /// Also close a chunk once it has this many records (at least 1; the C++ writer's
+        /// rule, with 1000). `None` (the default): no count limit.
+        max_chunk_records / with_max_chunk_records: copy Option<u32> = None,
+            map |records: Option<u32>| records.map(|n| n.max(1));
+    }
 }
 
 impl PaddleWriteOptions {
     /// The default maximum chunk size: 32 MiB of record bytes.
     pub const DEFAULT_MAX_CHUNK_SIZE: u64 = 32 << 20;
-
-    /// Sets the header layout.
-    #[must_use]
-    pub fn layout(mut self, layout: Layout) -> Self {
-        self.layout = layout;
-        self
-    }
-
-    /// Sets the compressor.
-    #[must_use]
-    pub fn compressor(mut self, compressor: Compressor) -> Self {
-        self.compressor = compressor;
-        self
-    }
-
-    /// Sets the maximum record bytes per chunk.
-    #[must_use]
-    pub fn max_chunk_size(mut self, bytes: u64) -> Self {
-        self.max_chunk_size = bytes;
-        self
-    }
-
-    /// Sets (or clears) the maximum record count per chunk (at least 1).
-    #[must_use]
-    pub fn max_chunk_records(mut self, records: Option<u32>) -> Self {
-        self.max_chunk_records = records.map(|n| n.max(1));
-        self
-    }
 
     /// The C++ writer's settings: C++ layout, chunks closed by record count alone (1000
     /// records, as `paddle/fluid/recordio/writer.cc`; no byte limit but the format's 4 GiB),
@@ -191,80 +170,37 @@ impl PaddleWriteOptions {
     /// ```
     /// use hadoop_record::framing::paddle::{Layout, PaddleWriteOptions};
     /// let o = PaddleWriteOptions::cpp();
-    /// assert_eq!((o.layout, o.max_chunk_records, o.max_chunk_size), (Layout::Cpp, Some(1000), u64::MAX));
+    /// assert_eq!((o.layout(), o.max_chunk_records(), o.max_chunk_size()), (Layout::Cpp, Some(1000), u64::MAX));
     /// ```
     pub fn cpp() -> Self {
-        PaddleWriteOptions {
-            layout: Layout::Cpp,
-            max_chunk_records: Some(1000),
-            max_chunk_size: u64::MAX,
-            ..Self::default()
-        }
+        Self::default()
+            .with_layout(Layout::Cpp)
+            .with_max_chunk_records(Some(1000))
+            .with_max_chunk_size(u64::MAX)
     }
 }
 
-impl Default for PaddleWriteOptions {
-    fn default() -> Self {
-        PaddleWriteOptions {
-            layout: Layout::Go,
-            compressor: Compressor::None,
-            max_chunk_size: Self::DEFAULT_MAX_CHUNK_SIZE,
-            max_chunk_records: None,
-        }
+options! {
+    /// Settings for reading: [`PaddleReader`], [`PaddleIndex`], [`PaddleFile`], [`info`].
+    ///
+    /// ```
+    /// use hadoop_record::framing::paddle::{Layout, PaddleReadOptions};
+    /// let o = PaddleReadOptions::default().with_layout(Layout::Cpp).with_recover(true);
+    /// assert!(o.recover());
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct PaddleReadOptions {
+        /// Header field order (default Go).
+        layout / with_layout: copy Layout = Layout::Go;
+        /// Skip damaged chunks and resynchronise on the next valid header instead of
+        /// stopping (default false).
+        recover / with_recover: copy bool = false;
+        /// Largest stored or decompressed chunk payload accepted (default 64 MiB).
+        max_chunk_bytes / with_max_chunk_bytes: copy u64 = PaddleReadOptions::DEFAULT_MAX_CHUNK_BYTES;
     }
-}
-
-/// Settings for reading: [`PaddleReader`], [`PaddleIndex`], [`PaddleFile`], [`info`].
-///
-/// ```
-/// use hadoop_record::framing::paddle::{Layout, PaddleReadOptions};
-/// let o = PaddleReadOptions::default().layout(Layout::Cpp).recover(true);
-/// assert!(o.recover);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct PaddleReadOptions {
-    /// Header field order (default Go).
-    pub layout: Layout,
-    /// Skip damaged chunks and resynchronise on the next valid header instead of stopping
-    /// (default false).
-    pub recover: bool,
-    /// Largest stored or decompressed chunk payload accepted (default 64 MiB).
-    pub max_chunk_bytes: u64,
 }
 
 impl PaddleReadOptions {
     /// The default cap on a chunk's stored and decompressed size: 64 MiB.
     pub const DEFAULT_MAX_CHUNK_BYTES: u64 = 64 << 20;
-
-    /// Sets the header layout.
-    #[must_use]
-    pub fn layout(mut self, layout: Layout) -> Self {
-        self.layout = layout;
-        self
-    }
-
-    /// Turns recovery on or off.
-    #[must_use]
-    pub fn recover(mut self, recover: bool) -> Self {
-        self.recover = recover;
-        self
-    }
-
-    /// Sets the cap on a chunk's stored and decompressed size.
-    #[must_use]
-    pub fn max_chunk_bytes(mut self, bytes: u64) -> Self {
-        self.max_chunk_bytes = bytes;
-        self
-    }
-}
-
-impl Default for PaddleReadOptions {
-    fn default() -> Self {
-        PaddleReadOptions {
-            layout: Layout::Go,
-            recover: false,
-            max_chunk_bytes: Self::DEFAULT_MAX_CHUNK_BYTES,
-        }
-    }
 }

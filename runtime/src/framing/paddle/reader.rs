@@ -26,7 +26,7 @@ use crate::framing::BufferPool;
 /// let mut w = PaddleWriter::new(Vec::new());
 /// w.write_payload(b"hello")?;
 /// w.finish()?;
-/// let file = w.into_inner();
+/// let file = w.into_inner()?;
 /// let records: Vec<_> = PaddleReader::new(&file[..]).collect::<Result<_, _>>()?;
 /// assert_eq!(records, [b"hello".to_vec()]);
 /// # Ok::<(), hadoop_record::Error>(())
@@ -99,7 +99,7 @@ impl<R: Read> PaddleReader<R> {
     }
 
     /// Number of records delivered so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_read(&self) -> u64 {
         self.place.records
     }
 
@@ -176,7 +176,7 @@ impl<R: Read> PaddleReader<R> {
     /// let mut w = PaddleWriter::new(Vec::new());
     /// w.write_payload(b"abc")?;
     /// w.finish()?;
-    /// let file = w.into_inner();
+    /// let file = w.into_inner()?;
     /// let mut reader = PaddleReader::new(&file[..]);
     /// let mut total = 0;
     /// while let Some(record) = reader.next_ref() {
@@ -212,7 +212,7 @@ impl<R: Read> PaddleReader<R> {
     ///     w.write_payload(r)?;
     /// }
     /// w.finish()?;
-    /// let file = w.into_inner();
+    /// let file = w.into_inner()?;
     /// let mut reader = PaddleReader::new(&file[..]);
     /// let lengths: Vec<usize> = reader.next_run(2).unwrap()?.map(<[u8]>::len).collect();
     /// assert_eq!(lengths, [1, 2]);

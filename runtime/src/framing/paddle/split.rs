@@ -57,12 +57,12 @@ impl<R: Read + Seek> PaddleReader<R> {
     /// use std::io::Cursor;
     /// use hadoop_record::framing::paddle::{PaddleReader, PaddleReadOptions, PaddleWriteOptions, PaddleWriter};
     /// use hadoop_record::framing::FrameWrite;
-    /// let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::default().max_chunk_size(4));
+    /// let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::default().with_max_chunk_size(4));
     /// for r in [&b"zero"[..], b"one", b"two", b"three"] {
     ///     w.write_payload(r)?;
     /// }
     /// w.finish()?;
-    /// let file = w.into_inner();
+    /// let file = w.into_inner()?;
     /// let mut all = Vec::new();
     /// for start in (0..file.len() as u64).step_by(30) {
     ///     let split = PaddleReader::split(Cursor::new(&file), start, start + 30, PaddleReadOptions::default())?;
@@ -112,7 +112,7 @@ impl PaddleReader<Cursor<Bytes>> {
     /// let mut w = PaddleWriter::new(Vec::new());
     /// w.write_payload(b"hello")?;
     /// w.finish()?;
-    /// let file = Bytes::from(w.into_inner());
+    /// let file = Bytes::from(w.into_inner()?);
     /// let all = PaddleReader::split_in_memory(file, 0, u64::MAX, PaddleReadOptions::default())?;
     /// assert_eq!(all.collect::<Result<Vec<_>, _>>()?, [b"hello".to_vec()]);
     /// # Ok::<(), hadoop_record::Error>(())

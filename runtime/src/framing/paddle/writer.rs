@@ -8,6 +8,7 @@ use super::compress::ChunkCompressor;
 use super::header::HEADER_LEN;
 use super::{ChunkHeader, PaddleWriteOptions};
 use crate::error::{Error, ErrorKind, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 
 /// Writes a PaddlePaddle RecordIO file to any [`Write`].
@@ -22,7 +23,7 @@ use crate::framing::FrameWrite;
 /// ```
 /// use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
 /// use hadoop_record::framing::FrameWrite;
-/// let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::default().max_chunk_size(0));
+/// let mut w = PaddleWriter::with_options(Vec::new(), PaddleWriteOptions::default().with_max_chunk_size(0));
 /// for r in [&b""[..], b"b", b"cc"] {
 ///     w.write_payload(r)?;
 /// }
@@ -31,8 +32,8 @@ use crate::framing::FrameWrite;
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct PaddleWriter<W> {
-    inner: W,
+pub struct PaddleWriter<W: Write> {
+    inner: Held<W>,
     builder: ChunkBuilder,
     chunks: u64,
     records: u64,
@@ -148,7 +149,7 @@ impl<W: Write> PaddleWriter<W> {
     /// A writer with the given options.
     pub fn with_options(inner: W, options: PaddleWriteOptions) -> Self {
         PaddleWriter {
-            inner,
+            inner: Held::new(inner),
             builder: ChunkBuilder::new(options),
             chunks: 0,
             records: 0,
@@ -166,7 +167,7 @@ impl<W: Write> PaddleWriter<W> {
     }
 
     /// Records accepted so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 
@@ -175,15 +176,9 @@ impl<W: Write> PaddleWriter<W> {
         &self.inner
     }
 
-    /// Gives back the underlying writer; a pending chunk is lost unless
-    /// [`FrameWrite::finish`] was called.
-    pub fn into_inner(self) -> W {
-        self.inner
-    }
-
     /// Writes the pending chunk, if it has records.
     pub fn flush_chunk(&mut self) -> Result<()> {
-        let (inner, chunks) = (&mut self.inner, &mut self.chunks);
+        let (inner, chunks) = (&mut *self.inner, &mut self.chunks);
         self.builder.flush(|header, stored| {
             write_chunk(inner, header, stored)?;
             *chunks += 1;
@@ -201,7 +196,7 @@ fn write_chunk(inner: &mut impl Write, header: &[u8; HEADER_LEN], stored: &[u8])
 
 impl<W: Write> FrameWrite for PaddleWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        let (inner, chunks) = (&mut self.inner, &mut self.chunks);
+        let (inner, chunks) = (&mut *self.inner, &mut self.chunks);
         self.builder
             .push(payload, |header, stored| {
                 write_chunk(inner, header, stored)?;
@@ -219,3 +214,5 @@ impl<W: Write> FrameWrite for PaddleWriter<W> {
         Ok(())
     }
 }
+
+finish_on_drop!(PaddleWriter, FrameWrite::finish, Ok);

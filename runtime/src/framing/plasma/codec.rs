@@ -80,7 +80,7 @@ impl Decoder for TextCodec {
         if let Some(line) = self.decode(src)? {
             return Ok(Some(line));
         }
-        if self.scanner.at_eof(self.options.allow_unterminated)? {
+        if self.scanner.at_eof(self.options.allow_unterminated())? {
             self.scanned = 0;
             return Ok(Some(src.split().freeze()));
         }

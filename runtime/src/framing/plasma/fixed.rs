@@ -181,7 +181,7 @@ impl<W: Write> FixedWriter<W> {
     }
 
     /// Records written so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 

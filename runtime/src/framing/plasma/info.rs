@@ -125,13 +125,7 @@ impl VarInfo {
 
 /// Reads a whole plasma-var file in recovering mode and summarises its chunks.
 pub fn var_info<R: Read>(input: R, options: VarReadOptions) -> VarInfo {
-    let mut reader = VarReader::with_options(
-        input,
-        VarReadOptions {
-            recover: true,
-            ..options
-        },
-    );
+    let mut reader = VarReader::with_options(input, options.with_recover(true));
     reader.log_chunks();
     let mut info = VarInfo {
         chunk_size: None,

@@ -24,7 +24,7 @@ use std::str::FromStr;
 pub use fixed::{FixedReader, FixedWriter};
 pub use info::{fixed_info, text_info, var_info, FixedInfo, TextInfo, VarInfo};
 pub use text::{TextOptions, TextReader, TextWriter};
-pub use var::{Compression, VarOptions, VarReadOptions, VarReader, VarWriter};
+pub use var::{Compression, VarReadOptions, VarReader, VarWriteOptions, VarWriter};
 
 #[cfg(feature = "tokio")]
 pub use codec::{FixedCodec, TextCodec};
@@ -115,7 +115,7 @@ impl PlasmaFormat {
     pub fn writer<'a, W: Write + 'a>(
         self,
         output: W,
-        var: VarOptions,
+        var: VarWriteOptions,
     ) -> Result<Box<dyn FrameWrite + 'a>> {
         Ok(match self {
             PlasmaFormat::Text => Box::new(TextWriter::new(output)),

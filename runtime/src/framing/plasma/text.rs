@@ -12,27 +12,21 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::framing::FrameWrite;
+use crate::options::options;
 use crate::uninterrupted::read_some;
 
 use super::{io_buffer, READ_BUFFER};
 
-/// Options of the text format readers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TextOptions {
-    /// The longest record a reader accepts, in bytes without its LF (default 64 MiB); a
-    /// longer one is an [`ErrorKind::Limit`] error, so memory stays bounded.
-    pub max_record_size: usize,
-    /// Accept a last record that has no LF, as Hadoop does (default `false`: the writer
-    /// always ends records with LF, so a missing one means the file was cut short).
-    pub allow_unterminated: bool,
-}
-
-impl Default for TextOptions {
-    fn default() -> Self {
-        TextOptions {
-            max_record_size: 64 << 20,
-            allow_unterminated: false,
-        }
+options! {
+    /// Options of the text format readers.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct TextOptions {
+        /// The longest record a reader accepts, in bytes without its LF (default 64 MiB); a
+        /// longer one is an [`ErrorKind::Limit`] error, so memory stays bounded.
+        max_record_size / with_max_record_size: copy usize = 64 << 20;
+        /// Accept a last record that has no LF, as Hadoop does (default `false`: the writer
+        /// always ends records with LF, so a missing one means the file was cut short).
+        allow_unterminated / with_allow_unterminated: copy bool = false;
     }
 }
 
@@ -288,7 +282,7 @@ impl<W: Write> TextWriter<W> {
     }
 
     /// Records written so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 

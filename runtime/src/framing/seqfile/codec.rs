@@ -17,6 +17,7 @@ use crate::error::{excerpt, Error, ErrorKind, Result};
 
 /// A compression codec by its Hadoop class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Codec {
     /// `org.apache.hadoop.io.compress.DefaultCodec`: a zlib stream (level 6). Files naming
     /// `DeflateCodec`, the same format, read as this.
@@ -34,7 +35,7 @@ pub enum Codec {
 
 impl Codec {
     /// Every codec, in the order of [`Codec::name`]'s documentation.
-    pub const ALL: [Codec; 5] = [
+    pub const ALL: &'static [Codec] = &[
         Codec::Deflate,
         Codec::Gzip,
         Codec::BZip2,
@@ -58,7 +59,7 @@ impl Codec {
         if class == "org.apache.hadoop.io.compress.DeflateCodec" {
             return Some(Codec::Deflate);
         }
-        Codec::ALL.into_iter().find(|c| c.class_name() == class)
+        Codec::ALL.iter().copied().find(|c| c.class_name() == class)
     }
 
     /// The command-line name: `deflate`, `gzip`, `bzip2`, `snappy` or `lz4`.
@@ -89,7 +90,8 @@ impl std::str::FromStr for Codec {
 
     fn from_str(s: &str) -> Result<Self> {
         Codec::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|c| c.name() == s)
             .ok_or_else(|| {
                 Error::new(
@@ -405,7 +407,7 @@ mod tests {
         let large: Vec<u8> = (0..600_000u32)
             .map(|i| ((i % 251) ^ (i / 7)) as u8)
             .collect();
-        for codec in Codec::ALL {
+        for &codec in Codec::ALL {
             round_trip(codec, b"");
             round_trip(codec, b"hello, hello, hello");
             round_trip(codec, &large);
@@ -433,7 +435,7 @@ mod tests {
     #[test]
     fn limits_and_damage_are_errors() {
         let raw = vec![0u8; 100_000];
-        for codec in Codec::ALL {
+        for &codec in Codec::ALL {
             let mut e = Engine::new(codec);
             let mut stored = Vec::new();
             e.compress(&raw, &mut stored);
@@ -453,7 +455,7 @@ mod tests {
 
     #[test]
     fn names_and_classes() {
-        for codec in Codec::ALL {
+        for &codec in Codec::ALL {
             assert_eq!(codec.name().parse::<Codec>().unwrap(), codec);
             assert_eq!(Codec::from_class_name(codec.class_name()), Some(codec));
         }

@@ -291,11 +291,11 @@ mod tests {
     #[test]
     fn a_written_header_reads_back() {
         let o = SeqWriteOptions::new("links.Link")
-            .compression(Compression::Block)
-            .codec(Codec::Snappy)
-            .metadata("b", "2")
-            .metadata("a", "1")
-            .metadata("b", "3");
+            .with_compression(Compression::Block)
+            .with_codec(Codec::Snappy)
+            .with_metadata("b", "2")
+            .with_metadata("a", "1")
+            .with_metadata("b", "3");
         let h = Header::for_writer(&o, [7; 16]);
         let bytes = h.encode();
         assert_eq!(&bytes[..4], b"SEQ\x06");

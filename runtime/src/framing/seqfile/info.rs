@@ -54,19 +54,19 @@ impl SeqInfo {
 /// ```
 /// use hadoop_record::framing::seqfile::{info, SeqReadOptions, SeqWriteOptions, SeqWriter};
 /// use hadoop_record::framing::FrameWrite;
-/// let mut w = SeqWriter::new(Vec::new(), SeqWriteOptions::new("m.R").sync_interval(0));
+/// let mut w = SeqWriter::new(Vec::new(), SeqWriteOptions::new("m.R").with_sync_interval(0));
 /// for v in [&b"a"[..], b"b", b"c"] {
 ///     w.write_payload(v)?;
 /// }
 /// w.finish()?;
-/// let file = w.into_inner();
+/// let file = w.into_inner()?;
 /// let info = info(&file[..], &SeqReadOptions::default())?;
 /// assert_eq!((info.records, info.syncs.len()), (3, 3));
 /// assert!(info.is_sound());
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 pub fn info<R: Read>(reader: R, options: &SeqReadOptions) -> Result<SeqInfo> {
-    let mut r = SeqReader::with_options(reader, options.recover(true))?;
+    let mut r = SeqReader::with_options(reader, options.with_recover(true))?;
     r.log = Some(Log::default());
     let mut error = None;
     while let Some(next) = r.next_pair() {
@@ -77,7 +77,7 @@ pub fn info<R: Read>(reader: R, options: &SeqReadOptions) -> Result<SeqInfo> {
     let log = r.log.take().unwrap_or_default();
     Ok(SeqInfo {
         bytes: r.offset(),
-        records: r.records(),
+        records: r.records_read(),
         blocks: log.blocks,
         syncs: log.syncs,
         skipped: r.skipped().to_vec(),

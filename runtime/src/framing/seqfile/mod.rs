@@ -83,6 +83,7 @@ pub use sync::random_sync;
 pub use writer::SeqWriter;
 
 use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::options::options;
 
 /// The first three bytes of every SequenceFile.
 pub const MAGIC: [u8; 3] = *b"SEQ";
@@ -160,36 +161,23 @@ pub enum PayloadKey {
 /// ```
 /// use hadoop_record::framing::seqfile::{Codec, Compression, PayloadKey, SeqWriteOptions};
 /// let o = SeqWriteOptions::new("links.Link")
-///     .compression(Compression::Block)
-///     .codec(Codec::Snappy)
-///     .payload_key(PayloadKey::RecordNumber)
-///     .metadata("origin", "crawl-7");
-/// assert_eq!(o.key_class, "org.apache.hadoop.io.LongWritable");
+///     .with_compression(Compression::Block)
+///     .with_codec(Codec::Snappy)
+///     .with_payload_key(PayloadKey::RecordNumber)
+///     .with_metadata("origin", "crawl-7");
+/// assert_eq!(o.key_class(), "org.apache.hadoop.io.LongWritable");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct SeqWriteOptions {
-    /// The key class named in the header (set by [`Self::payload_key`]).
-    pub key_class: String,
-    /// The value class named in the header: for records, the Java class Hadoop's rcc
-    /// generates, `module.Class`.
-    pub value_class: String,
-    /// What [`FrameWrite::write_payload`](super::FrameWrite::write_payload) writes as key.
-    pub payload_key: PayloadKey,
-    /// Record or block compression, or none (default none).
-    pub compression: Compression,
-    /// The codec when compressed (default `DefaultCodec`, zlib).
-    pub codec: Codec,
-    /// Metadata pairs (Hadoop keeps them in a `TreeMap<Text, Text>`: they are written
-    /// sorted by key bytes, a repeated key keeping its last value).
-    pub metadata: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The sync marker; `None` (the default) draws a random one per file, as Hadoop does.
-    pub sync: Option<[u8; SYNC_LEN]>,
-    /// Bytes between sync entries in uncompressed and record-compressed files (default
-    /// [`SYNC_INTERVAL`], Hadoop 2.10.2's).
-    pub sync_interval: u64,
-    /// Keys and values per block before it is closed (default [`DEFAULT_BLOCK_SIZE`]).
-    pub block_size: usize,
+    key_class: String,
+    value_class: String,
+    payload_key: PayloadKey,
+    compression: Compression,
+    codec: Codec,
+    metadata: Vec<(Vec<u8>, Vec<u8>)>,
+    sync: Option<[u8; SYNC_LEN]>,
+    sync_interval: u64,
+    block_size: usize,
 }
 
 impl SeqWriteOptions {
@@ -208,23 +196,72 @@ impl SeqWriteOptions {
         }
     }
 
+    /// The key class named in the header (set by [`Self::with_payload_key`] or
+    /// [`Self::with_key_class`]).
+    pub fn key_class(&self) -> &str {
+        &self.key_class
+    }
+
+    /// The value class named in the header: for records, the Java class Hadoop's rcc
+    /// generates, `module.Class`.
+    pub fn value_class(&self) -> &str {
+        &self.value_class
+    }
+
+    /// What [`FrameWrite::write_payload`](super::FrameWrite::write_payload) writes as key.
+    pub fn payload_key(&self) -> PayloadKey {
+        self.payload_key
+    }
+
+    /// Record or block compression, or none (default none).
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The codec when compressed (default `DefaultCodec`, zlib).
+    pub fn codec(&self) -> Codec {
+        self.codec
+    }
+
+    /// Metadata pairs (Hadoop keeps them in a `TreeMap<Text, Text>`: they are written
+    /// sorted by key bytes, a repeated key keeping its last value).
+    pub fn metadata(&self) -> &[(Vec<u8>, Vec<u8>)] {
+        &self.metadata
+    }
+
+    /// The sync marker; `None` (the default) draws a random one per file, as Hadoop does.
+    pub fn sync(&self) -> Option<[u8; SYNC_LEN]> {
+        self.sync
+    }
+
+    /// Bytes between sync entries in uncompressed and record-compressed files (default
+    /// [`SYNC_INTERVAL`], Hadoop 2.10.2's).
+    pub fn sync_interval(&self) -> u64 {
+        self.sync_interval
+    }
+
+    /// Keys and values per block before it is closed (default [`DEFAULT_BLOCK_SIZE`]).
+    pub fn block_size(&self) -> usize {
+        self.block_size
+    }
+
     /// Sets the compression type.
     #[must_use]
-    pub fn compression(mut self, compression: Compression) -> Self {
+    pub fn with_compression(mut self, compression: Compression) -> Self {
         self.compression = compression;
         self
     }
 
     /// Sets the codec (used when compressed).
     #[must_use]
-    pub fn codec(mut self, codec: Codec) -> Self {
+    pub fn with_codec(mut self, codec: Codec) -> Self {
         self.codec = codec;
         self
     }
 
     /// Sets the payload key, and the key class to match it.
     #[must_use]
-    pub fn payload_key(mut self, key: PayloadKey) -> Self {
+    pub fn with_payload_key(mut self, key: PayloadKey) -> Self {
         self.payload_key = key;
         self.key_class = match key {
             PayloadKey::Null => writable::NULL_WRITABLE,
@@ -236,82 +273,60 @@ impl SeqWriteOptions {
 
     /// Sets the key class named in the header (for keys given to [`SeqWriter::append`]).
     #[must_use]
-    pub fn key_class(mut self, class: impl Into<String>) -> Self {
+    pub fn with_key_class(mut self, class: impl Into<String>) -> Self {
         self.key_class = class.into();
         self
     }
 
     /// Adds a metadata pair.
     #[must_use]
-    pub fn metadata(mut self, key: impl Into<Vec<u8>>, value: impl Into<Vec<u8>>) -> Self {
+    pub fn with_metadata(mut self, key: impl Into<Vec<u8>>, value: impl Into<Vec<u8>>) -> Self {
         self.metadata.push((key.into(), value.into()));
         self
     }
 
     /// Sets the sync marker (to reproduce a file byte for byte).
     #[must_use]
-    pub fn sync(mut self, sync: [u8; SYNC_LEN]) -> Self {
+    pub fn with_sync(mut self, sync: [u8; SYNC_LEN]) -> Self {
         self.sync = Some(sync);
         self
     }
 
     /// Sets the sync interval in bytes ([`HADOOP3_SYNC_INTERVAL`] for Hadoop 3's default).
     #[must_use]
-    pub fn sync_interval(mut self, bytes: u64) -> Self {
+    pub fn with_sync_interval(mut self, bytes: u64) -> Self {
         self.sync_interval = bytes;
         self
     }
 
     /// Sets the block size in bytes.
     #[must_use]
-    pub fn block_size(mut self, bytes: usize) -> Self {
+    pub fn with_block_size(mut self, bytes: usize) -> Self {
         self.block_size = bytes;
         self
     }
 }
 
-/// Settings for reading: [`SeqReader`] and [`info()`].
-///
-/// ```
-/// use hadoop_record::framing::seqfile::SeqReadOptions;
-/// let o = SeqReadOptions::default().recover(true).max_record_size(64 << 20);
-/// assert!(o.recover);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct SeqReadOptions {
-    /// Skip damaged records and blocks up to the next sync entry instead of stopping
-    /// (default false); [`SeqReader::skipped`] says what was lost.
-    pub recover: bool,
-    /// The largest record, decompressed value or decompressed block buffer accepted, and
-    /// the largest header string (default 1 GiB).
-    pub max_record_size: u64,
+options! {
+    /// Settings for reading: [`SeqReader`] and [`info()`].
+    ///
+    /// ```
+    /// use hadoop_record::framing::seqfile::SeqReadOptions;
+    /// let o = SeqReadOptions::default().with_recover(true).with_max_record_size(64 << 20);
+    /// assert!(o.recover());
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct SeqReadOptions {
+        /// Skip damaged records and blocks up to the next sync entry instead of stopping
+        /// (default false); [`SeqReader::skipped`] says what was lost.
+        recover / with_recover: copy bool = false;
+        /// The largest record, decompressed value or decompressed block buffer accepted,
+        /// and the largest header string (default 1 GiB).
+        max_record_size / with_max_record_size: copy u64 = SeqReadOptions::DEFAULT_MAX_RECORD_SIZE;
+    }
 }
 
 impl SeqReadOptions {
     /// The default [`Self::max_record_size`]: 1 GiB.
     pub const DEFAULT_MAX_RECORD_SIZE: u64 = 1 << 30;
-
-    /// Turns recovery on or off.
-    #[must_use]
-    pub fn recover(mut self, recover: bool) -> Self {
-        self.recover = recover;
-        self
-    }
-
-    /// Sets the size limit.
-    #[must_use]
-    pub fn max_record_size(mut self, bytes: u64) -> Self {
-        self.max_record_size = bytes;
-        self
-    }
-}
-
-impl Default for SeqReadOptions {
-    fn default() -> Self {
-        SeqReadOptions {
-            recover: false,
-            max_record_size: Self::DEFAULT_MAX_RECORD_SIZE,
-        }
-    }
 }

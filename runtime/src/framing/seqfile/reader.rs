@@ -58,13 +58,13 @@ impl fmt::Display for Skipped {
 /// ```
 /// use hadoop_record::framing::seqfile::{Codec, Compression, SeqReader, SeqWriteOptions, SeqWriter};
 /// use hadoop_record::framing::FrameWrite;
-/// let options = SeqWriteOptions::new("m.R").compression(Compression::Block).codec(Codec::Gzip);
+/// let options = SeqWriteOptions::new("m.R").with_compression(Compression::Block).with_codec(Codec::Gzip);
 /// let mut w = SeqWriter::new(Vec::new(), options);
 /// for v in [&b"a"[..], b"bc"] {
 ///     w.write_payload(v)?;
 /// }
 /// w.finish()?;
-/// let file = w.into_inner();
+/// let file = w.into_inner()?;
 /// let r = SeqReader::new(&file[..])?;
 /// assert_eq!(r.header().value_class, "m.R");
 /// assert_eq!(r.collect::<Result<Vec<_>, _>>()?, [b"a".to_vec(), b"bc".to_vec()]);
@@ -187,7 +187,7 @@ impl<R: Read> SeqReader<R> {
     }
 
     /// Records delivered so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_read(&self) -> u64 {
         self.records
     }
 

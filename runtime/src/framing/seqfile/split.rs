@@ -42,7 +42,7 @@ impl<R: Read + Seek> SeqReader<R> {
     ///     w.write_payload(&i.to_be_bytes())?;
     /// }
     /// w.finish()?;
-    /// let file = w.into_inner();
+    /// let file = w.into_inner()?;
     /// let len = file.len() as u64;
     /// let mut all = Vec::new();
     /// for (start, end) in [(0, len / 3), (len / 3, 2 * len / 3), (2 * len / 3, len)] {

@@ -9,6 +9,7 @@ use super::sync::{entry, random_sync};
 use super::{Compression, PayloadKey, SeqWriteOptions};
 use crate::archive::binary::vint;
 use crate::error::{Error, ErrorKind, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 
 /// Writes a SequenceFile (version 6) to any [`Write`].
@@ -24,18 +25,18 @@ use crate::framing::FrameWrite;
 /// ```
 /// use hadoop_record::framing::seqfile::{SeqReader, SeqWriteOptions, SeqWriter};
 /// use hadoop_record::framing::FrameWrite;
-/// let mut w = SeqWriter::new(Vec::new(), SeqWriteOptions::new("links.Link").sync([1; 16]));
+/// let mut w = SeqWriter::new(Vec::new(), SeqWriteOptions::new("links.Link").with_sync([1; 16]));
 /// w.write_payload(b"\x01a")?;
 /// w.finish()?;
-/// let file = w.into_inner();
+/// let file = w.into_inner()?;
 /// assert_eq!(&file[..4], b"SEQ\x06");
 /// let values: Vec<Vec<u8>> = SeqReader::new(&file[..])?.collect::<Result<_, _>>()?;
 /// assert_eq!(values, [b"\x01a".to_vec()]);
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct SeqWriter<W> {
-    inner: W,
+pub struct SeqWriter<W: Write> {
+    inner: Held<W>,
     options: SeqWriteOptions,
     header: Header,
     /// Bytes written so far (`out.getPos()`).
@@ -69,7 +70,7 @@ impl<W: Write> SeqWriter<W> {
         let header = Header::for_writer(&options, sync);
         let engine = (options.compression != Compression::None).then(|| Engine::new(options.codec));
         SeqWriter {
-            inner,
+            inner: Held::new(inner),
             header,
             options,
             pos: 0,
@@ -95,7 +96,7 @@ impl<W: Write> SeqWriter<W> {
     }
 
     /// Records accepted so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 
@@ -112,12 +113,6 @@ impl<W: Write> SeqWriter<W> {
     /// The underlying writer.
     pub fn get_ref(&self) -> &W {
         &self.inner
-    }
-
-    /// Gives back the underlying writer; a pending block is lost unless
-    /// [`FrameWrite::finish`] was called.
-    pub fn into_inner(self) -> W {
-        self.inner
     }
 
     fn put(&mut self, bytes: &[u8]) -> Result<()> {
@@ -155,11 +150,11 @@ impl<W: Write> SeqWriter<W> {
     /// ```
     /// use hadoop_record::framing::seqfile::{writable, SeqReader, SeqWriteOptions, SeqWriter};
     /// use hadoop_record::framing::FrameWrite;
-    /// let options = SeqWriteOptions::new(writable::TEXT).key_class(writable::INT_WRITABLE);
+    /// let options = SeqWriteOptions::new(writable::TEXT).with_key_class(writable::INT_WRITABLE);
     /// let mut w = SeqWriter::new(Vec::new(), options);
     /// w.append(&7i32.to_be_bytes(), b"\x02hi")?;
     /// w.finish()?;
-    /// let file = w.into_inner();
+    /// let file = w.into_inner()?;
     /// let mut r = SeqReader::new(&file[..])?;
     /// let pair = r.next_pair().unwrap()?;
     /// assert_eq!((pair.key, pair.value), (&[0, 0, 0, 7][..], &b"\x02hi"[..]));
@@ -304,3 +299,5 @@ impl<W: Write> FrameWrite for SeqWriter<W> {
         Ok(())
     }
 }
+
+finish_on_drop!(SeqWriter, FrameWrite::finish, Ok);

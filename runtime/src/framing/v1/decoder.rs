@@ -177,7 +177,7 @@ impl Decoder {
     }
 
     /// Records delivered so far (reserved ones not counted).
-    pub fn records(&self) -> u64 {
+    pub fn records_read(&self) -> u64 {
         self.records
     }
 

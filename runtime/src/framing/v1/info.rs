@@ -38,10 +38,7 @@ pub fn info<R: Read>(input: R, options: V1ReadOptions) -> V1Info {
         reserved: Vec::new(),
         error: None,
     };
-    let options = V1ReadOptions {
-        deliver_reserved: true,
-        ..options
-    };
+    let options = options.with_deliver_reserved(true);
     let mut reader = match V1Reader::with_options(input, options) {
         Ok(reader) => reader,
         Err(e) => {

@@ -11,6 +11,8 @@
 //! lengths up to 2^32−1 when reading, records split into segments of at most 2^31−1 bytes
 //! when writing; any v1.x read, other major versions refused.
 
+use crate::options::options;
+
 mod decoder;
 mod header;
 mod info;
@@ -59,45 +61,32 @@ impl TypedRecord {
     }
 }
 
-/// Options of the readers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct V1ReadOptions {
-    /// The longest record accepted, partial segments joined (default 1 GiB); a longer one
-    /// is an [`crate::ErrorKind::Limit`] error at its segment header, before allocating.
-    pub max_record_size: u64,
-    /// The most header bytes accepted, magic and blank line included (default 1 MiB).
-    pub max_header_size: usize,
-    /// Deliver reserved (`.`-typed) records instead of skipping them (default `false`;
-    /// for tools that inspect a file's library records).
-    pub deliver_reserved: bool,
-}
-
-impl Default for V1ReadOptions {
-    fn default() -> Self {
-        V1ReadOptions {
-            max_record_size: 1 << 30,
-            max_header_size: 1 << 20,
-            deliver_reserved: false,
-        }
+options! {
+    /// Options of the readers.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct V1ReadOptions {
+        /// The longest record accepted, partial segments joined (default 1 GiB); a longer
+        /// one is an [`crate::ErrorKind::Limit`] error at its segment header, before
+        /// allocating.
+        max_record_size / with_max_record_size: copy u64 = 1 << 30;
+        /// The most header bytes accepted, magic and blank line included (default 1 MiB).
+        max_header_size / with_max_header_size: copy usize = 1 << 20;
+        /// Deliver reserved (`.`-typed) records instead of skipping them (default `false`;
+        /// for tools that inspect a file's library records).
+        deliver_reserved / with_deliver_reserved: copy bool = false;
     }
 }
 
-/// Options of the writers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct V1WriteOptions {
-    /// The longest segment written (default 2^31−1); longer records are split into partial
-    /// segments. At most [`MAX_SEGMENT_LEN`].
-    pub max_segment_len: u64,
-    /// Refuse header keys outside the spec's `Word(-Word)*`, `Word = [A-Z][a-z]*` (default
-    /// `true`). When `false`, any key readers accept (`Content-MD5`, `X-UH`) is written.
-    pub strict_keys: bool,
-}
-
-impl Default for V1WriteOptions {
-    fn default() -> Self {
-        V1WriteOptions {
-            max_segment_len: DEFAULT_WRITE_SEGMENT_LEN,
-            strict_keys: true,
-        }
+options! {
+    /// Options of the writers.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct V1WriteOptions {
+        /// The longest segment written (default 2^31−1); longer records are split into
+        /// partial segments. At most [`MAX_SEGMENT_LEN`].
+        max_segment_len / with_max_segment_len: copy u64 = DEFAULT_WRITE_SEGMENT_LEN;
+        /// Refuse header keys outside the spec's `Word(-Word)*`, `Word = [A-Z][a-z]*`
+        /// (default `true`). When `false`, any key readers accept (`Content-MD5`, `X-UH`)
+        /// is written.
+        strict_keys / with_strict_keys: copy bool = true;
     }
 }

@@ -69,14 +69,14 @@ impl<R: Read> V1Reader<R> {
     }
 
     /// Records delivered so far.
-    pub fn records(&self) -> u64 {
-        self.decoder.records()
+    pub fn records_read(&self) -> u64 {
+        self.decoder.records_read()
     }
 
     /// The number in the file of the record last delivered (records a split passed over
     /// count), or of the next one before the first is delivered.
     pub fn record_number(&self) -> u64 {
-        (self.decoder.passed() + self.decoder.records()).saturating_sub(1)
+        (self.decoder.passed() + self.decoder.records_read()).saturating_sub(1)
     }
 
     /// Input offset of the record last delivered.

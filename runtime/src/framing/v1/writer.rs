@@ -5,6 +5,7 @@ use std::io::{BufWriter, Write};
 use super::header::{is_strict_key, write_header, FileHeader};
 use super::{V1WriteOptions, MAX_TYPE_LEN};
 use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 
 /// Checks that an application may write records of this type: `[A-Za-z0-9]+`, not
@@ -114,7 +115,7 @@ pub(crate) fn check_writer(header: &FileHeader, options: &V1WriteOptions) -> Res
 /// assert_eq!(file, b"RecordIO v1.0\nApplication: demo\n\nLog:5:hello\n");
 /// ```
 pub struct V1Writer<W: Write> {
-    inner: BufWriter<W>,
+    inner: Held<BufWriter<W>>,
     header: FileHeader,
     options: V1WriteOptions,
     header_written: bool,
@@ -126,7 +127,10 @@ impl<W: Write> V1Writer<W> {
     pub fn new(inner: W, header: FileHeader, options: V1WriteOptions) -> Result<Self> {
         check_writer(&header, &options)?;
         Ok(V1Writer {
-            inner: BufWriter::with_capacity(crate::framing::plasma::READ_BUFFER, inner),
+            inner: Held::new(BufWriter::with_capacity(
+                crate::framing::plasma::READ_BUFFER,
+                inner,
+            )),
             header,
             options,
             header_written: false,
@@ -135,7 +139,7 @@ impl<W: Write> V1Writer<W> {
     }
 
     /// Records written so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 
@@ -167,13 +171,9 @@ impl<W: Write> V1Writer<W> {
         self.inner.flush()?;
         Ok(())
     }
-
-    /// Finishes and returns the underlying writer.
-    pub fn into_inner(mut self) -> Result<W> {
-        self.finish()?;
-        crate::framing::unbuffer(self.inner)
-    }
 }
+
+finish_on_drop!(V1Writer, V1Writer::finish, crate::framing::unbuffer);
 
 /// A [`V1Writer`] that writes every payload as a record of one type, for the generic
 /// framing interface (`rcc frame --to v1 --record-type T`).

@@ -9,7 +9,7 @@ use super::read::{Trail, ValueSeed};
 use crate::archive::{Depth, DEFAULT_MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::schema::{FieldType, RecordId, Schema};
-use crate::stream::count_read;
+use crate::stream::{count_read, read_after_failure};
 use crate::value::Value;
 
 /// Reads records of a schema type from JSON text: what [`to_json`](super::to_json) writes,
@@ -51,7 +51,7 @@ pub struct JsonReader<R> {
     input: Tracked<BufReader<R>>,
     layout: Layout,
     records: u64,
-    failed: bool,
+    failed: Option<ErrorKind>,
     max_depth: usize,
 }
 
@@ -82,7 +82,7 @@ impl<R: Read> JsonReader<R> {
             layout: Layout::Unknown,
             records: 0,
             max_depth: DEFAULT_MAX_DEPTH,
-            failed: false,
+            failed: None,
         }
     }
 
@@ -107,13 +107,8 @@ impl<R: Read> JsonReader<R> {
     /// Reads the next record of type `id` of `schema`: `None` at a clean end of input.
     /// After an error, every call fails.
     pub fn read_value(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Value>> {
-        if self.failed {
-            return Err(Error::new(
-                ErrorKind::Syntax,
-                "the stream cannot be read past the error in an earlier record",
-            )
-            .in_record(self.records)
-            .at(self.position()));
+        if let Some(kind) = self.failed {
+            return Err(read_after_failure(kind, self.records, self.position()));
         }
         let result = self.next(schema, id);
         count_read(&mut self.records, &mut self.failed, result)

@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `lib.L`, declared at `compiler/tests/ddl/rust/modules.jr:11:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "lib")]
+#[record(module = "lib", ord)]
 pub struct L {
     /// `int x`
     pub x: i32,
@@ -13,9 +13,9 @@ pub struct L {
 /// The DDL module `lib.mod`.
 pub mod r#mod {
     /// The DDL record `lib.mod.Mid`, declared at `compiler/tests/ddl/rust/modules.jr:14:11`.
-    #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
     #[derive(::hadoop_record::Record)]
-    #[record(module = "lib.mod")]
+    #[record(module = "lib.mod", ord)]
     pub struct Mid {
         /// `mod.child.Child child`
         pub child: super::super::r#mod::child::Child,

@@ -23,9 +23,9 @@ pub mod nest {
 #[allow(clippy::module_inception)]
 pub mod r#mod {
     /// The DDL record `mod.Top`, declared at `compiler/tests/ddl/rust/modules.jr:5:11`.
-    #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
     #[derive(::hadoop_record::Record)]
-    #[record(module = "mod")]
+    #[record(module = "mod", ord)]
     pub struct Top {
         /// `int x`
         pub x: i32,

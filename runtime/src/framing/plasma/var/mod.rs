@@ -20,4 +20,4 @@ pub use header::{
     MIN_CHUNK_SIZE,
 };
 pub use reader::{ChunkSummary, Skip, VarReadOptions, VarReader};
-pub use writer::{VarOptions, VarWriter};
+pub use writer::{VarWriteOptions, VarWriter};

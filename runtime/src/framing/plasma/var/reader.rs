@@ -4,30 +4,23 @@ use std::io::{Read, Seek, SeekFrom};
 
 use super::header::{ChunkHeader, Compression, HEADER_LEN, LONG_LENGTH, MAX_SHORT_LENGTH};
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::options::options;
 use crate::uninterrupted::read_some;
 
-/// Options of [`VarReader`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VarReadOptions {
-    /// The longest record accepted (default 1 GiB); a longer length is an
-    /// [`ErrorKind::Limit`] error before anything is allocated for it.
-    pub max_record_size: u64,
-    /// Skip damaged chunks instead of stopping (default `false`): reading resumes at the
-    /// first record that starts in the next sound chunk, and [`VarReader::skipped`] says
-    /// what was lost.
-    pub recover: bool,
-    /// The chunk size, if known; otherwise it is taken from the first chunk header. Needed
-    /// only to recover when the very first header is damaged.
-    pub chunk_size: Option<u32>,
-}
-
-impl Default for VarReadOptions {
-    fn default() -> Self {
-        VarReadOptions {
-            max_record_size: 1 << 30,
-            recover: false,
-            chunk_size: None,
-        }
+options! {
+    /// Options of [`VarReader`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct VarReadOptions {
+        /// The longest record accepted (default 1 GiB); a longer length is an
+        /// [`ErrorKind::Limit`] error before anything is allocated for it.
+        max_record_size / with_max_record_size: copy u64 = 1 << 30;
+        /// Skip damaged chunks instead of stopping (default `false`): reading resumes at
+        /// the first record that starts in the next sound chunk, and [`VarReader::skipped`]
+        /// says what was lost.
+        recover / with_recover: copy bool = false;
+        /// The chunk size, if known; otherwise it is taken from the first chunk header.
+        /// Needed only to recover when the very first header is damaged.
+        chunk_size / with_chunk_size: copy Option<u32> = None;
     }
 }
 
@@ -179,7 +172,7 @@ impl<R: Read> VarReader<R> {
     }
 
     /// Records yielded so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_read(&self) -> u64 {
         self.records
     }
 

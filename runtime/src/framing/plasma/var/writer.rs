@@ -9,25 +9,20 @@ use super::header::{
     DEFAULT_CHUNK_SIZE,
 };
 use crate::error::{Error, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
+use crate::options::options;
 
-/// Options of [`VarWriter`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VarOptions {
-    /// Bytes per chunk, header included (default 64 KiB; 64 B to 1 GiB). Splits and
-    /// bigblocks must be multiples of it.
-    pub chunk_size: u32,
-    /// How chunk payloads are stored (default none). With snappy, a chunk whose data does
-    /// not shrink is stored uncompressed.
-    pub compression: Compression,
-}
-
-impl Default for VarOptions {
-    fn default() -> Self {
-        VarOptions {
-            chunk_size: DEFAULT_CHUNK_SIZE,
-            compression: Compression::None,
-        }
+options! {
+    /// Options of [`VarWriter`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct VarWriteOptions {
+        /// Bytes per chunk, header included (default 64 KiB; 64 B to 1 GiB). Splits and
+        /// bigblocks must be multiples of it.
+        chunk_size / with_chunk_size: copy u32 = DEFAULT_CHUNK_SIZE;
+        /// How chunk payloads are stored (default none). With snappy, a chunk whose data
+        /// does not shrink is stored uncompressed.
+        compression / with_compression: copy Compression = Compression::None;
     }
 }
 
@@ -39,20 +34,20 @@ impl Default for VarOptions {
 /// chunk reads as truncated.
 ///
 /// ```
-/// use hadoop_record::framing::plasma::{VarReader, VarWriter, VarOptions};
+/// use hadoop_record::framing::plasma::{VarReader, VarWriter, VarWriteOptions};
 /// use hadoop_record::framing::FrameWrite;
-/// let mut w = VarWriter::new(Vec::new(), VarOptions::default()).unwrap();
+/// let mut w = VarWriter::new(Vec::new(), VarWriteOptions::default()).unwrap();
 /// w.write_payload(b"one").unwrap();
 /// w.write_payload(&[7; 300]).unwrap();
 /// w.finish().unwrap();
-/// let file = w.into_inner();
+/// let file = w.into_inner().unwrap();
 /// assert_eq!(file.len(), 32 + 1 + 3 + 9 + 300);
 /// let records: Vec<_> = VarReader::new(&file[..]).collect::<Result<_, _>>().unwrap();
 /// assert_eq!(records, [b"one".to_vec(), vec![7; 300]]);
 /// ```
 pub struct VarWriter<W: Write> {
-    inner: W,
-    options: VarOptions,
+    inner: Held<W>,
+    options: VarWriteOptions,
     /// Payload bytes of the chunk being filled (the raw stream from `emitted` on).
     pending: Vec<u8>,
     /// Offset in the raw record stream of `pending[0]`.
@@ -73,11 +68,11 @@ pub struct VarWriter<W: Write> {
 
 impl<W: Write> VarWriter<W> {
     /// A writer into `inner`; fails only on a bad chunk size.
-    pub fn new(inner: W, options: VarOptions) -> Result<Self> {
+    pub fn new(inner: W, options: VarWriteOptions) -> Result<Self> {
         check_chunk_size(options.chunk_size)?;
         let cap = capacity(options.chunk_size) as usize;
         Ok(VarWriter {
-            inner,
+            inner: Held::new(inner),
             options,
             pending: Vec::new(),
             emitted: 0,
@@ -96,18 +91,13 @@ impl<W: Write> VarWriter<W> {
     }
 
     /// Records written so far.
-    pub fn records(&self) -> u64 {
+    pub fn records_written(&self) -> u64 {
         self.records
     }
 
     /// Chunks written so far.
     pub fn chunks(&self) -> u64 {
         self.chunks
-    }
-
-    /// The underlying writer. Call [`finish`](FrameWrite::finish) first.
-    pub fn into_inner(self) -> W {
-        self.inner
     }
 
     fn capacity(&self) -> usize {
@@ -297,3 +287,5 @@ impl<W: Write> FrameWrite for VarWriter<W> {
         Ok(())
     }
 }
+
+finish_on_drop!(VarWriter, FrameWrite::finish, Ok);

@@ -18,6 +18,6 @@ fn main() {
     assert_eq!(Pair::<Vec<i64>>::signature(), "LPair([l]i)");
     assert_eq!(Holder::<bool, 3>::signature(), "LHolder([LPair(zi)])");
     let bytes = [0x01, 0x05];
-    let pair = Pair::<bool>::deserialize(&mut RawInput::new(&bytes), "").unwrap();
+    let pair = Pair::<bool>::read_from(&mut RawInput::new(&bytes), "").unwrap();
     assert_eq!(pair, Pair { key: true, count: 5 });
 }

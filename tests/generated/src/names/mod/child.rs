@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `mod.child.Child`, declared at `compiler/tests/ddl/rust/modules.jr:8:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "mod.child")]
+#[record(module = "mod.child", ord)]
 pub struct Child {
     /// `mod.Top top`
     pub top: super::Top,

@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `nest.nest.Inner`, declared at `compiler/tests/ddl/rust/keywords.jr:47:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "nest.nest")]
+#[record(module = "nest.nest", ord)]
 pub struct Inner {
     /// `type.self.match.fn f`
     pub f: super::super::r#type::self_::r#match::Fn,

@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `oracle.composite.Inner`, declared at `tests/fixtures/hadoop-java/composite.jr:5:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.composite")]
+#[record(module = "oracle.composite", ord)]
 pub struct Inner {
     /// `ustring tag`
     pub tag: String,
@@ -13,18 +13,18 @@ pub struct Inner {
 }
 
 /// The DDL record `oracle.composite.IntVec`, declared at `tests/fixtures/hadoop-java/composite.jr:9:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.composite")]
+#[record(module = "oracle.composite", ord)]
 pub struct IntVec {
     /// `vector<int> v`
     pub v: Vec<i32>,
 }
 
 /// The DDL record `oracle.composite.StrVec`, declared at `tests/fixtures/hadoop-java/composite.jr:10:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.composite")]
+#[record(module = "oracle.composite", ord)]
 pub struct StrVec {
     /// `vector<ustring> v`
     pub v: Vec<String>,
@@ -33,7 +33,7 @@ pub struct StrVec {
 /// The DDL record `oracle.composite.Containers`, declared at `tests/fixtures/hadoop-java/composite.jr:11:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.composite")]
+#[record(module = "oracle.composite", partial_ord)]
 pub struct Containers {
     /// `vector<int> vi`
     pub vi: Vec<i32>,
@@ -66,7 +66,7 @@ pub struct Containers {
 /// The DDL record `oracle.composite.Outer`, declared at `tests/fixtures/hadoop-java/composite.jr:26:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.composite")]
+#[record(module = "oracle.composite", partial_ord)]
 pub struct Outer {
     /// `oracle.composite.Inner a`
     pub a: Inner,

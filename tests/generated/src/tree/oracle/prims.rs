@@ -2,36 +2,36 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `oracle.prims.ByteRec`, declared at `tests/fixtures/hadoop-java/prims.jr:3:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", ord)]
 pub struct ByteRec {
     /// `byte v`
     pub v: i8,
 }
 
 /// The DDL record `oracle.prims.BoolRec`, declared at `tests/fixtures/hadoop-java/prims.jr:4:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", ord)]
 pub struct BoolRec {
     /// `boolean v`
     pub v: bool,
 }
 
 /// The DDL record `oracle.prims.IntRec`, declared at `tests/fixtures/hadoop-java/prims.jr:5:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", ord)]
 pub struct IntRec {
     /// `int v`
     pub v: i32,
 }
 
 /// The DDL record `oracle.prims.LongRec`, declared at `tests/fixtures/hadoop-java/prims.jr:6:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", ord)]
 pub struct LongRec {
     /// `long v`
     pub v: i64,
@@ -40,7 +40,7 @@ pub struct LongRec {
 /// The DDL record `oracle.prims.FloatRec`, declared at `tests/fixtures/hadoop-java/prims.jr:7:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", partial_ord)]
 pub struct FloatRec {
     /// `float v`
     pub v: f32,
@@ -49,25 +49,25 @@ pub struct FloatRec {
 /// The DDL record `oracle.prims.DoubleRec`, declared at `tests/fixtures/hadoop-java/prims.jr:8:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", partial_ord)]
 pub struct DoubleRec {
     /// `double v`
     pub v: f64,
 }
 
 /// The DDL record `oracle.prims.StringRec`, declared at `tests/fixtures/hadoop-java/prims.jr:9:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", ord)]
 pub struct StringRec {
     /// `ustring v`
     pub v: String,
 }
 
 /// The DDL record `oracle.prims.BufferRec`, declared at `tests/fixtures/hadoop-java/prims.jr:10:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", ord)]
 pub struct BufferRec {
     /// `buffer v`
     pub v: Vec<u8>,
@@ -76,7 +76,7 @@ pub struct BufferRec {
 /// The DDL record `oracle.prims.AllPrims`, declared at `tests/fixtures/hadoop-java/prims.jr:11:11`.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.prims")]
+#[record(module = "oracle.prims", partial_ord)]
 pub struct AllPrims {
     /// `byte b`
     pub b: i8,

@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `lib.mod.leaf.Leaf`, declared at `compiler/tests/ddl/rust/modules.jr:17:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "lib.mod.leaf")]
+#[record(module = "lib.mod.leaf", ord)]
 pub struct Leaf {
     /// `lib.mod.Mid mid`
     pub mid: super::Mid,

@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `type.self.match.fn`, declared at `compiler/tests/ddl/rust/keywords.jr:4:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(name = "fn", module = "type.self.match")]
+#[record(name = "fn", module = "type.self.match", ord)]
 pub struct Fn {
     /// `int type`
     pub r#type: i32,
@@ -34,18 +34,18 @@ pub struct Fn {
 }
 
 /// The DDL record `type.self.match.Self`, declared at `compiler/tests/ddl/rust/keywords.jr:16:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(name = "Self", module = "type.self.match")]
+#[record(name = "Self", module = "type.self.match", ord)]
 pub struct Self_ {
     /// `type.self.match.fn f`
     pub f: Fn,
 }
 
 /// The DDL record `type.self.match.String`, declared at `compiler/tests/ddl/rust/keywords.jr:20:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct String {
     /// `ustring s`
     pub s: ::std::string::String,
@@ -54,9 +54,9 @@ pub struct String {
 }
 
 /// The DDL record `type.self.match.Vec`, declared at `compiler/tests/ddl/rust/keywords.jr:24:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Vec {
     /// `type.self.match.String s`
     pub s: String,
@@ -65,36 +65,36 @@ pub struct Vec {
 }
 
 /// The DDL record `type.self.match.Result`, declared at `compiler/tests/ddl/rust/keywords.jr:29:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Result {
     /// `int r`
     pub r: i32,
 }
 
 /// The DDL record `type.self.match.Option`, declared at `compiler/tests/ddl/rust/keywords.jr:30:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Option {
     /// `int o`
     pub o: i32,
 }
 
 /// The DDL record `type.self.match.Box`, declared at `compiler/tests/ddl/rust/keywords.jr:31:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Box {
     /// `int b`
     pub b: i32,
 }
 
 /// The DDL record `type.self.match.Record`, declared at `compiler/tests/ddl/rust/keywords.jr:32:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Record {
     /// `type.self.match.Result r`
     pub r: Result,
@@ -105,27 +105,27 @@ pub struct Record {
 }
 
 /// The DDL record `type.self.match.Field`, declared at `compiler/tests/ddl/rust/keywords.jr:33:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Field {
     /// `int f`
     pub f: i32,
 }
 
 /// The DDL record `type.self.match.Ordering`, declared at `compiler/tests/ddl/rust/keywords.jr:34:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 pub struct Ordering {
     /// `int o`
     pub o: i32,
 }
 
 /// The DDL record `type.self.match.URL`, declared at `compiler/tests/ddl/rust/keywords.jr:35:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "type.self.match")]
+#[record(module = "type.self.match", ord)]
 #[allow(clippy::upper_case_acronyms)]
 pub struct URL {
     /// `ustring value`
@@ -133,18 +133,18 @@ pub struct URL {
 }
 
 /// The DDL record `type.self.match.HTTP_Transaction`, declared at `compiler/tests/ddl/rust/keywords.jr:38:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(name = "HTTP_Transaction", module = "type.self.match")]
+#[record(name = "HTTP_Transaction", module = "type.self.match", ord)]
 pub struct HttpTransaction {
     /// `type.self.match.URL url`
     pub url: URL,
 }
 
 /// The DDL record `type.self.match.lower_case`, declared at `compiler/tests/ddl/rust/keywords.jr:41:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(name = "lower_case", module = "type.self.match")]
+#[record(name = "lower_case", module = "type.self.match", ord)]
 pub struct LowerCase {
     /// `int Upper_Case`
     #[record(name = "Upper_Case")]

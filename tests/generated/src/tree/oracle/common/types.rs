@@ -2,9 +2,9 @@
 // Do not edit: changes are lost when the code is generated again.
 
 /// The DDL record `oracle.common.types.Point`, declared at `tests/fixtures/hadoop-java/common.jr:3:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.common.types")]
+#[record(module = "oracle.common.types", ord)]
 pub struct Point {
     /// `int x`
     pub x: i32,
@@ -13,9 +13,9 @@ pub struct Point {
 }
 
 /// The DDL record `oracle.common.types.Named`, declared at `tests/fixtures/hadoop-java/common.jr:7:11`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 #[derive(::hadoop_record::Record)]
-#[record(module = "oracle.common.types")]
+#[record(module = "oracle.common.types", ord)]
 pub struct Named {
     /// `ustring name`
     pub name: String,
