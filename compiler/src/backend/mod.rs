@@ -13,6 +13,29 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::source::Location;
 
+/// How the code one back end generates names a record and its fields, and spells the
+/// fields' types: what an editor shows on hover. Each back end's `api` gives it, from the
+/// same name and type mapping its code generation uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordApi {
+    /// The generated type, e.g. `links::Link` (Rust, from where the tree is mounted),
+    /// `links.Link` (Java), `::links::Link` (C++).
+    pub path: String,
+    /// One per field, in declaration order.
+    pub fields: Vec<FieldApi>,
+}
+
+/// A field in generated code: see [`RecordApi`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldApi {
+    /// The member holding it, e.g. `is_relative` (Rust), `isRelative` (Java, C++).
+    pub member: String,
+    /// The member's type, e.g. `Vec<u8>`, `org.apache.hadoop.record.Buffer`, `::std::string`.
+    pub ty: String,
+    /// The accessors, where the back end generates them (`getIsRelative`, `setIsRelative`).
+    pub accessors: Vec<String>,
+}
+
 /// A generated file: where it goes (relative to the output directory) and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputFile {

@@ -39,9 +39,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{locate, show_path, OutputFile, GENERATED_MARK};
+use super::{locate, show_path, FieldApi, OutputFile, RecordApi, GENERATED_MARK};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::Model;
+use crate::model::{Model, RecordIndex};
 use layout::{FileOut, Header};
 use names::RecordNames;
 
@@ -74,6 +74,41 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .iter()
         .map(RecordNames::qualified)
         .collect()
+}
+
+/// How the class [`generate`] writes for record `r` is named, and its members, their types
+/// and accessors.
+///
+/// ```
+/// use hadoop_record_compiler::{backend::cpp, load_with, LoadOptions, MemoryFileSystem};
+/// let mut fs = MemoryFileSystem::new();
+/// fs.insert("x.jr", "module a.b { class Link { ustring url; } }");
+/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
+/// let api = cpp::api(&model, model.find("a.b.Link").unwrap());
+/// assert_eq!(api.path, "::a::b::Link");
+/// assert_eq!(api.fields[0].ty, "::std::string");
+/// assert_eq!(api.fields[0].accessors, ["getUrl"]);
+/// ```
+pub fn api(model: &Model, r: RecordIndex) -> RecordApi {
+    let names = names::assign(model);
+    let record = &names[r.index()];
+    let fields = model
+        .record(r)
+        .fields()
+        .iter()
+        .zip(&record.fields)
+        .map(|(field, n)| FieldApi {
+            member: n.member.clone(),
+            ty: types::cpp(field.ty(), &names),
+            accessors: std::iter::once(n.getter.clone())
+                .chain(n.setter.clone())
+                .collect(),
+        })
+        .collect();
+    RecordApi {
+        path: record.qualified(),
+        fields,
+    }
 }
 
 /// `x.jr.hh` and `x.jr.cc` for every DDL file of `model` (included files too, so that the

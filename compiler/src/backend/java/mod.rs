@@ -35,9 +35,9 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::{locate, OutputFile};
+use super::{locate, FieldApi, OutputFile, RecordApi};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::{Model, Primitive, Type};
+use crate::model::{Model, Primitive, RecordIndex, Type};
 
 /// Which Hadoop API the generated classes compile against.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -89,6 +89,39 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .iter()
         .map(names::RecordNames::qualified)
         .collect()
+}
+
+/// How the class [`generate`] writes for record `r` is named, and its members and their
+/// types.
+///
+/// ```
+/// use hadoop_record_compiler::{backend::java, load_with, LoadOptions, MemoryFileSystem};
+/// let mut fs = MemoryFileSystem::new();
+/// fs.insert("x.jr", "module a.b { class Link { vector<int> isNext; } }");
+/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
+/// let api = java::api(&model, model.find("a.b.Link").unwrap());
+/// assert_eq!(api.path, "a.b.Link");
+/// assert_eq!(api.fields[0].ty, "java.util.ArrayList<java.lang.Integer>");
+/// assert_eq!(api.fields[0].accessors, ["getIsNext", "setIsNext"]);
+/// ```
+pub fn api(model: &Model, r: RecordIndex) -> RecordApi {
+    let names = names::assign(model);
+    let record = &names[r.index()];
+    let fields = model
+        .record(r)
+        .fields()
+        .iter()
+        .zip(&record.fields)
+        .map(|(field, n)| FieldApi {
+            member: n.member.clone(),
+            ty: types::java(field.ty(), &names),
+            accessors: vec![n.getter.clone(), n.setter.clone()],
+        })
+        .collect();
+    RecordApi {
+        path: record.qualified(),
+        fields,
+    }
 }
 
 /// One `.java` file per record of the files named (Hadoop's rcc writes none for included

@@ -32,9 +32,9 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
-use super::{locate, show_path, OutputFile};
+use super::{locate, show_path, FieldApi, OutputFile, RecordApi};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::Model;
+use crate::model::{Model, RecordIndex};
 use emit::{format_file, Emitter, Mode};
 use layout::Layout;
 use types::Ordered;
@@ -195,6 +195,60 @@ pub fn generate_tree(model: &Model, options: &Options) -> Result<Vec<OutputFile>
         });
     }
     Ok(out)
+}
+
+/// How the code [`generate_file`] writes with default [`Options`] names record `r` and
+/// its fields, and spells their types. The path is relative to where the tree is mounted;
+/// field types are as the struct writes them.
+///
+/// ```
+/// use hadoop_record_compiler::{backend::rust, load_with, LoadOptions, MemoryFileSystem};
+/// let mut fs = MemoryFileSystem::new();
+/// fs.insert("x.jr", "module a.b { class Link { buffer type; vector<Link> isNext; } }");
+/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
+/// let api = rust::api(&model, model.find("a.b.Link").unwrap());
+/// assert_eq!(api.path, "a::b::Link");
+/// assert_eq!((api.fields[0].member.as_str(), api.fields[0].ty.as_str()), ("r#type", "Vec<u8>"));
+/// assert_eq!((api.fields[1].member.as_str(), api.fields[1].ty.as_str()), ("is_next", "Vec<Link>"));
+/// ```
+pub fn api(model: &Model, r: RecordIndex) -> RecordApi {
+    let options = Options::default();
+    let generator = Generator::new(model, &options).expect("the default options parse");
+    let emitter = generator.emitter();
+    let names = generator.layout.record(r);
+    let types = emitter.type_writer(names.node);
+    let mut path: Vec<String> = generator
+        .layout
+        .segments(names.node)
+        .iter()
+        .map(|s| s.source())
+        .collect();
+    path.push(names.name.source());
+    let fields = model
+        .record(r)
+        .fields()
+        .iter()
+        .zip(&names.fields)
+        .map(|(field, name)| FieldApi {
+            member: name.source(),
+            ty: type_text(&types.rust(field.ty())),
+            accessors: Vec::new(),
+        })
+        .collect();
+    RecordApi {
+        path: path.join("::"),
+        fields,
+    }
+}
+
+/// `ty` as rustfmt would write it.
+fn type_text(ty: &syn::Type) -> String {
+    let file: syn::File = syn::parse_quote!(type T = #ty;);
+    let text = prettyplease::unparse(&file);
+    text.trim()
+        .trim_start_matches("type T = ")
+        .trim_end_matches(';')
+        .to_owned()
 }
 
 /// What both layouts need.
