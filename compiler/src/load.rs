@@ -151,7 +151,7 @@ impl ParseCache {
 
     /// The parse of `text`, the file at `canonical`: from the cache when its text is the
     /// same, else parsed now and kept.
-    fn parse(&mut self, canonical: &Path, text: &str) -> Result<Arc<ast::File>, SyntaxError> {
+    pub fn parse(&mut self, canonical: &Path, text: &str) -> Result<Arc<ast::File>, SyntaxError> {
         if let Some((cached, result)) = self.files.get(canonical) {
             if cached == text {
                 return result.clone();

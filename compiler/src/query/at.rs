@@ -2,7 +2,7 @@
 //! an include, a primitive type, a module name.
 
 use super::Analysis;
-use crate::model::{Primitive, RecordIndex};
+use crate::model::RecordIndex;
 use crate::source::{FileId, Span};
 use crate::syntax::ast;
 
@@ -23,7 +23,7 @@ pub enum Occurrence {
         /// The name as written (`Link` or `links.Link`).
         span: Span,
     },
-    /// A field: its name, or the part of its type that names no record.
+    /// A field: its name, or a part of its type that names no record.
     Field {
         /// The record holding it.
         record: RecordIndex,
@@ -37,13 +37,6 @@ pub enum Occurrence {
         /// The file it led to, if it was found.
         target: Option<FileId>,
         /// The quoted path.
-        span: Span,
-    },
-    /// A primitive type keyword.
-    Primitive {
-        /// Which.
-        kind: Primitive,
-        /// The keyword.
         span: Span,
     },
     /// The name of a module, where a module block declares it.
@@ -137,7 +130,7 @@ pub(super) fn declared_record(
     (location.file == file && location.span == class.name.span).then_some(r)
 }
 
-/// A record reference or primitive keyword at `offset` inside `ty`.
+/// A record reference at `offset` inside `ty`.
 fn in_type(
     analysis: &Analysis,
     file: FileId,
@@ -148,12 +141,7 @@ fn in_type(
     let mut ty = ty;
     loop {
         match ty {
-            ast::TypeExpr::Primitive { kind, span } => {
-                return covers(*span, offset).then_some(Occurrence::Primitive {
-                    kind: *kind,
-                    span: *span,
-                });
-            }
+            ast::TypeExpr::Primitive { .. } => return None,
             ast::TypeExpr::Record(name) => {
                 if !covers(name.span, offset) {
                     return None;

@@ -96,10 +96,11 @@ fn at_finds_references_declarations_fields_includes_and_primitives() {
     };
     assert_eq!(model.record(record).fields()[field].name(), "byName");
     assert_eq!(text_at(SHAPES, span), "byName");
-    // A primitive, the include, the module name, and nothing on punctuation.
+    // A primitive stands for its field; the include, the module name; nothing on
+    // punctuation.
     assert!(matches!(
         query::at(&a, shapes, offset(SHAPES, "ustring name", 0, 2)),
-        Some(Occurrence::Primitive { .. })
+        Some(Occurrence::Field { span, .. }) if text_at(SHAPES, span) == "name"
     ));
     let Some(Occurrence::Include { target, .. }) = query::at(&a, shapes, 10) else {
         panic!("no include");
