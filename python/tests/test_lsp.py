@@ -8,7 +8,9 @@ Needs only `rcc` (`RCC`), not the Python package: it imports nothing from confte
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -401,3 +403,39 @@ async def test_formatting_is_rcc_fmts_output(client: LanguageClient, tmp_path):
     (edit,) = edits
     assert edit.range.start == types.Position(line=0, character=0)
     assert edit.new_text == expected
+
+
+# ---------------------------------------------------------------------------------------
+# Neovim's built-in client (headless), through python/tests/lsp/neovim.lua.
+
+NEOVIM_SCRIPT = Path(__file__).parent / "lsp" / "neovim.lua"
+
+
+async def test_neovim_shows_diagnostics_and_hover(tmp_path):
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        message = "Neovim is not installed: .ci/python installs it (apt-get install neovim)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    write(tmp_path, "common.jr", COMMON)
+    # `common.Pointt`: an unknown type, with the hover's field on the line above it.
+    broken = SHAPES.replace("ustring name;", "common.Pointt name;")
+    write(tmp_path, "shapes.jr", broken)
+    out = tmp_path / "out.json"
+    env = dict(os.environ, RCC=RCC, DDL_DIR=str(tmp_path), OUT=str(out))
+    run = subprocess.run(
+        [nvim, "--headless", "--clean", "-c", f"luafile {NEOVIM_SCRIPT}"],
+        env=env, capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+    )
+    assert out.exists(), run.stderr.decode()
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    (d,) = result["diagnostics"]
+    start, end = at(broken, "common.Pointt"), at(broken, "common.Pointt", 0, len("common.Pointt"))
+    assert (d["line"], d["col"], d["end_line"], d["end_col"]) == \
+        (start.line, start.character, end.line, end.character)
+    assert d["message"].startswith("unknown type `common.Pointt`\nhelp: did you mean `common.Point`?")
+    assert d["severity"] == 1  # vim.diagnostic.severity.ERROR
+    assert "vector<common.Point> corners" in result["hover"]
+    assert "Rust: `Vec<super::common::Point>`" in result["hover"]
