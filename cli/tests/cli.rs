@@ -402,3 +402,70 @@ fn companion_commands_are_found_beside_rcc_or_on_path() {
         "{help}"
     );
 }
+
+#[test]
+fn lsp_help_says_what_it_does_and_how_to_hook_it_up() {
+    let help = rcc(&["lsp", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = stdout(&help);
+    for wanted in [
+        "Language Server Protocol",
+        "includeDirs",
+        "--include-dir <DIR>",
+        "Neovim",
+        "Helix",
+        "eglot",
+        "VS Code",
+        "docs/editors.md",
+    ] {
+        assert!(text.contains(wanted), "{wanted}:\n{text}");
+    }
+    assert!(stdout(&rcc(&["--help"])).contains("rcc lsp"));
+}
+
+/// One LSP message as `Content-Length` framing carries it.
+fn lsp_frame(message: &serde_json::Value) -> Vec<u8> {
+    let body = message.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+#[test]
+fn lsp_over_stdio_publishes_rcc_checks_diagnostics_and_exits_cleanly() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.jr");
+    let text = "module m { class C { Nope n; } }\n";
+    std::fs::write(&path, text).unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut input = Vec::new();
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+            {"uri": uri, "languageId": "jr", "version": 1, "text": text}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+        json!({"jsonrpc": "2.0", "method": "exit"}),
+    ] {
+        input.extend(lsp_frame(&message));
+    }
+    let out = rcc_in(dir.path(), &["lsp"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = stdout(&out);
+    // The diagnostic `rcc check` reports, at its range (line 0, characters 21..25).
+    let published = stdout
+        .split("Content-Length")
+        .find(|m| m.contains("publishDiagnostics"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let body: serde_json::Value =
+        serde_json::from_str(&published[published.find('{').unwrap()..]).unwrap();
+    let diagnostic = &body["params"]["diagnostics"][0];
+    assert!(diagnostic["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("unknown type `Nope`"));
+    assert_eq!(
+        diagnostic["range"],
+        json!({"start": {"line": 0, "character": 21}, "end": {"line": 0, "character": 25}})
+    );
+    assert!(stdout.contains(r#""id":2,"result":null"#), "{stdout}");
+}

@@ -60,11 +60,11 @@ impl Server {
             while let Some(message) = next {
                 match message {
                     Message::Request(request) => {
+                        // A request sees every change made before it.
+                        self.publish(connection);
                         if connection.handle_shutdown(&request)? {
                             return Ok(());
                         }
-                        // A request sees every change made before it.
-                        self.publish(connection);
                         let response = self.respond(request);
                         send(connection, Message::Response(response));
                     }
