@@ -36,7 +36,12 @@ fn workspace(dir: &Path) -> String {
     // Each class: its line, 6 fields, its `}`.
     while main.lines().count() + 9 < LINES {
         let _ = writeln!(main, "    class C{class} {{");
-        let _ = writeln!(main, "        inc{}.R{} first;", class % INCLUDES, class % 10);
+        let _ = writeln!(
+            main,
+            "        inc{}.R{} first;",
+            class % INCLUDES,
+            class % 10
+        );
         let _ = writeln!(
             main,
             "        map<ustring, inc{}.R{}> byName;",
@@ -65,7 +70,10 @@ struct Client {
 impl Client {
     fn notify(&self, method: &str, params: Value) {
         let n = Notification::new(method.to_owned(), params);
-        self.connection.sender.send(Message::Notification(n)).unwrap();
+        self.connection
+            .sender
+            .send(Message::Notification(n))
+            .unwrap();
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
@@ -120,6 +128,20 @@ fn lsp(c: &mut Criterion) {
 
     // The change: the name of the last field of the first class, edited back and forth.
     let line = text.lines().position(|l| l.contains("long at;")).unwrap();
+    let change = |client: &Client, version: i32| {
+        let name = if version % 2 == 0 { "ab" } else { "at" };
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{
+                    "range": {"start": {"line": line, "character": 13},
+                              "end": {"line": line, "character": 15}},
+                    "text": name
+                }]
+            }),
+        );
+    };
     let mut version = 1;
     let mut group = c.benchmark_group("lsp/1000 lines, 20 includes");
     group.bench_function("change to diagnostics", |b| {
@@ -127,19 +149,8 @@ fn lsp(c: &mut Criterion) {
             let mut total = Duration::ZERO;
             for _ in 0..iterations {
                 version += 1;
-                let name = if version % 2 == 0 { "ab" } else { "at" };
                 let started = Instant::now();
-                client.notify(
-                    "textDocument/didChange",
-                    json!({
-                        "textDocument": {"uri": uri, "version": version},
-                        "contentChanges": [{
-                            "range": {"start": {"line": line, "character": 13},
-                                      "end": {"line": line, "character": 15}},
-                            "text": name
-                        }]
-                    }),
-                );
+                change(&client, version);
                 let published = client.diagnostics(&uri);
                 total += started.elapsed();
                 assert_eq!(published["version"], version);
@@ -147,19 +158,34 @@ fn lsp(c: &mut Criterion) {
             total
         })
     });
-    // Hover on the type of the first class's first field (a record of an included file).
+    // Hover on the first class's first field (a record of an included file).
     let hover_line = text.lines().position(|l| l.contains("first;")).unwrap();
-    group.bench_function("hover", |b| {
-        b.iter(|| {
-            let result = client.request(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri},
-                       "position": {"line": hover_line, "character": 20}}),
-            );
-            assert!(result["contents"]["value"]
-                .as_str()
-                .unwrap()
-                .contains("Rust"));
+    let hover = |client: &mut Client| {
+        let result = client.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri},
+                   "position": {"line": hover_line, "character": 20}}),
+        );
+        assert!(result["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("Rust"));
+    };
+    group.bench_function("hover", |b| b.iter(|| hover(&mut client)));
+    // The first hover after a change, as soon as its diagnostics are in: the server may
+    // still be preparing the back ends' names.
+    group.bench_function("hover, first after a change", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                version += 1;
+                change(&client, version);
+                client.diagnostics(&uri);
+                let started = Instant::now();
+                hover(&mut client);
+                total += started.elapsed();
+            }
+            total
         })
     });
     group.finish();

@@ -78,6 +78,11 @@ def check(path: Path, *args: str) -> str:
     return out.stderr.decode()
 
 
+async def opened(client: LanguageClient, folder: Path, name: str, text: str) -> str:
+    """Writes `text` to `folder/name`, opens it, waits for its diagnostics; its URI."""
+    return await open_and_wait(client, write(folder, name, text))
+
+
 async def open_and_wait(client: LanguageClient, path: Path, text: str | None = None):
     """Opens `path` (with `text`, or its contents) and waits for its diagnostics."""
     uri = path.as_uri()
@@ -271,8 +276,7 @@ async def test_hover_shows_the_ddl_rust_java_and_cpp_types(client: LanguageClien
 @pytest.mark.skip(reason="needs rcc fmt (toolchain-fmt branch)")
 async def test_hover_shows_the_record_comment(client: LanguageClient, tmp_path):
     text = "module m {\n    /** A point on the plane. */\n    class P { int x; }\n}\n"
-    path = write(tmp_path, "doc.jr", text)
-    uri = await open_and_wait(client, path)
+    uri = await opened(client, tmp_path, "doc.jr", text)
     hover = await client.text_document_hover_async(
         types.HoverParams(**doc(uri, at(text, "P {"))))
     assert "A point on the plane." in hover.contents.value
@@ -336,8 +340,7 @@ async def test_rename_across_two_files(client: LanguageClient, tmp_path):
 
 async def test_rename_is_refused_with_a_reason(client: LanguageClient, tmp_path):
     text = "module m { class A { int x; } class B { A a; int y; } }\n"
-    path = write(tmp_path, "r.jr", text)
-    uri = await open_and_wait(client, path)
+    uri = await opened(client, tmp_path, "r.jr", text)
     from pygls.exceptions import JsonRpcException
     for new, reason in [("B", "module `m` already has a record `B`"),
                         ("class", "is a keyword of the DDL"),
@@ -392,8 +395,7 @@ async def test_document_and_workspace_symbols(client: LanguageClient, tmp_path):
 @pytest.mark.skip(reason="needs rcc fmt (toolchain-fmt branch)")
 async def test_formatting_is_rcc_fmts_output(client: LanguageClient, tmp_path):
     text = "module m {class C {int x;   vector< int >y;}}\n"
-    path = write(tmp_path, "f.jr", text)
-    uri = await open_and_wait(client, path)
+    uri = await opened(client, tmp_path, "f.jr", text)
     edits = await client.text_document_formatting_async(
         types.DocumentFormattingParams(
             text_document=types.TextDocumentIdentifier(uri=uri),

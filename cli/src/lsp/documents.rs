@@ -2,6 +2,7 @@
 //! document (kept up to date after every change, reusing unchanged files' syntax trees),
 //! the workspace's DDL files, and the load options.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use hadoop_record_compiler::query::{self, Analysis, OverlayFileSystem};
 use hadoop_record_compiler::{LoadOptions, ParseCache, RealFileSystem};
 use lsp_types::{TextDocumentContentChangeEvent, Url};
 
+use super::hover::Apis;
 use super::position::LineIndex;
 
 /// Most DDL files the workspace scan lists (references, rename and workspace symbols look
@@ -28,6 +30,15 @@ pub(crate) struct Document {
     /// The last analysis in which the document itself parsed, for completion while it is
     /// half-typed.
     pub last_parsed: Option<Arc<Analysis>>,
+    /// The back ends' names for `analysis`, for hover; built when first needed.
+    apis: OnceCell<Apis>,
+}
+
+impl Document {
+    /// The back ends' names for the document's analysis.
+    pub fn apis(&self) -> &Apis {
+        self.apis.get_or_init(|| Apis::new(self.analysis.model()))
+    }
 }
 
 /// The server's state, a function of the documents it is fed.
@@ -87,6 +98,7 @@ impl World {
                 version,
                 analysis,
                 last_parsed,
+                apis: OnceCell::new(),
             },
         );
         self.changed.insert(key);
@@ -161,6 +173,7 @@ impl World {
                     document.last_parsed = Some(analysis.clone());
                 }
                 document.analysis = analysis;
+                document.apis = OnceCell::new();
             }
         }
         Some(stale)

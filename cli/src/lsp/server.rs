@@ -79,6 +79,9 @@ impl Server {
                 next = connection.receiver.try_recv().ok();
             }
             self.publish(connection);
+            if connection.receiver.is_empty() {
+                self.prepare();
+            }
         }
         Ok(())
     }
@@ -200,6 +203,19 @@ impl Server {
         }
     }
 
+    /// Builds what hover needs for every open document, while the client has nothing
+    /// waiting.
+    fn prepare(&self) {
+        let prepared = catch_unwind(AssertUnwindSafe(|| {
+            for document in self.world.documents.values() {
+                document.apis();
+            }
+        }));
+        if let Err(panic) = prepared {
+            eprintln!("{}", internal_error("hover", panic.as_ref()).message);
+        }
+    }
+
     /// The open document at `uri`, with its text.
     fn document(&self, uri: &Url) -> Result<(&Document, String), ResponseError> {
         let key = self.world.key(uri);
@@ -232,7 +248,8 @@ impl Server {
         else {
             return Ok(None);
         };
-        let (text, span) = hover::hover(&analysis, &occurrence);
+        let (document, _) = self.document(&p.text_document_position_params.text_document.uri)?;
+        let (text, span) = hover::hover(&analysis, document.apis(), &occurrence);
         let file = analysis.file_id(
             &self
                 .world

@@ -11,6 +11,7 @@ pub mod rust;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use crate::model::{Model, RecordIndex, Type};
 use crate::source::Location;
 
 /// How the code one back end generates names a record and its fields, and spells the
@@ -43,6 +44,25 @@ pub struct OutputFile {
     pub path: PathBuf,
     /// The file's text.
     pub contents: String,
+}
+
+/// The [`RecordApi`] of record `r`, named `path`, whose field `i` has the names `names[i]`,
+/// which `field` turns into a [`FieldApi`] with the field's type.
+pub(crate) fn record_api<N>(
+    model: &Model,
+    r: RecordIndex,
+    path: String,
+    names: &[N],
+    field: impl Fn(&Type, &N) -> FieldApi,
+) -> RecordApi {
+    let fields = model
+        .record(r)
+        .fields()
+        .iter()
+        .zip(names)
+        .map(|(f, n)| field(f.ty(), n))
+        .collect();
+    RecordApi { path, fields }
 }
 
 /// Writes `contents` to `path` unless the file already holds exactly that, creating parent

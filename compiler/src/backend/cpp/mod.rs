@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{locate, show_path, FieldApi, OutputFile, RecordApi, GENERATED_MARK};
+use super::{locate, record_api, show_path, FieldApi, OutputFile, RecordApi, GENERATED_MARK};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Model, RecordIndex};
 use layout::{FileOut, Header};
@@ -76,38 +76,45 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .collect()
 }
 
-/// How the class [`generate`] writes for record `r` is named, and its members, their types
-/// and accessors.
+/// How the classes [`generate`] writes are named, and their members, member types and
+/// accessors (for an editor's hover). Building it names the whole model; asking it about
+/// one record ([`Api::record`]) is quick.
 ///
 /// ```
 /// use hadoop_record_compiler::{backend::cpp, load_with, LoadOptions, MemoryFileSystem};
 /// let mut fs = MemoryFileSystem::new();
 /// fs.insert("x.jr", "module a.b { class Link { ustring url; } }");
 /// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-/// let api = cpp::api(&model, model.find("a.b.Link").unwrap());
+/// let api = cpp::Api::new(&model).record(&model, model.find("a.b.Link").unwrap());
 /// assert_eq!(api.path, "::a::b::Link");
 /// assert_eq!(api.fields[0].ty, "::std::string");
 /// assert_eq!(api.fields[0].accessors, ["getUrl"]);
 /// ```
-pub fn api(model: &Model, r: RecordIndex) -> RecordApi {
-    let names = names::assign(model);
-    let record = &names[r.index()];
-    let fields = model
-        .record(r)
-        .fields()
-        .iter()
-        .zip(&record.fields)
-        .map(|(field, n)| FieldApi {
-            member: n.member.clone(),
-            ty: types::cpp(field.ty(), &names),
-            accessors: std::iter::once(n.getter.clone())
-                .chain(n.setter.clone())
-                .collect(),
+#[derive(Debug)]
+pub struct Api {
+    names: Vec<RecordNames>,
+}
+
+impl Api {
+    /// Names every record and field of `model`.
+    pub fn new(model: &Model) -> Self {
+        Api {
+            names: names::assign(model),
+        }
+    }
+
+    /// Record `r` of `model` (the model given to [`Api::new`]).
+    pub fn record(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        let record = &self.names[r.index()];
+        record_api(model, r, record.qualified(), &record.fields, |ty, n| {
+            FieldApi {
+                member: n.member.clone(),
+                ty: types::cpp(ty, &self.names),
+                accessors: std::iter::once(n.getter.clone())
+                    .chain(n.setter.clone())
+                    .collect(),
+            }
         })
-        .collect();
-    RecordApi {
-        path: record.qualified(),
-        fields,
     }
 }
 

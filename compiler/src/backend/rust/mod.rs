@@ -32,7 +32,7 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
-use super::{locate, show_path, FieldApi, OutputFile, RecordApi};
+use super::{locate, record_api, show_path, FieldApi, OutputFile, RecordApi};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Model, RecordIndex};
 use emit::{format_file, Emitter, Mode};
@@ -197,47 +197,65 @@ pub fn generate_tree(model: &Model, options: &Options) -> Result<Vec<OutputFile>
     Ok(out)
 }
 
-/// How the code [`generate_file`] writes with default [`Options`] names record `r` and
-/// its fields, and spells their types. The path is relative to where the tree is mounted;
-/// field types are as the struct writes them.
+/// How the code [`generate_file`] writes with default [`Options`] names records and
+/// fields, and spells field types (for an editor's hover). Building it names the whole
+/// model; asking it about one record ([`Api::record`]) is quick.
 ///
 /// ```
 /// use hadoop_record_compiler::{backend::rust, load_with, LoadOptions, MemoryFileSystem};
 /// let mut fs = MemoryFileSystem::new();
 /// fs.insert("x.jr", "module a.b { class Link { buffer type; vector<Link> isNext; } }");
 /// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-/// let api = rust::api(&model, model.find("a.b.Link").unwrap());
+/// let api = rust::Api::new(&model).record(&model, model.find("a.b.Link").unwrap());
 /// assert_eq!(api.path, "a::b::Link");
 /// assert_eq!((api.fields[0].member.as_str(), api.fields[0].ty.as_str()), ("r#type", "Vec<u8>"));
 /// assert_eq!((api.fields[1].member.as_str(), api.fields[1].ty.as_str()), ("is_next", "Vec<Link>"));
 /// ```
-pub fn api(model: &Model, r: RecordIndex) -> RecordApi {
-    let options = Options::default();
-    let generator = Generator::new(model, &options).expect("the default options parse");
-    let emitter = generator.emitter();
-    let names = generator.layout.record(r);
-    let types = emitter.type_writer(names.node);
-    let mut path: Vec<String> = generator
-        .layout
-        .segments(names.node)
-        .iter()
-        .map(|s| s.source())
-        .collect();
-    path.push(names.name.source());
-    let fields = model
-        .record(r)
-        .fields()
-        .iter()
-        .zip(&names.fields)
-        .map(|(field, name)| FieldApi {
-            member: name.source(),
-            ty: type_text(&types.rust(field.ty())),
-            accessors: Vec::new(),
+#[derive(Debug)]
+pub struct Api {
+    layout: Layout,
+    ordered: Ordered,
+}
+
+impl Api {
+    /// Names every record and field of `model`.
+    pub fn new(model: &Model) -> Self {
+        Api {
+            layout: Layout::new(model),
+            ordered: Ordered::new(model),
+        }
+    }
+
+    /// Record `r` of `model` (the model given to [`Api::new`]): its path, relative to
+    /// where the tree is mounted, and its fields as the struct declares them.
+    pub fn record(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        let attributes = Attributes::default();
+        let emitter = Emitter {
+            model,
+            layout: &self.layout,
+            ordered: &self.ordered,
+            attributes: &attributes,
+            runtime: syn::parse_str(DEFAULT_RUNTIME_CRATE).expect("a Rust path"),
+            runtime_attr: None,
+            source_root: None,
+            nullable: false,
+        };
+        let names = self.layout.record(r);
+        let types = emitter.type_writer(names.node);
+        let mut path: Vec<String> = self
+            .layout
+            .segments(names.node)
+            .iter()
+            .map(|s| s.source())
+            .collect();
+        path.push(names.name.source());
+        record_api(model, r, path.join("::"), &names.fields, |ty, name| {
+            FieldApi {
+                member: name.source(),
+                ty: type_text(&types.rust(ty)),
+                accessors: Vec::new(),
+            }
         })
-        .collect();
-    RecordApi {
-        path: path.join("::"),
-        fields,
     }
 }
 
