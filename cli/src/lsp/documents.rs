@@ -7,11 +7,11 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use hadoop_record_compiler::backend::Api;
 use hadoop_record_compiler::query::{self, Analysis, OverlayFileSystem};
 use hadoop_record_compiler::{LoadOptions, ParseCache, RealFileSystem};
 use lsp_types::{TextDocumentContentChangeEvent, Url};
 
-use super::hover::Apis;
 use super::position::LineIndex;
 
 /// Most DDL files the workspace scan lists (references, rename and workspace symbols look
@@ -31,13 +31,15 @@ pub(crate) struct Document {
     /// half-typed.
     pub last_parsed: Option<Arc<Analysis>>,
     /// The back ends' names for `analysis`, for hover; built when first needed.
-    apis: OnceCell<Apis>,
+    apis: OnceCell<Api>,
 }
 
 impl Document {
-    /// The back ends' names for the document's analysis.
-    pub fn apis(&self) -> &Apis {
-        self.apis.get_or_init(|| Apis::new(self.analysis.model()))
+    /// The back ends' names for the document's analysis. Building them names the whole
+    /// model, so they are kept until the next change (and the server builds them while it
+    /// waits for the client, so that a hover finds them ready).
+    pub fn apis(&self) -> &Api {
+        self.apis.get_or_init(|| Api::new(self.analysis.model()))
     }
 }
 

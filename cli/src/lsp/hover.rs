@@ -3,41 +3,21 @@
 
 use std::fmt::Write;
 
-use hadoop_record_compiler::backend::{cpp, java, rust, FieldApi, RecordApi};
+use hadoop_record_compiler::backend::{Api, FieldApi, RecordApi};
 use hadoop_record_compiler::query::{Analysis, Occurrence};
 use hadoop_record_compiler::{Model, RecordIndex, Span};
 
-/// The back ends' names for every record of one analysis. Building them names the whole
-/// model, so a document keeps them until its next change (the server builds them while it
-/// waits for the client, so that a hover finds them ready).
-#[derive(Debug)]
-pub(crate) struct Apis {
-    rust: rust::Api,
-    java: java::Api,
-    cpp: cpp::Api,
-}
-
-impl Apis {
-    pub fn new(model: &Model) -> Self {
-        Apis {
-            rust: rust::Api::new(model),
-            java: java::Api::new(model),
-            cpp: cpp::Api::new(model),
-        }
-    }
-
-    /// The generated code's names, per back end, for record `r`.
-    fn record(&self, model: &Model, r: RecordIndex) -> [(&'static str, RecordApi); 3] {
-        [
-            ("Rust", self.rust.record(model, r)),
-            ("Java", self.java.record(model, r)),
-            ("C++", self.cpp.record(model, r)),
-        ]
-    }
+/// The generated code's names, per back end, for record `r`.
+fn generated(apis: &Api, model: &Model, r: RecordIndex) -> [(&'static str, RecordApi); 3] {
+    [
+        ("Rust", apis.rust(model, r)),
+        ("Java", apis.java(model, r)),
+        ("C++", apis.cpp(model, r)),
+    ]
 }
 
 /// What to show for `occurrence`, as Markdown, and the span it is about.
-pub(crate) fn hover(analysis: &Analysis, apis: &Apis, occurrence: &Occurrence) -> (String, Span) {
+pub(crate) fn hover(analysis: &Analysis, apis: &Api, occurrence: &Occurrence) -> (String, Span) {
     let model = analysis.model();
     match occurrence {
         Occurrence::RecordDeclaration { record, span }
@@ -76,7 +56,7 @@ fn record_comment(_model: &Model, _r: RecordIndex) -> Option<String> {
     None
 }
 
-fn record_hover(model: &Model, apis: &Apis, r: RecordIndex) -> String {
+fn record_hover(model: &Model, apis: &Api, r: RecordIndex) -> String {
     let record = model.record(r);
     let mut out = format!("```ddl\nclass {}\n```\n", record.qualified_name(),);
     if let Some(comment) = record_comment(model, r) {
@@ -89,13 +69,13 @@ fn record_hover(model: &Model, apis: &Apis, r: RecordIndex) -> String {
         if record.fields().len() == 1 { "" } else { "s" },
         record.location()
     );
-    for (language, api) in apis.record(model, r) {
+    for (language, api) in generated(apis, model, r) {
         let _ = writeln!(out, "- {language}: `{}`", api.path);
     }
     out
 }
 
-fn field_hover(model: &Model, apis: &Apis, r: RecordIndex, index: usize) -> String {
+fn field_hover(model: &Model, apis: &Api, r: RecordIndex, index: usize) -> String {
     let record = model.record(r);
     let field = &record.fields()[index];
     let mut out = format!(
@@ -108,7 +88,7 @@ fn field_hover(model: &Model, apis: &Apis, r: RecordIndex, index: usize) -> Stri
         let _ = write!(out, "\n{comment}\n");
     }
     out.push('\n');
-    for (language, api) in apis.record(model, r) {
+    for (language, api) in generated(apis, model, r) {
         let Some(FieldApi {
             member,
             ty,

@@ -1,11 +1,11 @@
 //! `rcc lsp`: a Language Server Protocol server over standard input and output, answering
 //! from the same front end as `rcc check` (the compiler's `query` module).
 //!
-//! Data flow: [`server`] reads messages and feeds the documents to [`documents`] (the open
-//! documents over the disk, one analysis per document); [`diagnostics`] publishes what the
-//! analyses report; each request has a small module ([`hover`], [`navigate`], [`rename`],
-//! [`complete`], [`symbols`], [`format`]); [`position`] converts byte offsets to the
-//! protocol's UTF-16 positions.
+//! Data flow: `server` reads messages and feeds the documents to `documents` (the open
+//! documents over the disk, one analysis per document); `diagnostics` publishes what the
+//! analyses report; each request has a small module (`hover`, `navigate`, `rename`,
+//! `complete`, `symbols`, `format`); `position` converts byte offsets to the protocol's
+//! UTF-16 positions.
 
 mod complete;
 mod diagnostics;

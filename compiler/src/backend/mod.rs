@@ -14,9 +14,65 @@ use std::path::{Component, Path, PathBuf};
 use crate::model::{Model, RecordIndex, Type};
 use crate::source::Location;
 
-/// How the code one back end generates names a record and its fields, and spells the
-/// fields' types: what an editor shows on hover. Each back end's `api` gives it, from the
-/// same name and type mapping its code generation uses.
+/// How each back end's generated code names records and fields and spells field types
+/// (what an editor shows on hover), from the same name and type mappings as code
+/// generation. Building it names the whole model; asking it about one record is quick.
+///
+/// ```
+/// use hadoop_record_compiler::{backend::Api, load_with, LoadOptions, MemoryFileSystem};
+/// let mut fs = MemoryFileSystem::new();
+/// fs.insert("x.jr", "module a.b { class Link { buffer type; vector<int> isNext; } }");
+/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
+/// let (api, link) = (Api::new(&model), model.find("a.b.Link").unwrap());
+/// let rust = api.rust(&model, link);
+/// assert_eq!(rust.path, "a::b::Link");
+/// assert_eq!((rust.fields[0].member.as_str(), rust.fields[0].ty.as_str()), ("r#type", "Vec<u8>"));
+/// assert_eq!((rust.fields[1].member.as_str(), rust.fields[1].ty.as_str()), ("is_next", "Vec<i32>"));
+/// let java = api.java(&model, link);
+/// assert_eq!(java.path, "a.b.Link");
+/// assert_eq!(java.fields[1].ty, "java.util.ArrayList<java.lang.Integer>");
+/// assert_eq!(java.fields[1].accessors, ["getIsNext", "setIsNext"]);
+/// let cpp = api.cpp(&model, link);
+/// assert_eq!(cpp.path, "::a::b::Link");
+/// assert_eq!(cpp.fields[0].ty, "::std::string");
+/// assert_eq!(cpp.fields[0].accessors, ["getType"]);
+/// ```
+#[derive(Debug)]
+pub struct Api {
+    rust: rust::Api,
+    java: Vec<java::names::RecordNames>,
+    cpp: Vec<cpp::RecordNames>,
+}
+
+impl Api {
+    /// Names every record and field of `model` as each back end does.
+    pub fn new(model: &Model) -> Self {
+        Api {
+            rust: rust::Api::new(model),
+            java: java::names::assign(model),
+            cpp: cpp::names::assign(model),
+        }
+    }
+
+    /// Record `r` of `model` (the model given to [`Api::new`]) in the Rust of
+    /// [`rust::generate_file`] with default options: its path from where the tree is
+    /// mounted, and its fields as the struct declares them.
+    pub fn rust(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        self.rust.record(model, r)
+    }
+
+    /// Record `r` as the Java class [`java::generate`] writes.
+    pub fn java(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        java::record_api(&self.java, model, r)
+    }
+
+    /// Record `r` as the C++ class [`cpp::generate`] writes.
+    pub fn cpp(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        cpp::record_api(&self.cpp, model, r)
+    }
+}
+
+/// A record in one back end's generated code: see [`Api`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordApi {
     /// The generated type, e.g. `links::Link` (Rust, from where the tree is mounted),

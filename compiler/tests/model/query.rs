@@ -354,11 +354,12 @@ fn the_outline_lists_modules_classes_and_fields() {
 
 #[test]
 fn the_back_ends_tell_hover_their_names_and_types() {
-    use hadoop_record_compiler::backend::{cpp, java, rust};
+    use hadoop_record_compiler::backend::Api;
     let fs = workspace();
     let a = analyze(&fs, "shapes.jr");
     let scene = a.model().find("shapes.Scene").unwrap();
-    let r = rust::Api::new(a.model()).record(a.model(), scene);
+    let api = Api::new(a.model());
+    let r = api.rust(a.model(), scene);
     assert_eq!(r.path, "shapes::Scene");
     assert_eq!(r.fields[0].member, "by_name");
     assert_eq!(
@@ -366,12 +367,12 @@ fn the_back_ends_tell_hover_their_names_and_types() {
         "::std::collections::BTreeMap<String, Polygon>"
     );
     assert_eq!(r.fields[1].ty, "super::common::Point");
-    let j = java::Api::new(a.model()).record(a.model(), scene);
+    let j = api.java(a.model(), scene);
     assert_eq!(
         j.fields[0].ty,
         "java.util.TreeMap<java.lang.String, shapes.Polygon>"
     );
-    let c = cpp::Api::new(a.model()).record(a.model(), scene);
+    let c = api.cpp(a.model(), scene);
     assert_eq!(c.path, "::shapes::Scene");
     assert_eq!(c.fields[1].ty, "::common::Point");
 }

@@ -31,7 +31,7 @@
 //! fills the templates.
 
 mod layout;
-mod names;
+pub(crate) mod names;
 mod runtime;
 mod types;
 
@@ -39,11 +39,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{locate, record_api, show_path, FieldApi, OutputFile, RecordApi, GENERATED_MARK};
+use super::{locate, show_path, FieldApi, OutputFile, RecordApi, GENERATED_MARK};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Model, RecordIndex};
 use layout::{FileOut, Header};
-use names::RecordNames;
+pub(crate) use names::RecordNames;
 
 pub use runtime::runtime;
 
@@ -76,46 +76,18 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .collect()
 }
 
-/// How the classes [`generate`] writes are named, and their members, member types and
-/// accessors (for an editor's hover). Building it names the whole model; asking it about
-/// one record ([`Api::record`]) is quick.
-///
-/// ```
-/// use hadoop_record_compiler::{backend::cpp, load_with, LoadOptions, MemoryFileSystem};
-/// let mut fs = MemoryFileSystem::new();
-/// fs.insert("x.jr", "module a.b { class Link { ustring url; } }");
-/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-/// let api = cpp::Api::new(&model).record(&model, model.find("a.b.Link").unwrap());
-/// assert_eq!(api.path, "::a::b::Link");
-/// assert_eq!(api.fields[0].ty, "::std::string");
-/// assert_eq!(api.fields[0].accessors, ["getUrl"]);
-/// ```
-#[derive(Debug)]
-pub struct Api {
-    names: Vec<RecordNames>,
-}
-
-impl Api {
-    /// Names every record and field of `model`.
-    pub fn new(model: &Model) -> Self {
-        Api {
-            names: names::assign(model),
+/// Record `r` as the class [`generate`] writes for it, from the names of every record.
+pub(crate) fn record_api(names: &[RecordNames], model: &Model, r: RecordIndex) -> RecordApi {
+    let record = &names[r.index()];
+    super::record_api(model, r, record.qualified(), &record.fields, |ty, n| {
+        FieldApi {
+            member: n.member.clone(),
+            ty: types::cpp(ty, names),
+            accessors: std::iter::once(n.getter.clone())
+                .chain(n.setter.clone())
+                .collect(),
         }
-    }
-
-    /// Record `r` of `model` (the model given to [`Api::new`]).
-    pub fn record(&self, model: &Model, r: RecordIndex) -> RecordApi {
-        let record = &self.names[r.index()];
-        record_api(model, r, record.qualified(), &record.fields, |ty, n| {
-            FieldApi {
-                member: n.member.clone(),
-                ty: types::cpp(ty, &self.names),
-                accessors: std::iter::once(n.getter.clone())
-                    .chain(n.setter.clone())
-                    .collect(),
-            }
-        })
-    }
+    })
 }
 
 /// `x.jr.hh` and `x.jr.cc` for every DDL file of `model` (included files too, so that the

@@ -27,7 +27,7 @@
 //! ```
 
 mod indent;
-mod names;
+pub(crate) mod names;
 mod types;
 
 use std::collections::BTreeSet;
@@ -35,7 +35,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::{locate, record_api, FieldApi, OutputFile, RecordApi};
+use super::{locate, FieldApi, OutputFile, RecordApi};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Model, Primitive, RecordIndex, Type};
 
@@ -91,44 +91,16 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .collect()
 }
 
-/// How the classes [`generate`] writes are named, and their members, member types and
-/// accessors (for an editor's hover). Building it names the whole model; asking it about
-/// one record ([`Api::record`]) is quick.
-///
-/// ```
-/// use hadoop_record_compiler::{backend::java, load_with, LoadOptions, MemoryFileSystem};
-/// let mut fs = MemoryFileSystem::new();
-/// fs.insert("x.jr", "module a.b { class Link { vector<int> isNext; } }");
-/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-/// let api = java::Api::new(&model).record(&model, model.find("a.b.Link").unwrap());
-/// assert_eq!(api.path, "a.b.Link");
-/// assert_eq!(api.fields[0].ty, "java.util.ArrayList<java.lang.Integer>");
-/// assert_eq!(api.fields[0].accessors, ["getIsNext", "setIsNext"]);
-/// ```
-#[derive(Debug)]
-pub struct Api {
-    names: Vec<names::RecordNames>,
-}
-
-impl Api {
-    /// Names every record and field of `model`.
-    pub fn new(model: &Model) -> Self {
-        Api {
-            names: names::assign(model),
+/// Record `r` as the class [`generate`] writes for it, from the names of every record.
+pub(crate) fn record_api(names: &[names::RecordNames], model: &Model, r: RecordIndex) -> RecordApi {
+    let record = &names[r.index()];
+    super::record_api(model, r, record.qualified(), &record.fields, |ty, n| {
+        FieldApi {
+            member: n.member.clone(),
+            ty: types::java(ty, names),
+            accessors: vec![n.getter.clone(), n.setter.clone()],
         }
-    }
-
-    /// Record `r` of `model` (the model given to [`Api::new`]).
-    pub fn record(&self, model: &Model, r: RecordIndex) -> RecordApi {
-        let record = &self.names[r.index()];
-        record_api(model, r, record.qualified(), &record.fields, |ty, n| {
-            FieldApi {
-                member: n.member.clone(),
-                ty: types::java(ty, &self.names),
-                accessors: vec![n.getter.clone(), n.setter.clone()],
-            }
-        })
-    }
+    })
 }
 
 /// One `.java` file per record of the files named (Hadoop's rcc writes none for included

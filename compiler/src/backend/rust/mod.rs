@@ -198,21 +198,9 @@ pub fn generate_tree(model: &Model, options: &Options) -> Result<Vec<OutputFile>
 }
 
 /// How the code [`generate_file`] writes with default [`Options`] names records and
-/// fields, and spells field types (for an editor's hover). Building it names the whole
-/// model; asking it about one record ([`Api::record`]) is quick.
-///
-/// ```
-/// use hadoop_record_compiler::{backend::rust, load_with, LoadOptions, MemoryFileSystem};
-/// let mut fs = MemoryFileSystem::new();
-/// fs.insert("x.jr", "module a.b { class Link { buffer type; vector<Link> isNext; } }");
-/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-/// let api = rust::Api::new(&model).record(&model, model.find("a.b.Link").unwrap());
-/// assert_eq!(api.path, "a::b::Link");
-/// assert_eq!((api.fields[0].member.as_str(), api.fields[0].ty.as_str()), ("r#type", "Vec<u8>"));
-/// assert_eq!((api.fields[1].member.as_str(), api.fields[1].ty.as_str()), ("is_next", "Vec<Link>"));
-/// ```
+/// fields, and spells field types: see [`super::Api`].
 #[derive(Debug)]
-pub struct Api {
+pub(crate) struct Api {
     layout: Layout,
     ordered: Ordered,
 }
