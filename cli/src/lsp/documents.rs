@@ -32,6 +32,8 @@ pub(crate) struct Document {
     pub last_parsed: Option<Arc<Analysis>>,
     /// The back ends' names for `analysis`, for hover; built when first needed.
     apis: OnceCell<Api>,
+    /// Analysed on opening: the next [`World::refresh`] need not analyse it again.
+    fresh: bool,
 }
 
 impl Document {
@@ -101,8 +103,20 @@ impl World {
                 analysis,
                 last_parsed,
                 apis: OnceCell::new(),
+                fresh: false,
             },
         );
+        self.mark_changed(key.clone());
+        if let Some(document) = self.documents.get_mut(&key) {
+            document.fresh = true;
+        }
+    }
+
+    /// Notes that the file at `key` changed: every document's analysis may be stale.
+    fn mark_changed(&mut self, key: PathBuf) {
+        for document in self.documents.values_mut() {
+            document.fresh = false;
+        }
         self.changed.insert(key);
     }
 
@@ -131,7 +145,7 @@ impl World {
                 None => *text = change.text,
             }
         }
-        self.changed.insert(key);
+        self.mark_changed(key);
     }
 
     /// Closes the document at `uri`: the file on disk counts again.
@@ -139,12 +153,15 @@ impl World {
         let key = self.key(uri);
         self.fs.close(&key);
         self.documents.remove(&key);
-        self.changed.insert(key);
+        self.mark_changed(key);
     }
 
     /// Notes that files changed on disk: every document is analysed again.
     pub fn disk_changed(&mut self) {
-        self.changed.extend(self.documents.keys().cloned());
+        let keys: Vec<PathBuf> = self.documents.keys().cloned().collect();
+        for key in keys {
+            self.mark_changed(key);
+        }
     }
 
     /// The version of the open document at `uri`.
@@ -168,6 +185,11 @@ impl World {
             .map(|(key, _)| key.clone())
             .collect();
         for key in &stale {
+            if let Some(document) = self.documents.get_mut(key) {
+                if std::mem::take(&mut document.fresh) {
+                    continue;
+                }
+            }
             let analysis = self.analyze(key);
             let parsed = parsed_itself(&analysis, key);
             if let Some(document) = self.documents.get_mut(key) {
