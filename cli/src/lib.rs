@@ -18,6 +18,7 @@ pub mod convert;
 pub mod frame;
 pub mod framing;
 mod generate;
+pub mod lsp;
 pub mod schema_type;
 pub mod storage;
 mod type_info;
@@ -36,6 +37,7 @@ Examples:
   rcc links.jr                       Print the Rust code for links.jr and its includes
   rcc -o src/records.rs links.jr     Write it to one file (for include!)
   rcc -l rust -d src/gen links.jr    Write a mod.rs and a file per module (Hadoop's invocation)
+  rcc lsp                            Serve editors (LSP on stdin/stdout; see rcc lsp --help)
   rcc -l c++ -d gen links.jr         Write gen/links.jr.hh and gen/links.jr.cc (and those of
                                      the files links.jr includes) plus the C++ runtime; then
                                      g++ -std=c++17 -I gen gen/*.cc app.cc builds";
@@ -93,6 +95,9 @@ enum Command {
     /// Report what data written with an old version of a record becomes when a new version
     /// reads it; exit 1 when anything is lost or misread
     Compat(compat::CompatArgs),
+    /// Run a language server (LSP, on standard input and output) for editors: diagnostics,
+    /// hover, definition, references, rename, completion, symbols
+    Lsp(lsp::LspArgs),
 }
 
 /// The `--color` choices.
@@ -123,12 +128,16 @@ pub(crate) struct LoadArgs {
 }
 
 impl LoadArgs {
+    /// The options as the compiler takes them.
+    pub(crate) fn into_options(self) -> LoadOptions {
+        LoadOptions::default()
+            .with_include_dirs(self.include_dirs)
+            .with_hadoop_compat(self.hadoop_compat)
+    }
+
     /// Loads and checks `files`, printing the errors, or the warnings of a good load.
     pub(crate) fn load(self, context: &Context, files: &[PathBuf]) -> Option<Model> {
-        let options = LoadOptions::default()
-            .with_include_dirs(self.include_dirs)
-            .with_hadoop_compat(self.hadoop_compat);
-        match load(files, &options) {
+        match load(files, &self.into_options()) {
             Ok(model) => {
                 context.report_warnings(&model.warnings());
                 Some(model)
@@ -240,6 +249,7 @@ pub fn rcc() -> ExitCode {
         Some(Command::TypeInfo(args)) => type_info::run(&context, args),
         // Its own exit statuses: 1 means incompatible, 2 an error.
         Some(Command::Compat(args)) => return compat::run(&context, args),
+        Some(Command::Lsp(args)) => lsp::run(&context, args),
         None => generate::run(&context, cli.generate),
     };
     if ok {

@@ -8,7 +8,7 @@
 //! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →
 //! [`model`] (the checked [`Model`]) → [`backend`] (Rust code; [`Config`] drives it from
 //! a build script). Problems come back as [`Diagnostics`], which render exactly as `rcc`
-//! prints them.
+//! prints them. [`query`] answers an editor's questions (`rcc lsp`) from the same stages.
 //!
 //! ```no_run
 //! // build.rs
@@ -29,6 +29,7 @@ pub mod config;
 pub mod diagnostics;
 mod load;
 pub mod model;
+pub mod query;
 pub mod source;
 pub mod syntax;
 
@@ -36,7 +37,9 @@ use std::path::Path;
 
 pub use config::Config;
 pub use diagnostics::{Diagnostic, Diagnostics, RenderOptions, Severity};
-pub use load::{FileSystem, LoadOptions, MemoryFileSystem, RealFileSystem, MAX_FILE_SIZE};
+pub use load::{
+    FileSystem, LoadOptions, MemoryFileSystem, ParseCache, RealFileSystem, MAX_FILE_SIZE,
+};
 pub use model::{Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type};
 pub use source::{FileId, Location, SourceFile, Span};
 
@@ -57,5 +60,5 @@ pub fn load_with<P: AsRef<Path>>(
     options: &LoadOptions,
 ) -> Result<Model, Diagnostics> {
     let roots: Vec<&Path> = paths.iter().map(AsRef::as_ref).collect();
-    check::check(load::load_files(fs, &roots, options), options)
+    check::check(load::load_files(fs, &roots, options, None), options)
 }

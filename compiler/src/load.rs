@@ -5,10 +5,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostics::{listing, Diagnostic};
 use crate::source::{FileId, SourceFile};
-use crate::syntax::{self, ast};
+use crate::syntax::{self, ast, SyntaxError};
 
 /// Files larger than this are refused (no DDL comes close; it guards against reading a
 /// device or a huge file by mistake).
@@ -138,7 +139,7 @@ impl FileSystem for MemoryFileSystem {
 }
 
 /// `path` with `.` removed and `..` applied lexically.
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -161,6 +162,35 @@ fn tidy(path: &Path) -> PathBuf {
         .collect()
 }
 
+/// Syntax trees kept from one load to the next, so that a tool that loads again after a
+/// change (a language server) parses only the files whose text changed. Keyed by canonical
+/// path; an entry is used only when the file's text is the same.
+#[derive(Debug, Default)]
+pub struct ParseCache {
+    files: HashMap<PathBuf, (String, Result<Arc<ast::File>, SyntaxError>)>,
+}
+
+impl ParseCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The parse of `text`, the file at `canonical`: from the cache when its text is the
+    /// same, else parsed now and kept.
+    pub fn parse(&mut self, canonical: &Path, text: &str) -> Result<Arc<ast::File>, SyntaxError> {
+        if let Some((cached, result)) = self.files.get(canonical) {
+            if cached == text {
+                return result.clone();
+            }
+        }
+        let result = syntax::parse(text).map(Arc::new);
+        self.files
+            .insert(canonical.to_owned(), (text.to_owned(), result.clone()));
+        result
+    }
+}
+
 /// Where an include led.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IncludeTarget {
@@ -175,7 +205,7 @@ pub(crate) struct IncludeTarget {
 pub(crate) struct Loaded {
     pub files: Vec<SourceFile>,
     /// Parsed files, each after the files it includes.
-    pub parsed: Vec<(FileId, ast::File)>,
+    pub parsed: Vec<(FileId, Arc<ast::File>)>,
     /// `(file, n)` → where the `n`th include of `file` (counting from 0) led.
     pub includes: HashMap<(FileId, usize), IncludeTarget>,
     pub diagnostics: Vec<Diagnostic>,
@@ -184,18 +214,25 @@ pub(crate) struct Loaded {
 struct Loader<'a> {
     fs: &'a dyn FileSystem,
     options: &'a LoadOptions,
+    cache: Option<&'a mut ParseCache>,
     files: Vec<SourceFile>,
-    trees: Vec<Option<ast::File>>,
+    trees: Vec<Option<Arc<ast::File>>>,
     by_canonical: HashMap<PathBuf, FileId>,
     includes: HashMap<(FileId, usize), IncludeTarget>,
     diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads `roots` and everything they include.
-pub(crate) fn load_files(fs: &dyn FileSystem, roots: &[&Path], options: &LoadOptions) -> Loaded {
+/// Reads `roots` and everything they include, taking unchanged files' trees from `cache`.
+pub(crate) fn load_files<'a>(
+    fs: &'a dyn FileSystem,
+    roots: &[&Path],
+    options: &'a LoadOptions,
+    cache: Option<&'a mut ParseCache>,
+) -> Loaded {
     let mut loader = Loader {
         fs,
         options,
+        cache,
         files: Vec::new(),
         trees: Vec::new(),
         by_canonical: HashMap::new(),
@@ -257,7 +294,11 @@ impl Loader<'_> {
         self.by_canonical.insert(canonical.clone(), id);
         let (text, tree) = match String::from_utf8(bytes) {
             Ok(text) => {
-                let tree = match syntax::parse(&text) {
+                let parsed = match self.cache.as_deref_mut() {
+                    Some(cache) => cache.parse(&canonical, &text),
+                    None => syntax::parse(&text).map(Arc::new),
+                };
+                let tree = match parsed {
                     Ok(tree) => Some(tree),
                     Err(e) => {
                         let mut d = Diagnostic::error(e.message).primary(id, e.span, e.label);

@@ -244,3 +244,7 @@ fn diagnostics_list_every_file_read() {
     let loc = err.location_of(d.primary_label().unwrap()).unwrap();
     assert_eq!(loc.to_string(), "a.jr:1:37");
 }
+
+/// The editor's questions (`query`), answered over the model and the syntax trees.
+#[path = "model/query.rs"]
+mod query;

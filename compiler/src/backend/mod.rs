@@ -11,7 +11,87 @@ pub mod rust;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use crate::model::{Model, RecordIndex, Type};
 use crate::source::Location;
+
+/// How each back end's generated code names records and fields and spells field types
+/// (what an editor shows on hover), from the same name and type mappings as code
+/// generation. Building it names the whole model; asking it about one record is quick.
+///
+/// ```
+/// use hadoop_record_compiler::{backend::Api, load_with, LoadOptions, MemoryFileSystem};
+/// let mut fs = MemoryFileSystem::new();
+/// fs.insert("x.jr", "module a.b { class Link { buffer type; vector<int> isNext; } }");
+/// let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
+/// let (api, link) = (Api::new(&model), model.find("a.b.Link").unwrap());
+/// let rust = api.rust(&model, link);
+/// assert_eq!(rust.path, "a::b::Link");
+/// assert_eq!((rust.fields[0].member.as_str(), rust.fields[0].ty.as_str()), ("r#type", "Vec<u8>"));
+/// assert_eq!((rust.fields[1].member.as_str(), rust.fields[1].ty.as_str()), ("is_next", "Vec<i32>"));
+/// let java = api.java(&model, link);
+/// assert_eq!(java.path, "a.b.Link");
+/// assert_eq!(java.fields[1].ty, "java.util.ArrayList<java.lang.Integer>");
+/// assert_eq!(java.fields[1].accessors, ["getIsNext", "setIsNext"]);
+/// let cpp = api.cpp(&model, link);
+/// assert_eq!(cpp.path, "::a::b::Link");
+/// assert_eq!(cpp.fields[0].ty, "::std::string");
+/// assert_eq!(cpp.fields[0].accessors, ["getType"]);
+/// ```
+#[derive(Debug)]
+pub struct Api {
+    rust: rust::Api,
+    java: Vec<java::names::RecordNames>,
+    cpp: Vec<cpp::RecordNames>,
+}
+
+impl Api {
+    /// Names every record and field of `model` as each back end does.
+    pub fn new(model: &Model) -> Self {
+        Api {
+            rust: rust::Api::new(model),
+            java: java::names::assign(model),
+            cpp: cpp::names::assign(model),
+        }
+    }
+
+    /// Record `r` of `model` (the model given to [`Api::new`]) in the Rust of
+    /// [`rust::generate_file`] with default options: its path from where the tree is
+    /// mounted, and its fields as the struct declares them.
+    pub fn rust(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        self.rust.record(model, r)
+    }
+
+    /// Record `r` as the Java class [`java::generate`] writes.
+    pub fn java(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        java::record_api(&self.java, model, r)
+    }
+
+    /// Record `r` as the C++ class [`cpp::generate`] writes.
+    pub fn cpp(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        cpp::record_api(&self.cpp, model, r)
+    }
+}
+
+/// A record in one back end's generated code: see [`Api`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordApi {
+    /// The generated type, e.g. `links::Link` (Rust, from where the tree is mounted),
+    /// `links.Link` (Java), `::links::Link` (C++).
+    pub path: String,
+    /// One per field, in declaration order.
+    pub fields: Vec<FieldApi>,
+}
+
+/// A field in generated code: see [`RecordApi`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldApi {
+    /// The member holding it, e.g. `is_relative` (Rust), `isRelative` (Java, C++).
+    pub member: String,
+    /// The member's type, e.g. `Vec<u8>`, `org.apache.hadoop.record.Buffer`, `::std::string`.
+    pub ty: String,
+    /// The accessors, where the back end generates them (`getIsRelative`, `setIsRelative`).
+    pub accessors: Vec<String>,
+}
 
 /// A generated file: where it goes (relative to the output directory) and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +100,25 @@ pub struct OutputFile {
     pub path: PathBuf,
     /// The file's text.
     pub contents: String,
+}
+
+/// The [`RecordApi`] of record `r`, named `path`, whose field `i` has the names `names[i]`,
+/// which `field` turns into a [`FieldApi`] with the field's type.
+pub(crate) fn record_api<N>(
+    model: &Model,
+    r: RecordIndex,
+    path: String,
+    names: &[N],
+    field: impl Fn(&Type, &N) -> FieldApi,
+) -> RecordApi {
+    let fields = model
+        .record(r)
+        .fields()
+        .iter()
+        .zip(names)
+        .map(|(f, n)| field(f.ty(), n))
+        .collect();
+    RecordApi { path, fields }
 }
 
 /// Writes `contents` to `path` unless the file already holds exactly that, creating parent

@@ -24,6 +24,7 @@
 //! the folder of the files it is given.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::declare::Decls;
 use super::resolve::{Found, Reference};
@@ -36,7 +37,7 @@ use crate::syntax::ast;
 /// What the checks look at.
 pub(super) struct Input<'a> {
     pub files: &'a [SourceFile],
-    pub parsed: &'a [(FileId, ast::File)],
+    pub parsed: &'a [(FileId, Arc<ast::File>)],
     pub includes: &'a HashMap<(FileId, usize), IncludeTarget>,
     pub decls: &'a Decls<'a>,
     pub records: &'a [Record],
@@ -203,7 +204,7 @@ fn other_module(
 /// Records named before Hadoop's rcc has read them: each file named on the command line
 /// (a root) is read on its own, its includes where they stand, each file once.
 fn order_of_declaration(input: &Input<'_>, severity: Severity) -> Vec<Diagnostic> {
-    let trees: HashMap<FileId, &ast::File> = input.parsed.iter().map(|(f, t)| (*f, t)).collect();
+    let trees: HashMap<FileId, &ast::File> = input.parsed.iter().map(|(f, t)| (*f, &**t)).collect();
     // (record, reference number) already reported, from an earlier root.
     let mut reported: HashSet<(RecordIndex, usize)> = HashSet::new();
     let mut out = Vec::new();

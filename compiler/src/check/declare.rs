@@ -3,6 +3,7 @@
 //! modules.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::model::RecordIndex;
@@ -46,7 +47,7 @@ fn keyword_name(file: FileId, name: &Ident, what: &str) -> Option<Diagnostic> {
 /// Builds the symbol table from `parsed` (in include order), reporting bad declarations.
 pub(super) fn declare<'a>(
     files: &[SourceFile],
-    parsed: &'a [(FileId, ast::File)],
+    parsed: &'a [(FileId, Arc<ast::File>)],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Decls<'a> {
     let mut decls = Decls {

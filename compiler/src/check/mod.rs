@@ -15,15 +15,48 @@ mod declare;
 mod resolve;
 mod suggest;
 
-use crate::diagnostics::{Diagnostics, Severity};
-use crate::load::Loaded;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
+use crate::load::{IncludeTarget, Loaded};
 use crate::model::{Model, Module};
+use crate::source::FileId;
+use crate::syntax::ast;
 use crate::LoadOptions;
+pub(crate) use resolve::Reference;
+
+/// What the checks make of a load, also when they find errors (for tools that work on
+/// broken input, such as a language server).
+pub(crate) struct Checked {
+    /// The model. When there are `errors` it is partial: a class declared twice is there
+    /// once, fields whose type did not resolve are left out, files that did not parse add
+    /// nothing, and it has no warnings.
+    pub model: Model,
+    /// The errors, in reading order.
+    pub errors: Vec<Diagnostic>,
+    /// The syntax trees of the files that parsed, each after the files it includes.
+    pub parsed: Vec<(FileId, Arc<ast::File>)>,
+    /// `(file, n)` → where the `n`th include of `file` led.
+    pub includes: HashMap<(FileId, usize), IncludeTarget>,
+    /// For each record of the model, the records its fields name, in source order.
+    pub references: Vec<Vec<Reference>>,
+}
 
 /// Checks what [`crate::load::load_files`] read. The files that parsed are checked even
 /// when others did not, but then unresolved names are not reported: they may be declared
 /// in a file that could not be read.
 pub(crate) fn check(loaded: Loaded, options: &LoadOptions) -> Result<Model, Diagnostics> {
+    let checked = check_all(loaded, options);
+    if checked.errors.is_empty() {
+        Ok(checked.model)
+    } else {
+        Err(Diagnostics::new(checked.model.files, checked.errors))
+    }
+}
+
+/// [`check`], keeping everything found on the way.
+pub(crate) fn check_all(loaded: Loaded, options: &LoadOptions) -> Checked {
     let Loaded {
         files,
         parsed,
@@ -50,13 +83,12 @@ pub(crate) fn check(loaded: Loaded, options: &LoadOptions) -> Result<Model, Diag
             warnings = compat::check(&input, Severity::Warning);
         }
     }
-    if !diagnostics.is_empty() {
-        // In reading order: by file, then position; problems without a place first.
-        diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.file(), l.span().start)));
-        return Err(Diagnostics::new(files, diagnostics));
-    }
-    let modules = decls
-        .modules
+    // In reading order: by file, then position; problems without a place first.
+    diagnostics.sort_by_key(|d| d.primary_label().map(|l| (l.file(), l.span().start)));
+    let declare::Decls {
+        modules, by_name, ..
+    } = decls;
+    let modules = modules
         .into_iter()
         .map(|m| Module {
             name: m.name,
@@ -64,11 +96,17 @@ pub(crate) fn check(loaded: Loaded, options: &LoadOptions) -> Result<Model, Diag
             location: m.location,
         })
         .collect();
-    Ok(Model {
-        files,
-        modules,
-        records,
-        by_name: decls.by_name,
-        warnings,
-    })
+    Checked {
+        model: Model {
+            files,
+            modules,
+            records,
+            by_name,
+            warnings,
+        },
+        errors: diagnostics,
+        parsed,
+        includes,
+        references,
+    }
 }

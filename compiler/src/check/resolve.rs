@@ -12,7 +12,7 @@ use crate::syntax::ast::{is_keyword, Primitive, QualifiedName, TypeExpr};
 
 /// How a record name was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Found {
+pub(crate) enum Found {
     /// A dotted name, fully qualified.
     Qualified,
     /// A simple name of a record of the current module.
@@ -23,7 +23,7 @@ pub(super) enum Found {
 
 /// A record named in a field's type.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Reference {
+pub(crate) struct Reference {
     pub target: RecordIndex,
     pub file: FileId,
     /// The name as written.

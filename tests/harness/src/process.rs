@@ -5,13 +5,25 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `command` to the end with `stdin` as its standard input.
+///
+/// A program a test has just written (a copy of `rcc`, a script) can be busy for a moment:
+/// a process that another test thread forks in the meantime holds the written file open
+/// until it execs (`ETXTBSY`). Such a start is tried again, for up to a second.
 pub fn run(mut command: Command, stdin: &[u8]) -> Output {
-    let mut child = command
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{command:?} runs: {e}"));
+        .stderr(Stdio::piped());
+    let mut tries = 0;
+    let mut child = loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            started => break started.unwrap_or_else(|e| panic!("{command:?} runs: {e}")),
+        }
+    };
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
     // Written from a thread so that a large input cannot deadlock against a full stdout.

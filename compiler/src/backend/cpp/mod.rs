@@ -31,7 +31,7 @@
 //! fills the templates.
 
 mod layout;
-mod names;
+pub(crate) mod names;
 mod runtime;
 mod types;
 
@@ -39,11 +39,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{locate, show_path, OutputFile, GENERATED_MARK};
+use super::{locate, show_path, FieldApi, OutputFile, RecordApi, GENERATED_MARK};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::Model;
+use crate::model::{Model, RecordIndex};
 use layout::{FileOut, Header};
-use names::RecordNames;
+pub(crate) use names::RecordNames;
 
 pub use runtime::runtime;
 
@@ -76,6 +76,20 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .iter()
         .map(RecordNames::qualified)
         .collect()
+}
+
+/// Record `r` as the class [`generate`] writes for it, from the names of every record.
+pub(crate) fn record_api(names: &[RecordNames], model: &Model, r: RecordIndex) -> RecordApi {
+    let record = &names[r.index()];
+    super::record_api(model, r, record.qualified(), &record.fields, |ty, n| {
+        FieldApi {
+            member: n.member.clone(),
+            ty: types::cpp(ty, names),
+            accessors: std::iter::once(n.getter.clone())
+                .chain(n.setter.clone())
+                .collect(),
+        }
+    })
 }
 
 /// `x.jr.hh` and `x.jr.cc` for every DDL file of `model` (included files too, so that the

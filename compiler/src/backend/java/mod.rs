@@ -27,7 +27,7 @@
 //! ```
 
 mod indent;
-mod names;
+pub(crate) mod names;
 mod types;
 
 use std::collections::BTreeSet;
@@ -35,9 +35,9 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::{locate, OutputFile};
+use super::{locate, FieldApi, OutputFile, RecordApi};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::{Model, Primitive, Type};
+use crate::model::{Model, Primitive, RecordIndex, Type};
 
 /// Which Hadoop API the generated classes compile against.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -91,6 +91,18 @@ pub fn qualified_names(model: &Model) -> Vec<String> {
         .iter()
         .map(names::RecordNames::qualified)
         .collect()
+}
+
+/// Record `r` as the class [`generate`] writes for it, from the names of every record.
+pub(crate) fn record_api(names: &[names::RecordNames], model: &Model, r: RecordIndex) -> RecordApi {
+    let record = &names[r.index()];
+    super::record_api(model, r, record.qualified(), &record.fields, |ty, n| {
+        FieldApi {
+            member: n.member.clone(),
+            ty: types::java(ty, names),
+            accessors: vec![n.getter.clone(), n.setter.clone()],
+        }
+    })
 }
 
 /// One `.java` file per record of the files named (Hadoop's rcc writes none for included

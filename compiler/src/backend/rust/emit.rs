@@ -125,22 +125,7 @@ impl Emitter<'_> {
     fn record(&self, r: RecordIndex) -> ItemStruct {
         let record = self.model.record(r);
         let names = self.layout.record(r);
-        let node = names.node;
-        let mut map_key = self.runtime.clone();
-        map_key.segments.push(ident("field").into());
-        map_key.segments.push(ident("MapKey").into());
-        let types = TypeWriter {
-            layout: self.layout,
-            ordered: self.ordered,
-            node,
-            string: TypeWriter::prelude(self.shadowed(node, "String"), "string", "String"),
-            vec: TypeWriter::prelude(self.shadowed(node, "Vec"), "vec", "Vec"),
-            map: path(true, ["std", "collections", "BTreeMap"].map(ident)),
-            map_key,
-            option: self
-                .nullable
-                .then(|| TypeWriter::prelude(self.shadowed(node, "Option"), "option", "Option")),
-        };
+        let types = self.type_writer(names.node);
 
         let mut attrs = vec![doc(&format!(
             " The DDL record `{}`, declared at `{}`.",
@@ -233,6 +218,25 @@ impl Emitter<'_> {
 
     /// Whether a record of module `node` is named `name` (so the prelude's type of that
     /// name must be written by its full path there).
+    /// Writes the types of the fields of records in module `node`.
+    pub fn type_writer(&self, node: usize) -> TypeWriter<'_> {
+        let mut map_key = self.runtime.clone();
+        map_key.segments.push(ident("field").into());
+        map_key.segments.push(ident("MapKey").into());
+        TypeWriter {
+            layout: self.layout,
+            ordered: self.ordered,
+            node,
+            string: TypeWriter::prelude(self.shadowed(node, "String"), "string", "String"),
+            vec: TypeWriter::prelude(self.shadowed(node, "Vec"), "vec", "Vec"),
+            map: path(true, ["std", "collections", "BTreeMap"].map(ident)),
+            map_key,
+            option: self
+                .nullable
+                .then(|| TypeWriter::prelude(self.shadowed(node, "Option"), "option", "Option")),
+        }
+    }
+
     fn shadowed(&self, node: usize, name: &str) -> bool {
         self.layout.nodes[node]
             .records

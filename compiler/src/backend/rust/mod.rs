@@ -32,9 +32,9 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
-use super::{locate, show_path, OutputFile};
+use super::{locate, record_api, show_path, FieldApi, OutputFile, RecordApi};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::Model;
+use crate::model::{Model, RecordIndex};
 use emit::{format_file, Emitter, Mode};
 use layout::Layout;
 use types::Ordered;
@@ -284,6 +284,67 @@ pub fn generate_tree(model: &Model, options: &Options) -> Result<Vec<OutputFile>
         });
     }
     Ok(out)
+}
+
+/// How the code [`generate_file`] writes with default [`Options`] names records and
+/// fields, and spells field types: see [`super::Api`].
+#[derive(Debug)]
+pub(crate) struct Api {
+    layout: Layout,
+    ordered: Ordered,
+}
+
+impl Api {
+    /// Names every record and field of `model`.
+    pub fn new(model: &Model) -> Self {
+        Api {
+            layout: Layout::new(model),
+            ordered: Ordered::new(model, false),
+        }
+    }
+
+    /// Record `r` of `model` (the model given to [`Api::new`]): its path, relative to
+    /// where the tree is mounted, and its fields as the struct declares them.
+    pub fn record(&self, model: &Model, r: RecordIndex) -> RecordApi {
+        let attributes = Attributes::default();
+        let emitter = Emitter {
+            model,
+            layout: &self.layout,
+            ordered: &self.ordered,
+            attributes: &attributes,
+            runtime: syn::parse_str(DEFAULT_RUNTIME_CRATE).expect("a Rust path"),
+            runtime_attr: None,
+            source_root: None,
+            nullable: false,
+            minimal_derives: false,
+        };
+        let names = self.layout.record(r);
+        let types = emitter.type_writer(names.node);
+        let mut path: Vec<String> = self
+            .layout
+            .segments(names.node)
+            .iter()
+            .map(|s| s.source())
+            .collect();
+        path.push(names.name.source());
+        record_api(model, r, path.join("::"), &names.fields, |ty, name| {
+            FieldApi {
+                member: name.source(),
+                ty: type_text(&types.rust(ty)),
+                accessors: Vec::new(),
+            }
+        })
+    }
+}
+
+/// `ty` as rustfmt would write it.
+fn type_text(ty: &syn::Type) -> String {
+    let file: syn::File = syn::parse_quote!(type T = #ty;);
+    let text = prettyplease::unparse(&file);
+    text.trim()
+        .trim_start_matches("type T = ")
+        .trim_end_matches(';')
+        .to_owned()
 }
 
 /// What both layouts need.

@@ -58,8 +58,7 @@ impl RustName {
     }
 
     /// As written in Rust source: `r#type`, `links`.
-    #[cfg(test)]
-    fn source(&self) -> String {
+    pub(crate) fn source(&self) -> String {
         if self.raw {
             format!("r#{}", self.text)
         } else {
