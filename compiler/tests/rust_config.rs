@@ -185,3 +185,57 @@ fn derives_are_the_documented_ones() {
         assert!(!minimal.contains(absent), "{absent}: {minimal}");
     }
 }
+
+/// What a build script compiles: the compiler without default features generates Rust only,
+/// and neither it nor the runtime without default features pulls in a template engine, C
+/// code or a compression codec. With default features the C++ and Java back ends are there.
+#[test]
+fn lean_builds_compile_no_codec_template_engine_or_c() {
+    let tree = |package: &str, lean: bool| {
+        let mut cargo = std::process::Command::new(env!("CARGO"));
+        cargo
+            .args([
+                "tree",
+                "--offline",
+                "--prefix",
+                "none",
+                "-e",
+                "normal,build",
+            ])
+            .args(["-p", package])
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if lean {
+            cargo.arg("--no-default-features");
+        }
+        let out = cargo.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let has =
+        |crates: &str, name: &str| crates.lines().any(|l| l.starts_with(&format!("{name} v")));
+    for package in ["hadoop-record", "hadoop-record-compiler"] {
+        let crates = tree(package, true);
+        for absent in [
+            "tera",
+            "flate2",
+            "snap",
+            "bzip2",
+            "lz4",
+            "lz4_flex",
+            "cc",
+            "libz-sys",
+            "lz4-sys",
+            "miniz_oxide",
+        ] {
+            assert!(
+                !has(&crates, absent),
+                "{package} without default features depends on {absent}:\n{crates}"
+            );
+        }
+    }
+    assert!(has(&tree("hadoop-record-compiler", false), "tera"));
+}

@@ -315,3 +315,170 @@ fn errors_carry_the_field_path() {
     assert_eq!(e.path(), "Nested.list[1].match", "{e}");
     assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
 }
+
+/// `rename_all` gives the fields without a `name` serde's spelling of their Rust names; an
+/// explicit `name` still wins.
+#[test]
+fn rename_all_spells_fields_as_serde_does() {
+    #[derive(Record, Debug, PartialEq)]
+    #[record(rename_all = "camelCase")]
+    struct Page {
+        page_title: String,
+        out_link_count: i32,
+        #[record(name = "URL")]
+        url: String,
+        r#type: i8,
+    }
+    let (schema, id) = Page::schema();
+    let names: Vec<&str> = schema
+        .record(id)
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, ["pageTitle", "outLinkCount", "URL", "type"]);
+    let page = Page {
+        page_title: "t".into(),
+        out_link_count: 2,
+        url: "u".into(),
+        r#type: 1,
+    };
+    let xml = String::from_utf8(encode(&page, Format::Xml)).unwrap();
+    assert!(xml.contains("<name>pageTitle</name>"), "{xml}");
+    assert!(xml.contains("<name>outLinkCount</name>"), "{xml}");
+    assert_eq!(
+        decode::<Page>(&encode(&page, Format::Xml), Format::Xml).unwrap(),
+        page
+    );
+
+    #[derive(Record)]
+    #[record(rename_all = "PascalCase")]
+    struct Pascal {
+        base_url: String,
+    }
+    #[derive(Record)]
+    #[record(rename_all = "SCREAMING_SNAKE_CASE")]
+    struct Screaming {
+        base_url: String,
+    }
+    assert_eq!(Pascal::schema().0.records()[0].fields[0].name, "BaseUrl");
+    assert_eq!(
+        Screaming::schema().0.records()[0].fields[0].name,
+        "BASE_URL"
+    );
+}
+
+/// `display = false` leaves `Display` to the type, which may have its own; by default
+/// `Display` is the CSV form Java's `toString()` prints.
+#[test]
+fn display_is_the_csv_form_unless_turned_off() {
+    #[derive(Record)]
+    struct Csv {
+        a: i32,
+        s: String,
+    }
+    assert_eq!(
+        Csv {
+            a: 1,
+            s: "x,y".into()
+        }
+        .to_string(),
+        "1,'x%2Cy\n"
+    );
+
+    #[derive(Record)]
+    #[record(display = false)]
+    struct Own {
+        a: i32,
+    }
+    impl std::fmt::Display for Own {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "Own({})", self.a)
+        }
+    }
+    assert_eq!(Own { a: 3 }.to_string(), "Own(3)");
+    assert_eq!(encode(&Own { a: 3 }, Format::Csv), b"3\n");
+}
+
+/// A type that derives serde's traits and `Record` calls either without naming the trait:
+/// no method of `Record` shares a name with one of `Serialize` or `Deserialize`.
+#[test]
+fn serde_and_record_methods_do_not_collide() {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Record, Serialize, Deserialize, Debug, PartialEq)]
+    #[record(rename_all = "camelCase")]
+    #[serde(rename_all = "camelCase")]
+    struct Link {
+        anchor_text: String,
+        is_relative: bool,
+    }
+    let link = Link {
+        anchor_text: "home".into(),
+        is_relative: true,
+    };
+    // serde's method, called as a method, with Record in scope.
+    let mut json = Vec::new();
+    link.serialize(&mut serde_json::Serializer::new(&mut json))
+        .unwrap();
+    assert_eq!(json, br#"{"anchorText":"home","isRelative":true}"#);
+    // Record's, the same way.
+    let mut out = hadoop_record::archive::csv::CsvOutput::new(Vec::new());
+    link.write_to(&mut out, "").unwrap();
+    assert_eq!(out.into_inner().unwrap(), b"'home,T\n");
+    let back = Link::deserialize(&mut serde_json::Deserializer::from_slice(&json)).unwrap();
+    let mut input = hadoop_record::archive::binary::RawInput::new(b"\x04home\x01");
+    assert_eq!(Link::read_from(&mut input, "").unwrap(), back);
+}
+
+/// `ord` and `partial_ord` implement Rust's order traits as Hadoop's `compareTo` orders:
+/// strings by UTF-16 unit, maps by their keys first; NaN is unordered.
+#[test]
+fn ord_and_partial_ord_are_hadoops_order() {
+    #[derive(Record, Debug, Clone, PartialEq, Eq)]
+    #[record(ord)]
+    struct Key {
+        name: String,
+        tags: BTreeMap<i32, String>,
+    }
+    let key = |name: &str, tags: &[(i32, &str)]| Key {
+        name: name.into(),
+        tags: tags.iter().map(|&(k, v)| (k, v.to_owned())).collect(),
+    };
+    let mut keys = vec![
+        key("\u{FF5E}", &[]),
+        key("\u{1F600}", &[(2, "a")]),
+        key("\u{1F600}", &[(1, "b"), (9, "")]),
+        key("\u{1F600}", &[(1, "a"), (9, "")]),
+    ];
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            key("\u{1F600}", &[(1, "a"), (9, "")]),
+            key("\u{1F600}", &[(1, "b"), (9, "")]),
+            key("\u{1F600}", &[(2, "a")]),
+            key("\u{FF5E}", &[]),
+        ]
+    );
+    // Equal for Hadoop (same keys), ordered by the values for Rust: never Equal unless ==.
+    assert_eq!(keys[0].compare_hadoop(&keys[1]), Ordering::Equal);
+    assert_eq!(keys[0].cmp(&keys[1]), Ordering::Less);
+    let set: std::collections::BTreeSet<Key> = keys.iter().cloned().collect();
+    assert_eq!(set.len(), 4);
+
+    #[derive(Record, Debug, PartialEq)]
+    #[record(partial_ord)]
+    struct Reading {
+        value: f64,
+        label: String,
+    }
+    let r = |value: f64| Reading {
+        value,
+        label: String::new(),
+    };
+    assert!(r(-1.0) < r(0.5));
+    assert_eq!(r(-0.0).partial_cmp(&r(0.0)), Some(Ordering::Equal));
+    assert_eq!(r(f64::NAN).partial_cmp(&r(f64::NAN)), None);
+    assert_eq!(r(f64::NAN).partial_cmp(&r(1.0)), None);
+}

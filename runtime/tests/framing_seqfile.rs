@@ -523,3 +523,29 @@ pub fn rewrite(bytes: &[u8]) -> Vec<u8> {
     w.finish().unwrap();
     w.into_inner().unwrap()
 }
+
+/// Without its codec features (`default-features = false`) the runtime reads and writes the
+/// uncompressed forms, and every codec left out is an `Unsupported` error naming its feature:
+/// `tests/lean`, a crate of its own (so that this workspace's features do not unify into
+/// it), built and run here.
+#[test]
+fn lean_builds_report_missing_codecs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("lean");
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--locked", "--manifest-path"])
+        .arg(root.join("tests/lean/Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{report}");
+    assert_eq!(report.matches("ok: ").count(), 8, "{report}");
+}

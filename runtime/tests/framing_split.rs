@@ -10,7 +10,9 @@ use std::io::{Cursor, Read};
 use bytes::Bytes;
 
 use hadoop_record::framing::mesos::MesosWriter;
-use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions};
+use hadoop_record::framing::paddle::{
+    Compressor, Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+};
 use hadoop_record::framing::plasma::{
     Compression, FixedWriter, TextOptions, TextWriter, VarReadOptions, VarWriteOptions,
 };
@@ -422,4 +424,75 @@ fn strict_paddle_ranges_report_a_broken_chain() {
         e.to_string(),
         "byte 28: damaged chunk: bad magic number 0x01020300 (expected 0x01020304)"
     );
+}
+
+/// Every framing writer, dropped without `finish`, writes what it holds (a pending chunk or
+/// block, a header, a final chunk), as `BufWriter` does; and `into_inner` writes it and gives
+/// the writer back. Either way every record reads back, for no records too.
+#[test]
+fn writers_write_what_is_pending_when_dropped_or_taken_back() {
+    use hadoop_record::framing::plasma::VarWriter;
+    use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions};
+    use hadoop_record::framing::FrameWrite;
+
+    // Text-safe records of one size, so that every framing can carry them.
+    let some: Vec<Vec<u8>> = (0..40u8).map(|i| vec![b'a' + i % 26; 48]).collect();
+    macro_rules! both_ways {
+        ($framing:expr, |$w:ident| $make:expr) => {
+            for records in [&some[..], &[]] {
+                let write = |writer: &mut dyn FrameWrite| {
+                    for r in records {
+                        writer.write_payload(r).unwrap();
+                    }
+                };
+                let mut dropped = Vec::new();
+                {
+                    let $w = &mut dropped;
+                    write(&mut $make);
+                }
+                let $w = Vec::new();
+                let mut writer = $make;
+                write(&mut writer);
+                let taken = writer.into_inner().unwrap();
+                let framing: Framing = $framing;
+                for (how, file) in [("dropped", &dropped), ("into_inner", &taken)] {
+                    let read =
+                        read_range(framing.clone(), Format::Binary, file, 0, file.len() as u64);
+                    assert!(read.error.is_none(), "{framing} {how}: {:?}", read.error);
+                    let payloads: Vec<Vec<u8>> =
+                        read.payloads.into_iter().map(|(p, _)| p).collect();
+                    assert_eq!(payloads, records, "{framing} {how}");
+                }
+                assert_eq!(dropped, taken, "{}", $framing);
+            }
+        };
+    }
+    both_ways!(Framing::Mesos(Default::default()), |w| MesosWriter::new(w));
+    both_ways!(Framing::Paddle(PaddleReadOptions::default()), |w| {
+        PaddleWriter::with_options(
+            w,
+            PaddleWriteOptions::default().with_compressor(Compressor::Snappy),
+        )
+    });
+    both_ways!(Framing::SeqFile(SeqReadOptions::default()), |w| {
+        let options = SeqWriteOptions::new("x.Y")
+            .with_compression(SeqCompression::Block)
+            .with_codec(Codec::Deflate)
+            .with_sync([7; 16]);
+        SeqWriter::new(w, options)
+    });
+    both_ways!(Framing::SeqFile(SeqReadOptions::default()), |w| {
+        SeqWriter::new(w, SeqWriteOptions::new("x.Y").with_sync([7; 16]))
+    });
+    both_ways!(Framing::PlasmaVar(VarReadOptions::default()), |w| {
+        VarWriter::new(w, VarWriteOptions::default().with_chunk_size(256)).unwrap()
+    });
+    both_ways!(Framing::PlasmaText(TextOptions::default()), |w| {
+        TextWriter::new(w)
+    });
+    both_ways!(Framing::PlasmaFixed(48), |w| FixedWriter::new(w, 48)
+        .unwrap());
+    both_ways!(Framing::V1(V1ReadOptions::default()), |w| {
+        V1FrameWriter::new(w, "Rec", FileHeader::new(), V1WriteOptions::default()).unwrap()
+    });
 }

@@ -4,7 +4,11 @@
 //! unchanged file keeps its modification time (and Cargo does not rebuild for nothing), and
 //! [`remove_stale`] clears out what an earlier run wrote for modules that are gone.
 
+#[cfg(feature = "cpp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cpp")))]
 pub mod cpp;
+#[cfg(feature = "java")]
+#[cfg_attr(docsrs, doc(cfg(feature = "java")))]
 pub mod java;
 pub mod rust;
 
@@ -40,7 +44,9 @@ use crate::source::Location;
 #[derive(Debug)]
 pub struct Api {
     rust: rust::Api,
+    #[cfg(feature = "java")]
     java: Vec<java::names::RecordNames>,
+    #[cfg(feature = "cpp")]
     cpp: Vec<cpp::RecordNames>,
 }
 
@@ -49,7 +55,9 @@ impl Api {
     pub fn new(model: &Model) -> Self {
         Api {
             rust: rust::Api::new(model),
+            #[cfg(feature = "java")]
             java: java::names::assign(model),
+            #[cfg(feature = "cpp")]
             cpp: cpp::names::assign(model),
         }
     }
@@ -62,11 +70,15 @@ impl Api {
     }
 
     /// Record `r` as the Java class [`java::generate`] writes.
+    #[cfg(feature = "java")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "java")))]
     pub fn java(&self, model: &Model, r: RecordIndex) -> RecordApi {
         java::record_api(&self.java, model, r)
     }
 
     /// Record `r` as the C++ class [`cpp::generate`] writes.
+    #[cfg(feature = "cpp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cpp")))]
     pub fn cpp(&self, model: &Model, r: RecordIndex) -> RecordApi {
         cpp::record_api(&self.cpp, model, r)
     }

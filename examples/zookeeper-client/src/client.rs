@@ -24,7 +24,7 @@ use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
-use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+use hadoop_record::{Format, Record};
 
 use crate::data::{Id, Stat, ACL};
 use crate::error::{Code, Error, Result};
@@ -321,28 +321,12 @@ trait Framable {
 
 impl<T: Record> Framable for T {
     fn append(&self, out: &mut Vec<u8>) -> Result<()> {
-        let mut w = RecordWriter::new(out, Format::Jute);
-        w.write(self)?;
-        w.flush()?;
-        Ok(())
+        Ok(hadoop_record::to_writer(out, self, Format::Jute)?)
     }
 }
 
-/// The one record of type `T` in `bytes`; anything else is an error.
+/// The one record of type `T` in `bytes`: an empty frame, or bytes after the record, are
+/// errors too.
 fn decode<T: Record>(bytes: &[u8]) -> Result<T> {
-    let mut r = RecordReader::from_slice(bytes, Format::Jute);
-    match r.read::<T>()? {
-        Some(record) => match r.read::<T>() {
-            Ok(None) => Ok(record),
-            _ => Err(Error::Protocol(format!(
-                "more bytes after the {} in a frame of {} bytes",
-                T::type_name(),
-                bytes.len()
-            ))),
-        },
-        None => Err(Error::Protocol(format!(
-            "an empty frame where a {} was expected",
-            T::type_name()
-        ))),
-    }
+    Ok(hadoop_record::from_slice(bytes, Format::Jute)?)
 }

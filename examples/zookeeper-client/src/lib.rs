@@ -8,16 +8,16 @@
 //! byte for byte.
 //!
 //! ```
-//! use hadoop_record::{Format, RecordReader, RecordWriter};
+//! use hadoop_record::{from_slice, to_vec, Format};
 //! use zookeeper_client::proto::{GetDataRequest, RequestHeader};
 //!
-//! let mut w = RecordWriter::new(Vec::new(), Format::Jute);
-//! w.write(&RequestHeader { xid: 1, r#type: 4 }).unwrap();
-//! w.write(&GetDataRequest { path: Some("/a".into()), watch: false }).unwrap();
-//! let bytes = w.into_inner().unwrap();
-//! assert_eq!(bytes, b"\0\0\0\x01\0\0\0\x04\0\0\0\x02/a\0");
-//! let mut r = RecordReader::from_slice(&bytes, Format::Jute);
-//! assert_eq!(r.read::<RequestHeader>().unwrap(), Some(RequestHeader { xid: 1, r#type: 4 }));
+//! let header = RequestHeader { xid: 1, r#type: 4 };
+//! let request = GetDataRequest { path: Some("/a".into()), watch: false };
+//! assert_eq!(to_vec(&header, Format::Jute)?, b"\0\0\0\x01\0\0\0\x04");
+//! let bytes = to_vec(&request, Format::Jute)?;
+//! assert_eq!(bytes, b"\0\0\0\x02/a\0");
+//! assert_eq!(from_slice::<GetDataRequest>(&bytes, Format::Jute)?, request);
+//! # Ok::<(), hadoop_record::Error>(())
 //! ```
 
 pub mod client;

@@ -46,6 +46,7 @@ impl Field for Vec<u8> {
 }
 
 #[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
 impl Field for bytes::Bytes {
     #[inline]
     fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {

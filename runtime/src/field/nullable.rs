@@ -57,6 +57,7 @@ impl Nullable for Vec<u8> {
 }
 
 #[cfg(feature = "bytes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bytes")))]
 impl Nullable for bytes::Bytes {
     const NULL: NullType = NullType::Buffer;
     fn read_nullable<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Option<Self>> {

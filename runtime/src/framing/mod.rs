@@ -26,6 +26,15 @@ pub trait FrameWrite {
     fn finish(&mut self) -> Result<()>;
 }
 
+/// The error for a codec this build of the crate lacks: `what` needs the crate `feature`.
+#[cold]
+pub(crate) fn unavailable(what: &str, feature: &str) -> crate::Error {
+    crate::Error::new(
+        crate::ErrorKind::Unsupported,
+        format!("{what} is not compiled in: build hadoop-record with its `{feature}` feature"),
+    )
+}
+
 /// A reader's next step as an iterator item: `Ok(None)` (the end) and an error both set
 /// `done`, so that a reader yields nothing after either.
 pub(crate) fn fuse<T>(done: &mut bool, step: Result<Option<T>>) -> Option<Result<T>> {

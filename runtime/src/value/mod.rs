@@ -23,6 +23,7 @@ mod codec;
 mod compare;
 mod hash;
 #[cfg(feature = "json")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
 pub mod json;
 
 use crate::schema::{FieldType, Schema};

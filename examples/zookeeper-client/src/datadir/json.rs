@@ -5,7 +5,7 @@
 
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::to_json;
-use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+use hadoop_record::{Format, Record, RecordReader};
 use serde_json::{json, Map, Value as Json};
 
 use super::snapshot::{Node, SnapshotItem};
@@ -15,25 +15,14 @@ use crate::opcode;
 /// `record` as JSON, through the schema-driven codec (so nulls stay `null`).
 pub fn record_json<T: Record>(record: &T) -> Json {
     let (schema, id) = T::schema();
-    let encoded = RecordWriter::new(Vec::new(), Format::Jute);
-    let value = write_then_read(encoded, record, &schema, id);
+    let bytes = hadoop_record::to_vec(record, Format::Jute).expect("jute writes every record");
+    let value = RecordReader::from_slice(&bytes, Format::Jute)
+        .read_value(&schema, id)
+        .expect("jute reads what it wrote")
+        .expect("one record");
     let text = to_json(&schema, &FieldType::Record(id), &value)
         .expect("a value read with its own schema converts to JSON");
     serde_json::from_str(&text).expect("to_json writes JSON")
-}
-
-fn write_then_read<T: Record>(
-    mut w: RecordWriter<Vec<u8>>,
-    record: &T,
-    schema: &hadoop_record::schema::Schema,
-    id: hadoop_record::schema::RecordId,
-) -> hadoop_record::Value {
-    w.write(record).expect("jute writes every record");
-    let bytes = w.into_inner().expect("writing to memory");
-    RecordReader::from_slice(&bytes, Format::Jute)
-        .read_value(schema, id)
-        .expect("jute reads what it wrote")
-        .expect("one record")
 }
 
 fn hex(v: i64) -> Json {

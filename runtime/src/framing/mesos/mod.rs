@@ -20,6 +20,7 @@ mod decoder;
 mod io;
 
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use codec::MesosCodec;
 pub use decoder::{encode_frame, Feed, MesosDecoder, MesosOptions};
 pub use io::{info, MesosInfo, MesosReader, MesosWriter};

@@ -33,6 +33,7 @@ mod chunk;
 mod codec;
 mod compress;
 mod finder;
+#[cfg(feature = "deflate")]
 mod gozip;
 mod header;
 mod index;
@@ -45,6 +46,7 @@ mod split;
 mod writer;
 
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use codec::{FlushChunk, PaddleCodec};
 pub use header::{ChunkHeader, HEADER_LEN, MAGIC, MAGIC_BYTES};
 pub use index::{ChunkEntry, PaddleFile, PaddleIndex, RecordRange};
@@ -85,6 +87,15 @@ pub enum Compressor {
 }
 
 impl Compressor {
+    /// The name `rcc` takes after `--compression`: `none`, `snappy` or `gzip`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Compressor::None => "none",
+            Compressor::Snappy => "snappy",
+            Compressor::Gzip => "gzip",
+        }
+    }
+
     /// The id stored in chunk headers.
     pub const fn id(self) -> u32 {
         match self {

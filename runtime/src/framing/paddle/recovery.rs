@@ -35,6 +35,10 @@ pub enum Damage {
     },
     /// The header names a compressor id other than 0, 1 or 2.
     UnknownCompressor(u32),
+    /// The chunk's compressor is one this build lacks ([`Compressor::is_available`]).
+    ///
+    /// [`Compressor::is_available`]: super::Compressor::is_available
+    Unavailable(super::Compressor),
     /// The chunk is larger than the reader's limit (stored, or once decompressed).
     TooLarge {
         /// What exceeds the limit.
@@ -61,7 +65,7 @@ impl Damage {
                 ErrorKind::UnexpectedEof
             }
             Damage::Checksum { .. } => ErrorKind::Checksum,
-            Damage::UnknownCompressor(_) => ErrorKind::Unsupported,
+            Damage::UnknownCompressor(_) | Damage::Unavailable(_) => ErrorKind::Unsupported,
             Damage::TooLarge { .. } => ErrorKind::Limit,
         }
     }
@@ -69,7 +73,11 @@ impl Damage {
     /// The error a strict reader reports for damage at `offset`.
     #[cold]
     pub fn to_error(&self, offset: u64) -> Error {
-        Error::new(self.kind(), format!("damaged chunk: {self}")).at(Position::Byte(offset))
+        let message = match self {
+            Damage::Unavailable(_) => self.to_string(),
+            _ => format!("damaged chunk: {self}"),
+        };
+        Error::new(self.kind(), message).at(Position::Byte(offset))
     }
 }
 
@@ -93,6 +101,7 @@ impl fmt::Display for Damage {
                 "checksum mismatch: header says 0x{stored:08x}, payload has 0x{computed:08x}"
             ),
             Damage::UnknownCompressor(id) => write!(f, "unknown compressor id {id}"),
+            Damage::Unavailable(c) => write!(f, "{}", c.unavailable().message()),
             Damage::TooLarge { what, size, limit } => write!(
                 f,
                 "{what} of {size} bytes exceeds the limit of {limit} bytes"

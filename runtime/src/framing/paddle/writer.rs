@@ -77,6 +77,10 @@ impl ChunkBuilder {
         payload: &[u8],
         mut emit: impl FnMut(&[u8; HEADER_LEN], &[u8]) -> Result<()>,
     ) -> Result<()> {
+        let compressor = self.options.compressor();
+        if !compressor.is_available() {
+            return Err(compressor.unavailable());
+        }
         let len = payload.len() as u64;
         // A chunk's payload length is a u32: the record and its prefix must fit in one.
         if len > u64::from(u32::MAX) - 4 {
@@ -117,7 +121,7 @@ impl ChunkBuilder {
         } else {
             self.compressed.clear();
             self.compressor
-                .compress(self.options.compressor, &self.raw, &mut self.compressed);
+                .compress(self.options.compressor(), &self.raw, &mut self.compressed)?;
             &self.compressed
         };
         let compressed_size = u32::try_from(stored.len()).map_err(|_| {

@@ -27,6 +27,7 @@ pub use text::{TextOptions, TextReader, TextWriter};
 pub use var::{Compression, VarReadOptions, VarReader, VarWriteOptions, VarWriter};
 
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use codec::{FixedCodec, TextCodec};
 
 use crate::error::{excerpt, Error, ErrorKind, Position, Result};

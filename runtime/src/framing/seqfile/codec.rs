@@ -9,11 +9,16 @@
 //! bytes may differ from the C++ library behind snappy-java (see the module documentation). The block framing of `BlockCompressorStream` around them is Hadoop's
 //! and no crate has it, so it is written here.
 
-use std::io::{Read, Write};
+#[cfg(any(feature = "deflate", feature = "bzip2"))]
+use std::io::Read;
+#[cfg(feature = "bzip2")]
+use std::io::Write;
 
+#[cfg(feature = "deflate")]
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
 use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::framing::unavailable;
 
 /// A compression codec by its Hadoop class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -73,8 +78,37 @@ impl Codec {
         }
     }
 
+    /// The crate feature this codec needs: `deflate`, `bzip2`, `snappy` or `lz4`.
+    pub fn feature(self) -> &'static str {
+        match self {
+            Codec::Deflate | Codec::Gzip => "deflate",
+            Codec::BZip2 => "bzip2",
+            Codec::Snappy => "snappy",
+            Codec::Lz4 => "lz4",
+        }
+    }
+
+    /// Whether this build reads and writes the codec (its [`Codec::feature`] is on).
+    pub fn is_available(self) -> bool {
+        match self {
+            Codec::Deflate | Codec::Gzip => cfg!(feature = "deflate"),
+            Codec::BZip2 => cfg!(feature = "bzip2"),
+            Codec::Snappy => cfg!(feature = "snappy"),
+            Codec::Lz4 => cfg!(feature = "lz4"),
+        }
+    }
+
+    /// The error for a codec this build lacks.
+    fn unavailable(self) -> Error {
+        unavailable(
+            &format!("the SequenceFile codec {}", self.name()),
+            self.feature(),
+        )
+    }
+
     /// Largest input `BlockCompressorStream` compresses as one chunk: the buffer size
     /// (`io.compression.codec.{snappy,lz4}.buffersize`, 256 KiB) less the codec's overhead.
+    #[cfg(any(feature = "snappy", feature = "lz4"))]
     fn block_input(self) -> Option<usize> {
         const BUFFER: usize = 256 * 1024;
         match self {
@@ -106,16 +140,22 @@ impl std::str::FromStr for Codec {
 }
 
 /// Hadoop's zlib level (`ZlibCompressor.CompressionLevel.DEFAULT_COMPRESSION`, zlib's 6).
+#[cfg(feature = "deflate")]
 const LEVEL: u32 = 6;
 /// The header Hadoop 3's `BuiltInGzipCompressor` writes (no name, time 0, OS 0).
+#[cfg(feature = "deflate")]
 const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0];
 
 /// A codec with its reusable state.
 pub(crate) struct Engine {
     codec: Codec,
+    #[cfg(feature = "deflate")]
     deflate: Option<Compress>,
+    #[cfg(feature = "deflate")]
     inflate: Option<Decompress>,
+    #[cfg(feature = "snappy")]
     snappy_enc: snap::raw::Encoder,
+    #[cfg(feature = "snappy")]
     snappy_dec: snap::raw::Decoder,
 }
 
@@ -131,29 +171,56 @@ impl Engine {
     pub(crate) fn new(codec: Codec) -> Self {
         Engine {
             codec,
+            #[cfg(feature = "deflate")]
             deflate: None,
+            #[cfg(feature = "deflate")]
             inflate: None,
+            #[cfg(feature = "snappy")]
             snappy_enc: snap::raw::Encoder::new(),
+            #[cfg(feature = "snappy")]
             snappy_dec: snap::raw::Decoder::new(),
         }
     }
 
-    /// Appends the complete compressed stream of `raw` to `out`.
-    pub(crate) fn compress(&mut self, raw: &[u8], out: &mut Vec<u8>) {
+    /// An error if this build lacks the codec.
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.codec.is_available() {
+            Ok(())
+        } else {
+            Err(self.codec.unavailable())
+        }
+    }
+
+    /// Appends the complete compressed stream of `raw` to `out`; an error only for a codec
+    /// this build lacks ([`Engine::check`]).
+    #[cfg_attr(
+        not(all(
+            feature = "deflate",
+            feature = "bzip2",
+            feature = "snappy",
+            feature = "lz4"
+        )),
+        allow(unreachable_code, unused_variables, clippy::ptr_arg)
+    )]
+    pub(crate) fn compress(&mut self, raw: &[u8], out: &mut Vec<u8>) -> Result<()> {
         match self.codec {
+            #[cfg(feature = "deflate")]
             Codec::Deflate => deflate(self.deflater(true), raw, out),
+            #[cfg(feature = "deflate")]
             Codec::Gzip => {
                 out.extend_from_slice(&GZIP_HEADER);
                 deflate(self.deflater(false), raw, out);
                 out.extend_from_slice(&crc32fast::hash(raw).to_le_bytes());
                 out.extend_from_slice(&(raw.len() as u32).to_le_bytes());
             }
+            #[cfg(feature = "bzip2")]
             Codec::BZip2 => {
                 let mut enc = bzip2::write::BzEncoder::new(out, bzip2::Compression::best());
                 enc.write_all(raw)
                     .and_then(|()| enc.try_finish())
                     .expect("compressing into a Vec cannot fail");
             }
+            #[cfg(feature = "snappy")]
             Codec::Snappy => {
                 let enc = &mut self.snappy_enc;
                 block_compress(Codec::Snappy, raw, out, |chunk, out| {
@@ -165,12 +232,25 @@ impl Engine {
                     out.truncate(at + n);
                 })
             }
+            #[cfg(feature = "lz4")]
             Codec::Lz4 => block_compress(Codec::Lz4, raw, out, lz4_chunk),
+            #[allow(unreachable_patterns)]
+            codec => return Err(codec.unavailable()),
         }
+        Ok(())
     }
 
     /// Decompresses one stream into `out` (cleared first), producing at most `limit` bytes.
     /// Bytes after the end of the stream are ignored, as Hadoop's streams ignore them.
+    #[cfg_attr(
+        not(all(
+            feature = "deflate",
+            feature = "bzip2",
+            feature = "snappy",
+            feature = "lz4"
+        )),
+        allow(unreachable_code, unused_variables, clippy::ptr_arg)
+    )]
     pub(crate) fn decompress(
         &mut self,
         stored: &[u8],
@@ -179,13 +259,17 @@ impl Engine {
     ) -> Result<(), String> {
         out.clear();
         match self.codec {
+            #[cfg(feature = "deflate")]
             Codec::Deflate => {
                 let inflate = self.inflate.get_or_insert_with(|| Decompress::new(true));
                 inflate.reset(true);
                 inflate_into(inflate, stored, limit, out)
             }
+            #[cfg(feature = "deflate")]
             Codec::Gzip => read_limited(flate2::bufread::MultiGzDecoder::new(stored), limit, out),
+            #[cfg(feature = "bzip2")]
             Codec::BZip2 => read_limited(bzip2::bufread::MultiBzDecoder::new(stored), limit, out),
+            #[cfg(feature = "snappy")]
             Codec::Snappy => {
                 let dec = &mut self.snappy_dec;
                 block_decompress(stored, limit, out, |chunk, out, room| {
@@ -205,6 +289,7 @@ impl Engine {
                     Ok(())
                 })
             }
+            #[cfg(feature = "lz4")]
             Codec::Lz4 => block_decompress(stored, limit, out, |chunk, out, room| {
                 // LZ4 expands at most 255 times (plus the last literals).
                 let cap = room.min(chunk.len().saturating_mul(255).saturating_add(16));
@@ -215,21 +300,25 @@ impl Engine {
                 out.truncate(at + got);
                 Ok(())
             }),
+            #[allow(unreachable_patterns)]
+            codec => Err(codec.unavailable().to_string()),
         }
     }
 
+    #[cfg(feature = "deflate")]
     fn deflater(&mut self, zlib: bool) -> &mut Compress {
         self.deflate
             .get_or_insert_with(|| Compress::new(flate2::Compression::new(LEVEL), zlib))
     }
 }
 
-/// One LZ4 block: with the `lz4` feature by the LZ4 C library's default compressor (what
+/// One LZ4 block: with the `lz4-c` feature by the LZ4 C library's default compressor (what
 /// lz4-java's `fastCompressor()` runs natively, so the bytes are Hadoop 3's), else by
 /// lz4_flex.
+#[cfg(feature = "lz4")]
 fn lz4_chunk(chunk: &[u8], out: &mut Vec<u8>) {
     let at = out.len();
-    #[cfg(feature = "lz4")]
+    #[cfg(feature = "lz4-c")]
     {
         let bound = lz4::block::compress_bound(chunk.len()).expect("a chunk under 2 GiB");
         out.resize(at + bound, 0);
@@ -242,7 +331,7 @@ fn lz4_chunk(chunk: &[u8], out: &mut Vec<u8>) {
         .expect("the output has the bound's size");
         out.truncate(at + n);
     }
-    #[cfg(not(feature = "lz4"))]
+    #[cfg(not(feature = "lz4-c"))]
     {
         out.resize(
             at + lz4_flex::block::get_maximum_output_size(chunk.len()),
@@ -255,6 +344,7 @@ fn lz4_chunk(chunk: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Deflates all of `raw` to the end of its stream, appending to `out`.
+#[cfg(feature = "deflate")]
 fn deflate(c: &mut Compress, raw: &[u8], out: &mut Vec<u8>) {
     c.reset();
     loop {
@@ -270,6 +360,7 @@ fn deflate(c: &mut Compress, raw: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Inflates one zlib stream, refusing to produce more than `limit` bytes.
+#[cfg(feature = "deflate")]
 fn inflate_into(
     d: &mut Decompress,
     stored: &[u8],
@@ -301,6 +392,7 @@ fn inflate_into(
     }
 }
 
+#[cfg(any(feature = "deflate", feature = "bzip2"))]
 fn read_limited(reader: impl Read, limit: u64, out: &mut Vec<u8>) -> Result<(), String> {
     reader
         .take(limit.saturating_add(1))
@@ -312,10 +404,17 @@ fn read_limited(reader: impl Read, limit: u64, out: &mut Vec<u8>) -> Result<(), 
     Ok(())
 }
 
+#[cfg(any(
+    feature = "deflate",
+    feature = "bzip2",
+    feature = "snappy",
+    feature = "lz4"
+))]
 fn too_large(limit: u64) -> String {
     format!("it decompresses to more than the limit of {limit} bytes")
 }
 
+#[cfg(any(feature = "snappy", feature = "lz4"))]
 /// `BlockCompressorStream` given `raw` in one write, then finished: the raw length, then
 /// each chunk of at most the codec's input size as a compressed length and bytes; a raw
 /// length split into several chunks is followed by a zero length, as Hadoop's `finish`
@@ -343,6 +442,7 @@ fn block_compress(
     }
 }
 
+#[cfg(any(feature = "snappy", feature = "lz4"))]
 /// `BlockDecompressorStream`: blocks of a raw length and compressed chunks until a zero
 /// raw length or the end of the input. `chunk` appends one chunk's bytes to `out`, at most
 /// the `usize` it is given.
@@ -394,7 +494,7 @@ mod tests {
     fn round_trip(codec: Codec, raw: &[u8]) -> Vec<u8> {
         let mut e = Engine::new(codec);
         let mut stored = Vec::new();
-        e.compress(raw, &mut stored);
+        e.compress(raw, &mut stored).unwrap();
         let mut back = Vec::new();
         e.decompress(&stored, raw.len() as u64, &mut back)
             .unwrap_or_else(|m| panic!("{codec:?}: {m}"));
@@ -438,7 +538,7 @@ mod tests {
         for &codec in Codec::ALL {
             let mut e = Engine::new(codec);
             let mut stored = Vec::new();
-            e.compress(&raw, &mut stored);
+            e.compress(&raw, &mut stored).unwrap();
             let mut out = Vec::new();
             let m = e.decompress(&stored, 1000, &mut out).unwrap_err();
             assert!(

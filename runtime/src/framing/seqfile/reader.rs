@@ -159,6 +159,9 @@ impl<R: Read> SeqReader<R> {
         let mut src = Source::new(inner, 0);
         let header = Header::read(&mut src, options.max_record_size)?;
         let engine = header.codec()?.map(Engine::new);
+        if let Some(engine) = &engine {
+            engine.check()?;
+        }
         Ok(SeqReader {
             src,
             header,

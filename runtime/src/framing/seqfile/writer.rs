@@ -161,6 +161,10 @@ impl<W: Write> SeqWriter<W> {
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
     pub fn append(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        // A codec this build lacks fails before anything is written.
+        if let Some(engine) = &self.engine {
+            engine.check()?;
+        }
         self.start()?;
         let n = self.records;
         match self.options.compression {
@@ -177,7 +181,9 @@ impl<W: Write> SeqWriter<W> {
         let stored: &[u8] = match &mut self.engine {
             Some(engine) => {
                 scratch.clear();
-                engine.compress(value, &mut scratch);
+                engine
+                    .compress(value, &mut scratch)
+                    .expect("append checked the codec");
                 &scratch
             }
             None => value,
@@ -251,7 +257,8 @@ impl<W: Write> SeqWriter<W> {
             self.engine
                 .as_mut()
                 .expect("block compression has a codec")
-                .compress(buffer, &mut self.scratch);
+                .compress(buffer, &mut self.scratch)
+                .expect("append checked the codec");
             let n = vint::encode(self.scratch.len() as i64, &mut head);
             self.inner.write_all(&head[..n])?;
             self.inner.write_all(&self.scratch)?;

@@ -29,6 +29,7 @@ pub use reader::{Payloads, V1Reader};
 pub use writer::{check_record_type, V1FrameWriter, V1Writer};
 
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use codec::V1Codec;
 
 /// The longest segment body readers accept: 2^32−1 bytes, the grammar's bound.

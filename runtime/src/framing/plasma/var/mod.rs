@@ -13,6 +13,7 @@
 
 mod header;
 mod reader;
+mod snappy;
 mod writer;
 
 pub use header::{

@@ -3,6 +3,7 @@
 use std::io::{Read, Seek, SeekFrom};
 
 use super::header::{ChunkHeader, Compression, HEADER_LEN, LONG_LENGTH, MAX_SHORT_LENGTH};
+use super::snappy::Snappy;
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::options::options;
 use crate::uninterrupted::read_some;
@@ -85,7 +86,8 @@ pub struct VarReader<R> {
     /// Whether the chunks skipped while seeking are lost data (after damage).
     recovering: bool,
     stored: Vec<u8>,
-    decoder: snap::raw::Decoder,
+    /// Made at the first snappy chunk (boxed: the encoder half holds a 2 KiB table).
+    snappy: Option<Box<Snappy>>,
     skipped: Vec<Skip>,
     log: Option<Vec<ChunkSummary>>,
     records: u64,
@@ -140,7 +142,7 @@ impl<R: Read> VarReader<R> {
             seeking,
             recovering: false,
             stored: Vec::new(),
-            decoder: snap::raw::Decoder::new(),
+            snappy: None,
             skipped: Vec::new(),
             log: None,
             records: 0,
@@ -382,7 +384,13 @@ impl<R: Read> VarReader<R> {
     /// which bounds what is allocated.
     fn decompress(&mut self, offset: u64, header: &ChunkHeader, stored: &[u8]) -> Step<()> {
         let bad = |what: String| Error::syntax(what).at(Position::Byte(offset));
-        let len = snap::raw::decompress_len(stored).map_err(|e| {
+        let snappy = match &mut self.snappy {
+            Some(snappy) => snappy,
+            None => self.snappy.insert(Box::new(
+                Snappy::new().map_err(|e| e.at(Position::Byte(offset)))?,
+            )),
+        };
+        let len = snappy.decompress_len(stored).map_err(|e| {
             bad(format!(
                 "corrupt snappy payload in the chunk at byte {offset}: {e}"
             ))
@@ -395,13 +403,11 @@ impl<R: Read> VarReader<R> {
             .into());
         }
         self.payload.resize(len, 0);
-        self.decoder
-            .decompress(stored, &mut self.payload)
-            .map_err(|e| {
-                bad(format!(
-                    "corrupt snappy payload in the chunk at byte {offset}: {e}"
-                ))
-            })?;
+        snappy.decompress(stored, &mut self.payload).map_err(|e| {
+            bad(format!(
+                "corrupt snappy payload in the chunk at byte {offset}: {e}"
+            ))
+        })?;
         Ok(())
     }
 

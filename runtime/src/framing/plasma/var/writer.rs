@@ -8,7 +8,8 @@ use super::header::{
     capacity, check_chunk_size, encode_length, max_payload, ChunkHeader, Compression,
     DEFAULT_CHUNK_SIZE,
 };
-use crate::error::{Error, Result};
+use super::snappy::Snappy;
+use crate::error::Result;
 use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 use crate::options::options;
@@ -61,7 +62,7 @@ pub struct VarWriter<W: Write> {
     /// With compression: raw bytes to gather per chunk (adapted to the data).
     raw_target: usize,
     scratch: Vec<u8>,
-    encoder: Option<snap::raw::Encoder>,
+    encoder: Option<Snappy>,
     records: u64,
     chunks: u64,
 }
@@ -83,7 +84,7 @@ impl<W: Write> VarWriter<W> {
             scratch: Vec::new(),
             encoder: match options.compression {
                 Compression::None => None,
-                Compression::Snappy => Some(snap::raw::Encoder::new()),
+                Compression::Snappy => Some(Snappy::new()?),
             },
             records: 0,
             chunks: 0,
@@ -166,10 +167,8 @@ impl<W: Write> VarWriter<W> {
         for _ in 0..3 {
             let encoder = self.encoder.as_mut().expect("compressing writer");
             self.scratch
-                .resize(snap::raw::max_compress_len(n).max(self.scratch.len()), 0);
-            let c = encoder
-                .compress(&self.pending[..n], &mut self.scratch)
-                .map_err(|e| Error::new(crate::ErrorKind::Io, format!("snappy: {e}")))?;
+                .resize(encoder.max_compress_len(n).max(self.scratch.len()), 0);
+            let c = encoder.compress(&self.pending[..n], &mut self.scratch)?;
             if c <= cap && c < n {
                 let is_final = is_final && n == self.pending.len();
                 self.write_compressed(n, c, is_final)?;
