@@ -37,7 +37,9 @@ use std::path::Path;
 pub use config::Config;
 pub use diagnostics::{Diagnostic, Diagnostics, RenderOptions, Severity};
 pub use load::{FileSystem, LoadOptions, MemoryFileSystem, RealFileSystem, MAX_FILE_SIZE};
-pub use model::{Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type};
+pub use model::{
+    Comment, CommentKind, Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type,
+};
 pub use source::{FileId, Location, SourceFile, Span};
 
 /// Reads the DDL files `paths` and everything they include from disk, and checks them.

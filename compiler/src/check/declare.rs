@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::RecordIndex;
+use crate::model::{Comment, RecordIndex};
 use crate::source::{FileId, Location, SourceFile};
 use crate::syntax::ast::{self, is_keyword, Ident};
 
@@ -14,6 +14,8 @@ pub(super) struct ModuleDecl {
     pub name: String,
     pub location: Location,
     pub records: Vec<RecordIndex>,
+    /// Of every block, in load order.
+    pub comments: Vec<Comment>,
 }
 
 /// A record declaration that made it into the symbol table.
@@ -22,6 +24,8 @@ pub(super) struct RecordDecl<'a> {
     pub module: String,
     pub qualified: String,
     pub class: &'a ast::Class,
+    /// The comments of the declaring file.
+    pub comments: &'a [ast::Comment],
 }
 
 /// The symbol table: every record once, by qualified and by simple name.
@@ -79,9 +83,15 @@ pub(super) fn declare<'a>(
                     name: name.clone(),
                     location: source.location(module.name.span),
                     records: Vec::new(),
+                    comments: Vec::new(),
                 });
                 decls.modules.len() - 1
             });
+            decls.modules[m].comments.extend(Comment::attached(
+                source,
+                &tree.comments,
+                &module.comments,
+            ));
             for class in &module.classes {
                 check_class(file, class, diagnostics);
                 let qualified = format!("{name}.{}", class.name.text);
@@ -111,6 +121,7 @@ pub(super) fn declare<'a>(
                     module: name.clone(),
                     qualified,
                     class,
+                    comments: &tree.comments,
                 });
             }
         }

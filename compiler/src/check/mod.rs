@@ -62,6 +62,7 @@ pub(crate) fn check(loaded: Loaded, options: &LoadOptions) -> Result<Model, Diag
             name: m.name,
             records: m.records,
             location: m.location,
+            comments: m.comments,
         })
         .collect();
     Ok(Model {

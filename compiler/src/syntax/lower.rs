@@ -4,8 +4,10 @@
 use pest::iterators::Pair;
 
 use super::ast::{
-    Class, Field, File, Ident, Include, Item, Module, Primitive, QualifiedName, TypeExpr,
+    AttachedComments, Braces, Class, CommentKind, Field, File, Ident, Include, Item, Module,
+    Primitive, QualifiedName, TypeExpr,
 };
+use super::comments::Comments;
 use super::parser::Rule;
 use crate::source::Span;
 
@@ -63,33 +65,52 @@ pub(super) fn file(pair: Pair<'_, Rule>) -> File {
     let bom = text
         .starts_with('\u{FEFF}')
         .then(|| Span::new(0, '\u{FEFF}'.len_utf8()));
-    let unterminated_comment = if text.ends_with(['\n', '\r']) {
-        None
-    } else {
-        // Pest keeps no pair for a comment it skipped at the end of an optional part, so
-        // this looks at the text after the last token, which holds only whitespace and
-        // comments.
-        let last_token_end = pair
-            .clone()
-            .into_inner()
-            .flatten()
-            .filter(|p| p.as_rule() != Rule::EOI && p.clone().into_inner().next().is_none())
-            .map(|p| p.as_span().end())
-            .max()
-            .unwrap_or(0);
-        final_line_comment(text, last_token_end)
-    };
-    let items = parts(pair)
+    let tokens: Vec<Span> = pair
+        .clone()
+        .into_inner()
+        .flatten()
+        .filter(|p| {
+            !matches!(p.as_rule(), Rule::EOI) && !is_comment(p.as_rule()) && p.clone().into_inner().next().is_none()
+        })
+        .map(|p| span(&p))
+        .collect();
+    let comments = Comments::scan(text, bom.map_or(0, |b| b.end), &tokens);
+    // Hadoop's lexer fails on a `//` comment that the file ends in, but not on a bare `//`.
+    let unterminated_comment = comments
+        .last_at_end()
+        .filter(|c| c.kind == CommentKind::Line && c.text.len() > 2)
+        .map(|c| c.span);
+    let mut items: Vec<Item> = parts(pair)
         .map(|p| match p.as_rule() {
             Rule::include => Item::Include(include(p)),
             Rule::module => Item::Module(module(p)),
             r => unreachable!("file item {r:?}"),
         })
         .collect();
+    attach(&mut items, &comments);
     File {
         items,
         bom,
         unterminated_comment,
+        comments: comments.into_list(),
+    }
+}
+
+/// Gives every declaration its comments.
+fn attach(items: &mut [Item], comments: &Comments<'_>) {
+    for item in items {
+        match item {
+            Item::Include(i) => i.comments = comments.attach(i.span.start, i.path_span.end),
+            Item::Module(m) => {
+                m.comments = comments.attach(m.span.start, m.braces.open.end);
+                for class in &mut m.classes {
+                    class.comments = comments.attach(class.span.start, class.braces.open.end);
+                    for field in &mut class.fields {
+                        field.comments = comments.attach(field.span.start, field.span.end);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -102,42 +123,30 @@ fn include(pair: Pair<'_, Rule>) -> Include {
         path: text.as_str().to_owned(),
         path_span,
         span,
+        comments: AttachedComments::default(),
     }
 }
 
-/// The `//` comment that runs to the end of `text`, if `text[from..]` (whitespace and
-/// comments only) ends in one with text after the `//` (Hadoop's lexer fails on that, but
-/// not on a bare `//`).
-fn final_line_comment(text: &str, from: usize) -> Option<Span> {
-    let mut at = from;
-    while at < text.len() {
-        let rest = &text[at..];
-        if rest.starts_with("//") {
-            match rest.find(['\n', '\r']) {
-                Some(end) => at += end,
-                None if rest.len() > 2 => return Some(Span::new(at, text.len())),
-                None => return None,
-            }
-        } else if rest.starts_with("/*") {
-            at += rest.find("*/").map_or(rest.len(), |end| end + 2);
-        } else {
-            at += rest.chars().next().map_or(1, char::len_utf8);
-        }
-    }
-    None
-}
-
-/// The `;` directly in `pair` (after a class's or module's `}`), if any.
-fn trailing_semicolon(pair: &Pair<'_, Rule>) -> Option<Span> {
+/// The span of the first `rule` directly in `pair`.
+fn child(pair: &Pair<'_, Rule>, rule: Rule) -> Option<Span> {
     pair.clone()
         .into_inner()
-        .find(|p| p.as_rule() == Rule::semicolon)
+        .find(|p| p.as_rule() == rule)
         .map(|p| span(&p))
+}
+
+/// The `{` and `}` of a module or class.
+fn braces(pair: &Pair<'_, Rule>) -> Braces {
+    Braces {
+        open: child(pair, Rule::lbrace).expect("a `{`"),
+        close: child(pair, Rule::rbrace).expect("a `}`"),
+    }
 }
 
 fn module(pair: Pair<'_, Rule>) -> Module {
     let span = trimmed_span(&pair);
-    let semicolon = trailing_semicolon(&pair);
+    let semicolon = child(&pair, Rule::semicolon);
+    let braces = braces(&pair);
     let mut parts = parts(pair);
     let name = qualified_name(parts.next().expect("module name"));
     let classes = parts.map(class).collect();
@@ -146,12 +155,15 @@ fn module(pair: Pair<'_, Rule>) -> Module {
         classes,
         span,
         semicolon,
+        braces,
+        comments: AttachedComments::default(),
     }
 }
 
 fn class(pair: Pair<'_, Rule>) -> Class {
     let span = trimmed_span(&pair);
-    let semicolon = trailing_semicolon(&pair);
+    let semicolon = child(&pair, Rule::semicolon);
+    let braces = braces(&pair);
     let mut parts = parts(pair);
     let name = ident(parts.next().expect("class name"));
     let fields = parts.map(field).collect();
@@ -160,6 +172,8 @@ fn class(pair: Pair<'_, Rule>) -> Class {
         fields,
         span,
         semicolon,
+        braces,
+        comments: AttachedComments::default(),
     }
 }
 
@@ -168,7 +182,12 @@ fn field(pair: Pair<'_, Rule>) -> Field {
     let mut parts = parts(pair);
     let ty = field_type(parts.next().expect("field type"));
     let name = ident(parts.next().expect("field name"));
-    Field { ty, name, span }
+    Field {
+        ty,
+        name,
+        span,
+        comments: AttachedComments::default(),
+    }
 }
 
 fn field_type(pair: Pair<'_, Rule>) -> TypeExpr {

@@ -9,6 +9,7 @@
 //! ```
 
 pub mod ast;
+mod comments;
 mod depth;
 mod expected;
 mod lower;
