@@ -27,6 +27,7 @@ pub mod backend;
 mod check;
 pub mod config;
 pub mod diagnostics;
+pub mod format;
 mod load;
 pub mod model;
 pub mod source;

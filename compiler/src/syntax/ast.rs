@@ -2,7 +2,8 @@
 //! file ([`File::comments`]), each declaration knowing the comments that belong to it
 //! ([`AttachedComments`]). [`Display`] prints it as canonical DDL without comments (what
 //! Hadoop's `rcc` accepts: no `};`), so that parse → print → parse gives the same tree;
-//! [`crate::format`] prints it with its comments.
+//! [`crate::format`] (where the `Display` of files, modules and classes is) prints it with
+//! its comments.
 //!
 //! [`Display`]: std::fmt::Display
 
@@ -409,50 +410,9 @@ fn erase_type(ty: &mut TypeExpr) {
 // ---------------------------------------------------------------------------------------
 // Canonical DDL
 
-impl fmt::Display for File {
-    /// Canonical DDL: one declaration per line, four-space indents, a blank line between
-    /// top-level items.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, item) in self.items.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            match item {
-                Item::Include(include) => writeln!(f, "{include}")?,
-                Item::Module(module) => write!(f, "{module}")?,
-            }
-        }
-        Ok(())
-    }
-}
-
 impl fmt::Display for Include {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "include \"{}\"", self.path)
-    }
-}
-
-impl fmt::Display for Module {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "module {} {{", self.name)?;
-        for class in &self.classes {
-            writeln!(f, "    class {} {{", class.name)?;
-            for field in &class.fields {
-                writeln!(f, "        {field}")?;
-            }
-            writeln!(f, "    }}")?;
-        }
-        writeln!(f, "}}")
-    }
-}
-
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "class {} {{", self.name)?;
-        for field in &self.fields {
-            writeln!(f, "    {field}")?;
-        }
-        write!(f, "}}")
     }
 }
 

@@ -61,9 +61,12 @@ impl<'t> Comments<'t> {
         while at < gap.end {
             let rest = &self.text[at..gap.end];
             let (kind, len) = if rest.starts_with("//") {
-                (CommentKind::Line, rest.find(['\n', '\r']).unwrap_or(rest.len()))
-            } else if rest.starts_with("/*") {
-                let len = rest[2..].find("*/").map_or(rest.len(), |end| end + 4);
+                (
+                    CommentKind::Line,
+                    rest.find(['\n', '\r']).unwrap_or(rest.len()),
+                )
+            } else if let Some(body) = rest.strip_prefix("/*") {
+                let len = body.find("*/").map_or(rest.len(), |end| end + 4);
                 (CommentKind::Block, len)
             } else {
                 at += rest.chars().next().map_or(1, char::len_utf8);

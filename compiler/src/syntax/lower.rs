@@ -70,7 +70,9 @@ pub(super) fn file(pair: Pair<'_, Rule>) -> File {
         .into_inner()
         .flatten()
         .filter(|p| {
-            !matches!(p.as_rule(), Rule::EOI) && !is_comment(p.as_rule()) && p.clone().into_inner().next().is_none()
+            !matches!(p.as_rule(), Rule::EOI)
+                && !is_comment(p.as_rule())
+                && p.clone().into_inner().next().is_none()
         })
         .map(|p| span(&p))
         .collect();

@@ -18,6 +18,7 @@ mod parser;
 use pest::Parser as _;
 
 use crate::source::Span;
+pub(crate) use comments::line_breaks;
 pub use depth::MAX_TYPE_DEPTH;
 
 /// Why a text is not valid DDL: a message, the span to underline with its label, and an
