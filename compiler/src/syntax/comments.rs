@@ -1,11 +1,11 @@
-//! Comments: read from the gaps between the tokens pest matched, and attached to the
-//! declarations they belong to ([`AttachedComments`]).
+//! Comments: read from the text of a file that parsed, and attached to the declarations they
+//! belong to ([`AttachedComments`]).
 //!
 //! Pest reports a comment it skipped as a pair only when the rule that skipped it matched:
 //! a comment before the failed last attempt of a repetition (the comments before a class's
-//! `}`, say) is skipped again without a pair. The tokens are always reported, and between
-//! two tokens there is nothing but whitespace and comments, so the comments are read from
-//! those gaps: the grammar stays as Hadoop's, and no comment is lost.
+//! `}`, say) is skipped again without a pair. So the comments are read from the text, which
+//! is simple once the text is known to parse: outside comments, a `"` or `/` occurs only in
+//! an include's quoted path, and a comment starts at any other `/`.
 
 use super::ast::{AttachedComments, Comment, CommentKind};
 use crate::source::Span;
@@ -31,55 +31,40 @@ pub(super) struct Comments<'t> {
 }
 
 impl<'t> Comments<'t> {
-    /// The comments of `text` between and around `tokens` (in source order), from `start`
-    /// (after a byte order mark).
-    pub(super) fn scan(text: &'t str, start: usize, tokens: &[Span]) -> Self {
-        let mut comments = Comments {
-            text,
-            list: Vec::new(),
-            around: Vec::new(),
-        };
-        let mut before = None;
-        let mut from = start;
-        for token in tokens {
-            comments.scan_gap(from..token.start, before, Some(token.start));
-            before = Some(token.end);
-            from = token.end;
-        }
-        comments.scan_gap(from..text.len(), before, None);
-        comments
-    }
-
-    /// Reads the comments of `gap`, which holds only whitespace and comments.
-    fn scan_gap(
-        &mut self,
-        gap: std::ops::Range<usize>,
-        before: Option<usize>,
-        after: Option<usize>,
-    ) {
-        let mut at = gap.start;
-        while at < gap.end {
-            let rest = &self.text[at..gap.end];
-            let (kind, len) = if rest.starts_with("//") {
+    /// The comments of `text`, which parsed, from `start` (after a byte order mark).
+    pub(super) fn scan(text: &'t str, start: usize) -> Self {
+        let mut list = Vec::new();
+        let mut at = start;
+        while let Some(found) = text[at..].find(['/', '"']) {
+            at += found;
+            let rest = &text[at..];
+            let (kind, len) = if let Some(path) = rest.strip_prefix('"') {
+                // An include's path: no escapes, no line breaks.
+                at += path.find('"').map_or(rest.len(), |end| end + 2);
+                continue;
+            } else if rest.starts_with("//") {
                 (
                     CommentKind::Line,
                     rest.find(['\n', '\r']).unwrap_or(rest.len()),
                 )
             } else if let Some(body) = rest.strip_prefix("/*") {
-                let len = body.find("*/").map_or(rest.len(), |end| end + 4);
-                (CommentKind::Block, len)
+                (
+                    CommentKind::Block,
+                    body.find("*/").map_or(rest.len(), |end| end + 4),
+                )
             } else {
-                at += rest.chars().next().map_or(1, char::len_utf8);
+                at += 1;
                 continue;
             };
-            self.list.push(Comment {
+            list.push(Comment {
                 kind,
                 text: rest[..len].to_owned(),
                 span: Span::new(at, at + len),
             });
-            self.around.push((before, after));
             at += len;
         }
+        let around = around(text, start, &list);
+        Comments { text, list, around }
     }
 
     /// Whether comment `i` follows a token on the same line.
@@ -126,6 +111,33 @@ impl<'t> Comments<'t> {
     pub(super) fn last_at_end(&self) -> Option<&Comment> {
         self.list.last().filter(|c| c.span.end == self.text.len())
     }
+}
+
+/// For each comment of `list` (those of `text` after `start`): where the token before it
+/// ends and where the token after it starts, past whitespace and the comments next to it.
+fn around(text: &str, start: usize, list: &[Comment]) -> Vec<(Option<usize>, Option<usize>)> {
+    let space = [' ', '\t', '\n', '\r'];
+    let mut before: Vec<Option<usize>> = Vec::with_capacity(list.len());
+    for (i, comment) in list.iter().enumerate() {
+        let end = start
+            + text[start..comment.span.start]
+                .trim_end_matches(space)
+                .len();
+        before.push(match i.checked_sub(1) {
+            Some(previous) if list[previous].span.end == end => before[previous],
+            _ => (end > start).then_some(end),
+        });
+    }
+    let mut after = vec![None; list.len()];
+    for (i, comment) in list.iter().enumerate().rev() {
+        let rest = &text[comment.span.end..];
+        let next = comment.span.end + rest.len() - rest.trim_start_matches(space).len();
+        after[i] = match list.get(i + 1) {
+            Some(following) if following.span.start == next => after[i + 1],
+            _ => (next < text.len()).then_some(next),
+        };
+    }
+    before.into_iter().zip(after).collect()
 }
 
 #[cfg(test)]

@@ -65,18 +65,7 @@ pub(super) fn file(pair: Pair<'_, Rule>) -> File {
     let bom = text
         .starts_with('\u{FEFF}')
         .then(|| Span::new(0, '\u{FEFF}'.len_utf8()));
-    let tokens: Vec<Span> = pair
-        .clone()
-        .into_inner()
-        .flatten()
-        .filter(|p| {
-            !matches!(p.as_rule(), Rule::EOI)
-                && !is_comment(p.as_rule())
-                && p.clone().into_inner().next().is_none()
-        })
-        .map(|p| span(&p))
-        .collect();
-    let comments = Comments::scan(text, bom.map_or(0, |b| b.end), &tokens);
+    let comments = Comments::scan(text, bom.map_or(0, |b| b.end));
     // Hadoop's lexer fails on a `//` comment that the file ends in, but not on a bare `//`.
     let unterminated_comment = comments
         .last_at_end()
@@ -129,52 +118,64 @@ fn include(pair: Pair<'_, Rule>) -> Include {
     }
 }
 
-/// The span of the first `rule` directly in `pair`.
-fn child(pair: &Pair<'_, Rule>, rule: Rule) -> Option<Span> {
-    pair.clone()
-        .into_inner()
-        .find(|p| p.as_rule() == rule)
-        .map(|p| span(&p))
+/// What a module and a class have in common: the span up to the `}` (or the `;` after it),
+/// the braces, the `;`, and the other children (the name, then the classes or fields),
+/// read in one pass.
+struct Block<'i> {
+    span: Span,
+    braces: Braces,
+    semicolon: Option<Span>,
+    parts: Vec<Pair<'i, Rule>>,
 }
 
-/// The `{` and `}` of a module or class.
-fn braces(pair: &Pair<'_, Rule>) -> Braces {
-    Braces {
-        open: child(pair, Rule::lbrace).expect("a `{`"),
-        close: child(pair, Rule::rbrace).expect("a `}`"),
+fn block(pair: Pair<'_, Rule>) -> Block<'_> {
+    let start = pair.as_span().start();
+    let mut block = Block {
+        span: Span::new(start, start),
+        braces: Braces::default(),
+        semicolon: None,
+        parts: Vec::new(),
+    };
+    for p in pair.into_inner() {
+        let rule = p.as_rule();
+        if !is_comment(rule) {
+            block.span.end = p.as_span().end();
+        }
+        match rule {
+            Rule::lbrace => block.braces.open = span(&p),
+            Rule::rbrace => block.braces.close = span(&p),
+            Rule::semicolon => block.semicolon = Some(span(&p)),
+            Rule::kw_module | Rule::kw_class | Rule::block_comment | Rule::line_comment => {}
+            _ => block.parts.push(p),
+        }
     }
+    block
 }
 
 fn module(pair: Pair<'_, Rule>) -> Module {
-    let span = trimmed_span(&pair);
-    let semicolon = child(&pair, Rule::semicolon);
-    let braces = braces(&pair);
-    let mut parts = parts(pair);
+    let block = block(pair);
+    let mut parts = block.parts.into_iter();
     let name = qualified_name(parts.next().expect("module name"));
-    let classes = parts.map(class).collect();
     Module {
         name,
-        classes,
-        span,
-        semicolon,
-        braces,
+        classes: parts.map(class).collect(),
+        span: block.span,
+        semicolon: block.semicolon,
+        braces: block.braces,
         comments: AttachedComments::default(),
     }
 }
 
 fn class(pair: Pair<'_, Rule>) -> Class {
-    let span = trimmed_span(&pair);
-    let semicolon = child(&pair, Rule::semicolon);
-    let braces = braces(&pair);
-    let mut parts = parts(pair);
+    let block = block(pair);
+    let mut parts = block.parts.into_iter();
     let name = ident(parts.next().expect("class name"));
-    let fields = parts.map(field).collect();
     Class {
         name,
-        fields,
-        span,
-        semicolon,
-        braces,
+        fields: parts.map(field).collect(),
+        span: block.span,
+        semicolon: block.semicolon,
+        braces: block.braces,
         comments: AttachedComments::default(),
     }
 }

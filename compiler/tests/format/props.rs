@@ -103,8 +103,9 @@ const TRIVIA: [&str; 12] = [
     "/** c{n}\n  free text\n*/",
 ];
 
-/// A DDL file: `items`' tokens with the trivia `choices` picks between them.
-fn text(items: Vec<Vec<String>>, choices: Vec<usize>, end: usize) -> String {
+/// A DDL file: `items`' tokens with the trivia `choices` picks between them; and how many
+/// comments it has.
+fn text(items: Vec<Vec<String>>, choices: Vec<usize>, end: usize) -> (String, usize) {
     let tokens: Vec<String> = items.into_iter().flatten().collect();
     let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
     let mut out = String::new();
@@ -123,7 +124,7 @@ fn text(items: Vec<Vec<String>>, choices: Vec<usize>, end: usize) -> String {
     }
     // The file may end in a `//` comment without a line break.
     out.push_str(["", "\n", " // end", "\n\n/* end */\n"][end % 4]);
-    out
+    (out, comments + usize::from(end % 4 >= 2))
 }
 
 fn comment_lines(file: &ast::File) -> Vec<Vec<String>> {
@@ -144,8 +145,12 @@ proptest! {
     ) {
         // Mostly plain spaces.
         let choices = choices.into_iter().map(|c| if c >= TRIVIA.len() { 1 } else { c }).collect();
-        let text = text(items, choices, end);
+        let (text, comments) = text(items, choices, end);
         let tree = syntax::parse(&text).map_err(|e| TestCaseError::fail(format!("{e:?}\n{text}")))?;
+        prop_assert_eq!(tree.comments.len(), comments, "{}", text);
+        for comment in &tree.comments {
+            prop_assert_eq!(&text[comment.span.range()], comment.text.as_str());
+        }
         let formatted = format_source(&text).unwrap();
         prop_assert_eq!(&format_source(&formatted).unwrap(), &formatted, "{}", text);
         let again = syntax::parse(&formatted)
