@@ -8,7 +8,7 @@
 //! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →
 //! [`model`] (the checked [`Model`]) → [`backend`] (Rust code; [`Config`] drives it from
 //! a build script). Problems come back as [`Diagnostics`], which render exactly as `rcc`
-//! prints them. Beside the back ends, [`format`] prints a syntax tree in the canonical
+//! prints them. Beside the back ends, [`format`](mod@format) prints a syntax tree in the canonical
 //! layout with its comments (`rcc fmt`), and [`describe`] gives the model as JSON
 //! (`rcc describe`).
 //!

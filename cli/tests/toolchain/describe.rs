@@ -72,7 +72,9 @@ fn describe_output_matches_its_schema() {
 #[test]
 fn the_schema_rejects_what_describe_never_writes() {
     let good = describe(&[PEOPLE]);
-    let broken: [(&str, fn(&mut Value)); 5] = [
+    /// What is wrong, and how to make it so.
+    type Breakage = (&'static str, fn(&mut Value));
+    let broken: [Breakage; 5] = [
         ("another version", |j| j["format_version"] = json!(2)),
         ("an unknown type kind", |j| {
             j["records"][0]["fields"][0]["type"] = json!({ "kind": "list", "element": {} })

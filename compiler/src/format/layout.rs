@@ -3,7 +3,9 @@
 //! before it.
 
 use super::printer::{Line, Printer, Sep};
-use crate::syntax::ast::{Class, Field, File, Include, Item, Module, QualifiedName, TypeExpr};
+use crate::syntax::ast::{
+    Braces, Class, Field, File, Include, Item, Module, QualifiedName, TypeExpr,
+};
 
 /// A whole file: a blank line between a module and what is next to it, includes as grouped.
 pub(super) fn file(p: &mut Printer<'_>, file: &File) {
@@ -33,35 +35,41 @@ fn include(p: &mut Printer<'_>, include: &Include, line: Line) {
     p.token(&path, include.path_span.start, Sep::Space);
 }
 
-/// `module a.b {`, its classes one level in, `}` (a `;` after it is dropped).
+/// `module a.b {`, its classes one level in, `}`.
 pub(super) fn module(p: &mut Printer<'_>, module: &Module, line: Line) {
-    p.token("module", module.span.start, Sep::Line(line));
-    name(p, &module.name, Sep::Space);
-    p.token("{", module.braces.open.start, Sep::Space);
-    let indent = line.indent() + 1;
-    for (i, c) in module.classes.iter().enumerate() {
-        class(p, c, block_line(i, indent));
-    }
-    p.token(
-        "}",
-        module.braces.close.start,
-        Sep::Line(Line::close(indent - 1)),
-    );
+    let name = |p: &mut Printer<'_>| name(p, &module.name, Sep::Space);
+    let header = ("module", module.span.start, name);
+    block(p, line, header, module.braces, &module.classes, class);
 }
 
-/// `class Name {`, its fields one level in, `}` (a `;` after it is dropped).
+/// `class Name {`, its fields one level in, `}`.
 pub(super) fn class(p: &mut Printer<'_>, class: &Class, line: Line) {
-    p.token("class", class.span.start, Sep::Line(line));
-    p.token(&class.name.text, class.name.span.start, Sep::Space);
-    p.token("{", class.braces.open.start, Sep::Space);
+    let name = |p: &mut Printer<'_>| p.token(&class.name.text, class.name.span.start, Sep::Space);
+    let header = ("class", class.span.start, name);
+    block(p, line, header, class.braces, &class.fields, field);
+}
+
+/// A module or class: `keyword` (at `start` in the source), the name `name` prints, `{`,
+/// each of `items` one level in, `}` (a `;` after it is dropped).
+fn block<T>(
+    p: &mut Printer<'_>,
+    line: Line,
+    (keyword, start, name): (&str, usize, impl FnOnce(&mut Printer<'_>)),
+    braces: Braces,
+    items: &[T],
+    item: fn(&mut Printer<'_>, &T, Line),
+) {
+    p.token(keyword, start, Sep::Line(line));
+    name(p);
+    p.token("{", braces.open.start, Sep::Space);
     let indent = line.indent() + 1;
-    for (i, f) in class.fields.iter().enumerate() {
-        field(p, f, block_line(i, indent));
+    for (i, it) in items.iter().enumerate() {
+        item(p, it, block_line(i, indent));
     }
     p.token(
         "}",
-        class.braces.close.start,
-        Sep::Line(Line::close(indent - 1)),
+        braces.close.start,
+        Sep::Line(Line::close(line.indent())),
     );
 }
 
