@@ -216,5 +216,10 @@ fn fmt_help_says_what_it_does_with_examples() {
         assert!(help.contains(needle), "{needle}:\n{help}");
     }
     let top = stdout(&rcc_in(CRATE_DIR, &["--help"], b""));
-    assert!(top.contains("fmt") && top.contains("describe"), "{top}");
+    assert!(top.contains("\n  fmt        Format DDL files"), "{top}");
+    assert!(
+        top.contains("\n  describe   Print the checked model"),
+        "{top}"
+    );
+    assert!(top.contains("rcc fmt schema/"), "{top}");
 }
