@@ -7,7 +7,6 @@
 //! for every record of the files named; both into `-d DIR` (default: the current directory,
 //! as Hadoop's `rcc`). Files whose content would not change are not rewritten.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -143,19 +142,7 @@ fn generate_rust(
         }
     };
     if destdir.is_none() && output.is_none() {
-        let mut stdout = std::io::stdout().lock();
-        return match stdout
-            .write_all(files[0].1.as_bytes())
-            .and_then(|()| stdout.flush())
-        {
-            Ok(()) => true,
-            // A closed pipe (`rcc … | head`) is the reader's choice, not a failure to report.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
-            Err(e) => {
-                context.error(&format!("cannot write to standard output: {e}"));
-                false
-            }
-        };
+        return context.print(&files[0].1);
     }
     let written = files
         .iter()

@@ -15,6 +15,8 @@ mod check;
 pub mod companion;
 mod compat;
 pub mod convert;
+mod describe;
+mod fmt;
 pub mod frame;
 pub mod framing;
 mod generate;
@@ -23,7 +25,7 @@ pub mod schema_type;
 pub mod storage;
 mod type_info;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,6 +36,8 @@ const EXAMPLES: &str = "\
 Examples:
   rcc check links.jr                 Check a DDL file and every file it includes
   rcc check -I ddl/common a.jr b.jr  Also look for includes in ddl/common
+  rcc fmt schema/                    Format every DDL file below schema/ (--check in CI)
+  rcc describe links.jr              Print the checked model as JSON, for generators
   rcc links.jr                       Print the Rust code for links.jr and its includes
   rcc -o src/records.rs links.jr     Write it to one file (for include!)
   rcc -l rust -d src/gen links.jr    Write a mod.rs and a file per module (Hadoop's invocation)
@@ -76,6 +80,12 @@ pub struct ColorArg {
 enum Command {
     /// Parse and check DDL files and the files they include, reporting every problem
     Check(check::CheckArgs),
+    /// Format DDL files in the canonical layout, comments kept (--check: list the files
+    /// that are not, --diff: show the changes)
+    Fmt(fmt::FmtArgs),
+    /// Print the checked model of DDL files as JSON (modules, records, fields, types,
+    /// positions, comments), for code generators of your own
+    Describe(describe::DescribeArgs),
     /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
     /// unchanged, or summarise a framed file (`rcc frame info`)
     Frame(Box<frame::FrameArgs>),
@@ -165,9 +175,17 @@ impl Context {
 
     /// Prints `diagnostics` to stderr, then a count.
     pub fn report(&self, diagnostics: &Diagnostics) {
+        self.report_all(std::slice::from_ref(diagnostics));
+    }
+
+    /// Prints the diagnostics of several loads (`rcc fmt`'s, one per file) to stderr, then
+    /// one count.
+    pub fn report_all(&self, all: &[Diagnostics]) {
         let options = RenderOptions::default().with_color(self.color);
-        eprint!("{}", diagnostics.render(&options));
-        let n = diagnostics.error_count();
+        for diagnostics in all {
+            eprint!("{}", diagnostics.render(&options));
+        }
+        let n: usize = all.iter().map(Diagnostics::error_count).sum();
         self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
     }
 
@@ -189,6 +207,23 @@ impl Context {
                 "these DDL files"
             }
         ));
+    }
+
+    /// Writes `text` to standard output; false (after saying so) when that fails. A closed
+    /// pipe (`rcc … | head`) is the reader's choice, not a failure.
+    pub fn print(&self, text: &str) -> bool {
+        let mut stdout = std::io::stdout().lock();
+        match stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
+            Err(e) => {
+                self.error(&format!("cannot write to standard output: {e}"));
+                false
+            }
+        }
     }
 
     /// Prints `warning: message` to stderr.
@@ -231,6 +266,8 @@ pub fn rcc() -> ExitCode {
     let context = Context::new(cli.color.color);
     let ok = match cli.command {
         Some(Command::Check(args)) => check::run(&context, args),
+        Some(Command::Fmt(args)) => fmt::run(&context, args),
+        Some(Command::Describe(args)) => describe::run(&context, args),
         // HDFS and S3 are the companions' when this rcc was built without them.
         Some(Command::Frame(args)) if args.names_url() && !cfg!(feature = "storage") => {
             return companion::run_subcommand("frame");

@@ -1,6 +1,8 @@
-//! The `rcc` binary: exit codes, output, and Hadoop's invocation.
+//! The `rcc` binary: exit codes, output, and Hadoop's invocation; the DDL toolchain's
+//! commands in `toolchain/`.
 
 mod support;
+mod toolchain;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -10,6 +10,9 @@
 //! [`model`] (the checked [`Model`]) → [`backend`] (Rust code; [`Config`] drives it from
 //! a build script). Problems come back as [`Diagnostics`], which render exactly as `rcc`
 //! prints them. [`query`] answers an editor's questions (`rcc lsp`) from the same stages.
+//! Beside the back ends, [`format`](mod@format) prints a syntax tree in the canonical
+//! layout with its comments (`rcc fmt`), and [`describe`] gives the model as JSON
+//! (`rcc describe`).
 //!
 //! ```no_run
 //! // build.rs
@@ -27,7 +30,9 @@
 pub mod backend;
 mod check;
 pub mod config;
+pub mod describe;
 pub mod diagnostics;
+pub mod format;
 mod load;
 pub mod model;
 pub mod query;
@@ -41,7 +46,9 @@ pub use diagnostics::{Diagnostic, Diagnostics, RenderOptions, Severity};
 pub use load::{
     FileSystem, LoadOptions, MemoryFileSystem, ParseCache, RealFileSystem, MAX_FILE_SIZE,
 };
-pub use model::{Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type};
+pub use model::{
+    Comment, CommentKind, Field, Model, ModelSchema, Module, Primitive, Record, RecordIndex, Type,
+};
 pub use source::{FileId, Location, SourceFile, Span};
 
 /// Reads the DDL files `paths` and everything they include from disk, and checks them.

@@ -156,7 +156,7 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 }
 
 /// `path` with `.` components removed, for showing to people.
-fn tidy(path: &Path) -> PathBuf {
+pub(crate) fn tidy(path: &Path) -> PathBuf {
     path.components()
         .filter(|c| !matches!(c, Component::CurDir))
         .collect()
@@ -244,11 +244,7 @@ pub(crate) fn load_files<'a>(
         let canonical = match fs.canonicalize(root) {
             Ok(c) => c,
             Err(e) => {
-                loader.diagnostics.push(Diagnostic::error(format!(
-                    "cannot read `{}`: {}",
-                    root.display(),
-                    describe_io(&e)
-                )));
+                loader.diagnostics.push(unreadable(root, &e));
                 continue;
             }
         };
@@ -258,11 +254,7 @@ pub(crate) fn load_files<'a>(
         }
         match loader.read(tidy(root), canonical, true) {
             Ok(id) => loader.walk(id, &mut order),
-            Err(e) => loader.diagnostics.push(Diagnostic::error(format!(
-                "cannot read `{}`: {}",
-                root.display(),
-                describe_io(&e)
-            ))),
+            Err(e) => loader.diagnostics.push(unreadable(root, &e)),
         }
     }
     let mut trees = std::mem::take(&mut loader.trees);
@@ -276,6 +268,58 @@ pub(crate) fn load_files<'a>(
         includes: loader.includes,
         diagnostics: loader.diagnostics,
     }
+}
+
+/// The error for a file named by the caller that cannot be read.
+pub(crate) fn unreadable(path: &Path, e: &io::Error) -> Diagnostic {
+    Diagnostic::error(format!(
+        "cannot read `{}`: {}",
+        path.display(),
+        describe_io(e)
+    ))
+}
+
+/// Parses `bytes`, read from `path`, as the file `id`. The file is kept also when it is not
+/// UTF-8 or does not parse, to show its text; the diagnostic then says why there is no tree.
+pub(crate) fn parse_file(
+    id: FileId,
+    path: PathBuf,
+    canonical: PathBuf,
+    bytes: Vec<u8>,
+    is_root: bool,
+    cache: Option<&mut ParseCache>,
+) -> (SourceFile, Result<Arc<ast::File>, Diagnostic>) {
+    let (text, tree) = match String::from_utf8(bytes) {
+        Ok(text) => {
+            let parsed = match cache {
+                Some(cache) => cache.parse(&canonical, &text),
+                None => syntax::parse(&text).map(Arc::new),
+            };
+            let tree = parsed.map_err(|e| {
+                let d = Diagnostic::error(e.message).primary(id, e.span, e.label);
+                match e.help {
+                    Some(help) => d.help(help),
+                    None => d,
+                }
+            });
+            (text, tree)
+        }
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let byte = e.as_bytes()[at];
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            let d = Diagnostic::error(format!("`{}` is not UTF-8 text", path.display()))
+                .primary(
+                    id,
+                    (at..end).into(),
+                    format!("byte 0x{byte:02X} is not valid UTF-8"),
+                )
+                .help("DDL files are UTF-8 text; is this the right file?");
+            (text, Err(d))
+        }
+    };
+    (SourceFile::new(id, path, canonical, text, is_root), tree)
 }
 
 fn describe_io(e: &io::Error) -> String {
@@ -292,44 +336,16 @@ impl Loader<'_> {
         let bytes = self.fs.read(&canonical)?;
         let id = FileId::new(self.files.len());
         self.by_canonical.insert(canonical.clone(), id);
-        let (text, tree) = match String::from_utf8(bytes) {
-            Ok(text) => {
-                let parsed = match self.cache.as_deref_mut() {
-                    Some(cache) => cache.parse(&canonical, &text),
-                    None => syntax::parse(&text).map(Arc::new),
-                };
-                let tree = match parsed {
-                    Ok(tree) => Some(tree),
-                    Err(e) => {
-                        let mut d = Diagnostic::error(e.message).primary(id, e.span, e.label);
-                        if let Some(help) = e.help {
-                            d = d.help(help);
-                        }
-                        self.diagnostics.push(d);
-                        None
-                    }
-                };
-                (text, tree)
-            }
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let byte = e.as_bytes()[at];
-                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-                self.diagnostics.push(
-                    Diagnostic::error(format!("`{}` is not UTF-8 text", path.display()))
-                        .primary(
-                            id,
-                            (at..end).into(),
-                            format!("byte 0x{byte:02X} is not valid UTF-8"),
-                        )
-                        .help("DDL files are UTF-8 text; is this the right file?"),
-                );
-                (text, None)
-            }
-        };
-        self.files
-            .push(SourceFile::new(id, path, canonical, text, is_root));
+        let (file, tree) = parse_file(
+            id,
+            path,
+            canonical,
+            bytes,
+            is_root,
+            self.cache.as_deref_mut(),
+        );
+        let tree = tree.map_err(|d| self.diagnostics.push(d)).ok();
+        self.files.push(file);
         self.trees.push(tree);
         Ok(id)
     }

@@ -1,6 +1,6 @@
 //! The checked model: what every back end, the derive's tests and the schema-driven codec
 //! start from. Modules hold records, records hold fields with resolved types; every
-//! record and field keeps its DDL spelling and source [`Location`].
+//! record and field keeps its DDL spelling, source [`Location`] and [`Comment`]s.
 //!
 //! ```
 //! use hadoop_record_compiler::{load_with, LoadOptions, MemoryFileSystem, Primitive, Type};
@@ -23,7 +23,8 @@ use hadoop_record::Signature;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Location, SourceFile};
-pub use crate::syntax::ast::Primitive;
+use crate::syntax::ast;
+pub use crate::syntax::ast::{CommentKind, Primitive};
 
 /// A record's position in [`Model::records`]. [`Model::to_schema`] gives records the same
 /// positions in the runtime [`Schema`].
@@ -54,6 +55,71 @@ pub enum Type {
     Record(RecordIndex),
 }
 
+/// A comment that belongs to a module, record or field: one directly before it (*leading*),
+/// or after it on the same line (*trailing*); see [`ast::AttachedComments`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    syntax: ast::Comment,
+    location: Location,
+    trailing: bool,
+}
+
+impl Comment {
+    /// The comments `attached` of `all` (a file's comments), leading ones first.
+    pub(crate) fn attached(
+        source: &SourceFile,
+        all: &[ast::Comment],
+        attached: &ast::AttachedComments,
+    ) -> Vec<Comment> {
+        let comment = |trailing| {
+            move |c: &ast::Comment| Comment {
+                syntax: c.clone(),
+                location: source.location(c.span),
+                trailing,
+            }
+        };
+        all[attached.leading.clone()]
+            .iter()
+            .map(comment(false))
+            .chain(all[attached.trailing.clone()].iter().map(comment(true)))
+            .collect()
+    }
+
+    /// `//` or `/* */`.
+    pub fn kind(&self) -> CommentKind {
+        self.syntax.kind
+    }
+
+    /// The text as written, markers included.
+    pub fn text(&self) -> &str {
+        &self.syntax.text
+    }
+
+    /// The text without its markers ([`ast::Comment::body`]).
+    pub fn body(&self) -> String {
+        self.syntax.body()
+    }
+
+    /// Where it is.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// Whether it follows the declaration on the same line rather than coming before it.
+    pub fn is_trailing(&self) -> bool {
+        self.trailing
+    }
+}
+
+/// The bodies of `comments`, one per line: the text a documentation comment shows.
+fn doc(comments: &[Comment]) -> String {
+    comments
+        .iter()
+        .map(Comment::body)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A field of a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
@@ -61,6 +127,7 @@ pub struct Field {
     pub(crate) ty: Type,
     pub(crate) location: Location,
     pub(crate) type_location: Location,
+    pub(crate) comments: Vec<Comment>,
 }
 
 impl Field {
@@ -83,6 +150,16 @@ impl Field {
     pub fn type_location(&self) -> &Location {
         &self.type_location
     }
+
+    /// Its comments, leading ones first.
+    pub fn comments(&self) -> &[Comment] {
+        &self.comments
+    }
+
+    /// Its comments' bodies, one per line (empty without comments).
+    pub fn doc(&self) -> String {
+        doc(&self.comments)
+    }
 }
 
 /// A record type (a DDL `class`).
@@ -94,6 +171,7 @@ pub struct Record {
     pub(crate) fields: Vec<Field>,
     pub(crate) location: Location,
     pub(crate) in_root_file: bool,
+    pub(crate) comments: Vec<Comment>,
 }
 
 impl Record {
@@ -132,6 +210,16 @@ impl Record {
     pub fn in_root_file(&self) -> bool {
         self.in_root_file
     }
+
+    /// The comments of its `class` declaration, leading ones first.
+    pub fn comments(&self) -> &[Comment] {
+        &self.comments
+    }
+
+    /// Its comments' bodies, one per line (empty without comments).
+    pub fn doc(&self) -> String {
+        doc(&self.comments)
+    }
 }
 
 /// A module: its records from every file that declares it, in load order.
@@ -140,6 +228,7 @@ pub struct Module {
     pub(crate) name: String,
     pub(crate) records: Vec<RecordIndex>,
     pub(crate) location: Location,
+    pub(crate) comments: Vec<Comment>,
 }
 
 impl Module {
@@ -161,6 +250,16 @@ impl Module {
     /// Where the module's name is first declared.
     pub fn location(&self) -> &Location {
         &self.location
+    }
+
+    /// The comments of every `module` block that declares it, in load order.
+    pub fn comments(&self) -> &[Comment] {
+        &self.comments
+    }
+
+    /// Its comments' bodies, one per line (empty without comments).
+    pub fn doc(&self) -> String {
+        doc(&self.comments)
     }
 }
 

@@ -248,3 +248,72 @@ fn diagnostics_list_every_file_read() {
 /// The editor's questions (`query`), answered over the model and the syntax trees.
 #[path = "model/query.rs"]
 mod query;
+
+#[test]
+fn comments_belong_to_the_declarations_they_stand_next_to() {
+    let text = "\
+// The file's header, apart from what follows.
+
+// About m,
+/* in two comments. */
+module m { // m's too
+    // A: the comment next to it only.
+
+    // A itself.
+    class A {
+        int x; // x
+        /* y, */ // both
+        int y;
+        // before the brace: nobody's
+    } // after the brace: nobody's
+    class B { int z; /* z */ }
+}
+/** m again. */
+module m { class C { A a; } }
+";
+    let mut fs = MemoryFileSystem::new();
+    fs.insert("c.jr", text);
+    let model = load_with(&fs, &["c.jr"], &LoadOptions::default()).unwrap();
+    let texts = |comments: &[hadoop_record_compiler::Comment]| -> Vec<(String, bool)> {
+        comments
+            .iter()
+            .map(|c| (c.text().to_owned(), c.is_trailing()))
+            .collect()
+    };
+    let m = model.module("m").unwrap();
+    assert_eq!(
+        texts(m.comments()),
+        [
+            ("// About m,".to_owned(), false),
+            ("/* in two comments. */".to_owned(), false),
+            ("// m's too".to_owned(), true),
+            ("/** m again. */".to_owned(), false),
+        ]
+    );
+    assert_eq!(m.doc(), "About m,\nin two comments.\nm's too\nm again.");
+    let a = model.get("m.A").unwrap();
+    assert_eq!(texts(a.comments()), [("// A itself.".to_owned(), false)]);
+    assert_eq!(a.comments()[0].location().to_string(), "c.jr:8:5");
+    let fields: Vec<String> = a.fields().iter().map(|f| f.doc()).collect();
+    assert_eq!(fields, ["x", "y,\nboth"]);
+    assert_eq!(model.get("m.B").unwrap().fields()[0].doc(), "z");
+    assert_eq!(model.get("m.C").unwrap().doc(), "");
+
+    // In the syntax tree, every comment is kept, and declarations point into the list.
+    let tree = hadoop_record_compiler::syntax::parse(text).unwrap();
+    assert_eq!(tree.comments.len(), 13);
+    assert!(tree
+        .comments
+        .iter()
+        .any(|c| c.text == "// before the brace: nobody's"));
+    let hadoop_record_compiler::syntax::ast::Item::Module(first) = &tree.items[0] else {
+        panic!("a module")
+    };
+    assert_eq!(
+        (
+            first.comments.leading.clone(),
+            first.comments.trailing.clone()
+        ),
+        (1..3, 3..4)
+    );
+}

@@ -58,6 +58,7 @@ fn class() -> impl Strategy<Value = Class> {
                 ty,
                 name,
                 span: Span::default(),
+                comments: Default::default(),
             }),
             0..5,
         ),
@@ -67,6 +68,8 @@ fn class() -> impl Strategy<Value = Class> {
             fields,
             span: Span::default(),
             semicolon: None,
+            braces: Default::default(),
+            comments: Default::default(),
         })
 }
 
@@ -76,6 +79,7 @@ fn item() -> impl Strategy<Value = Item> {
             path,
             path_span: Span::default(),
             span: Span::default(),
+            comments: Default::default(),
         })),
         (name(3), proptest::collection::vec(class(), 0..4)).prop_map(|(name, classes)| {
             Item::Module(Module {
@@ -83,6 +87,8 @@ fn item() -> impl Strategy<Value = Item> {
                 classes,
                 span: Span::default(),
                 semicolon: None,
+                braces: Default::default(),
+                comments: Default::default(),
             })
         }),
     ]
@@ -93,6 +99,7 @@ fn file() -> impl Strategy<Value = File> {
         items,
         bom: None,
         unterminated_comment: None,
+        comments: Vec::new(),
     })
 }
 

@@ -1,9 +1,12 @@
 //! Feeds arbitrary bytes to the DDL front end as a file in memory (so `include` cannot
 //! reach the real disk): parsing, include resolution, checks and diagnostic rendering must
-//! never panic. Whatever parses must print as DDL that parses to the same tree.
+//! never panic. Whatever parses must print as DDL that parses to the same tree, and format
+//! (`rcc fmt`) to text that parses to the same tree and formats to itself.
 #![no_main]
 
-use hadoop_record_compiler::{load_with, syntax, LoadOptions, MemoryFileSystem, RenderOptions};
+use hadoop_record_compiler::{
+    format, load_with, syntax, LoadOptions, MemoryFileSystem, RenderOptions,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -30,7 +33,13 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(tree) = syntax::parse(text) {
             let printed = tree.to_string();
             let again = syntax::parse(&printed).expect("printed DDL parses");
-            assert_eq!(tree.without_spans(), again.without_spans());
+            assert_eq!(tree.clone().without_spans(), again.without_spans());
+
+            let formatted = format::format_tree(text, &tree);
+            let reparsed = syntax::parse(&formatted).expect("formatted DDL parses");
+            assert_eq!(reparsed.comments.len(), tree.comments.len());
+            assert_eq!(reparsed.without_spans(), tree.without_spans());
+            assert_eq!(format::format_source(&formatted).as_deref(), Ok(formatted.as_str()));
         }
     }
 });

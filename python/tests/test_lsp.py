@@ -273,7 +273,6 @@ async def test_hover_shows_the_ddl_rust_java_and_cpp_types(client: LanguageClien
     assert "- Rust: `common::Point`" in hover.contents.value
 
 
-@pytest.mark.skip(reason="needs rcc fmt (toolchain-fmt branch)")
 async def test_hover_shows_the_record_comment(client: LanguageClient, tmp_path):
     text = "module m {\n    /** A point on the plane. */\n    class P { int x; }\n}\n"
     uri = await opened(client, tmp_path, "doc.jr", text)
@@ -392,7 +391,6 @@ async def test_document_and_workspace_symbols(client: LanguageClient, tmp_path):
     assert names == ["common.Point"]
 
 
-@pytest.mark.skip(reason="needs rcc fmt (toolchain-fmt branch)")
 async def test_formatting_is_rcc_fmts_output(client: LanguageClient, tmp_path):
     text = "module m {class C {int x;   vector< int >y;}}\n"
     uri = await opened(client, tmp_path, "f.jr", text)

@@ -4,17 +4,14 @@ use lsp_types::{Position, Range, TextEdit};
 
 use super::position::LineIndex;
 
-/// The canonical layout of `text`, or `None` when it does not parse (a file that does not
-/// parse is left untouched, as `rcc fmt` leaves it).
-// Wired to the formatter when toolchain-fmt lands: call its `format` function here (the one
-// `rcc fmt` prints the output of) and return its result, `None` on a syntax error. Then
-// `AVAILABLE` becomes true, which advertises the capability.
-fn format(_text: &str) -> Option<String> {
-    None
+/// The canonical layout of `text` (what `rcc fmt` writes), or `None` when it does not parse
+/// (a file that does not parse is left untouched, as `rcc fmt` leaves it).
+fn format(text: &str) -> Option<String> {
+    hadoop_record_compiler::format::format_source(text).ok()
 }
 
 /// Whether the server formats documents (advertised in its capabilities).
-pub(crate) const AVAILABLE: bool = false;
+pub(crate) const AVAILABLE: bool = true;
 
 /// The edits that format `text`: none when it is formatted already or does not parse.
 pub(crate) fn formatting(text: &str) -> Vec<TextEdit> {

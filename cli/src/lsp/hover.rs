@@ -50,10 +50,10 @@ pub(crate) fn hover(analysis: &Analysis, apis: &Api, occurrence: &Occurrence) ->
 }
 
 /// The comment written above a record, for its hover.
-// Wired to the model's doc comments when toolchain-fmt lands: return the record's comment
-// there (e.g. `model.record(r).comment()`); hover shows it under the record's name.
-fn record_comment(_model: &Model, _r: RecordIndex) -> Option<String> {
-    None
+/// The record's comment (the comments next to its declaration), if it has one.
+fn record_comment(model: &Model, r: RecordIndex) -> Option<String> {
+    let doc = model.record(r).doc();
+    (!doc.is_empty()).then_some(doc)
 }
 
 fn record_hover(model: &Model, apis: &Api, r: RecordIndex) -> String {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
-use crate::model::RecordIndex;
+use crate::model::{Comment, RecordIndex};
 use crate::source::{FileId, Location, SourceFile};
 use crate::syntax::ast::{self, is_keyword, Ident};
 
@@ -15,6 +15,8 @@ pub(super) struct ModuleDecl {
     pub name: String,
     pub location: Location,
     pub records: Vec<RecordIndex>,
+    /// Of every block, in load order.
+    pub comments: Vec<Comment>,
 }
 
 /// A record declaration that made it into the symbol table.
@@ -23,6 +25,8 @@ pub(super) struct RecordDecl<'a> {
     pub module: String,
     pub qualified: String,
     pub class: &'a ast::Class,
+    /// The comments of the declaring file.
+    pub comments: &'a [ast::Comment],
 }
 
 /// The symbol table: every record once, by qualified and by simple name.
@@ -80,9 +84,15 @@ pub(super) fn declare<'a>(
                     name: name.clone(),
                     location: source.location(module.name.span),
                     records: Vec::new(),
+                    comments: Vec::new(),
                 });
                 decls.modules.len() - 1
             });
+            decls.modules[m].comments.extend(Comment::attached(
+                source,
+                &tree.comments,
+                &module.comments,
+            ));
             for class in &module.classes {
                 check_class(file, class, diagnostics);
                 let qualified = format!("{name}.{}", class.name.text);
@@ -112,6 +122,7 @@ pub(super) fn declare<'a>(
                     module: name.clone(),
                     qualified,
                     class,
+                    comments: &tree.comments,
                 });
             }
         }

@@ -94,6 +94,7 @@ pub(crate) fn check_all(loaded: Loaded, options: &LoadOptions) -> Checked {
             name: m.name,
             records: m.records,
             location: m.location,
+            comments: m.comments,
         })
         .collect();
     Checked {

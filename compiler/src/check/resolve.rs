@@ -6,7 +6,7 @@
 use super::declare::{Decls, RecordDecl};
 use super::suggest;
 use crate::diagnostics::{listing, Diagnostic};
-use crate::model::{Field, Record, RecordIndex, Type};
+use crate::model::{Comment, Field, Record, RecordIndex, Type};
 use crate::source::{FileId, SourceFile, Span};
 use crate::syntax::ast::{is_keyword, Primitive, QualifiedName, TypeExpr};
 
@@ -54,6 +54,7 @@ pub(super) fn resolve(
                     ty,
                     location: source.location(field.name.span),
                     type_location: source.location(field.ty.span()),
+                    comments: Comment::attached(source, decl.comments, &field.comments),
                 }),
                 Err(d) if complete => diagnostics.push(d),
                 Err(_) => {}
@@ -66,6 +67,7 @@ pub(super) fn resolve(
             fields,
             location: source.location(decl.class.name.span),
             in_root_file: source.is_root(),
+            comments: Comment::attached(source, decl.comments, &decl.class.comments),
         });
         references.push(named);
     }

@@ -1,10 +1,14 @@
-//! The syntax tree of one DDL file, with a [`Span`] on every node. [`Display`] prints it as
-//! canonical DDL (what Hadoop's `rcc` accepts: no `};`, comments dropped), so that
-//! parse → print → parse gives the same tree.
+//! The syntax tree of one DDL file, with a [`Span`] on every node and every comment of the
+//! file ([`File::comments`]), each declaration knowing the comments that belong to it
+//! ([`AttachedComments`]). [`Display`] prints it as canonical DDL without comments (what
+//! Hadoop's `rcc` accepts: no `};`), so that parse → print → parse gives the same tree;
+//! [`crate::format`] (where the `Display` of files, modules and classes is) prints it with
+//! its comments.
 //!
 //! [`Display`]: std::fmt::Display
 
 use std::fmt;
+use std::ops::Range;
 
 use crate::source::Span;
 
@@ -18,6 +22,104 @@ pub struct File {
     /// The `//` comment that ends the file without a line break, if it holds more than
     /// the `//` (Hadoop's rcc rejects it).
     pub unterminated_comment: Option<Span>,
+    /// Every comment of the file, in source order.
+    pub comments: Vec<Comment>,
+}
+
+/// Whether a comment is `// …` or `/* … */`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `// …` up to the end of the line (the line break is not part of it).
+    Line,
+    /// `/* … */`, possibly over several lines.
+    Block,
+}
+
+/// A comment as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// `//` or `/* */`.
+    pub kind: CommentKind,
+    /// The comment's text, markers included: `// a note`, `/* a note */`.
+    pub text: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+impl Comment {
+    /// The text without its markers: `//` (and any further `/`) and one space after them;
+    /// `/*` and `*/` (and any further `*`), and on each further line of a block comment the
+    /// indentation and a leading `*` with one space after it. Blank first and last lines of
+    /// a block comment are dropped, and every line loses its trailing whitespace.
+    ///
+    /// ```
+    /// use hadoop_record_compiler::syntax::parse;
+    /// let file = parse("/** A link.\n *  Indented. */\nmodule m { class A { int x; } } // end").unwrap();
+    /// assert_eq!(file.comments[0].body(), "A link.\n Indented.");
+    /// assert_eq!(file.comments[1].body(), "end");
+    /// ```
+    pub fn body(&self) -> String {
+        match self.kind {
+            CommentKind::Line => {
+                let text = self.text.trim_start_matches('/');
+                text.strip_prefix(' ').unwrap_or(text).trim_end().to_owned()
+            }
+            CommentKind::Block => {
+                let inner = self.text.strip_prefix("/*").unwrap_or(&self.text);
+                let inner = inner.strip_suffix("*/").unwrap_or(inner);
+                let inner = inner.trim_start_matches('*').trim_end_matches('*');
+                let mut lines: Vec<&str> = inner
+                    .split('\n')
+                    .enumerate()
+                    .map(|(i, line)| {
+                        let line = if i == 0 {
+                            line
+                        } else {
+                            let rest = line.trim_start();
+                            rest.strip_prefix('*').unwrap_or(rest)
+                        };
+                        line.strip_prefix(' ').unwrap_or(line).trim_end()
+                    })
+                    .collect();
+                while lines.first().is_some_and(|l| l.is_empty()) {
+                    lines.remove(0);
+                }
+                while lines.last().is_some_and(|l| l.is_empty()) {
+                    lines.pop();
+                }
+                lines.join("\n")
+            }
+        }
+    }
+}
+
+/// The comments that belong to a declaration, as positions in [`File::comments`]:
+///
+/// - *leading*: the comments directly before it, the first of them on a line of its own
+///   (not after code), with no blank line among them or between them and the declaration;
+/// - *trailing*: the comments after it on the same line — after the `;` of a field, the
+///   `{` of a class or module, the path of an include.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AttachedComments {
+    /// Positions of the leading comments in [`File::comments`].
+    pub leading: Range<usize>,
+    /// Positions of the trailing comments in [`File::comments`].
+    pub trailing: Range<usize>,
+}
+
+impl AttachedComments {
+    /// The leading comments, then the trailing ones, out of `file`'s.
+    pub fn iter<'f>(&self, file: &'f File) -> impl Iterator<Item = &'f Comment> {
+        let all = &file.comments;
+        all[self.leading.clone()]
+            .iter()
+            .chain(&all[self.trailing.clone()])
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.leading.is_empty() && self.trailing.is_empty()
+    }
 }
 
 /// A top-level declaration.
@@ -38,6 +140,8 @@ pub struct Include {
     pub path_span: Span,
     /// The whole declaration.
     pub span: Span,
+    /// Its comments.
+    pub comments: AttachedComments,
 }
 
 /// `module a.b { classes }`.
@@ -52,6 +156,19 @@ pub struct Module {
     /// The `;` after the closing `}`, if any (the classic documentation writes one;
     /// Hadoop's rcc rejects it).
     pub semicolon: Option<Span>,
+    /// The `{` and the `}`.
+    pub braces: Braces,
+    /// Its comments.
+    pub comments: AttachedComments,
+}
+
+/// Where the braces of a module or class are.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Braces {
+    /// The `{`.
+    pub open: Span,
+    /// The `}`.
+    pub close: Span,
 }
 
 /// `class Name { fields }`.
@@ -65,6 +182,10 @@ pub struct Class {
     pub span: Span,
     /// The `;` after the closing `}`, if any (as for [`Module::semicolon`]).
     pub semicolon: Option<Span>,
+    /// The `{` and the `}`.
+    pub braces: Braces,
+    /// Its comments.
+    pub comments: AttachedComments,
 }
 
 /// `type name;`
@@ -76,6 +197,8 @@ pub struct Field {
     pub name: Ident,
     /// The whole declaration, up to and including the `;`.
     pub span: Span,
+    /// Its comments.
+    pub comments: AttachedComments,
 }
 
 /// A name as written.
@@ -222,27 +345,34 @@ pub fn is_keyword(name: &str) -> bool {
 
 impl File {
     /// The same tree with every span set to `0..0`, and without what canonical DDL does
-    /// not print (byte order mark, unterminated final comment, `;` after `}`), to compare
-    /// trees by content only.
+    /// not print (byte order mark, unterminated final comment, `;` after `}`, comments),
+    /// to compare trees by content only.
     pub fn without_spans(mut self) -> File {
         self.bom = None;
         self.unterminated_comment = None;
+        self.comments.clear();
         for item in &mut self.items {
             match item {
                 Item::Include(i) => {
                     i.span = Span::default();
                     i.path_span = Span::default();
+                    i.comments = AttachedComments::default();
                 }
                 Item::Module(m) => {
                     m.span = Span::default();
                     m.semicolon = None;
+                    m.braces = Braces::default();
+                    m.comments = AttachedComments::default();
                     erase_name(&mut m.name);
                     for class in &mut m.classes {
                         class.span = Span::default();
                         class.semicolon = None;
+                        class.braces = Braces::default();
+                        class.comments = AttachedComments::default();
                         class.name.span = Span::default();
                         for field in &mut class.fields {
                             field.span = Span::default();
+                            field.comments = AttachedComments::default();
                             field.name.span = Span::default();
                             erase_type(&mut field.ty);
                         }
@@ -280,50 +410,9 @@ fn erase_type(ty: &mut TypeExpr) {
 // ---------------------------------------------------------------------------------------
 // Canonical DDL
 
-impl fmt::Display for File {
-    /// Canonical DDL: one declaration per line, four-space indents, a blank line between
-    /// top-level items.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, item) in self.items.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            match item {
-                Item::Include(include) => writeln!(f, "{include}")?,
-                Item::Module(module) => write!(f, "{module}")?,
-            }
-        }
-        Ok(())
-    }
-}
-
 impl fmt::Display for Include {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "include \"{}\"", self.path)
-    }
-}
-
-impl fmt::Display for Module {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "module {} {{", self.name)?;
-        for class in &self.classes {
-            writeln!(f, "    class {} {{", class.name)?;
-            for field in &class.fields {
-                writeln!(f, "        {field}")?;
-            }
-            writeln!(f, "    }}")?;
-        }
-        writeln!(f, "}}")
-    }
-}
-
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "class {} {{", self.name)?;
-        for field in &self.fields {
-            writeln!(f, "    {field}")?;
-        }
-        write!(f, "}}")
     }
 }
 

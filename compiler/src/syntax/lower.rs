@@ -4,8 +4,10 @@
 use pest::iterators::Pair;
 
 use super::ast::{
-    Class, Field, File, Ident, Include, Item, Module, Primitive, QualifiedName, TypeExpr,
+    AttachedComments, Braces, Class, CommentKind, Field, File, Ident, Include, Item, Module,
+    Primitive, QualifiedName, TypeExpr,
 };
+use super::comments::Comments;
 use super::parser::Rule;
 use crate::source::Span;
 
@@ -63,33 +65,43 @@ pub(super) fn file(pair: Pair<'_, Rule>) -> File {
     let bom = text
         .starts_with('\u{FEFF}')
         .then(|| Span::new(0, '\u{FEFF}'.len_utf8()));
-    let unterminated_comment = if text.ends_with(['\n', '\r']) {
-        None
-    } else {
-        // Pest keeps no pair for a comment it skipped at the end of an optional part, so
-        // this looks at the text after the last token, which holds only whitespace and
-        // comments.
-        let last_token_end = pair
-            .clone()
-            .into_inner()
-            .flatten()
-            .filter(|p| p.as_rule() != Rule::EOI && p.clone().into_inner().next().is_none())
-            .map(|p| p.as_span().end())
-            .max()
-            .unwrap_or(0);
-        final_line_comment(text, last_token_end)
-    };
-    let items = parts(pair)
+    let comments = Comments::scan(text, bom.map_or(0, |b| b.end));
+    // Hadoop's lexer fails on a `//` comment that the file ends in, but not on a bare `//`.
+    let unterminated_comment = comments
+        .last_at_end()
+        .filter(|c| c.kind == CommentKind::Line && c.text.len() > 2)
+        .map(|c| c.span);
+    let mut items: Vec<Item> = parts(pair)
         .map(|p| match p.as_rule() {
             Rule::include => Item::Include(include(p)),
             Rule::module => Item::Module(module(p)),
             r => unreachable!("file item {r:?}"),
         })
         .collect();
+    attach(&mut items, &comments);
     File {
         items,
         bom,
         unterminated_comment,
+        comments: comments.into_list(),
+    }
+}
+
+/// Gives every declaration its comments.
+fn attach(items: &mut [Item], comments: &Comments<'_>) {
+    for item in items {
+        match item {
+            Item::Include(i) => i.comments = comments.attach(i.span.start, i.path_span.end),
+            Item::Module(m) => {
+                m.comments = comments.attach(m.span.start, m.braces.open.end);
+                for class in &mut m.classes {
+                    class.comments = comments.attach(class.span.start, class.braces.open.end);
+                    for field in &mut class.fields {
+                        field.comments = comments.attach(field.span.start, field.span.end);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -102,64 +114,69 @@ fn include(pair: Pair<'_, Rule>) -> Include {
         path: text.as_str().to_owned(),
         path_span,
         span,
+        comments: AttachedComments::default(),
     }
 }
 
-/// The `//` comment that runs to the end of `text`, if `text[from..]` (whitespace and
-/// comments only) ends in one with text after the `//` (Hadoop's lexer fails on that, but
-/// not on a bare `//`).
-fn final_line_comment(text: &str, from: usize) -> Option<Span> {
-    let mut at = from;
-    while at < text.len() {
-        let rest = &text[at..];
-        if rest.starts_with("//") {
-            match rest.find(['\n', '\r']) {
-                Some(end) => at += end,
-                None if rest.len() > 2 => return Some(Span::new(at, text.len())),
-                None => return None,
-            }
-        } else if rest.starts_with("/*") {
-            at += rest.find("*/").map_or(rest.len(), |end| end + 2);
-        } else {
-            at += rest.chars().next().map_or(1, char::len_utf8);
+/// What a module and a class have in common: the span up to the `}` (or the `;` after it),
+/// the braces, the `;`, and the other children (the name, then the classes or fields),
+/// read in one pass.
+struct Block<'i> {
+    span: Span,
+    braces: Braces,
+    semicolon: Option<Span>,
+    parts: Vec<Pair<'i, Rule>>,
+}
+
+fn block(pair: Pair<'_, Rule>) -> Block<'_> {
+    let start = pair.as_span().start();
+    let mut block = Block {
+        span: Span::new(start, start),
+        braces: Braces::default(),
+        semicolon: None,
+        parts: Vec::new(),
+    };
+    for p in pair.into_inner() {
+        let rule = p.as_rule();
+        if !is_comment(rule) {
+            block.span.end = p.as_span().end();
+        }
+        match rule {
+            Rule::lbrace => block.braces.open = span(&p),
+            Rule::rbrace => block.braces.close = span(&p),
+            Rule::semicolon => block.semicolon = Some(span(&p)),
+            Rule::kw_module | Rule::kw_class | Rule::block_comment | Rule::line_comment => {}
+            _ => block.parts.push(p),
         }
     }
-    None
-}
-
-/// The `;` directly in `pair` (after a class's or module's `}`), if any.
-fn trailing_semicolon(pair: &Pair<'_, Rule>) -> Option<Span> {
-    pair.clone()
-        .into_inner()
-        .find(|p| p.as_rule() == Rule::semicolon)
-        .map(|p| span(&p))
+    block
 }
 
 fn module(pair: Pair<'_, Rule>) -> Module {
-    let span = trimmed_span(&pair);
-    let semicolon = trailing_semicolon(&pair);
-    let mut parts = parts(pair);
+    let block = block(pair);
+    let mut parts = block.parts.into_iter();
     let name = qualified_name(parts.next().expect("module name"));
-    let classes = parts.map(class).collect();
     Module {
         name,
-        classes,
-        span,
-        semicolon,
+        classes: parts.map(class).collect(),
+        span: block.span,
+        semicolon: block.semicolon,
+        braces: block.braces,
+        comments: AttachedComments::default(),
     }
 }
 
 fn class(pair: Pair<'_, Rule>) -> Class {
-    let span = trimmed_span(&pair);
-    let semicolon = trailing_semicolon(&pair);
-    let mut parts = parts(pair);
+    let block = block(pair);
+    let mut parts = block.parts.into_iter();
     let name = ident(parts.next().expect("class name"));
-    let fields = parts.map(field).collect();
     Class {
         name,
-        fields,
-        span,
-        semicolon,
+        fields: parts.map(field).collect(),
+        span: block.span,
+        semicolon: block.semicolon,
+        braces: block.braces,
+        comments: AttachedComments::default(),
     }
 }
 
@@ -168,7 +185,12 @@ fn field(pair: Pair<'_, Rule>) -> Field {
     let mut parts = parts(pair);
     let ty = field_type(parts.next().expect("field type"));
     let name = ident(parts.next().expect("field name"));
-    Field { ty, name, span }
+    Field {
+        ty,
+        name,
+        span,
+        comments: AttachedComments::default(),
+    }
 }
 
 fn field_type(pair: Pair<'_, Rule>) -> TypeExpr {

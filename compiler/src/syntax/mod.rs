@@ -9,6 +9,7 @@
 //! ```
 
 pub mod ast;
+mod comments;
 mod depth;
 mod expected;
 mod lower;
@@ -17,6 +18,7 @@ mod parser;
 use pest::Parser as _;
 
 use crate::source::Span;
+pub(crate) use comments::line_breaks;
 pub use depth::MAX_TYPE_DEPTH;
 
 /// Why a text is not valid DDL: a message, the span to underline with its label, and an

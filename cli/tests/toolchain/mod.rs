@@ -1,0 +1,4 @@
+//! The DDL toolchain's commands: `rcc fmt` and `rcc describe`.
+
+mod describe;
+mod fmt;
