@@ -61,10 +61,7 @@ fn run<M: Measurement>(mut c: Criterion<M>) {
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
-                let options = DecodeOptions {
-                    projection: projection.clone(),
-                    ..DecodeOptions::default()
-                };
+                let options = DecodeOptions::default().with_projection(projection.clone());
                 let reader =
                     BatchReader::new(&bytes[..], Format::Binary, schema.clone(), id, options)
                         .unwrap();

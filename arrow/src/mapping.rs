@@ -82,17 +82,19 @@ pub const SIGNATURE_KEY: &str = "hadoop.signature";
 /// Schema metadata, present (`true`) when jute's nullable types map to nullable fields.
 pub const NULLABLE_KEY: &str = "hadoop.nullable";
 
-/// Options of the mapping.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct MappingOptions {
-    /// jute's nullable types: `ustring`, `buffer` and `vector` map to nullable fields (never
-    /// as map keys).
-    pub nullable: bool,
-    /// The record's own `ustring` fields map to `Utf8View` (Arrow's string views, which
-    /// hold a string of up to 12 bytes in the view itself) rather than `Utf8`: what
-    /// DataFusion and Polars compare, hash and group fastest, and DataFusion's own choice
-    /// for Parquet. Strings inside vectors, maps and nested records stay `Utf8`.
-    pub string_view: bool,
+hadoop_record::__options! {
+    /// Options of the mapping.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct MappingOptions {
+        /// jute's nullable types: `ustring`, `buffer` and `vector` map to nullable fields
+        /// (never as map keys).
+        nullable / with_nullable: copy bool = false;
+        /// The record's own `ustring` fields map to `Utf8View` (Arrow's string views, which
+        /// hold a string of up to 12 bytes in the view itself) rather than `Utf8`: what
+        /// DataFusion and Polars compare, hash and group fastest, and DataFusion's own
+        /// choice for Parquet. Strings inside vectors, maps and nested records stay `Utf8`.
+        string_view / with_string_view: copy bool = false;
+    }
 }
 
 impl MappingOptions {
@@ -279,10 +281,7 @@ mod tests {
         assert_eq!(item.data_type(), &DataType::Binary);
         assert_eq!(item.metadata()[TYPE_KEY], "t.Tree");
         assert_eq!(recursive_encoding(item), Some(Format::Binary));
-        let options = MappingOptions {
-            nullable: true,
-            ..MappingOptions::default()
-        };
+        let options = MappingOptions::default().with_nullable(true);
         let nullable = arrow_schema(&s, forest, options);
         let DataType::Struct(tree) = nullable.field(0).data_type() else {
             panic!()
@@ -310,10 +309,7 @@ mod tests {
         s.record_mut(forest)
             .fields
             .push(FieldDef::new("name", FieldType::String));
-        let views = MappingOptions {
-            string_view: true,
-            ..MappingOptions::default()
-        };
+        let views = MappingOptions::default().with_string_view(true);
         let arrow = arrow_schema(&s, forest, views);
         assert_eq!(arrow.field(1).data_type(), &DataType::Utf8View);
         assert_eq!(arrow.field(1).metadata()[TYPE_KEY], "ustring");

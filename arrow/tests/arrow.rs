@@ -124,12 +124,10 @@ fn arrow_rewrite(
         nullable,
         string_view,
     } = trip;
-    let options = DecodeOptions {
-        batch_size,
-        nullable,
-        string_view,
-        ..DecodeOptions::default()
-    };
+    let options = DecodeOptions::default()
+        .with_batch_size(batch_size)
+        .with_nullable(nullable)
+        .with_string_view(string_view);
     let reader = BatchReader::new(bytes, from, schema.clone(), id, options).unwrap();
     let arrow_schema = reader.decoder().schema();
     let mut batches = Vec::new();
@@ -143,7 +141,11 @@ fn arrow_rewrite(
         }
     }
     let batches = travel(arrow_schema, batches, through);
-    let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions { nullable });
+    let mut encoder = BatchEncoder::new(
+        schema.clone(),
+        id,
+        EncodeOptions::default().with_nullable(nullable),
+    );
     let mut writer = RecordWriter::new(Vec::new(), to);
     for b in &batches {
         encoder
@@ -411,10 +413,7 @@ fn projection_skips_fields_and_gives_the_same_columns() {
                 .unwrap()
                 .collect::<Result<_, _>>()
                 .unwrap();
-        let options = DecodeOptions {
-            projection: Some(vec![3, 0]),
-            ..DecodeOptions::default()
-        };
+        let options = DecodeOptions::default().with_projection(Some(vec![3, 0]));
         let reader = BatchReader::new(bytes, format, schema.clone(), id, options).unwrap();
         assert_eq!(reader.decoder().schema().fields().len(), 2);
         let projected: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
@@ -422,10 +421,7 @@ fn projection_skips_fields_and_gives_the_same_columns() {
         assert_eq!(projected[0].column(1), full[0].column(0));
         assert_eq!(projected[0].schema().field(0).name(), "m");
         // No column at all: rows are still counted.
-        let options = DecodeOptions {
-            projection: Some(vec![]),
-            ..DecodeOptions::default()
-        };
+        let options = DecodeOptions::default().with_projection(Some(vec![]));
         let counted: Vec<RecordBatch> =
             BatchReader::new(bytes, format, schema.clone(), id, options)
                 .unwrap()
@@ -438,10 +434,7 @@ fn projection_skips_fields_and_gives_the_same_columns() {
     let mut bad = bin.clone();
     let at = bad.iter().position(|&b| b == b'a').unwrap();
     bad[at] = 0xff;
-    let options = DecodeOptions {
-        projection: Some(vec![0]),
-        ..DecodeOptions::default()
-    };
+    let options = DecodeOptions::default().with_projection(Some(vec![0]));
     let ids: Vec<RecordBatch> =
         BatchReader::new(&bad[..], Format::Binary, schema.clone(), id, options)
             .unwrap()
@@ -470,10 +463,7 @@ fn projection_skips_fields_and_gives_the_same_columns() {
         (vec![4], "there is no field 4"),
         (vec![1, 1], "field 1 is asked for twice"),
     ] {
-        let options = DecodeOptions {
-            projection: Some(p),
-            ..DecodeOptions::default()
-        };
+        let options = DecodeOptions::default().with_projection(Some(p));
         let e = BatchDecoder::new(schema.clone(), id, options).unwrap_err();
         assert!(e.to_string().contains(want), "{e}");
     }
@@ -546,12 +536,10 @@ fn string_views_hold_what_utf8_holds() {
         })
         .collect();
     for flat in [true, false] {
-        let options = DecodeOptions {
-            string_view: true,
-            // Only the string: the flat plan; both fields of a CSV payload: the general path.
-            projection: flat.then(|| vec![1]),
-            ..DecodeOptions::default()
-        };
+        // Only the string: the flat plan; both fields of a CSV payload: the general path.
+        let options = DecodeOptions::default()
+            .with_string_view(true)
+            .with_projection(flat.then(|| vec![1]));
         let mut d = BatchDecoder::new(schema.clone(), id, options).unwrap();
         assert_eq!(
             d.schema().fields().last().unwrap().data_type(),
@@ -821,10 +809,7 @@ fn recursive_records_round_trip_as_bytes_of_the_sub_record() {
 fn a_stream_reads_in_batches_and_reports_the_error_after_the_good_rows() {
     let (schema, id) = small();
     let csv = b"1,'a,v{},m{}\n2,'b,v{},m{}\n3,'c,v{},m{}\n4,x\n";
-    let options = DecodeOptions {
-        batch_size: 2,
-        ..DecodeOptions::default()
-    };
+    let options = DecodeOptions::default().with_batch_size(2);
     let mut reader = BatchReader::new(&csv[..], Format::Csv, schema, id, options).unwrap();
     assert_eq!(reader.next().unwrap().unwrap().num_rows(), 2);
     assert_eq!(reader.next().unwrap().unwrap().num_rows(), 1);
@@ -986,7 +971,7 @@ proptest! {
         (id, payloads, projection) in binary_payloads(),
     ) {
         let schema = payload_schema();
-        let options = DecodeOptions { projection: Some(projection), ..DecodeOptions::default() };
+        let options = DecodeOptions::default().with_projection(Some(projection));
         let mut decoder = BatchDecoder::new(schema.clone(), id, options.clone()).unwrap();
         let mut accepted = Vec::new();
         let mut n = 0;

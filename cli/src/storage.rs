@@ -74,9 +74,7 @@ impl Files {
 impl StorageArgs {
     /// The options of the storage layer.
     pub fn options(&self) -> hadoop_record_storage::StorageOptions {
-        hadoop_record_storage::StorageOptions {
-            s3_endpoint: self.s3_endpoint.clone(),
-        }
+        hadoop_record_storage::StorageOptions::default().with_s3_endpoint(self.s3_endpoint.clone())
     }
 }
 

@@ -36,11 +36,9 @@ fn free_port() -> u16 {
 /// scheduler's `df://` URL once both executors are registered.
 fn cluster(rt: &Runtime) -> String {
     let (ready, bound) = oneshot::channel();
-    let scheduler = SchedulerOptions {
-        bind_host: "127.0.0.1".into(),
-        bind_port: 0,
-        ..SchedulerOptions::default()
-    };
+    let scheduler = SchedulerOptions::default()
+        .with_bind_host("127.0.0.1")
+        .with_bind_port(0);
     rt.spawn(async move {
         run_scheduler(scheduler, |address| {
             let _ = ready.send(address);
@@ -51,15 +49,13 @@ fn cluster(rt: &Runtime) -> String {
     let address = rt.block_on(bound).unwrap();
     for _ in 0..2 {
         let (ready, up) = oneshot::channel();
-        let executor = ExecutorOptions {
-            scheduler_host: "127.0.0.1".into(),
-            scheduler_port: address.port(),
-            bind_host: "127.0.0.1".into(),
-            bind_port: free_port(),
-            bind_grpc_port: free_port(),
-            concurrent_tasks: 1,
-            ..ExecutorOptions::default()
-        };
+        let executor = ExecutorOptions::default()
+            .with_scheduler_host("127.0.0.1")
+            .with_scheduler_port(address.port())
+            .with_bind_host("127.0.0.1")
+            .with_bind_port(free_port())
+            .with_bind_grpc_port(free_port())
+            .with_concurrent_tasks(1);
         rt.spawn(async move {
             run_executor(executor, |_| {
                 let _ = ready.send(());
@@ -84,7 +80,7 @@ fn scan(c: &mut Criterion) {
     let n = records();
     let (ddl, paddle, _) = data(&rt, n);
     let url = cluster(&rt);
-    let options = RecordTableOptions::new(&ddl, "bench.Small").framing("paddle");
+    let options = RecordTableOptions::new(&ddl, "bench.Small").with_framing("paddle");
     let local = SessionContext::new_with_config(config());
     let remote = rt.block_on(async {
         local

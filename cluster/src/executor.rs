@@ -25,51 +25,41 @@ use tokio::net::TcpStream;
 
 use crate::codec::codecs;
 
-/// How to run an executor; Ballista's settings by Ballista's names.
-#[derive(Debug, Clone)]
-pub struct ExecutorOptions {
-    /// The scheduler's host (default `localhost`).
-    pub scheduler_host: String,
-    /// The scheduler's port (default 50050).
-    pub scheduler_port: u16,
-    /// The address to listen on (default `0.0.0.0`).
-    pub bind_host: String,
-    /// The Arrow Flight port, where shuffle data and results are fetched (default 50051).
-    pub bind_port: u16,
-    /// The gRPC port, where the scheduler hands over tasks (default 50052).
-    pub bind_grpc_port: u16,
-    /// The host name the scheduler and other executors reach this one by; default: the
-    /// bind host, unless that is `0.0.0.0` (then the address the scheduler sees).
-    pub external_host: Option<String>,
-    /// Tasks run at once (default: the number of cores).
-    pub concurrent_tasks: usize,
-    /// Where shuffle files go (default: a fresh temporary directory).
-    pub work_dir: Option<String>,
-    /// Seconds between heartbeats to the scheduler (default 60).
-    pub executor_heartbeat_interval_seconds: u64,
-    /// How long to keep trying to reach the scheduler at start (default 0: one try).
-    pub scheduler_connect_timeout_seconds: u16,
-    /// How HDFS and S3 are reached (the scan's files are read from there by URL).
-    pub storage: StorageOptions,
+hadoop_record::__options! {
+    /// How to run an executor; Ballista's settings by Ballista's names.
+    #[derive(Debug, Clone)]
+    pub struct ExecutorOptions {
+        /// The scheduler's host (default `localhost`).
+        scheduler_host / with_scheduler_host: string String = ballista().scheduler_host;
+        /// The scheduler's port (default 50050).
+        scheduler_port / with_scheduler_port: copy u16 = ballista().scheduler_port;
+        /// The address to listen on (default `0.0.0.0`).
+        bind_host / with_bind_host: string String = "0.0.0.0".into();
+        /// The Arrow Flight port, where shuffle data and results are fetched (default 50051).
+        bind_port / with_bind_port: copy u16 = ballista().port;
+        /// The gRPC port, where the scheduler hands over tasks (default 50052).
+        bind_grpc_port / with_bind_grpc_port: copy u16 = ballista().grpc_port;
+        /// The host name the scheduler and other executors reach this one by; default: the
+        /// bind host, unless that is `0.0.0.0` (then the address the scheduler sees).
+        external_host / with_external_host: ref Option<String> = None;
+        /// Tasks run at once (default: the number of cores).
+        concurrent_tasks / with_concurrent_tasks: copy usize = ballista().vcores;
+        /// Where shuffle files go (default: a fresh temporary directory).
+        work_dir / with_work_dir: ref Option<String> = None;
+        /// Seconds between heartbeats to the scheduler (default 60).
+        executor_heartbeat_interval_seconds / with_executor_heartbeat_interval_seconds:
+            copy u64 = ballista().executor_heartbeat_interval_seconds;
+        /// How long to keep trying to reach the scheduler at start (default 0: one try).
+        scheduler_connect_timeout_seconds / with_scheduler_connect_timeout_seconds:
+            copy u16 = ballista().scheduler_connect_timeout_seconds;
+        /// How HDFS and S3 are reached (the scan's files are read from there by URL).
+        storage / with_storage: ref StorageOptions = StorageOptions::default();
+    }
 }
 
-impl Default for ExecutorOptions {
-    fn default() -> Self {
-        let ballista = ExecutorProcessConfig::default();
-        ExecutorOptions {
-            scheduler_host: ballista.scheduler_host,
-            scheduler_port: ballista.scheduler_port,
-            bind_host: "0.0.0.0".into(),
-            bind_port: ballista.port,
-            bind_grpc_port: ballista.grpc_port,
-            external_host: None,
-            concurrent_tasks: ballista.vcores,
-            work_dir: None,
-            executor_heartbeat_interval_seconds: ballista.executor_heartbeat_interval_seconds,
-            scheduler_connect_timeout_seconds: ballista.scheduler_connect_timeout_seconds,
-            storage: StorageOptions::default(),
-        }
-    }
+/// Ballista's own defaults, which [`ExecutorOptions`] starts from.
+fn ballista() -> ExecutorProcessConfig {
+    ExecutorProcessConfig::default()
 }
 
 /// Starts an executor, registers it with the scheduler, calls `ready` with its Flight

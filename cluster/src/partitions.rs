@@ -16,19 +16,14 @@ use datafusion::common::config::{ConfigEntry, ConfigExtension, ExtensionOptions}
 use datafusion::common::{DataFusionError, Result};
 use datafusion::prelude::SessionConfig;
 
-/// A query's settings for the cluster (`hadoop_record.*`), sent with its session.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct ClusterOptions {
-    /// Partitions of the query's scans and exchanges; 0: the scheduler's choice (its
-    /// operator's default, else the task slots of the executors registered).
-    pub partitions: usize,
-}
-
-impl ClusterOptions {
-    /// Options that ask for `partitions` (0: the scheduler's choice).
-    pub fn partitions(partitions: usize) -> Self {
-        ClusterOptions { partitions }
+hadoop_record::__options! {
+    /// A query's settings for the cluster (`hadoop_record.*`), sent with its session.
+    #[derive(Debug, Clone)]
+    pub struct ClusterOptions {
+        /// Partitions of the query's scans and exchanges; 0 (the default): the scheduler's
+        /// choice (its operator's default, else the task slots of the executors
+        /// registered).
+        partitions / with_partitions: copy usize = 0;
     }
 }
 

@@ -20,46 +20,39 @@ use tokio::net::TcpListener;
 use crate::codec::codecs;
 use crate::partitions::{spreading, with_cluster_options, Executors};
 
-/// How to run a scheduler; Ballista's settings by Ballista's names.
-#[derive(Debug, Clone)]
-pub struct SchedulerOptions {
-    /// The address to listen on (default `0.0.0.0`).
-    pub bind_host: String,
-    /// The port to listen on (default 50050).
-    pub bind_port: u16,
-    /// The host name executors and clients reach this scheduler by (default `localhost`).
-    pub external_host: String,
-    /// Hand tasks to the executors in turn (`true`, the default), or fill each executor's
-    /// slots first (`false`, Ballista's `bias`).
-    pub round_robin: bool,
-    /// Partitions of a query that does not ask for a number; `None` (the default): the
-    /// task slots of the executors registered when it is planned.
-    pub default_partitions: Option<usize>,
-    /// Seconds without a heartbeat after which an executor counts as dead (default 180).
-    pub executor_timeout_seconds: u64,
-    /// How often dead executors are looked for, in seconds (default 15).
-    pub expire_dead_executor_interval_seconds: u64,
-    /// How often a task may fail before its job fails (default 4).
-    pub task_max_failures: usize,
-    /// How HDFS and S3 are reached (the scheduler lists and sizes the files there).
-    pub storage: StorageOptions,
+hadoop_record::__options! {
+    /// How to run a scheduler; Ballista's settings by Ballista's names.
+    #[derive(Debug, Clone)]
+    pub struct SchedulerOptions {
+        /// The address to listen on (default `0.0.0.0`).
+        bind_host / with_bind_host: string String = "0.0.0.0".into();
+        /// The port to listen on (default 50050).
+        bind_port / with_bind_port: copy u16 = ballista().bind_port;
+        /// The host name executors and clients reach this scheduler by (default
+        /// `localhost`).
+        external_host / with_external_host: string String = ballista().external_host;
+        /// Hand tasks to the executors in turn (`true`, the default), or fill each
+        /// executor's slots first (`false`, Ballista's `bias`).
+        round_robin / with_round_robin: copy bool = true;
+        /// Partitions of a query that does not ask for a number; `None` (the default): the
+        /// task slots of the executors registered when it is planned.
+        default_partitions / with_default_partitions: copy Option<usize> = None;
+        /// Seconds without a heartbeat after which an executor counts as dead (default 180).
+        executor_timeout_seconds / with_executor_timeout_seconds:
+            copy u64 = ballista().executor_timeout_seconds;
+        /// How often dead executors are looked for, in seconds (default 15).
+        expire_dead_executor_interval_seconds / with_expire_dead_executor_interval_seconds:
+            copy u64 = ballista().expire_dead_executor_interval_seconds;
+        /// How often a task may fail before its job fails (default 4).
+        task_max_failures / with_task_max_failures: copy usize = ballista().task_max_failures;
+        /// How HDFS and S3 are reached (the scheduler lists and sizes the files there).
+        storage / with_storage: ref StorageOptions = StorageOptions::default();
+    }
 }
 
-impl Default for SchedulerOptions {
-    fn default() -> Self {
-        let ballista = SchedulerConfig::default();
-        SchedulerOptions {
-            bind_host: "0.0.0.0".into(),
-            bind_port: ballista.bind_port,
-            external_host: ballista.external_host,
-            round_robin: true,
-            default_partitions: None,
-            executor_timeout_seconds: ballista.executor_timeout_seconds,
-            expire_dead_executor_interval_seconds: ballista.expire_dead_executor_interval_seconds,
-            task_max_failures: ballista.task_max_failures,
-            storage: StorageOptions::default(),
-        }
-    }
+/// Ballista's own defaults, which [`SchedulerOptions`] starts from.
+fn ballista() -> SchedulerConfig {
+    SchedulerConfig::default()
 }
 
 /// Binds the scheduler's port, calls `ready` with the address bound, then serves until the

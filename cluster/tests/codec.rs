@@ -42,7 +42,7 @@ async fn context(dir: &Path) -> SessionContext {
         .with_target_partitions(4)
         .with_repartition_file_min_size(1 << 10);
     let ctx = SessionContext::new_with_config(config);
-    let options = RecordTableOptions::new(dir.join("m.jr"), "m.Hit").encoding(Format::Csv);
+    let options = RecordTableOptions::new(dir.join("m.jr"), "m.Hit").with_encoding(Format::Csv);
     let glob = dir.join("*.csv");
     register_records(&ctx, "hits", options, &[glob.to_str().unwrap()])
         .await

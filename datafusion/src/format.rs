@@ -64,8 +64,8 @@ impl fmt::Debug for RecordFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = &self.inner.options;
         f.debug_struct("RecordFormat")
-            .field("record_type", &o.record_type)
-            .field("encoding", &o.encoding)
+            .field("record_type", &o.record_type())
+            .field("encoding", &o.encoding())
             .field("framing", &self.inner.framing.to_string())
             .finish_non_exhaustive()
     }
@@ -74,21 +74,18 @@ impl fmt::Debug for RecordFormat {
 impl RecordFormat {
     /// Loads the DDL the options name, finds the record type and checks the framing.
     pub fn try_new(options: RecordTableOptions) -> Result<Self> {
-        let loaded = load_type(&options.schema, &options.record_type)?;
+        let loaded = load_type(options.schema(), options.record_type())?;
         let framing = options
-            .framing
+            .framing()
             .to_framing()
             .map_err(|e| plan_datafusion_err!("{e}"))?;
-        let mapping = MappingOptions {
-            nullable: options.nullable,
-            string_view: options.string_view,
-        };
+        let mapping = MappingOptions::default()
+            .with_nullable(options.nullable())
+            .with_string_view(options.string_view());
         let arrow = Arc::new(arrow_schema(&loaded.schema, loaded.id, mapping));
-        let options = RecordTableOptions {
-            schema: loaded.source,
-            record_type: loaded.schema.record(loaded.id).full_name(),
-            ..options
-        };
+        let options = options
+            .with_schema(loaded.source)
+            .with_record_type(loaded.schema.record(loaded.id).full_name());
         Ok(RecordFormat {
             inner: Arc::new(Resolved {
                 options,

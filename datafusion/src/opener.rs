@@ -81,7 +81,7 @@ impl FileOpener for RecordOpener {
             batch_size: self.batch_size,
         };
         let store = self.store.clone();
-        let map = self.format.options.memory_map;
+        let map = self.format.options.memory_map();
         Ok(Box::pin(async move {
             let input = input::open(&store, &file.object_meta, map, range).await?;
             if !matches!(input, Input::Remote(_)) {

@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 /// use hadoop_record::Format;
 /// use hadoop_record_datafusion::RecordTableOptions;
 /// let options = RecordTableOptions::new("ddl/links.jr", "links.Link")
-///     .include_dir("ddl/common")
-///     .encoding(Format::Csv)
-///     .framing("paddle")
-///     .batch_size(4096);
-/// assert_eq!(options.framing.name, "paddle");
+///     .with_include_dir("ddl/common")
+///     .with_encoding(Format::Csv)
+///     .with_framing("paddle")
+///     .with_batch_size(Some(4096));
+/// assert_eq!(options.framing().name(), "paddle");
 /// // Plain data: it serializes, e.g. into a distributed plan.
 /// let json = serde_json::to_string(&options).unwrap();
 /// assert_eq!(serde_json::from_str::<RecordTableOptions>(&json).unwrap(), options);
@@ -26,33 +26,33 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordTableOptions {
     /// The DDL that declares the record type.
-    pub schema: DdlSource,
+    schema: DdlSource,
     /// The record type: `module.Class`, or a class name declared once.
-    pub record_type: String,
+    record_type: String,
     /// The records' encoding (default binary).
     #[serde(with = "format_name")]
-    pub encoding: Format,
+    encoding: Format,
     /// The files' framing (default none: records back to back).
-    pub framing: FramingOptions,
+    framing: FramingOptions,
     /// Rows per batch; `None`: the session's batch size.
-    pub batch_size: Option<usize>,
+    batch_size: Option<usize>,
     /// jute's nullable types (`rcc --nullable`): `ustring`, `buffer` and `vector` columns
     /// are nullable.
-    pub nullable: bool,
+    nullable: bool,
     /// jute input: the longest string or buffer accepted (ZooKeeper's `jute.maxbuffer`).
-    pub jute_max_buffer: Option<i32>,
+    jute_max_buffer: Option<i32>,
     /// Local files are mapped into memory rather than read (default): a Paddle scan then
     /// decodes the page cache's bytes in place instead of copying each chunk first. The one
     /// risk a map adds: a file that another process truncates while it is scanned stops the
     /// process (SIGBUS) where reads would report a truncated file. The mapped pages count in
     /// the process's resident size; they are the page cache's, not copies.
     #[serde(default = "yes")]
-    pub memory_map: bool,
+    memory_map: bool,
     /// `ustring` fields are `Utf8View` columns (default), as DataFusion reads Parquet's
     /// strings: grouping, joining and comparing on them runs faster than on `Utf8`; `false`
     /// gives `Utf8` columns, for consumers that do not take views.
     #[serde(default = "yes")]
-    pub string_view: bool,
+    string_view: bool,
 }
 
 fn yes() -> bool {
@@ -114,27 +114,26 @@ pub struct DdlFile {
     pub text: String,
 }
 
-/// A framing by the name `rcc` gives it, and how to read it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct FramingOptions {
-    /// `none` (or empty), `mesos`, `paddle`, `paddle-cpp`, `plasma-text`, `plasma-fixed:N`,
-    /// `plasma-var` or `v1`.
-    pub name: String,
-    /// paddle, paddle-cpp, plasma-var: skip damaged chunks and carry on.
-    pub recover: bool,
-    /// mesos: also accept whitespace, CR and `+` around lengths.
-    pub lenient: bool,
-    /// The largest record (paddle: chunk) accepted; `None`: the framing's default.
-    pub max_record_size: Option<u64>,
+hadoop_record::__options! {
+    /// A framing by the name `rcc` gives it, and how to read it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct FramingOptions {
+        /// `none` (or empty, the default), `mesos`, `paddle`, `paddle-cpp`, `plasma-text`,
+        /// `plasma-fixed:N`, `plasma-var`, `v1` or `seqfile`.
+        name / with_name: string String = String::new();
+        /// paddle, paddle-cpp, plasma-var, seqfile: skip damaged chunks and carry on.
+        recover / with_recover: copy bool = false;
+        /// mesos: also accept whitespace, CR and `+` around lengths.
+        lenient / with_lenient: copy bool = false;
+        /// The largest record (paddle: chunk) accepted; `None`: the framing's default.
+        max_record_size / with_max_record_size: copy Option<u64> = None;
+    }
 }
 
 impl FramingOptions {
     /// The framing named `name`, with default settings.
     pub fn named(name: impl Into<String>) -> Self {
-        FramingOptions {
-            name: name.into(),
-            ..FramingOptions::default()
-        }
+        FramingOptions::default().with_name(name)
     }
 
     /// The runtime framing these options describe.
@@ -174,67 +173,133 @@ impl RecordTableOptions {
     }
 
     /// Records of type `record_type` declared in DDL held as text (`source`, root first).
-    pub fn with_ddl(source: DdlSource, record_type: impl Into<String>) -> Self {
+    pub fn from_ddl(source: DdlSource, record_type: impl Into<String>) -> Self {
         RecordTableOptions {
             schema: source,
             ..Self::new("", record_type)
         }
     }
 
+    /// The DDL that declares the record type.
+    pub fn schema(&self) -> &DdlSource {
+        &self.schema
+    }
+
+    /// The record type: `module.Class`, or a class name declared once.
+    pub fn record_type(&self) -> &str {
+        &self.record_type
+    }
+
+    /// The records' encoding (default binary).
+    pub fn encoding(&self) -> Format {
+        self.encoding
+    }
+
+    /// The files' framing (default none: records back to back).
+    pub fn framing(&self) -> &FramingOptions {
+        &self.framing
+    }
+
+    /// Rows per batch; `None` (the default): the session's batch size.
+    pub fn batch_size(&self) -> Option<usize> {
+        self.batch_size
+    }
+
+    /// Whether jute's nullable types map to nullable columns (default no).
+    pub fn nullable(&self) -> bool {
+        self.nullable
+    }
+
+    /// jute input: the longest string or buffer accepted (ZooKeeper's `jute.maxbuffer`).
+    pub fn jute_max_buffer(&self) -> Option<i32> {
+        self.jute_max_buffer
+    }
+
+    /// Whether local files are mapped into memory (the default) or read.
+    pub fn memory_map(&self) -> bool {
+        self.memory_map
+    }
+
+    /// Whether `ustring` fields are `Utf8View` columns (the default) or `Utf8`.
+    pub fn string_view(&self) -> bool {
+        self.string_view
+    }
+
     /// Also looks for included DDL files in `dir`.
     #[must_use]
-    pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+    pub fn with_include_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         let (DdlSource::Files { include_dirs, .. } | DdlSource::Text { include_dirs, .. }) =
             &mut self.schema;
         include_dirs.push(dir.into());
         self
     }
 
+    /// Sets the DDL (e.g. to the text of the files it named: [`DdlSource::from_model`]).
+    #[must_use]
+    pub fn with_schema(mut self, schema: DdlSource) -> Self {
+        self.schema = schema;
+        self
+    }
+
+    /// Sets the record type.
+    #[must_use]
+    pub fn with_record_type(mut self, record_type: impl Into<String>) -> Self {
+        self.record_type = record_type.into();
+        self
+    }
+
     /// Sets the encoding.
     #[must_use]
-    pub fn encoding(mut self, encoding: Format) -> Self {
+    pub fn with_encoding(mut self, encoding: Format) -> Self {
         self.encoding = encoding;
         self
     }
 
     /// Sets the framing by name (`paddle`, `v1`, …) with default read settings.
     #[must_use]
-    pub fn framing(mut self, name: impl Into<String>) -> Self {
+    pub fn with_framing(mut self, name: impl Into<String>) -> Self {
         self.framing = FramingOptions::named(name);
         self
     }
 
     /// Sets the framing and its read settings.
     #[must_use]
-    pub fn framing_options(mut self, framing: FramingOptions) -> Self {
+    pub fn with_framing_options(mut self, framing: FramingOptions) -> Self {
         self.framing = framing;
         self
     }
 
-    /// Sets the rows per batch.
+    /// Sets the rows per batch (`None`: the session's).
     #[must_use]
-    pub fn batch_size(mut self, rows: usize) -> Self {
-        self.batch_size = Some(rows);
+    pub fn with_batch_size(mut self, rows: Option<usize>) -> Self {
+        self.batch_size = rows;
         self
     }
 
     /// jute's nullable types map to nullable columns.
     #[must_use]
-    pub fn nullable(mut self, nullable: bool) -> Self {
+    pub fn with_nullable(mut self, nullable: bool) -> Self {
         self.nullable = nullable;
+        self
+    }
+
+    /// Sets the longest string or buffer jute input may hold.
+    #[must_use]
+    pub fn with_jute_max_buffer(mut self, max: Option<i32>) -> Self {
+        self.jute_max_buffer = max;
         self
     }
 
     /// Whether local files are mapped into memory (the default) or read.
     #[must_use]
-    pub fn memory_map(mut self, map: bool) -> Self {
+    pub fn with_memory_map(mut self, map: bool) -> Self {
         self.memory_map = map;
         self
     }
 
     /// Whether `ustring` fields are `Utf8View` columns (the default) or `Utf8`.
     #[must_use]
-    pub fn string_view(mut self, views: bool) -> Self {
+    pub fn with_string_view(mut self, views: bool) -> Self {
         self.string_view = views;
         self
     }

@@ -31,18 +31,17 @@ pub(crate) struct Job {
 impl Job {
     fn decode_options(&self) -> DecodeOptions {
         let o = &self.format.options;
-        let mut options = DecodeOptions {
-            batch_size: self.batch_size,
-            projection: Some(self.projection.clone()),
-            nullable: o.nullable,
-            string_view: o.string_view,
-            ..DecodeOptions::default()
-        };
-        if let Some(max) = o.jute_max_buffer {
-            options.jute =
-                hadoop_record::archive::jute::JuteOptions::default().with_max_buffer(max);
+        let options = DecodeOptions::default()
+            .with_batch_size(self.batch_size)
+            .with_projection(Some(self.projection.clone()))
+            .with_nullable(o.nullable())
+            .with_string_view(o.string_view());
+        match o.jute_max_buffer() {
+            Some(max) => options.with_jute(
+                hadoop_record::archive::jute::JuteOptions::default().with_max_buffer(max),
+            ),
+            None => options,
         }
-        options
     }
 
     fn error(&self, place: Place, error: hadoop_record::Error) -> DataFusionError {
@@ -91,7 +90,7 @@ impl Scan {
     /// Opens `input` as `job` says: finds the range's first record.
     pub(crate) fn open(job: Job, input: Input) -> Result<Scan> {
         let format = &job.format;
-        let encoding = format.options.encoding;
+        let encoding = format.options.encoding();
         let options = job.decode_options();
         let decoder = BatchDecoder::new(format.schema.clone(), format.id, options.clone())
             .map_err(external)?;
@@ -166,7 +165,7 @@ impl Payloads {
     /// Decodes payloads until a batch is full or they end: a run at a time from readers
     /// that have runs (Paddle's), else one at a time.
     fn next_batch(&mut self, job: &Job) -> Result<Option<RecordBatch>> {
-        let encoding = job.format.options.encoding;
+        let encoding = job.format.options.encoding();
         if self.ended {
             return Ok(None);
         }

@@ -62,7 +62,7 @@ impl FileSource for RecordSource {
         let batch_size = self
             .format
             .options
-            .batch_size
+            .batch_size()
             .or(self.batch_size)
             .unwrap_or(hadoop_record_arrow::decode::DEFAULT_BATCH_SIZE);
         let opener = Arc::new(RecordOpener::new(
@@ -116,7 +116,7 @@ impl FileSource for RecordSource {
     fn supports_repartitioning(&self) -> bool {
         self.format
             .framing
-            .is_splittable(self.format.options.encoding)
+            .is_splittable(self.format.options.encoding())
     }
 
     fn fmt_extra(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
@@ -125,7 +125,9 @@ impl FileSource for RecordSource {
             DisplayFormatType::Default | DisplayFormatType::Verbose => write!(
                 f,
                 ", record_type={}, encoding={}, framing={}",
-                o.record_type, o.encoding, self.format.framing
+                o.record_type(),
+                o.encoding(),
+                self.format.framing
             ),
             DisplayFormatType::TreeRender => Ok(()),
         }

@@ -377,10 +377,10 @@ async fn every_encoding_and_framing_gives_the_records_answers() {
         for (partitions, map, views) in [(1, true, true), (3, true, false), (3, false, true)] {
             let ctx = session(partitions);
             let options = RecordTableOptions::new(&setup.ddl, "web.Hit")
-                .encoding(encoding)
-                .framing(framing)
-                .memory_map(map)
-                .string_view(views);
+                .with_encoding(encoding)
+                .with_framing(framing)
+                .with_memory_map(map)
+                .with_string_view(views);
             let format = ctx
                 .register_records("hits", options, &[file.to_str().unwrap()])
                 .await
@@ -496,7 +496,7 @@ async fn a_large_file_is_split_and_the_answer_stays() {
             .with_target_partitions(partitions)
             .with_repartition_file_min_size(1 << 16);
         let ctx = SessionContext::new_with_config(config);
-        let options = RecordTableOptions::new(&setup.ddl, "web.Small").framing("paddle");
+        let options = RecordTableOptions::new(&setup.ddl, "web.Small").with_framing("paddle");
         ctx.register_records("small", options, &[path.to_str().unwrap()])
             .await
             .unwrap();
@@ -564,7 +564,7 @@ async fn unused_fields_are_skipped_and_bad_records_are_named() {
     let path = setup.path("bad.v1");
     std::fs::write(&path, &file).unwrap();
     let ctx = session(1);
-    let options = RecordTableOptions::new(&setup.ddl, "Hit").framing("v1");
+    let options = RecordTableOptions::new(&setup.ddl, "Hit").with_framing("v1");
     ctx.register_records("hits", options, &[path.to_str().unwrap()])
         .await
         .unwrap();
@@ -623,7 +623,7 @@ async fn a_bad_csv_line_is_named_by_file_record_and_byte() {
     std::fs::write(&path, "1,2,T,0.5\n3,4,F,1.5\n5,x,T,2.5\n7,8,F,3.5\n").unwrap();
     for partitions in [1, 2] {
         let ctx = session(partitions);
-        let options = RecordTableOptions::new(&setup.ddl, "web.Small").encoding(Format::Csv);
+        let options = RecordTableOptions::new(&setup.ddl, "web.Small").with_encoding(Format::Csv);
         ctx.register_records("small", options, &[path.to_str().unwrap()])
             .await
             .unwrap();
@@ -674,7 +674,7 @@ async fn directories_globs_and_lists_of_files() {
     )
     .unwrap();
     let all: Vec<Value> = a.iter().chain(&b).chain(&c).cloned().collect();
-    let options = || RecordTableOptions::new(&setup.ddl, "web.Hit").framing("v1");
+    let options = || RecordTableOptions::new(&setup.ddl, "web.Hit").with_framing("v1");
     let dir_s = format!("{}/", dir.display());
     let glob = format!("{}/*.v1", dir.display());
     let c_path = dir.join("sub/c.v1");
@@ -757,7 +757,7 @@ async fn files_in_another_object_store() {
     let ctx = session(3);
     let url = url::Url::parse("memory://bucket").unwrap();
     ctx.register_object_store(&url, store);
-    let options = RecordTableOptions::new(&setup.ddl, "web.Hit").framing("plasma-var");
+    let options = RecordTableOptions::new(&setup.ddl, "web.Hit").with_framing("plasma-var");
     ctx.register_records("hits", options, &["memory://bucket/logs/"])
         .await
         .unwrap();
@@ -789,8 +789,8 @@ async fn fixed_size_jute_records() {
     std::fs::write(&path, file).unwrap();
     let ctx = session(3);
     let options = RecordTableOptions::new(&setup.ddl, "web.Small")
-        .encoding(Format::Jute)
-        .framing("plasma-fixed:21");
+        .with_encoding(Format::Jute)
+        .with_framing("plasma-fixed:21");
     ctx.register_records("small", options, &[path.to_str().unwrap()])
         .await
         .unwrap();

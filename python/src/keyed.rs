@@ -60,7 +60,7 @@ impl KeyedSource {
     ) -> Result<Self, DataFusionError> {
         let table = format.options();
         let framing = table
-            .framing
+            .framing()
             .to_framing()
             .map_err(|e| DataFusionError::Plan(e.message().to_owned()))?;
         let Framing::SeqFile(options) = framing else {
@@ -69,11 +69,11 @@ impl KeyedSource {
             ));
         };
         let (schema, id) = format.record_type();
-        let decode = |projection| DecodeOptions {
-            batch_size,
-            projection,
-            nullable: table.nullable,
-            ..DecodeOptions::default()
+        let decode = |projection| {
+            DecodeOptions::default()
+                .with_batch_size(batch_size)
+                .with_projection(projection)
+                .with_nullable(table.nullable())
         };
         let external = |e: hadoop_record_arrow::Error| DataFusionError::External(Box::new(e));
         let values =
@@ -93,7 +93,7 @@ impl KeyedSource {
             files: files.into_iter(),
             storage,
             options,
-            encoding: table.encoding,
+            encoding: table.encoding(),
             keys,
             values,
             schema: Arc::new(ArrowSchema::new(fields)),

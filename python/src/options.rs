@@ -74,7 +74,7 @@ pub(crate) fn resolve(
     include: Option<Vec<PathBuf>>,
     type_name: &str,
 ) -> PyResult<(Arc<Schema>, RecordId)> {
-    let format = RecordFormat::try_new(RecordTableOptions::with_ddl(
+    let format = RecordFormat::try_new(RecordTableOptions::from_ddl(
         ddl(schema, include)?,
         type_name,
     ))
@@ -91,12 +91,11 @@ pub(crate) fn framing(
     lenient: bool,
     max_record_size: Option<u64>,
 ) -> PyResult<FramingOptions> {
-    let options = FramingOptions {
-        name: name.unwrap_or("none").to_owned(),
-        recover,
-        lenient,
-        max_record_size,
-    };
+    let options = FramingOptions::default()
+        .with_name(name.unwrap_or("none").to_owned())
+        .with_recover(recover)
+        .with_lenient(lenient)
+        .with_max_record_size(max_record_size);
     options
         .to_framing()
         .map_err(|e| PyValueError::new_err(e.message().to_owned()))?;
@@ -178,14 +177,14 @@ impl TableArgs<'_, '_> {
             self.lenient,
             self.max_record_size,
         )?;
-        let options = RecordTableOptions::with_ddl(ddl(self.schema, self.include)?, self.type_name)
-            .encoding(encoding)
-            .framing_options(framing)
-            .nullable(self.nullable)
-            .memory_map(self.memory_map)
+        let options = RecordTableOptions::from_ddl(ddl(self.schema, self.include)?, self.type_name)
+            .with_encoding(encoding)
+            .with_framing_options(framing)
+            .with_nullable(self.nullable)
+            .with_memory_map(self.memory_map)
             // pyarrow's `string`, which every consumer of Arrow in Python takes.
-            .string_view(false)
-            .batch_size(self.batch_size);
+            .with_string_view(false)
+            .with_batch_size(Some(self.batch_size));
         RecordFormat::try_new(options).map_err(from_datafusion)
     }
 }

@@ -410,12 +410,10 @@ fn json_reader(
         }
     };
     let (schema, id) = format.record_type();
-    let options = DecodeOptions {
-        batch_size,
-        projection,
-        nullable: format.options().nullable,
-        ..DecodeOptions::default()
-    };
+    let options = DecodeOptions::default()
+        .with_batch_size(batch_size)
+        .with_projection(projection)
+        .with_nullable(format.options().nullable());
     let source = py
         .detach(|| {
             let files = inputs.list()?;

@@ -96,10 +96,7 @@ impl PySchema {
         let arrow = arrow_schema(
             &schema,
             id,
-            MappingOptions {
-                nullable,
-                ..MappingOptions::default()
-            },
+            MappingOptions::default().with_nullable(nullable),
         );
         to_pyarrow_schema(slf.py(), &arrow)
     }

@@ -12,7 +12,7 @@ use hadoop_record_storage::{blocking, is_url, Commit, SharedUpload, StorageOptio
 
 /// The storage options of the `s3_endpoint=` argument (over `AWS_ENDPOINT_URL`).
 pub(crate) fn options(s3_endpoint: Option<String>) -> StorageOptions {
-    StorageOptions { s3_endpoint }
+    StorageOptions::default().with_s3_endpoint(s3_endpoint)
 }
 
 /// A session whose tables may name files by URL.

@@ -500,8 +500,13 @@ pub(crate) fn write(
     .plan()
     .map_err(PyValueError::new_err)?;
     let mut batches = import_stream(data)?;
-    let encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions { nullable });
-    let key_encoder = key.map(|(s, id)| BatchEncoder::new(s, id, EncodeOptions { nullable }));
+    let encoder = BatchEncoder::new(
+        schema.clone(),
+        id,
+        EncodeOptions::default().with_nullable(nullable),
+    );
+    let key_encoder = key
+        .map(|(s, id)| BatchEncoder::new(s, id, EncodeOptions::default().with_nullable(nullable)));
     // The columns are checked before the file is created.
     let empty = RecordBatch::new_empty(batches.schema());
     let empty = match &key_encoder {

@@ -3,10 +3,11 @@
 //! getter each. The macro is exported (hidden) for the companion crates, not as public API.
 
 /// Defines an options struct in the crate's style. Each field is
-/// `getter / setter: copy Type = default;` (the getter returns the value) or
-/// `getter / setter: ref Type = default;` (it returns a reference), optionally followed by
-/// `map |value| expr` to adjust what the setter stores. Field docs become the getter's and
-/// the setter's docs.
+/// `getter / setter: KIND Type = default;`, where KIND says what the getter returns: `copy`
+/// the value, `ref` a reference, `string` (for a `String`) a `&str`, whose setter takes
+/// `impl Into<String>`. `, map |value| expr` after the default adjusts what the setter
+/// stores. A field's docs become its getter's and setter's; other attributes, each written
+/// after them as `@ #[...]` (`@ #[serde(default)]`), go on the field.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __options {
@@ -15,6 +16,7 @@ macro_rules! __options {
         pub struct $name:ident {
             $(
                 $(#[doc = $doc:expr])*
+                $(@ #[$field_attr:meta])*
                 $get:ident / $set:ident : $kind:ident $ty:ty = $default:expr
                     $(, map $map:expr)?;
             )*
@@ -22,7 +24,7 @@ macro_rules! __options {
     ) => {
         $(#[$attr])*
         pub struct $name {
-            $($get: $ty,)*
+            $($(#[$field_attr])* $get: $ty,)*
         }
 
         impl Default for $name {
@@ -33,16 +35,26 @@ macro_rules! __options {
 
         impl $name {
             $(
-                $(#[doc = $doc])*
-                #[must_use]
-                pub fn $set(mut self, value: $ty) -> Self {
-                    $(let value = ($map)(value);)?
-                    self.$get = value;
-                    self
-                }
-
+                $crate::__options!(@setter $kind $get $set [$(#[doc = $doc])*] $ty $(, $map)?);
                 $crate::__options!(@getter $kind $get [$(#[doc = $doc])*] $ty);
             )*
+        }
+    };
+    (@setter string $get:ident $set:ident [$(#[doc = $doc:expr])*] $ty:ty) => {
+        $(#[doc = $doc])*
+        #[must_use]
+        pub fn $set(mut self, value: impl Into<String>) -> Self {
+            self.$get = value.into();
+            self
+        }
+    };
+    (@setter $kind:ident $get:ident $set:ident [$(#[doc = $doc:expr])*] $ty:ty $(, $map:expr)?) => {
+        $(#[doc = $doc])*
+        #[must_use]
+        pub fn $set(mut self, value: $ty) -> Self {
+            $(let value = ($map)(value);)?
+            self.$get = value;
+            self
         }
     };
     (@getter copy $get:ident [$(#[doc = $doc:expr])*] $ty:ty) => {
@@ -54,6 +66,12 @@ macro_rules! __options {
     (@getter ref $get:ident [$(#[doc = $doc:expr])*] $ty:ty) => {
         $(#[doc = $doc])*
         pub fn $get(&self) -> &$ty {
+            &self.$get
+        }
+    };
+    (@getter string $get:ident [$(#[doc = $doc:expr])*] $ty:ty) => {
+        $(#[doc = $doc])*
+        pub fn $get(&self) -> &str {
             &self.$get
         }
     };

@@ -171,17 +171,16 @@ fn run(context: &Context, args: ClusterArgs) -> bool {
 }
 
 async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
-    let options = SchedulerOptions {
-        bind_host: args.bind_host,
-        bind_port: args.bind_port,
-        external_host: args.external_host,
-        round_robin: args.task_distribution == TaskDistribution::RoundRobin,
-        default_partitions: args.default_partitions.map(|n| n as usize),
-        executor_timeout_seconds: args.executor_timeout_seconds,
-        expire_dead_executor_interval_seconds: args.expire_dead_executor_interval_seconds,
-        task_max_failures: args.task_max_failures,
-        storage: args.storage.options(),
-    };
+    let options = SchedulerOptions::default()
+        .with_bind_host(args.bind_host)
+        .with_bind_port(args.bind_port)
+        .with_external_host(args.external_host)
+        .with_round_robin(args.task_distribution == TaskDistribution::RoundRobin)
+        .with_default_partitions(args.default_partitions.map(|n| n as usize))
+        .with_executor_timeout_seconds(args.executor_timeout_seconds)
+        .with_expire_dead_executor_interval_seconds(args.expire_dead_executor_interval_seconds)
+        .with_task_max_failures(args.task_max_failures)
+        .with_storage(args.storage.options());
     run_scheduler(options, |address| {
         eprintln!("rcc cluster scheduler: listening on {address}");
     })
@@ -191,22 +190,22 @@ async fn scheduler(args: SchedulerArgs) -> Result<(), String> {
 
 async fn executor(args: ExecutorArgs) -> Result<(), String> {
     let defaults = ExecutorOptions::default();
-    let options = ExecutorOptions {
-        scheduler_host: args.scheduler_host,
-        scheduler_port: args.scheduler_port,
-        bind_host: args.bind_host,
-        bind_port: args.bind_port,
-        bind_grpc_port: args.bind_grpc_port,
-        external_host: args.external_host,
-        concurrent_tasks: args
-            .concurrent_tasks
-            .map_or(defaults.concurrent_tasks, usize::from),
-        work_dir: args.work_dir,
-        executor_heartbeat_interval_seconds: args.executor_heartbeat_interval_seconds,
-        scheduler_connect_timeout_seconds: args.scheduler_connect_timeout_seconds,
-        storage: args.storage.options(),
-    };
-    let grpc = options.bind_grpc_port;
+    let options = ExecutorOptions::default()
+        .with_scheduler_host(args.scheduler_host)
+        .with_scheduler_port(args.scheduler_port)
+        .with_bind_host(args.bind_host)
+        .with_bind_port(args.bind_port)
+        .with_bind_grpc_port(args.bind_grpc_port)
+        .with_external_host(args.external_host)
+        .with_concurrent_tasks(
+            args.concurrent_tasks
+                .map_or(defaults.concurrent_tasks(), usize::from),
+        )
+        .with_work_dir(args.work_dir)
+        .with_executor_heartbeat_interval_seconds(args.executor_heartbeat_interval_seconds)
+        .with_scheduler_connect_timeout_seconds(args.scheduler_connect_timeout_seconds)
+        .with_storage(args.storage.options());
+    let grpc = options.bind_grpc_port();
     run_executor(options, |address| {
         eprintln!(
             "rcc cluster executor: listening on {address} (Flight), port {grpc} (gRPC); registered with the scheduler"

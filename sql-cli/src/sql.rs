@@ -211,23 +211,22 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
     let model = load_model(context, &record.schema, &record.include_dirs)?;
     let schema = model.to_schema().into_schema();
     let id = find_type(&schema, &record.type_name, &record.schema)?;
-    let framing = FramingOptions {
-        name: args.in_framing.clone().unwrap_or_default(),
-        recover: args.recover,
-        lenient: args.read.lenient,
-        max_record_size: args.read.max_record_size,
-    };
+    let framing = FramingOptions::default()
+        .with_name(args.in_framing.clone().unwrap_or_default())
+        .with_recover(args.recover)
+        .with_lenient(args.read.lenient)
+        .with_max_record_size(args.read.max_record_size);
     framing
         .to_framing()
         .map_err(|e| format!("--in-framing: {}", e.message()))?;
-    let options = RecordTableOptions::with_ddl(
+    let options = RecordTableOptions::from_ddl(
         DdlSource::from_model(&model, &record.include_dirs),
         schema.record(id).full_name(),
     )
-    .encoding(encoding)
-    .framing_options(framing)
-    .nullable(args.nullable)
-    .memory_map(!args.no_mmap);
+    .with_encoding(encoding)
+    .with_framing_options(framing)
+    .with_nullable(args.nullable)
+    .with_memory_map(!args.no_mmap);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -241,7 +240,7 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
     if let Some(n) = args.partitions {
         config = config
             .with_target_partitions(n.into())
-            .with_option_extension(ClusterOptions::partitions(n.into()));
+            .with_option_extension(ClusterOptions::default().with_partitions(n.into()));
     }
     let files: Vec<&str> = args.files.iter().map(String::as_str).collect();
     // The same table and query; on a cluster, the table is one a plan can carry.

@@ -12,11 +12,30 @@ use url::Url;
 use crate::guard::{Guarded, DEADLINE};
 
 /// How stores are reached beyond what the environment says.
+///
+/// ```
+/// use hadoop_record_storage::StorageOptions;
+/// let options = StorageOptions::default().with_s3_endpoint(Some("http://127.0.0.1:9000".into()));
+/// assert_eq!(options.s3_endpoint(), Some("http://127.0.0.1:9000"));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StorageOptions {
+    s3_endpoint: Option<String>,
+}
+
+impl StorageOptions {
     /// The S3 endpoint (`http://127.0.0.1:9000` for an S3-compatible store), over
-    /// `AWS_ENDPOINT_URL`.
-    pub s3_endpoint: Option<String>,
+    /// `AWS_ENDPOINT_URL`; `None` (the default): the environment's.
+    pub fn s3_endpoint(&self) -> Option<&str> {
+        self.s3_endpoint.as_deref()
+    }
+
+    /// Sets the S3 endpoint.
+    #[must_use]
+    pub fn with_s3_endpoint(mut self, endpoint: Option<String>) -> Self {
+        self.s3_endpoint = endpoint;
+        self
+    }
 }
 
 /// The store of `url`'s scheme and authority (`hdfs://nn:8020`, `s3://bucket`), guarded by

@@ -21,7 +21,7 @@
 //!     name: "Hit".into(),
 //!     fields: vec![FieldDef::new("url", FieldType::String), FieldDef::new("n", FieldType::Long)],
 //! });
-//! let options = DecodeOptions { projection: Some(vec![1]), ..DecodeOptions::default() };
+//! let options = DecodeOptions::default().with_projection(Some(vec![1]));
 //! let mut decoder = BatchDecoder::new(Arc::new(schema), id, options)?;
 //! // One CSV record per framed payload; `url` is skipped, not decoded.
 //! decoder.decode_payload(b"'a,7\n", Format::Csv)?;
@@ -60,44 +60,36 @@ pub use reader::BatchReader;
 /// Rows per batch unless [`DecodeOptions::batch_size`] says otherwise (DataFusion's default).
 pub const DEFAULT_BATCH_SIZE: usize = 8192;
 
-/// How a [`BatchDecoder`] decodes.
-///
-/// Build it with `..DecodeOptions::default()` so that fields added later keep their
-/// defaults.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeOptions {
-    /// Rows per batch: [`BatchDecoder::is_full`] from then on (default 8192). A batch also
-    /// counts as full once it holds 1 GiB of string and buffer bytes.
-    pub batch_size: usize,
-    /// The top-level fields to decode, by index in the record, in the order the batch's
-    /// columns are to have; the others are skipped, not decoded. `None`: every field.
-    /// `Some(vec![])` decodes no column and counts rows (for `count(*)`).
-    pub projection: Option<Vec<usize>>,
-    /// jute's nullable types: `ustring`, `buffer` and `vector` may be null (as `rcc
-    /// --nullable` generates them) and map to nullable fields.
-    pub nullable: bool,
-    /// The longest string or buffer jute input may hold (ZooKeeper's `jute.maxbuffer`), for
-    /// [`BatchDecoder::decode_payload`] and [`BatchReader`].
-    pub jute: JuteOptions,
-    /// The most records, vectors and maps open at once
-    /// ([`hadoop_record::archive::Depth`]); `None`: what the schema can nest, at least
-    /// [`DEFAULT_MAX_DEPTH`].
-    pub max_depth: Option<usize>,
-    /// The record's own `ustring` fields decode to `Utf8View` arrays rather than `Utf8`
-    /// ([`MappingOptions::string_view`]).
-    pub string_view: bool,
-}
-
-impl Default for DecodeOptions {
-    fn default() -> Self {
-        DecodeOptions {
-            batch_size: DEFAULT_BATCH_SIZE,
-            projection: None,
-            nullable: false,
-            jute: JuteOptions::default(),
-            max_depth: None,
-            string_view: false,
-        }
+hadoop_record::__options! {
+    /// How a [`BatchDecoder`] decodes.
+    ///
+    /// ```
+    /// use hadoop_record_arrow::DecodeOptions;
+    /// let options = DecodeOptions::default().with_batch_size(1024).with_projection(Some(vec![2, 0]));
+    /// assert_eq!(options.batch_size(), 1024);
+    /// ```
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DecodeOptions {
+        /// Rows per batch: [`BatchDecoder::is_full`] from then on (default 8192). A batch
+        /// also counts as full once it holds 1 GiB of string and buffer bytes.
+        batch_size / with_batch_size: copy usize = DEFAULT_BATCH_SIZE;
+        /// The top-level fields to decode, by index in the record, in the order the batch's
+        /// columns are to have; the others are skipped, not decoded. `None`: every field.
+        /// `Some(vec![])` decodes no column and counts rows (for `count(*)`).
+        projection / with_projection: ref Option<Vec<usize>> = None;
+        /// jute's nullable types: `ustring`, `buffer` and `vector` may be null (as `rcc
+        /// --nullable` generates them) and map to nullable fields.
+        nullable / with_nullable: copy bool = false;
+        /// The longest string or buffer jute input may hold (ZooKeeper's `jute.maxbuffer`),
+        /// for [`BatchDecoder::decode_payload`] and [`BatchReader`].
+        jute / with_jute: copy JuteOptions = JuteOptions::default();
+        /// The most records, vectors and maps open at once
+        /// ([`hadoop_record::archive::Depth`]); `None`: what the schema can nest, at least
+        /// [`DEFAULT_MAX_DEPTH`].
+        max_depth / with_max_depth: copy Option<usize> = None;
+        /// The record's own `ustring` fields decode to `Utf8View` arrays rather than `Utf8`
+        /// ([`MappingOptions::string_view`]).
+        string_view / with_string_view: copy bool = false;
     }
 }
 
@@ -170,10 +162,9 @@ impl BatchDecoder {
         record: RecordId,
         options: DecodeOptions,
     ) -> Result<Self, Error> {
-        let mapping = MappingOptions {
-            nullable: options.nullable,
-            string_view: options.string_view,
-        };
+        let mapping = MappingOptions::default()
+            .with_nullable(options.nullable)
+            .with_string_view(options.string_view);
         let full = arrow_schema(&schema, record, mapping);
         let def = schema.record(record);
         let projection: Vec<usize> = match &options.projection {

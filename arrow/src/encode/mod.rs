@@ -59,12 +59,14 @@ use crate::mapping::{arrow_schema, MappingOptions};
 use crate::Error;
 pub use rows::Rows;
 
-/// How a [`BatchEncoder`] encodes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct EncodeOptions {
-    /// jute's nullable types: a null `ustring`, `buffer` or `vector` is written as a null
-    /// (which only jute and CSV can hold); otherwise every null is an error.
-    pub nullable: bool,
+hadoop_record::__options! {
+    /// How a [`BatchEncoder`] encodes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct EncodeOptions {
+        /// jute's nullable types: a null `ustring`, `buffer` or `vector` is written as a
+        /// null (which only jute and CSV can hold); otherwise every null is an error.
+        nullable / with_nullable: copy bool = false;
+    }
 }
 
 /// Encodes record batches as records of one type.
@@ -83,10 +85,7 @@ impl BatchEncoder {
         let expected = Arc::new(arrow_schema(
             &schema,
             record,
-            MappingOptions {
-                nullable: options.nullable,
-                ..MappingOptions::default()
-            },
+            MappingOptions::default().with_nullable(options.nullable),
         ));
         BatchEncoder {
             type_name: schema.record(record).name.as_str().into(),

@@ -41,10 +41,7 @@ impl Rows {
     ) -> Result<Rows> {
         let def = schema.record(record);
         let columns = struct_children(&schema, record, expected.fields(), &batch.clone().into())?;
-        let mapping = MappingOptions {
-            nullable: options.nullable,
-            ..MappingOptions::default()
-        };
+        let mapping = MappingOptions::default().with_nullable(options.nullable);
         let mut built = Vec::with_capacity(columns.len());
         for (f, array) in def.fields.iter().zip(&columns) {
             built.push(Src::new(&schema, &f.ty, array, mapping).map_err(|e| e.in_field(&f.name))?);

@@ -113,19 +113,19 @@ fn to_columnar(
     let schema = Arc::new(schema.clone());
     // Records already read into values (JSON, another writer's type) are decoded from them.
     let by_value = writer.is_some() || args.from == InFormat::Json;
-    let options = DecodeOptions {
-        batch_size: args
-            .columnar
-            .batch_size
-            .map_or(DEFAULT_BATCH_SIZE, |n| n as usize),
-        nullable: args.columnar.nullable,
-        jute: args
-            .jute_maxbuffer
-            .map_or_else(JuteOptions::default, |max| {
-                JuteOptions::default().with_max_buffer(max)
-            }),
-        ..DecodeOptions::default()
-    };
+    let options = DecodeOptions::default()
+        .with_batch_size(
+            args.columnar
+                .batch_size
+                .map_or(DEFAULT_BATCH_SIZE, |n| n as usize),
+        )
+        .with_nullable(args.columnar.nullable)
+        .with_jute(
+            args.jute_maxbuffer
+                .map_or_else(JuteOptions::default, |max| {
+                    JuteOptions::default().with_max_buffer(max)
+                }),
+        );
     let decoder = BatchDecoder::new(schema.clone(), id, options)
         .map_err(|e| Early::Message(e.to_string()))?;
     let mut out = ColumnarWriter::create(
@@ -279,9 +279,7 @@ fn from_columnar(
     let encoder = BatchEncoder::new(
         schema.clone(),
         id,
-        EncodeOptions {
-            nullable: args.columnar.nullable,
-        },
+        EncodeOptions::default().with_nullable(args.columnar.nullable),
     );
     // The columns are checked before anything is written.
     let file = input.map_or("standard input".into(), |p| p.display().to_string());

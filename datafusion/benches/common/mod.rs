@@ -52,7 +52,7 @@ pub fn table(
     rt.block_on(async {
         match source {
             Source::Paddle => {
-                let options = RecordTableOptions::new(ddl, "bench.Small").framing("paddle");
+                let options = RecordTableOptions::new(ddl, "bench.Small").with_framing("paddle");
                 ctx.register_records("t", options, &[paddle.to_str().unwrap()])
                     .await
                     .unwrap();
@@ -154,7 +154,7 @@ pub fn files(
     if !parquet.exists() {
         rt.block_on(async {
             let ctx = SessionContext::new();
-            let options = RecordTableOptions::new(&ddl_path, &type_name).framing("paddle");
+            let options = RecordTableOptions::new(&ddl_path, &type_name).with_framing("paddle");
             ctx.register_records("t", options, &[paddle.to_str().unwrap()])
                 .await
                 .unwrap();

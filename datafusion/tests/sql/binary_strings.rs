@@ -69,8 +69,8 @@ async fn blobs() -> Blobs {
     std::fs::write(&file, w.into_inner().unwrap()).unwrap();
     let ctx = SessionContext::new();
     let options = RecordTableOptions::new(&ddl, "bin.Blob")
-        .encoding(Format::Jute)
-        .nullable(true);
+        .with_encoding(Format::Jute)
+        .with_nullable(true);
     ctx.register_records("blobs", options, &[file.to_str().unwrap()])
         .await
         .unwrap();
@@ -293,7 +293,7 @@ async fn the_session_keeps_everything_else() {
     let (ddl, path) = (dir.path().join("bin.jr"), dir.path().join("more.jute"));
     std::fs::write(&ddl, DDL).unwrap();
     std::fs::write(&path, []).unwrap();
-    let options = RecordTableOptions::new(&ddl, "bin.Blob").encoding(Format::Jute);
+    let options = RecordTableOptions::new(&ddl, "bin.Blob").with_encoding(Format::Jute);
     t.ctx
         .register_records("more", options, &[path.to_str().unwrap()])
         .await
