@@ -121,7 +121,7 @@ impl Config {
     /// The path of the `hadoop-record` crate in the generated code, when it is not
     /// `::hadoop_record` (e.g. a re-export: `::my_crate::hadoop_record`).
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Self {
-        self.rust(|o| o.with_runtime_crate(path))
+        self.rust(|o| o.with_runtime_crate(Some(path.into())))
     }
 
     /// Whether to print a `cargo:warning` line for each construct Hadoop's own rcc would

@@ -177,7 +177,7 @@ fn one_file_output_has_no_inner_attributes_and_a_generated_header() {
 #[test]
 fn user_attributes_and_runtime_path() {
     let options = Options::default()
-        .with_runtime_crate("::my_runtime::hr")
+        .with_runtime_crate(Some("::my_runtime::hr".into()))
         .with_type_attribute(".", "#[doc(alias = \"ddl\")]")
         .with_type_attribute(
             ".links",
@@ -195,7 +195,7 @@ fn user_attributes_and_runtime_path() {
 #[test]
 fn bad_attributes_and_runtime_paths_are_reported() {
     let options = Options::default()
-        .with_runtime_crate("not a path")
+        .with_runtime_crate(Some("not a path".into()))
         .with_type_attribute(".", "derive(Hash)")
         .with_field_attribute(".", "#[doc = ]");
     let err = rust::generate_file(&model(&["tests/ddl/docs/links.jr"]), &options).unwrap_err();

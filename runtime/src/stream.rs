@@ -815,6 +815,14 @@ impl<W: Write> RecordWriter<W> {
         )
     }
 
+    /// The writer, mutably. Writing to it directly puts bytes before those still buffered:
+    /// [`RecordWriter::flush`] first.
+    pub fn get_mut(&mut self) -> &mut W {
+        with_output!(&mut self.output, o => o.get_mut(),
+            Output::Taken => unreachable!("a RecordWriter is consumed by into_inner"),
+        )
+    }
+
     /// Writes everything buffered, flushes, and returns the writer. When that fails, the
     /// error holds this writer with what it could not write, as `BufWriter::into_inner` does.
     pub fn into_inner(mut self) -> Result<W, IntoInnerError<Self>> {

@@ -257,3 +257,162 @@ fn many_records_cross_buffer_boundaries() {
         assert!(back == records, "{format}");
     }
 }
+
+/// After an I/O error every later read fails as an I/O error too (not as a syntax error),
+/// and the iterators, once they end, stay ended (`FusedIterator`).
+#[test]
+fn a_failed_reader_keeps_the_errors_kind_and_its_iterators_stay_ended() {
+    /// One record, then errors.
+    struct Failing(Vec<u8>);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("cable unplugged"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0.drain(..n);
+            Ok(n)
+        }
+    }
+    let bytes = encode(&[IntRec { v: 1 }], Format::Binary);
+    let mut reader = RecordReader::new(Failing(bytes), Format::Binary);
+    assert_eq!(reader.read::<IntRec>().unwrap(), Some(IntRec { v: 1 }));
+    let first = reader.read::<IntRec>().unwrap_err();
+    assert_eq!(first.kind(), ErrorKind::Io);
+    let later = reader.read::<IntRec>().unwrap_err();
+    assert_eq!(later.kind(), ErrorKind::Io, "{later}");
+    assert_eq!(later.record(), Some(1));
+
+    fn fused<I: std::iter::FusedIterator>(_: &I) {}
+    let bytes = encode(&[IntRec { v: 1 }], Format::Csv);
+    let mut reader = RecordReader::new(&bytes[..], Format::Csv);
+    let mut records = reader.records::<IntRec>();
+    fused(&records);
+    assert!(records.next().is_some());
+    assert!(records.next().is_none());
+    assert!(records.next().is_none());
+    let mut owned = RecordReader::new(&bytes[..], Format::Csv).into_records::<IntRec>();
+    fused(&owned);
+    assert!(owned.by_ref().all(|r| r.is_ok()));
+    assert!(owned.next().is_none());
+}
+
+/// The reader hands back what it reads from, as `BufReader` does.
+#[test]
+fn the_reader_gives_back_its_reader() {
+    let bytes = encode(&[IntRec { v: 1 }, IntRec { v: 2 }], Format::Binary);
+    let mut reader = RecordReader::new(io::Cursor::new(bytes.clone()), Format::Binary);
+    assert_eq!(reader.read::<IntRec>().unwrap(), Some(IntRec { v: 1 }));
+    // The whole input was read ahead into the buffer.
+    assert_eq!(reader.get_ref().position(), bytes.len() as u64);
+    reader.get_mut().set_position(0);
+    let cursor = reader.into_inner();
+    assert_eq!(cursor.into_inner(), bytes);
+    // The owning iterator gives the reader back, to read on with another type.
+    let mut records = RecordReader::new(&bytes[..], Format::Binary).into_records::<IntRec>();
+    assert_eq!(records.next().unwrap().unwrap(), IntRec { v: 1 });
+    let mut reader = records.into_reader();
+    assert_eq!(reader.read::<IntRec>().unwrap(), Some(IntRec { v: 2 }));
+}
+
+/// `into_inner` gives the writer back when the final flush fails, with what it could not
+/// write, so that it can be tried again.
+#[test]
+fn into_inner_gives_the_writer_back_when_the_flush_fails() {
+    #[derive(Debug, Default)]
+    struct Flaky {
+        full: bool,
+        bytes: Vec<u8>,
+    }
+    impl Write for Flaky {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.full {
+                return Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"));
+            }
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut writer = RecordWriter::new(
+        Flaky {
+            full: true,
+            ..Flaky::default()
+        },
+        Format::Csv,
+    );
+    writer.write(&IntRec { v: 5 }).unwrap();
+    let e = writer.into_inner().unwrap_err();
+    assert_eq!(e.error().kind(), ErrorKind::Io);
+    assert!(e.to_string().contains("disk full"), "{e}");
+    let mut writer = e.into_inner();
+    writer.get_mut().full = false;
+    assert_eq!(writer.into_inner().unwrap().bytes, b"5\n");
+    // `?` in a function returning hadoop_record::Result takes the error alone.
+    fn finish(w: RecordWriter<Flaky>) -> hadoop_record::Result<Flaky> {
+        Ok(w.into_inner()?)
+    }
+    let mut full = RecordWriter::new(
+        Flaky {
+            full: true,
+            ..Flaky::default()
+        },
+        Format::Binary,
+    );
+    full.write(&IntRec { v: 1 }).unwrap();
+    assert_eq!(finish(full).unwrap_err().kind(), ErrorKind::Io);
+}
+
+/// One record in one call, in every format: what a `RecordWriter` writes for it, read back
+/// exactly; an empty input or bytes after the record are errors that say where.
+#[test]
+fn one_record_in_one_call() {
+    use hadoop_record::{from_reader, from_slice, to_vec, to_writer};
+    let record = outer_with_tags(&["a", "b,c"]);
+    for &format in Format::ALL {
+        let bytes = to_vec(&record, format).unwrap();
+        assert_eq!(
+            bytes,
+            encode(std::slice::from_ref(&record), format),
+            "{format}"
+        );
+        assert_eq!(
+            from_slice::<Outer>(&bytes, format).unwrap(),
+            record,
+            "{format}"
+        );
+        assert_eq!(
+            from_reader::<_, Outer>(io::Cursor::new(&bytes), format).unwrap(),
+            record,
+            "{format}"
+        );
+        let mut out = Vec::new();
+        to_writer(&mut out, &record, format).unwrap();
+        assert_eq!(out, bytes, "{format}");
+
+        let e = from_slice::<Outer>(b"", format).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::UnexpectedEof, "{format}: {e}");
+        let mut two = bytes.clone();
+        two.extend_from_slice(&bytes);
+        let e = from_slice::<Outer>(&two, format).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{format}: {e}");
+        assert!(e.to_string().contains("after the record"), "{format}: {e}");
+        let e = from_reader::<_, Outer>(&two[..], format).unwrap_err();
+        assert!(e.to_string().contains("after the record"), "{format}: {e}");
+    }
+    // Binary says how many bytes are left over, and where they start.
+    let mut bytes = to_vec(&IntRec { v: 1 }, Format::Binary).unwrap();
+    bytes.extend_from_slice(b"xy");
+    let e = from_slice::<IntRec>(&bytes, Format::Binary).unwrap_err();
+    assert_eq!(e.to_string(), "byte 1: 2 trailing bytes after the record");
+    // A CSV record ends with its line end, as the stream reader requires.
+    assert_eq!(
+        from_slice::<IntRec>(b"7\r\n", Format::Csv).unwrap(),
+        IntRec { v: 7 }
+    );
+    let e = from_slice::<IntRec>(b"7", Format::Csv).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnexpectedEof, "{e}");
+}

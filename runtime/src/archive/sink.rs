@@ -84,6 +84,11 @@ impl<W: Write> Sink<W> {
         &self.inner
     }
 
+    /// The writer, mutably. Writing to it directly puts bytes before those still buffered.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
     /// Flushes and returns the writer.
     pub fn into_inner(mut self) -> Result<W> {
         self.flush()?;
@@ -114,6 +119,12 @@ macro_rules! sink_methods {
         /// The writer. Bytes may still be buffered: see `flush`.
         pub fn get_ref(&self) -> &W {
             self.sink.get_ref()
+        }
+
+        /// The writer, mutably. Writing to it directly puts bytes before those still
+        /// buffered: `flush` first.
+        pub fn get_mut(&mut self) -> &mut W {
+            self.sink.get_mut()
         }
 
         /// Flushes and returns the writer.

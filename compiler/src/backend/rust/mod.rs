@@ -42,75 +42,46 @@ use types::Ordered;
 /// The runtime crate's path unless [`Options::runtime_crate`] says otherwise.
 pub const DEFAULT_RUNTIME_CRATE: &str = "::hadoop_record";
 
-/// How to generate Rust. [`crate::Config`] sets these from a build script.
-///
-/// ```
-/// use hadoop_record_compiler::backend::rust::Options;
-/// let options = Options::default()
-///     .with_type_attribute(".links", "#[derive(serde::Serialize)]")
-///     .with_minimal_derives(true);
-/// assert_eq!(options.type_attributes().len(), 1);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Options {
-    runtime_crate: Option<String>,
-    source_root: Option<PathBuf>,
-    type_attributes: Vec<(String, String)>,
-    field_attributes: Vec<(String, String)>,
-    nullable: bool,
-    minimal_derives: bool,
+hadoop_record::__options! {
+    /// How to generate Rust. [`crate::Config`] sets these from a build script.
+    ///
+    /// ```
+    /// use hadoop_record_compiler::backend::rust::Options;
+    /// let options = Options::default()
+    ///     .with_type_attribute(".links", "#[derive(serde::Serialize)]")
+    ///     .with_minimal_derives(true);
+    /// assert_eq!(options.type_attributes().len(), 1);
+    /// ```
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Options {
+        /// Path of the `hadoop-record` crate in the generated code, when the runtime is
+        /// re-exported elsewhere; `None` (the default): [`DEFAULT_RUNTIME_CRATE`].
+        runtime_crate / with_runtime_crate: ref Option<String> = None;
+        /// Absolute DDL paths are shown relative to this directory in doc comments and
+        /// headers (so output does not depend on where the sources are checked out);
+        /// absolute paths outside it are shown by file name only. Relative paths are shown
+        /// as given.
+        source_root / with_source_root: ref Option<PathBuf> = None;
+        /// `(path, attribute)`: attributes added to matching records (see
+        /// [`Options::with_type_attribute`]).
+        type_attributes / with_type_attributes: ref Vec<(String, String)> = Vec::new();
+        /// `(path, attribute)`: attributes added to matching fields (see
+        /// [`Options::with_field_attribute`]).
+        field_attributes / with_field_attributes: ref Vec<(String, String)> = Vec::new();
+        /// Jute's nulls: every `ustring`, `buffer` and `vector`, at any depth (vector
+        /// elements and map values too), becomes an `Option` (`Option<String>`,
+        /// `Option<Vec<u8>>`, `Option<Vec<T>>`), whose `None` is Java's `null` — a length of
+        /// −1 in jute ([`hadoop_record::archive::jute`]). Map keys and records stay as they
+        /// are: Java cannot write a null key or record. For ZooKeeper's `zookeeper.jute`.
+        nullable / with_nullable: copy bool = false;
+        /// Derive only `Debug`, `Clone` and `PartialEq` (and `Record`), leaving every other
+        /// trait to [`Options::with_type_attribute`]; see
+        /// [`crate::Config::minimal_derives`].
+        minimal_derives / with_minimal_derives: copy bool = false;
+    }
 }
 
 impl Options {
-    /// Path of the `hadoop-record` crate in the generated code; `None` for
-    /// [`DEFAULT_RUNTIME_CRATE`].
-    pub fn runtime_crate(&self) -> Option<&str> {
-        self.runtime_crate.as_deref()
-    }
-
-    /// Where absolute DDL paths are shown relative to (see [`Options::with_source_root`]).
-    pub fn source_root(&self) -> Option<&Path> {
-        self.source_root.as_deref()
-    }
-
-    /// `(path, attribute)`: attributes added to matching records.
-    pub fn type_attributes(&self) -> &[(String, String)] {
-        &self.type_attributes
-    }
-
-    /// `(path, attribute)`: attributes added to matching fields.
-    pub fn field_attributes(&self) -> &[(String, String)] {
-        &self.field_attributes
-    }
-
-    /// Whether strings, buffers and vectors are `Option`s (see [`Options::with_nullable`]).
-    pub fn nullable(&self) -> bool {
-        self.nullable
-    }
-
-    /// Whether records derive only `Debug`, `Clone` and `PartialEq` (see
-    /// [`crate::Config::minimal_derives`]).
-    pub fn minimal_derives(&self) -> bool {
-        self.minimal_derives
-    }
-
-    /// Names the `hadoop-record` crate in the generated code, when the runtime is
-    /// re-exported elsewhere (default [`DEFAULT_RUNTIME_CRATE`]).
-    #[must_use]
-    pub fn with_runtime_crate(mut self, path: impl Into<String>) -> Self {
-        self.runtime_crate = Some(path.into());
-        self
-    }
-
-    /// Absolute DDL paths are shown relative to `dir` in doc comments and headers (so
-    /// output does not depend on where the sources are checked out); absolute paths outside
-    /// it are shown by file name only. Relative paths are shown as given.
-    #[must_use]
-    pub fn with_source_root(mut self, dir: Option<PathBuf>) -> Self {
-        self.source_root = dir;
-        self
-    }
-
     /// Adds `attribute` to the records `path` selects, e.g.
     /// `(".links.Link", "#[derive(serde::Serialize)]")`. See [`path_matches`].
     #[must_use]
@@ -131,25 +102,6 @@ impl Options {
         attribute: impl Into<String>,
     ) -> Self {
         self.field_attributes.push((path.into(), attribute.into()));
-        self
-    }
-
-    /// Jute's nulls: every `ustring`, `buffer` and `vector`, at any depth (vector elements
-    /// and map values too), becomes an `Option` (`Option<String>`, `Option<Vec<u8>>`,
-    /// `Option<Vec<T>>`), whose `None` is Java's `null` — a length of −1 in jute
-    /// ([`hadoop_record::archive::jute`]). Map keys and records stay as they are: Java cannot
-    /// write a null key or record. For ZooKeeper's `zookeeper.jute`.
-    #[must_use]
-    pub fn with_nullable(mut self, nullable: bool) -> Self {
-        self.nullable = nullable;
-        self
-    }
-
-    /// Derive only `Debug`, `Clone` and `PartialEq` (and `Record`), leaving every other
-    /// trait to [`Options::with_type_attribute`]; see [`crate::Config::minimal_derives`].
-    #[must_use]
-    pub fn with_minimal_derives(mut self, minimal: bool) -> Self {
-        self.minimal_derives = minimal;
         self
     }
 }
@@ -361,7 +313,10 @@ impl<'a> Generator<'a> {
     fn new(model: &'a Model, options: &'a Options) -> Result<Self, Diagnostics> {
         let fail = |problems| Diagnostics::new(model.files.clone(), problems);
         let mut problems = Vec::new();
-        let runtime_text = options.runtime_crate().unwrap_or(DEFAULT_RUNTIME_CRATE);
+        let runtime_text = options
+            .runtime_crate()
+            .as_deref()
+            .unwrap_or(DEFAULT_RUNTIME_CRATE);
         let runtime = match syn::parse_str::<syn::Path>(runtime_text) {
             Ok(path) => path,
             Err(e) => {
@@ -392,8 +347,8 @@ impl<'a> Generator<'a> {
         let runtime_attr = self
             .options
             .runtime_crate()
-            .filter(|c| *c != DEFAULT_RUNTIME_CRATE)
-            .map(str::to_owned);
+            .clone()
+            .filter(|c| c != DEFAULT_RUNTIME_CRATE);
         Emitter {
             model: self.model,
             layout: &self.layout,
@@ -401,14 +356,14 @@ impl<'a> Generator<'a> {
             attributes: &self.attributes,
             runtime: self.runtime.clone(),
             runtime_attr,
-            source_root: self.options.source_root(),
+            source_root: self.options.source_root().as_deref(),
             nullable: self.options.nullable(),
             minimal_derives: self.options.minimal_derives(),
         }
     }
 
     fn show_path(&self, path: &Path) -> String {
-        show_path(path, self.options.source_root())
+        show_path(path, self.options.source_root().as_deref())
     }
 
     /// The `@generated` comment at the top of every file.

@@ -4,10 +4,23 @@
 //! Crates, and why: flate2 for zlib and gzip (with the `zlib` feature it runs on the zlib C
 //! library, as Java's `Deflater` does, so the bytes are Java's); bzip2 (its default backend
 //! is a Rust port of libbzip2, whose output equals Hadoop's `CBZip2OutputStream`'s); snap
-//! and lz4_flex for the raw snappy and LZ4 blocks (pure Rust, well kept), and with the `lz4`
-//! feature the LZ4 C library for compressing, whose bytes are lz4-java's; snap's compressed
-//! bytes may differ from the C++ library behind snappy-java (see the module documentation). The block framing of `BlockCompressorStream` around them is Hadoop's
-//! and no crate has it, so it is written here.
+//! and lz4_flex for the raw snappy and LZ4 blocks (pure Rust, well kept), and with the
+//! `lz4-c` feature the LZ4 C library for compressing, whose bytes are lz4-java's; snap's
+//! compressed bytes may differ from the C++ library behind snappy-java (see the module
+//! documentation). The block framing of `BlockCompressorStream` around them is Hadoop's and
+//! no crate has it, so it is written here. Each codec is behind its crate feature.
+
+// Without every codec, `Engine`'s methods end in the arm that refuses the codec: what they
+// would do with their arguments is compiled out.
+#![cfg_attr(
+    not(all(
+        feature = "deflate",
+        feature = "bzip2",
+        feature = "snappy",
+        feature = "lz4"
+    )),
+    allow(unreachable_code, unused_variables, clippy::ptr_arg)
+)]
 
 #[cfg(any(feature = "deflate", feature = "bzip2"))]
 use std::io::Read;
@@ -193,15 +206,6 @@ impl Engine {
 
     /// Appends the complete compressed stream of `raw` to `out`; an error only for a codec
     /// this build lacks ([`Engine::check`]).
-    #[cfg_attr(
-        not(all(
-            feature = "deflate",
-            feature = "bzip2",
-            feature = "snappy",
-            feature = "lz4"
-        )),
-        allow(unreachable_code, unused_variables, clippy::ptr_arg)
-    )]
     pub(crate) fn compress(&mut self, raw: &[u8], out: &mut Vec<u8>) -> Result<()> {
         match self.codec {
             #[cfg(feature = "deflate")]
@@ -242,15 +246,6 @@ impl Engine {
 
     /// Decompresses one stream into `out` (cleared first), producing at most `limit` bytes.
     /// Bytes after the end of the stream are ignored, as Hadoop's streams ignore them.
-    #[cfg_attr(
-        not(all(
-            feature = "deflate",
-            feature = "bzip2",
-            feature = "snappy",
-            feature = "lz4"
-        )),
-        allow(unreachable_code, unused_variables, clippy::ptr_arg)
-    )]
     pub(crate) fn decompress(
         &mut self,
         stored: &[u8],

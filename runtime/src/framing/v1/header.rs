@@ -16,7 +16,7 @@ pub(crate) const MAGIC: &[u8] = b"RecordIO v";
 /// h.push("Record-Content-Type", "Json: application/json").unwrap();
 /// h.push("Record-Content-Type", "Blob: application/octet-stream").unwrap();
 /// assert_eq!(h.get("record-content-type"), Some("Json: application/json"));
-/// assert_eq!(h.get_all("Record-Content-Type").count(), 2);
+/// assert_eq!(h.values("Record-Content-Type").count(), 2);
 /// assert!(h.push("Bad Key", "x").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +62,7 @@ impl FileHeader {
     }
 
     /// Every value of `key` in order (compared ASCII case-insensitively).
-    pub fn get_all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    pub fn values<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.pairs
             .iter()
             .filter(move |(k, _)| k.eq_ignore_ascii_case(key))
