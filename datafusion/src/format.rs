@@ -38,7 +38,7 @@ use crate::source::RecordSource;
 /// # let dir = tempfile::tempdir()?;
 /// # let ddl = dir.path().join("m.jr");
 /// # std::fs::write(&ddl, "module m { class Hit { ustring url; long n; } }")?;
-/// let format = RecordFormat::try_new(RecordTableOptions::new(&ddl, "m.Hit").framing("paddle"))?;
+/// let format = RecordFormat::try_new(RecordTableOptions::new(&ddl, "m.Hit").with_framing("paddle"))?;
 /// assert_eq!(format.arrow_schema().field(1).name(), "n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

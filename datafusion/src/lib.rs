@@ -33,7 +33,7 @@
 //! # std::fs::write(dir.path().join("b.csv"), "'x,3\n")?;
 //! # let files = dir.path().join("*.csv");
 //! let ctx = SessionContext::new();
-//! let options = RecordTableOptions::new(ddl, "m.Hit").encoding(hadoop_record::Format::Csv);
+//! let options = RecordTableOptions::new(ddl, "m.Hit").with_encoding(hadoop_record::Format::Csv);
 //! ctx.register_records("hits", options, &[files.to_str().unwrap()]).await?;
 //! let total = ctx.sql("SELECT sum(n) FROM hits").await?.collect().await?;
 //! # use datafusion::arrow::array::AsArray;

@@ -39,7 +39,7 @@ pub trait SessionContextExt {
     /// # let data = dir.path().join("hits.csv");
     /// # let data = data.to_str().unwrap();
     /// let ctx = SessionContext::new();
-    /// let options = RecordTableOptions::new(&ddl, "m.Hit").encoding(hadoop_record::Format::Csv);
+    /// let options = RecordTableOptions::new(&ddl, "m.Hit").with_encoding(hadoop_record::Format::Csv);
     /// ctx.register_records("hits", options, &[data]).await?;
     /// let df = ctx.sql("SELECT url, sum(n) AS n FROM hits GROUP BY url ORDER BY url").await?;
     /// let batches = df.collect().await?;
