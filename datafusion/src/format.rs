@@ -83,12 +83,19 @@ impl RecordFormat {
             nullable: options.nullable,
             string_view: options.string_view,
         };
-        let arrow = Arc::new(arrow_schema(&loaded.schema, loaded.id, mapping));
+        let arrow = arrow_schema(&loaded.schema, loaded.id, mapping)
+            .map_err(|e| plan_datafusion_err!("{e}"))?;
+        let record_type = loaded
+            .schema
+            .record(loaded.id)
+            .map(|r| r.full_name())
+            .unwrap_or_default();
         let options = RecordTableOptions {
             schema: loaded.source,
-            record_type: loaded.schema.record(loaded.id).full_name(),
+            record_type,
             ..options
         };
+        let arrow = Arc::new(arrow);
         Ok(RecordFormat {
             inner: Arc::new(Resolved {
                 options,

@@ -42,7 +42,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut want_error = None;
     loop {
         match reader.read_value(&schema, id) {
-            Ok(Some(v)) => want.write_value(&schema, id, &v).expect("CSV holds every value"),
+            Ok(Some(v)) => want
+                .write_value(&schema, id, &v)
+                .expect("CSV holds every value"),
             Ok(None) => break,
             Err(e) => {
                 want_error = Some(e.to_string());
@@ -60,7 +62,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         ..DecodeOptions::default()
     };
     let batches = BatchReader::new(data, format, schema.clone(), id, options).unwrap();
-    let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions { nullable });
+    let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions { nullable }).unwrap();
     let mut got = RecordWriter::new(Vec::new(), Format::Csv);
     let mut got_error = None;
     for batch in batches {
@@ -88,7 +90,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     // A projection skips what it leaves out; it may accept more (skipped strings are not
     // checked), never panics.
     let options = DecodeOptions {
-        projection: Some(vec![schema.record(id).fields.len() - 1]),
+        projection: Some(vec![schema.record(id).unwrap().fields.len() - 1]),
         nullable,
         ..DecodeOptions::default()
     };

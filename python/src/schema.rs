@@ -100,7 +100,8 @@ impl PySchema {
                 nullable,
                 ..MappingOptions::default()
             },
-        );
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         to_pyarrow_schema(slf.py(), &arrow)
     }
 

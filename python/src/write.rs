@@ -500,8 +500,12 @@ pub(crate) fn write(
     .plan()
     .map_err(PyValueError::new_err)?;
     let mut batches = import_stream(data)?;
-    let encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions { nullable });
-    let key_encoder = key.map(|(s, id)| BatchEncoder::new(s, id, EncodeOptions { nullable }));
+    let encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions { nullable })
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let key_encoder = key
+        .map(|(s, id)| BatchEncoder::new(s, id, EncodeOptions { nullable }))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     // The columns are checked before the file is created.
     let empty = RecordBatch::new_empty(batches.schema());
     let empty = match &key_encoder {
@@ -524,7 +528,7 @@ pub(crate) fn write(
     encoder.prepare(&empty).map_err(|e| {
         PyValueError::new_err(format!(
             "the columns are not those of {}: {e}",
-            schema.record(id).full_name()
+            schema.record(id).map(|r| r.full_name()).unwrap_or_default()
         ))
     })?;
     let name = path.display().to_string();

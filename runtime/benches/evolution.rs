@@ -5,7 +5,8 @@
 //! `cargo bench -p hadoop-record --bench evolution` (`ARCHIVE_BENCH_CLOCK=cpu` for thread
 //! CPU time). 100,000 records per iteration of the small and text shapes of the archive
 //! benchmarks; each is read as written (`same`) and into a later version of its type that
-//! dropped one field and added another (`evolved`).
+//! dropped one field and added another (`evolved`), one call per record (`read_with`) and
+//! through the iterator that holds its filters (`records_with`).
 
 mod support;
 
@@ -91,6 +92,17 @@ fn shape<Old: Record + 'static, New: Record + 'static, M: Measurement>(
     });
     g.bench_function("read_with/evolved", |b| {
         b.iter(|| read_all(&bytes, |r| r.read_with::<New>(&info)))
+    });
+    g.bench_function("records_with/evolved", |b| {
+        b.iter(|| {
+            let mut reader = RecordReader::new(&bytes[..], Format::Binary);
+            let mut n = 0usize;
+            for r in reader.records_with::<New>(&info) {
+                black_box(&r.unwrap());
+                n += 1;
+            }
+            assert_eq!(n, N);
+        })
     });
     g.bench_function("read_value", |b| {
         b.iter(|| read_all(&bytes, |r| r.read_value(&old_schema, old_id)))

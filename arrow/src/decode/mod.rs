@@ -20,7 +20,7 @@
 //!     module: "m".into(),
 //!     name: "Hit".into(),
 //!     fields: vec![FieldDef::new("url", FieldType::String), FieldDef::new("n", FieldType::Long)],
-//! });
+//! })?;
 //! let options = DecodeOptions { projection: Some(vec![1]), ..DecodeOptions::default() };
 //! let mut decoder = BatchDecoder::new(Arc::new(schema), id, options)?;
 //! // One CSV record per framed payload; `url` is skipped, not decoded.
@@ -174,8 +174,8 @@ impl BatchDecoder {
             nullable: options.nullable,
             string_view: options.string_view,
         };
-        let full = arrow_schema(&schema, record, mapping);
-        let def = schema.record(record);
+        let full = arrow_schema(&schema, record, mapping)?;
+        let def = crate::mapping::record_type(&schema, record);
         let projection: Vec<usize> = match &options.projection {
             Some(p) => p.clone(),
             None => (0..def.fields.len()).collect(),
@@ -226,12 +226,13 @@ impl BatchDecoder {
         let batch_rows = options.batch_size.clamp(1, DEFAULT_BATCH_SIZE * 8);
         columns.iter_mut().for_each(|c| c.reserve(batch_rows));
         let arrow = Arc::new(full.project(&projection)?);
-        let max_depth = options.max_depth.unwrap_or_else(|| {
-            schema
-                .max_depth(record)
+        let max_depth = match options.max_depth {
+            Some(max) => max,
+            None => schema
+                .max_depth(record)?
                 .unwrap_or(DEFAULT_MAX_DEPTH)
-                .max(DEFAULT_MAX_DEPTH)
-        });
+                .max(DEFAULT_MAX_DEPTH),
+        };
         Ok(BatchDecoder {
             type_name: def.name.as_str().into(),
             schema,

@@ -39,7 +39,7 @@ impl Rows {
         batch: &RecordBatch,
         options: EncodeOptions,
     ) -> Result<Rows> {
-        let def = schema.record(record);
+        let def = crate::mapping::record_type(&schema, record);
         let columns = struct_children(&schema, record, expected.fields(), &batch.clone().into())?;
         let mapping = MappingOptions {
             nullable: options.nullable,
@@ -188,7 +188,7 @@ impl Src {
             },
             FieldType::Record(id) => {
                 let record = array.as_struct();
-                let def = schema.record(*id);
+                let def = crate::mapping::record_type(schema, *id);
                 let mut fields = Vec::with_capacity(def.fields.len());
                 for (f, column) in def.fields.iter().zip(record.columns()) {
                     fields.push(
@@ -212,7 +212,7 @@ impl Src {
             kind,
             nulls: array.nulls().filter(|n| n.null_count() > 0).cloned(),
             null_type,
-            type_name: schema.type_name(ty),
+            type_name: crate::mapping::type_name(schema, ty),
         })
     }
 

@@ -8,31 +8,55 @@
 //! use hadoop_record::Value;
 //!
 //! let mut schema = Schema::new();
-//! let point = schema.add(RecordType {
-//!     module: "geo".into(),
-//!     name: "Point".into(),
-//!     fields: vec![FieldDef::new("x", FieldType::Int), FieldDef::new("y", FieldType::Int)],
-//! });
+//! let point = schema.add(RecordType::new("geo", "Point", vec![
+//!     FieldDef::new("x", FieldType::Int),
+//!     FieldDef::new("y", FieldType::Int),
+//! ]))?;
 //! // 1024 and -1 in Hadoop's binary encoding.
 //! let bytes = [0x8e, 0x04, 0x00, 0xff];
-//! let value = read_record(&mut RawInput::new(&bytes), &schema, point, "").unwrap();
+//! let value = read_record(&mut RawInput::new(&bytes), &schema, point, "")?;
 //! assert_eq!(value, Value::Record(vec![Value::Int(1024), Value::Int(-1)]));
+//! assert_eq!(value.field(&schema, point, "x").and_then(Value::as_int), Some(1024));
+//! # Ok::<(), hadoop_record::Error>(())
 //! ```
+//!
+//! A [`Value`] is built from Rust values with `From` (`Value::from(7)`, `"text".into()`)
+//! and [`Value::from_fields`], and taken apart with the `as_*` accessors and
+//! [`Value::field`], as `serde_json::Value` is; the schema says which variant a field
+//! holds, as the record's type would.
 
+mod access;
 mod codec;
 mod compare;
 mod hash;
+mod input;
 #[cfg(feature = "json")]
 pub mod json;
 
+use crate::archive::Depth;
+use crate::error::Result;
 use crate::schema::{FieldType, Schema};
 
-pub(crate) use codec::read_value_filtered;
+pub(crate) use codec::{read_checked, write_checked};
 pub use codec::{read_record, read_value, write_record, write_value};
 pub use compare::{compare_hadoop, equals_hadoop, key_cmp};
 pub use hash::hash_hadoop;
+pub(crate) use input::ValueInput;
 
 /// A value of any DDL type. Which variant is valid where is decided by the schema.
+///
+/// `From` makes one of each Rust type that stands for a DDL type: `i8` (`byte`), `bool`,
+/// `i32` (`int`), `i64` (`long`), `f32`, `f64`, strings (`String`, `&str`, `Box<str>`,
+/// `Cow<str>`: `ustring`) and bytes (`Vec<u8>`, `&[u8]`, `[u8; N]`: `buffer`). There is no
+/// `From<Vec<Value>>`: a list of values is a `vector` or a record's fields, and only the
+/// schema tells which — say it with [`Value::Vector`], [`Value::Record`] or
+/// [`Value::from_fields`]. The `as_*` accessors give the content of exactly their variant.
+///
+/// ```
+/// use hadoop_record::Value;
+/// let v = Value::Vector(vec![1.into(), 2.into()]);
+/// assert_eq!(v.as_vector().map(|items| items[1].as_int()), Some(Some(2)));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// `byte`
@@ -66,23 +90,32 @@ pub enum Value {
 
 impl Value {
     /// The empty value of `ty`: 0, `false`, `""`, no bytes, no elements, and a record of
-    /// empty fields. What a field that data does not hold reads as.
+    /// empty fields. What a field that data does not hold reads as. An
+    /// [`ErrorKind::Schema`](crate::ErrorKind::Schema) error when `ty` names a record the
+    /// schema lacks.
     ///
     /// ```
     /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
     /// use hadoop_record::Value;
     ///
     /// let mut schema = Schema::new();
-    /// let id = schema.add(RecordType {
-    ///     module: "m".into(),
-    ///     name: "R".into(),
-    ///     fields: vec![FieldDef::new("s", FieldType::String), FieldDef::new("n", FieldType::Int)],
-    /// });
-    /// let empty = Value::empty(&schema, &FieldType::Record(id));
+    /// let id = schema.add(RecordType::new("m", "R", vec![
+    ///     FieldDef::new("s", FieldType::String),
+    ///     FieldDef::new("n", FieldType::Int),
+    /// ]))?;
+    /// let empty = Value::empty(&schema, &FieldType::Record(id))?;
     /// assert_eq!(empty, Value::Record(vec![Value::String(String::new()), Value::Int(0)]));
+    /// # Ok::<(), hadoop_record::Error>(())
     /// ```
-    pub fn empty(schema: &Schema, ty: &FieldType) -> Value {
-        match ty {
+    pub fn empty(schema: &Schema, ty: &FieldType) -> Result<Value> {
+        schema.check(ty)?;
+        Value::empty_of(schema, ty, &mut Depth::default())
+    }
+
+    /// [`Value::empty`] of a checked type; records count against `depth`, so that a record
+    /// that holds itself (not through a vector or map) is an error, not a stack overflow.
+    pub(crate) fn empty_of(schema: &Schema, ty: &FieldType, depth: &mut Depth) -> Result<Value> {
+        Ok(match ty {
             FieldType::Byte => Value::Byte(0),
             FieldType::Bool => Value::Bool(false),
             FieldType::Int => Value::Int(0),
@@ -93,15 +126,15 @@ impl Value {
             FieldType::Buffer => Value::Buffer(Vec::new()),
             FieldType::Vector(_) => Value::Vector(Vec::new()),
             FieldType::Map(..) => Value::Map(Vec::new()),
-            FieldType::Record(id) => Value::Record(
-                schema
-                    .record(*id)
-                    .fields
-                    .iter()
-                    .map(|f| Value::empty(schema, &f.ty))
-                    .collect(),
-            ),
-        }
+            FieldType::Record(id) => {
+                depth.enter()?;
+                let fields = schema.record_at(*id).fields.iter();
+                let fields = fields.map(|f| Value::empty_of(schema, &f.ty, depth));
+                let record = Value::Record(fields.collect::<Result<_>>()?);
+                depth.leave();
+                record
+            }
+        })
     }
 
     /// The name of the variant's DDL type, for messages.
