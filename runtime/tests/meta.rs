@@ -512,3 +512,23 @@ fn evolving_iterators_end_after_the_first_error() {
     assert_eq!(again.kind(), ErrorKind::UnexpectedEof);
     assert_eq!(r.records_with::<ShapeInOrder>(&info).count(), 0);
 }
+
+#[test]
+fn reading_with_the_records_own_type_info_reads_as_a_plain_read() {
+    let v1 = shapes_v1();
+    let info = ShapeV1::type_info();
+    let (schema, id) = ShapeV1::schema();
+    for format in Format::ALL {
+        let bytes = write_all(&v1, *format);
+        let mut r = RecordReader::new(&bytes[..], *format);
+        let typed: Vec<ShapeV1> = r.records_with(&info).collect::<Result<_, _>>().unwrap();
+        assert_eq!(typed, v1, "{format}");
+        let mut plain = RecordReader::new(&bytes[..], *format);
+        let mut filtered = RecordReader::new(&bytes[..], *format);
+        while let Some(value) = plain.read_value(&schema, id).unwrap() {
+            let same = filtered.read_value_with(&schema, id, &info).unwrap();
+            assert_eq!(same.as_ref(), Some(&value), "{format}");
+        }
+        assert_eq!(filtered.read_value_with(&schema, id, &info).unwrap(), None);
+    }
+}

@@ -52,6 +52,10 @@ pub struct Filters {
     /// vectors and maps), by [`RecordId::index`]: a record that does not is read as written,
     /// without looking at its fields.
     filtered_below: Vec<bool>,
+    /// Whether every filter reads each written field into the reader's field at the same
+    /// place (the writer's type information is the reader's): then the filters change
+    /// nothing, and a read is a plain read.
+    identity: bool,
 }
 
 /// One record type's filter: the writer's fields, and for each the reader's field it is read
@@ -155,9 +159,16 @@ impl Filters {
             root: FieldType::Record(reader),
             plans: vec![None; schema.records().len()],
             filtered_below: Vec::new(),
+            identity: false,
         };
         filters.set(reader, info);
         filters.filtered_below = filtered_below(schema, &filters.plans);
+        filters.identity = filters.plans.iter().enumerate().all(|(i, plan)| {
+            plan.as_ref().is_none_or(|plan| {
+                plan.targets.len() == filters.schema.records()[i].fields.len()
+                    && plan.targets.iter().enumerate().all(|(w, t)| *t == Some(w))
+            })
+        });
         Ok(filters)
     }
 
@@ -230,6 +241,9 @@ impl Filters {
 
     /// Reads one record of the reader's type, written under `tag`, as a [`Value`].
     pub fn read_record<I: RecordInput + ?Sized>(&self, input: &mut I, tag: &str) -> Result<Value> {
+        if self.identity {
+            return value::read_checked(input, &self.schema, &self.root, tag);
+        }
         let mut input = FilteredInput::new(input, self, &self.root);
         value::read_checked(&mut input, &self.schema, &self.root, tag)
     }
@@ -242,6 +256,9 @@ impl Filters {
         input: &mut I,
         tag: &str,
     ) -> Result<T> {
+        if self.identity {
+            return T::read_from(input, tag);
+        }
         T::read_from(&mut FilteredInput::new(input, self, &self.root), tag)
     }
 }

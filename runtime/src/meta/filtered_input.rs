@@ -141,10 +141,7 @@ impl<'f, 'i, I: RecordInput + ?Sized> FilteredInput<'f, 'i, I> {
                     skip_fields(self.input, &written[step.skip.clone()])?;
                 }
                 if step.scalar != Some(scalar) {
-                    return Err(Error::new(
-                        ErrorKind::Schema,
-                        format!("the reader reads {what} where its schema has another type"),
-                    ));
+                    return Err(not_a(what));
                 }
                 return Ok(if step.present {
                     Source::Input
@@ -450,6 +447,16 @@ fn skip_fields<I: RecordInput + ?Sized>(input: &mut I, fields: &[FieldTypeInfo])
 }
 
 #[cold]
+#[inline(never)]
+fn not_a(what: &str) -> Error {
+    Error::new(
+        ErrorKind::Schema,
+        format!("the reader reads {what} where its schema has another type"),
+    )
+}
+
+#[cold]
+#[inline(never)]
 fn too_many() -> Error {
     Error::new(
         ErrorKind::Schema,
