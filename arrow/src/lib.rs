@@ -47,7 +47,6 @@ pub mod ipc;
 pub mod mapping;
 mod order;
 mod recursive;
-mod value_io;
 
 pub use decode::{BatchDecoder, BatchReader, DecodeOptions};
 pub use encode::{BatchEncoder, EncodeOptions};

@@ -338,3 +338,99 @@ fn a_record_that_holds_itself_directly_is_an_error_not_an_overflow() {
     assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
     assert_eq!(s.max_depth(r).unwrap(), None);
 }
+
+mod typed {
+    use std::collections::BTreeMap;
+
+    use hadoop_record::Record;
+
+    #[derive(Record, Debug, PartialEq, Clone)]
+    pub struct Leaf {
+        pub n: i64,
+        pub tag: Option<String>,
+    }
+
+    #[derive(Record, Debug, PartialEq, Clone)]
+    pub struct Tree {
+        pub label: String,
+        pub leaves: Vec<Leaf>,
+        pub by_name: BTreeMap<String, Leaf>,
+        pub data: Vec<u8>,
+    }
+}
+
+#[test]
+fn typed_records_convert_to_and_from_values() {
+    use std::collections::BTreeMap;
+
+    use hadoop_record::value::{from_value, to_value};
+    use hadoop_record::Record;
+    use typed::{Leaf, Tree};
+
+    let leaf = |n, tag: Option<&str>| Leaf {
+        n,
+        tag: tag.map(String::from),
+    };
+    let tree = Tree {
+        label: "t".into(),
+        leaves: vec![leaf(1, Some("a")), leaf(2, None)],
+        by_name: BTreeMap::from([("b".into(), leaf(3, Some(""))), ("a".into(), leaf(4, None))]),
+        data: vec![0, 255],
+    };
+    let value = to_value(&tree).unwrap();
+    // The value is what reading the record's bytes with its schema gives (jute holds nulls).
+    let (schema, id) = Tree::schema();
+    let mut w = RecordWriter::new(Vec::new(), Format::Jute);
+    w.write(&tree).unwrap();
+    let bytes = w.into_inner().unwrap();
+    let read = RecordReader::new(&bytes[..], Format::Jute)
+        .read_value(&schema, id)
+        .unwrap()
+        .unwrap();
+    assert_eq!(value, read);
+    assert_eq!(
+        value.field(&schema, id, "label").and_then(Value::as_str),
+        Some("t")
+    );
+    assert!(value
+        .field(&schema, id, "leaves")
+        .unwrap()
+        .as_vector()
+        .unwrap()[1]
+        .as_record()
+        .unwrap()[1]
+        .is_null());
+    assert_eq!(from_value::<Tree>(value.clone()).unwrap(), tree);
+
+    // A value of another shape is an error naming where.
+    let mut wrong = value.clone();
+    *wrong.field_mut(&schema, id, "data").unwrap() = Value::from(1);
+    let e = from_value::<Tree>(wrong).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.path().as_str()),
+        (ErrorKind::Schema, "Tree.data"),
+        "{e}"
+    );
+    let mut short = value.clone();
+    if let Value::Record(fields) = &mut short {
+        fields.pop();
+    }
+    assert_eq!(
+        from_value::<Tree>(short).unwrap_err().kind(),
+        ErrorKind::Schema
+    );
+    let mut long = value;
+    if let Value::Record(fields) = &mut long {
+        fields.push(Value::from(0));
+    }
+    assert_eq!(
+        from_value::<Tree>(long).unwrap_err().kind(),
+        ErrorKind::Schema
+    );
+    assert_eq!(
+        from_value::<Leaf>(Value::Vector(vec![]))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Schema
+    );
+}

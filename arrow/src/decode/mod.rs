@@ -48,10 +48,10 @@ use hadoop_record::archive::binary::RawInput;
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::archive::DEFAULT_MAX_DEPTH;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::value::ValueInput;
 use hadoop_record::{ErrorKind, Format, Position, RecordInput, RecordReader, Value, VisitInput};
 
 use crate::mapping::{arrow_schema, MappingOptions};
-use crate::value_io::ValueInput;
 use crate::Error;
 use column::{Column, Context, BYTES_PER_BATCH};
 
@@ -281,7 +281,7 @@ impl BatchDecoder {
     /// filter). Errors name the record number and the field path.
     pub fn decode_value(&mut self, value: &Value) -> hadoop_record::Result<()> {
         let n = self.records;
-        let mut input = ValueInput::new(value);
+        let mut input = ValueInput::new(value.clone());
         self.decode_record(&mut input)
             .map_err(|e| e.in_field(&self.type_name).in_record(n))
     }

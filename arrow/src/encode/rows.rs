@@ -11,6 +11,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, SchemaRef};
 use hadoop_record::archive::NullType;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::value::ValueOutput;
 use hadoop_record::{Error, ErrorKind, Format, RecordOutput, RecordWriter, Result, Value};
 
 use super::conform::struct_children;
@@ -18,7 +19,6 @@ use super::{EncodeOptions, Visit};
 use crate::mapping::MappingOptions;
 use crate::order::KeyOrder;
 use crate::recursive;
-use crate::value_io::ValueOutput;
 
 /// The rows of a batch checked against a record type, ready to write.
 #[derive(Debug)]
@@ -76,7 +76,7 @@ impl Rows {
 
     /// Row `row` as a [`Value`] (as the runtime would read the record its row writes).
     pub fn value(&self, row: usize) -> Result<Value> {
-        let mut out = ValueOutput::default();
+        let mut out = ValueOutput::new();
         self.write_row(row, &mut out)
             .map_err(|e| e.in_field(&self.type_name))?;
         Ok(out.into_value().expect("a record was written"))

@@ -2,6 +2,7 @@
 //! rules of the classes Hadoop's rcc generates (`setTypeFilter` and the filtered
 //! `read_from`), see the [module docs](super).
 
+use std::mem::Discriminant;
 use std::ops::Range;
 
 use super::filtered_input::FilteredInput;
@@ -84,37 +85,8 @@ pub(crate) struct InOrder {
 pub(crate) struct Step {
     pub(crate) skip: Range<usize>,
     pub(crate) present: bool,
-    /// The reader field's type, when a scalar: what a read of it is checked against.
-    pub(crate) scalar: Option<Scalar>,
-}
-
-/// The scalar [`FieldType`]s, as [`Step::scalar`] holds them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scalar {
-    Byte,
-    Bool,
-    Int,
-    Long,
-    Float,
-    Double,
-    String,
-    Buffer,
-}
-
-impl Scalar {
-    pub(crate) fn of(ty: &FieldType) -> Option<Scalar> {
-        Some(match ty {
-            FieldType::Byte => Scalar::Byte,
-            FieldType::Bool => Scalar::Bool,
-            FieldType::Int => Scalar::Int,
-            FieldType::Long => Scalar::Long,
-            FieldType::Float => Scalar::Float,
-            FieldType::Double => Scalar::Double,
-            FieldType::String => Scalar::String,
-            FieldType::Buffer => Scalar::Buffer,
-            FieldType::Vector(_) | FieldType::Map(..) | FieldType::Record(_) => return None,
-        })
-    }
+    /// Which kind of type the reader field has: what a read of it is checked against.
+    pub(crate) kind: Discriminant<FieldType>,
 }
 
 impl InOrder {
@@ -126,7 +98,7 @@ impl InOrder {
             .map(|f| Step {
                 skip: 0..0,
                 present: false,
-                scalar: Scalar::of(&f.ty),
+                kind: std::mem::discriminant(&f.ty),
             })
             .collect();
         let (mut from, mut last) = (0, None);

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::filter::{skip, Filters, Plan, Scalar, Step};
+use super::filter::{skip, Filters, Plan, Step};
 use super::FieldTypeInfo;
 use crate::archive::{Index, RecordInput, DEFAULT_MAX_DEPTH};
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -123,7 +123,7 @@ impl<'f, 'i, I: RecordInput + ?Sized> FilteredInput<'f, 'i, I> {
 
     /// Where the next value, a scalar of type `scalar`, comes from.
     #[inline(always)]
-    fn scalar(&mut self, scalar: Scalar, what: &'static str) -> Result<Source> {
+    fn scalar(&mut self, scalar: &FieldType, what: &'static str) -> Result<Source> {
         if (self.through | self.empty) == 0 {
             // The fast path: a field of a filtered record.
             if let Frame::Filtered {
@@ -140,7 +140,7 @@ impl<'f, 'i, I: RecordInput + ?Sized> FilteredInput<'f, 'i, I> {
                 if !step.skip.is_empty() {
                     skip_fields(self.input, &written[step.skip.clone()])?;
                 }
-                if step.scalar != Some(scalar) {
+                if step.kind != std::mem::discriminant(scalar) {
                     return Err(not_a(what));
                 }
                 return Ok(if step.present {
@@ -155,7 +155,7 @@ impl<'f, 'i, I: RecordInput + ?Sized> FilteredInput<'f, 'i, I> {
 
     /// [`FilteredInput::scalar`] anywhere but in a filtered record.
     #[inline(never)]
-    fn scalar_elsewhere(&mut self, scalar: Scalar, what: &str) -> Result<Source> {
+    fn scalar_elsewhere(&mut self, scalar: &FieldType, what: &str) -> Result<Source> {
         if self.through != 0 {
             return Ok(Source::Input);
         }
@@ -166,7 +166,7 @@ impl<'f, 'i, I: RecordInput + ?Sized> FilteredInput<'f, 'i, I> {
             return Ok(Source::Replay);
         }
         let (ty, present) = self.slot()?;
-        if Scalar::of(ty) != Some(scalar) {
+        if std::mem::discriminant(ty) != std::mem::discriminant(scalar) {
             return Err(mismatch(ty, what));
         }
         Ok(if present {
@@ -477,7 +477,7 @@ macro_rules! scalar {
     ($name:ident, $ty:ty, $scalar:expr, $what:literal, $empty:expr) => {
         #[inline(always)]
         fn $name(&mut self, tag: &str) -> Result<$ty> {
-            match self.scalar($scalar, $what)? {
+            match self.scalar(&$scalar, $what)? {
                 Source::Input => self.input.$name(tag),
                 Source::Empty => Ok($empty),
                 Source::Replay => self.replay()?.$name(tag),
@@ -487,36 +487,42 @@ macro_rules! scalar {
 }
 
 impl<I: RecordInput + ?Sized> RecordInput for FilteredInput<'_, '_, I> {
-    scalar!(read_byte, i8, Scalar::Byte, "a byte", 0);
-    scalar!(read_bool, bool, Scalar::Bool, "a boolean", false);
-    scalar!(read_int, i32, Scalar::Int, "an int", 0);
-    scalar!(read_long, i64, Scalar::Long, "a long", 0);
-    scalar!(read_float, f32, Scalar::Float, "a float", 0.0);
-    scalar!(read_double, f64, Scalar::Double, "a double", 0.0);
+    scalar!(read_byte, i8, FieldType::Byte, "a byte", 0);
+    scalar!(read_bool, bool, FieldType::Bool, "a boolean", false);
+    scalar!(read_int, i32, FieldType::Int, "an int", 0);
+    scalar!(read_long, i64, FieldType::Long, "a long", 0);
+    scalar!(read_float, f32, FieldType::Float, "a float", 0.0);
+    scalar!(read_double, f64, FieldType::Double, "a double", 0.0);
     scalar!(
         read_string,
         String,
-        Scalar::String,
+        FieldType::String,
         "a ustring",
         String::new()
     );
-    scalar!(read_buffer, Vec<u8>, Scalar::Buffer, "a buffer", Vec::new());
+    scalar!(
+        read_buffer,
+        Vec<u8>,
+        FieldType::Buffer,
+        "a buffer",
+        Vec::new()
+    );
     scalar!(
         read_nullable_string,
         Option<String>,
-        Scalar::String,
+        FieldType::String,
         "a ustring",
         Some(String::new())
     );
     scalar!(
         read_nullable_buffer,
         Option<Vec<u8>>,
-        Scalar::Buffer,
+        FieldType::Buffer,
         "a buffer",
         Some(Vec::new())
     );
-    scalar!(skip_string, (), Scalar::String, "a ustring", ());
-    scalar!(skip_buffer, (), Scalar::Buffer, "a buffer", ());
+    scalar!(skip_string, (), FieldType::String, "a ustring", ());
+    scalar!(skip_buffer, (), FieldType::Buffer, "a buffer", ());
 
     #[inline]
     fn start_record(&mut self, tag: &str) -> Result<()> {

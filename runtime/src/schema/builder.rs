@@ -33,7 +33,7 @@ impl SchemaBuilder {
     }
 
     /// As [`SchemaBuilder::record`], for a record type declared in the dotted DDL `module`
-    /// (`#[record(module = "a.b")]`); the module shows in [`RecordType::full_name`], never
+    /// (`#[record(module = "a.b")]`); the module shows in [`super::RecordType::full_name`], never
     /// in the signature.
     pub fn record_in<T: ?Sized + 'static>(
         &mut self,

@@ -44,6 +44,26 @@ impl<const N: usize> From<[u8; N]> for Value {
     }
 }
 
+/// `as_*` accessors: `Some` of the content of one variant, by value (`copy`) or by
+/// reference through `Deref` (`&String` as `&str`, `&Vec<Value>` as `&[Value]`).
+macro_rules! accessors {
+    ($($(#[$doc:meta])* $name:ident($($how:tt)*) $variant:ident -> $ty:ty;)*) => {
+        $($(#[$doc])*
+        pub fn $name(self: accessors!(@self $($how)*)) -> Option<$ty> {
+            match self {
+                Value::$variant(v) => Some(accessors!(@get v $($how)*)),
+                _ => None,
+            }
+        })*
+    };
+    (@self copy) => { &Self };
+    (@self ref) => { &Self };
+    (@self mut) => { &mut Self };
+    (@get $v:ident copy) => { *$v };
+    (@get $v:ident ref) => { &**$v };
+    (@get $v:ident mut) => { $v };
+}
+
 /// Accessors: each returns the content of exactly its variant, `None` for any other (no
 /// conversions: an `int` is not a `long`, as in the schema).
 ///
@@ -59,108 +79,34 @@ impl<const N: usize> From<[u8; N]> for Value {
 /// assert_eq!(list.as_vector().map(<[Value]>::len), Some(2));
 /// ```
 impl Value {
-    /// The `byte`.
-    pub fn as_byte(&self) -> Option<i8> {
-        match self {
-            Value::Byte(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The `boolean`.
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The `int`.
-    pub fn as_int(&self) -> Option<i32> {
-        match self {
-            Value::Int(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The `long`.
-    pub fn as_long(&self) -> Option<i64> {
-        match self {
-            Value::Long(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The `float`.
-    pub fn as_float(&self) -> Option<f32> {
-        match self {
-            Value::Float(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The `double`.
-    pub fn as_double(&self) -> Option<f64> {
-        match self {
-            Value::Double(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The `ustring`.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `buffer`'s bytes.
-    pub fn as_bytes(&self) -> Option<&[u8]> {
-        match self {
-            Value::Buffer(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `vector`'s elements.
-    pub fn as_vector(&self) -> Option<&[Value]> {
-        match self {
-            Value::Vector(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `vector`'s elements, to change, add or remove.
-    pub fn as_vector_mut(&mut self) -> Option<&mut Vec<Value>> {
-        match self {
-            Value::Vector(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `map`'s entries, in the order they were read or given.
-    pub fn as_map(&self) -> Option<&[(Value, Value)]> {
-        match self {
-            Value::Map(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `map`'s entries, to change, add or remove.
-    pub fn as_map_mut(&mut self) -> Option<&mut Vec<(Value, Value)>> {
-        match self {
-            Value::Map(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The record's field values, in declaration order; [`Value::field`] finds one by name.
-    pub fn as_record(&self) -> Option<&[Value]> {
-        match self {
-            Value::Record(v) => Some(v),
-            _ => None,
-        }
+    accessors! {
+        /// The `byte`.
+        as_byte(copy) Byte -> i8;
+        /// The `boolean`.
+        as_bool(copy) Bool -> bool;
+        /// The `int`.
+        as_int(copy) Int -> i32;
+        /// The `long`.
+        as_long(copy) Long -> i64;
+        /// The `float`.
+        as_float(copy) Float -> f32;
+        /// The `double`.
+        as_double(copy) Double -> f64;
+        /// The `ustring`.
+        as_str(ref) String -> &str;
+        /// The `buffer`'s bytes.
+        as_bytes(ref) Buffer -> &[u8];
+        /// The `vector`'s elements.
+        as_vector(ref) Vector -> &[Value];
+        /// The `vector`'s elements, to change, add or remove.
+        as_vector_mut(mut) Vector -> &mut Vec<Value>;
+        /// The `map`'s entries, in the order they were read or given.
+        as_map(ref) Map -> &[(Value, Value)];
+        /// The `map`'s entries, to change, add or remove.
+        as_map_mut(mut) Map -> &mut Vec<(Value, Value)>;
+        /// The record's field values, in declaration order; [`Value::field`] finds one by
+        /// name.
+        as_record(ref) Record -> &[Value];
     }
 
     /// The record's field values, to change (a record keeps its number of fields: a

@@ -1,5 +1,6 @@
 //! [`ValueInput`]: a [`RecordInput`] that reads back a [`Value`] tree, so that a typed
-//! record can be read from a value (its strings and buffers moved out, not copied).
+//! record (or any reader of records) can read a value (its strings and buffers moved out,
+//! not copied).
 
 use std::vec::IntoIter;
 
@@ -7,11 +8,26 @@ use super::Value;
 use crate::archive::{Index, RecordInput};
 use crate::error::{Error, ErrorKind, Position, Result};
 
-/// Reads the values of a record's fields in order, descending into records, vectors and
-/// maps as the reader opens them; a value of another kind than the one asked for is an
-/// [`ErrorKind::Schema`] error. It ends when the record it was given is closed.
+/// A [`RecordInput`] over one [`Value`]: what reading the bytes of the value gives, without
+/// the bytes, so that nothing passes through an encoding that could not hold it (Hadoop's
+/// binary refuses U+FFFE, only jute has nulls). Records, vectors and maps are entered as the
+/// reader opens them; a value of another kind than the one asked for is an
+/// [`ErrorKind::Schema`] error. [`from_value`](super::from_value) reads a typed record with
+/// it.
+///
+/// ```
+/// use hadoop_record::value::ValueInput;
+/// use hadoop_record::{RecordInput, Value};
+/// let mut input = ValueInput::new(Value::Record(vec![Value::Int(7), Value::from("x")]));
+/// input.start_record("")?;
+/// assert_eq!(input.read_int("n")?, 7);
+/// assert!(input.read_long("s").is_err(), "a ustring is no long");
+/// # Ok::<(), hadoop_record::Error>(())
+/// ```
 #[derive(Debug)]
-pub(crate) struct ValueInput {
+pub struct ValueInput {
+    /// The value itself, until it is read.
+    root: Option<Value>,
     /// The values still to read at each open level, innermost last.
     open: Vec<Level>,
 }
@@ -25,16 +41,26 @@ enum Level {
 }
 
 impl ValueInput {
+    /// Reads `value`.
+    pub fn new(value: Value) -> Self {
+        ValueInput {
+            root: Some(value),
+            open: Vec::new(),
+        }
+    }
+
     /// Reads the fields of a record whose start was already read.
     pub(crate) fn inside_record(fields: Vec<Value>) -> Self {
         ValueInput {
+            root: None,
             open: vec![Level::Values(fields.into_iter())],
         }
     }
 
-    /// Whether the record it was given has been closed.
-    pub(crate) fn is_done(&self) -> bool {
-        self.open.is_empty()
+    /// Whether all of the value has been read (every record, vector and map opened
+    /// closed again).
+    pub fn is_done(&self) -> bool {
+        self.root.is_none() && self.open.is_empty()
     }
 
     fn next(&mut self, what: &'static str) -> Result<Value> {
@@ -47,7 +73,7 @@ impl ValueInput {
                     k
                 }),
             },
-            None => None,
+            None => self.root.take(),
         };
         next.ok_or_else(|| mismatch(what, "nothing"))
     }
@@ -166,7 +192,7 @@ impl RecordInput for ValueInput {
     }
 
     fn at_end(&mut self) -> Result<bool> {
-        Ok(self.open.is_empty())
+        Ok(self.is_done())
     }
 
     fn position(&self) -> Position {

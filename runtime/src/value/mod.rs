@@ -32,16 +32,56 @@ mod hash;
 mod input;
 #[cfg(feature = "json")]
 pub mod json;
+mod output;
 
 use crate::archive::Depth;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
+use crate::record::Record;
 use crate::schema::{FieldType, Schema};
 
 pub(crate) use codec::{read_checked, write_checked};
 pub use codec::{read_record, read_value, write_record, write_value};
 pub use compare::{compare_hadoop, equals_hadoop, key_cmp};
 pub use hash::hash_hadoop;
-pub(crate) use input::ValueInput;
+pub use input::ValueInput;
+pub use output::ValueOutput;
+
+/// The [`Value`] of a typed record: what reading its bytes with its schema
+/// ([`Record::schema`]) gives, as `serde_json::to_value` is to serde.
+///
+/// ```
+/// use hadoop_record::value::{from_value, to_value};
+/// use hadoop_record::{Record, Value};
+///
+/// #[derive(Record, Debug, PartialEq)]
+/// struct Point { x: i32, label: String }
+///
+/// let v = to_value(&Point { x: 1, label: "a".into() })?;
+/// assert_eq!(v, Value::Record(vec![Value::Int(1), Value::from("a")]));
+/// assert_eq!(from_value::<Point>(v)?, Point { x: 1, label: "a".into() });
+/// # Ok::<(), hadoop_record::Error>(())
+/// ```
+pub fn to_value<T: Record>(record: &T) -> Result<Value> {
+    let mut out = ValueOutput::new();
+    record.write_to(&mut out, "")?;
+    out.into_value()
+        .ok_or_else(|| Error::new(ErrorKind::Schema, "the record wrote no whole value"))
+}
+
+/// The typed record of a [`Value`], as `serde_json::from_value` is to serde: the value must
+/// be one record of `T`'s type, all of it read; anything else is an
+/// [`ErrorKind::Schema`] error naming the field path.
+pub fn from_value<T: Record>(value: Value) -> Result<T> {
+    let mut input = ValueInput::new(value);
+    let record = T::read_from(&mut input, "").map_err(|e| e.in_field(T::type_name()))?;
+    if !input.is_done() {
+        return Err(Error::new(
+            ErrorKind::Schema,
+            format!("the value holds more than a {}", T::type_name()),
+        ));
+    }
+    Ok(record)
+}
 
 /// A value of any DDL type. Which variant is valid where is decided by the schema.
 ///
