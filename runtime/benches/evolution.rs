@@ -5,8 +5,9 @@
 //! `cargo bench -p hadoop-record --bench evolution` (`ARCHIVE_BENCH_CLOCK=cpu` for thread
 //! CPU time). 100,000 records per iteration of the small and text shapes of the archive
 //! benchmarks; each is read as written (`same`) and into a later version of its type that
-//! dropped one field and added another (`evolved`), one call per record (`read_with`) and
-//! through the iterator that holds its filters (`records_with`).
+//! dropped one field and added another (`evolved`; `reordered`: with its fields in another
+//! order), one call per record (`read_with`) and through the iterator that holds its
+//! filters (`records_with`).
 
 mod support;
 
@@ -35,6 +36,17 @@ struct SmallNext {
     n: i32,
 }
 
+/// [`SmallNext`] with its fields in another order: the reader reads each record whole,
+/// then hands it out.
+#[derive(Record, Debug, Clone, PartialEq)]
+#[record(name = "SmallNext")]
+struct SmallShuffled {
+    d: f64,
+    n: i32,
+    i: i32,
+    l: i64,
+}
+
 #[derive(Record, Debug, Clone, PartialEq)]
 struct Text {
     a: String,
@@ -48,6 +60,15 @@ struct TextNext {
     a: String,
     n: i32,
     c: i64,
+}
+
+/// [`TextNext`] with its fields in another order.
+#[derive(Record, Debug, Clone, PartialEq)]
+#[record(name = "TextNext")]
+struct TextShuffled {
+    n: i32,
+    c: i64,
+    a: String,
 }
 
 const N: usize = 100_000;
@@ -74,8 +95,13 @@ fn read_all<T>(
     assert_eq!(n, N);
 }
 
-/// The benchmarks of one shape: `Old` written, read as itself and as `New`.
-fn shape<Old: Record + 'static, New: Record + 'static, M: Measurement>(
+/// The benchmarks of one shape: `Old` written, read as itself, as `New` and as `Shuffled`.
+fn shape<
+    Old: Record + 'static,
+    New: Record + 'static,
+    Shuffled: Record + 'static,
+    M: Measurement,
+>(
     c: &mut Criterion<M>,
     name: &str,
     records: &[Old],
@@ -92,6 +118,9 @@ fn shape<Old: Record + 'static, New: Record + 'static, M: Measurement>(
     });
     g.bench_function("read_with/evolved", |b| {
         b.iter(|| read_all(&bytes, |r| r.read_with::<New>(&info)))
+    });
+    g.bench_function("read_with/reordered", |b| {
+        b.iter(|| read_all(&bytes, |r| r.read_with::<Shuffled>(&info)))
     });
     g.bench_function("records_with/evolved", |b| {
         b.iter(|| {
@@ -118,12 +147,12 @@ fn run<M: Measurement>(mut c: Criterion<M>) {
         .into_iter()
         .map(|(i, l, z, d)| Small { i, l, z, d })
         .collect();
-    shape::<Small, SmallNext, M>(&mut c, "evolution/small", &small);
+    shape::<Small, SmallNext, SmallShuffled, M>(&mut c, "evolution/small", &small);
     let text: Vec<Text> = support::shapes::text(N)
         .into_iter()
         .map(|(a, b, n)| Text { a, b, n })
         .collect();
-    shape::<Text, TextNext, M>(&mut c, "evolution/text", &text);
+    shape::<Text, TextNext, TextShuffled, M>(&mut c, "evolution/text", &text);
     c.final_summary();
 }
 

@@ -131,7 +131,7 @@ pub enum Value {
 impl Value {
     /// The empty value of `ty`: 0, `false`, `""`, no bytes, no elements, and a record of
     /// empty fields. What a field that data does not hold reads as. An
-    /// [`ErrorKind::Schema`](crate::ErrorKind::Schema) error when `ty` names a record the
+    /// [`ErrorKind::Schema`] error when `ty` names a record the
     /// schema lacks.
     ///
     /// ```
