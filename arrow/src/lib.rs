@@ -23,7 +23,7 @@
 //!         FieldDef::new("name", FieldType::String),
 //!         FieldDef::new("scores", FieldType::Map(Box::new(FieldType::String), Box::new(FieldType::Int))),
 //!     ],
-//! });
+//! })?;
 //! let schema = Arc::new(schema);
 //! let csv = b"'ann,m{'b,2,'a,1}\n'bob,m{}\n";
 //!
@@ -33,7 +33,7 @@
 //! assert_eq!(batches[0].num_rows(), 2);
 //!
 //! // Arrow → records: what the runtime writes for these values.
-//! let mut encoder = BatchEncoder::new(schema, id, EncodeOptions::default());
+//! let mut encoder = BatchEncoder::new(schema, id, EncodeOptions::default())?;
 //! let mut writer = RecordWriter::new(Vec::new(), Format::Csv);
 //! encoder.write_batch(&batches[0], &mut writer)?;
 //! assert_eq!(writer.into_inner()?, b"'ann,m{'a,1,'b,2}\n'bob,m{}\n");
@@ -47,7 +47,6 @@ pub mod ipc;
 pub mod mapping;
 mod order;
 mod recursive;
-mod value_io;
 
 pub use decode::{BatchDecoder, BatchReader, DecodeOptions};
 pub use encode::{BatchEncoder, EncodeOptions};

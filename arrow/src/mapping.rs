@@ -48,26 +48,23 @@
 //! use arrow_schema::DataType;
 //!
 //! let mut schema = Schema::new();
-//! let id = schema.add(RecordType {
-//!     module: "m".into(),
-//!     name: "R".into(),
-//!     fields: vec![
-//!         FieldDef::new("n", FieldType::Int),
-//!         FieldDef::new("tags", FieldType::Vector(Box::new(FieldType::String))),
-//!     ],
-//! });
-//! let arrow = arrow_schema(&schema, id, MappingOptions::default());
+//! let id = schema.add(RecordType::new("m", "R", vec![
+//!     FieldDef::new("n", FieldType::Int),
+//!     FieldDef::new("tags", FieldType::Vector(Box::new(FieldType::String))),
+//! ]))?;
+//! let arrow = arrow_schema(&schema, id, MappingOptions::default())?;
 //! assert_eq!(arrow.field(0).data_type(), &DataType::Int32);
 //! assert!(!arrow.field(0).is_nullable());
 //! assert_eq!(arrow.field(1).metadata()[TYPE_KEY], "vector<ustring>");
 //! assert_eq!(arrow.metadata()["hadoop.record"], "m.R");
+//! # Ok::<(), hadoop_record::Error>(())
 //! ```
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields};
-use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::schema::{FieldType, RecordId, RecordType, Schema};
 use hadoop_record::Format;
 
 /// Field metadata: the field's Hadoop type as the DDL spells it.
@@ -109,12 +106,15 @@ impl MappingOptions {
     }
 }
 
-/// The Arrow schema of record type `record`: one field per record field.
+/// The Arrow schema of record type `record`: one field per record field. An
+/// [`ErrorKind::Schema`](hadoop_record::ErrorKind::Schema) error when the schema has no
+/// record `record`.
 pub fn arrow_schema(
     schema: &Schema,
     record: RecordId,
     options: MappingOptions,
-) -> arrow_schema::Schema {
+) -> Result<arrow_schema::Schema, hadoop_record::Error> {
+    let signature = schema.signature(record)?;
     let mut mapper = Mapper::new(schema, options);
     let fields: Fields = mapper
         .record_fields(record)
@@ -122,23 +122,44 @@ pub fn arrow_schema(
         .map(|f| top_level(f.as_ref().clone(), options))
         .collect();
     let mut metadata = HashMap::from([
-        (RECORD_KEY.to_owned(), schema.record(record).full_name()),
         (
-            SIGNATURE_KEY.to_owned(),
-            schema.signature(record).to_string(),
+            RECORD_KEY.to_owned(),
+            record_type(schema, record).full_name(),
         ),
+        (SIGNATURE_KEY.to_owned(), signature.into()),
     ]);
     if options.nullable {
         metadata.insert(NULLABLE_KEY.to_owned(), "true".to_owned());
     }
-    arrow_schema::Schema::new_with_metadata(fields, metadata)
+    Ok(arrow_schema::Schema::new_with_metadata(fields, metadata))
 }
 
 /// The Arrow type of a value of Hadoop type `ty` at the top of a record (see the module
-/// documentation); a record type that holds itself is cut where it repeats.
-pub fn data_type(schema: &Schema, ty: &FieldType, options: MappingOptions) -> DataType {
+/// documentation); a record type that holds itself is cut where it repeats. An
+/// [`ErrorKind::Schema`](hadoop_record::ErrorKind::Schema) error when `ty` names a record the
+/// schema lacks.
+pub fn data_type(
+    schema: &Schema,
+    ty: &FieldType,
+    options: MappingOptions,
+) -> Result<DataType, hadoop_record::Error> {
+    schema.check(ty)?;
     let field = Mapper::new(schema, options).field("", ty, false);
-    top_level(field, options).data_type().clone()
+    Ok(top_level(field, options).data_type().clone())
+}
+
+/// Record `id` of `schema`, for an id the crate checked where it came in (the public
+/// functions that take one return an error for an id the schema lacks) or one of the
+/// schema's own fields names (a schema holds every record its fields name).
+pub(crate) fn record_type(schema: &Schema, id: RecordId) -> &RecordType {
+    schema
+        .record(id)
+        .expect("record ids are checked where they enter the crate")
+}
+
+/// The DDL spelling of `ty`, for messages (a type of the schema's own fields).
+pub(crate) fn type_name(schema: &Schema, ty: &FieldType) -> String {
+    schema.type_name(ty).unwrap_or_else(|e| e.to_string())
 }
 
 /// `field` as it stands at the top of a record: a string as a view under
@@ -178,9 +199,7 @@ impl<'a> Mapper<'a> {
 
     fn record_fields(&mut self, record: RecordId) -> Fields {
         self.open.push(record);
-        let fields: Vec<Field> = self
-            .schema
-            .record(record)
+        let fields: Vec<Field> = record_type(self.schema, record)
             .fields
             .iter()
             .map(|f| self.field(&f.name, &f.ty, false))
@@ -191,7 +210,7 @@ impl<'a> Mapper<'a> {
 
     /// The field named `name` of type `ty`; a map key when `key`.
     fn field(&mut self, name: &str, ty: &FieldType, key: bool) -> Field {
-        let mut metadata = HashMap::from([(TYPE_KEY.to_owned(), self.schema.type_name(ty))]);
+        let mut metadata = HashMap::from([(TYPE_KEY.to_owned(), type_name(self.schema, ty))]);
         let data_type = match ty {
             FieldType::Byte => DataType::Int8,
             FieldType::Bool => DataType::Boolean,
@@ -237,23 +256,15 @@ pub fn recursive_encoding(field: &Field) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hadoop_record::schema::{FieldDef, RecordType};
+    use hadoop_record::schema::FieldDef;
 
     /// `Tree { label: ustring, kids: vector<Tree>, by_name: map<ustring, Tree> }` inside
     /// `Forest { root: Tree }`.
     fn forest() -> (Schema, RecordId) {
         let mut s = Schema::new();
-        let forest = s.add(RecordType {
-            module: "t".into(),
-            name: "Forest".into(),
-            fields: vec![],
-        });
-        let tree = s.add(RecordType {
-            module: "t".into(),
-            name: "Tree".into(),
-            fields: vec![],
-        });
-        s.record_mut(tree).fields = vec![
+        let forest = s.declare("t", "Forest");
+        let tree = s.declare("t", "Tree");
+        let tree_fields = vec![
             FieldDef::new("label", FieldType::String),
             FieldDef::new("kids", FieldType::Vector(Box::new(FieldType::Record(tree)))),
             FieldDef::new(
@@ -264,14 +275,16 @@ mod tests {
                 ),
             ),
         ];
-        s.record_mut(forest).fields = vec![FieldDef::new("root", FieldType::Record(tree))];
+        s.define(tree, tree_fields).unwrap();
+        s.define(forest, vec![FieldDef::new("root", FieldType::Record(tree))])
+            .unwrap();
         (s, forest)
     }
 
     #[test]
     fn recursion_is_cut_where_the_record_repeats() {
         let (s, forest) = forest();
-        let arrow = arrow_schema(&s, forest, MappingOptions::default());
+        let arrow = arrow_schema(&s, forest, MappingOptions::default()).unwrap();
         let DataType::Struct(tree) = arrow.field(0).data_type() else {
             panic!("root is a struct: {arrow:?}");
         };
@@ -282,7 +295,7 @@ mod tests {
         assert_eq!(item.metadata()[TYPE_KEY], "t.Tree");
         assert_eq!(recursive_encoding(item), Some(Format::Binary));
         let options = MappingOptions::default().with_nullable(true);
-        let nullable = arrow_schema(&s, forest, options);
+        let nullable = arrow_schema(&s, forest, options).unwrap();
         let DataType::Struct(tree) = nullable.field(0).data_type() else {
             panic!()
         };
@@ -306,23 +319,43 @@ mod tests {
     fn string_views_are_for_the_records_own_strings() {
         let (mut s, forest) = forest();
         let tree = s.find("t.Tree").unwrap();
-        s.record_mut(forest)
-            .fields
-            .push(FieldDef::new("name", FieldType::String));
+        let mut fields = s.record(forest).unwrap().fields.clone();
+        fields.push(FieldDef::new("name", FieldType::String));
+        s.define(forest, fields).unwrap();
         let views = MappingOptions::default().with_string_view(true);
-        let arrow = arrow_schema(&s, forest, views);
+        let arrow = arrow_schema(&s, forest, views).unwrap();
         assert_eq!(arrow.field(1).data_type(), &DataType::Utf8View);
         assert_eq!(arrow.field(1).metadata()[TYPE_KEY], "ustring");
         let DataType::Struct(fields) = arrow.field(0).data_type() else {
             panic!("root is a struct")
         };
         assert_eq!(fields[0].data_type(), &DataType::Utf8, "nested: not a view");
-        assert_eq!(data_type(&s, &FieldType::String, views), DataType::Utf8View);
+        assert_eq!(
+            data_type(&s, &FieldType::String, views).unwrap(),
+            DataType::Utf8View
+        );
         assert_eq!(
             arrow_schema(&s, tree, MappingOptions::default())
+                .unwrap()
                 .field(0)
                 .data_type(),
             &DataType::Utf8
         );
+    }
+
+    #[test]
+    fn a_record_the_schema_lacks_is_an_error() {
+        let (big, forest) = forest();
+        let tree = big.find("t.Tree").unwrap();
+        let mut small = Schema::new();
+        small.declare("t", "Only");
+        let options = MappingOptions::default();
+        for e in [
+            arrow_schema(&small, tree, options).unwrap_err(),
+            data_type(&small, &FieldType::Record(tree), options).unwrap_err(),
+        ] {
+            assert_eq!(e.kind(), hadoop_record::ErrorKind::Schema, "{e}");
+        }
+        assert!(arrow_schema(&big, forest, options).is_ok());
     }
 }

@@ -98,8 +98,7 @@ impl<'a> KeyOrder<'a> {
             (FieldType::Record(id), _) => {
                 let record = array.as_struct();
                 Kind::Record(
-                    schema
-                        .record(*id)
+                    crate::mapping::record_type(schema, *id)
                         .fields
                         .iter()
                         .zip(record.columns())

@@ -34,7 +34,7 @@ pub(crate) fn read(schema: &Schema, ty: &FieldType, bytes: &[u8], format: Format
             ErrorKind::Syntax,
             format!(
                 "the {format} bytes of a recursive {} hold {} record",
-                schema.record(*id).full_name(),
+                crate::mapping::record_type(schema, *id).full_name(),
                 if trailing { "more than one" } else { "no" }
             ),
         )),

@@ -145,7 +145,8 @@ fn arrow_rewrite(
         schema.clone(),
         id,
         EncodeOptions::default().with_nullable(nullable),
-    );
+    )
+    .unwrap();
     let mut writer = RecordWriter::new(Vec::new(), to);
     for b in &batches {
         encoder
@@ -378,11 +379,13 @@ fn every_prefix_of_a_stream_fails_as_the_runtime_reader_fails() {
 /// A schema of the one record `t.name` with `fields`.
 fn one_record(name: &str, fields: Vec<FieldDef>) -> (Arc<Schema>, RecordId) {
     let mut s = Schema::new();
-    let id = s.add(RecordType {
-        module: "t".into(),
-        name: name.into(),
-        fields,
-    });
+    let id = s
+        .add(RecordType {
+            module: "t".into(),
+            name: name.into(),
+            fields,
+        })
+        .unwrap();
     (Arc::new(s), id)
 }
 
@@ -497,6 +500,7 @@ fn a_failed_record_leaves_nothing_behind_and_payloads_hold_one_record() {
     let batch = d.flush().unwrap().unwrap();
     let mut w = RecordWriter::new(Vec::new(), Format::Csv);
     BatchEncoder::new(schema, id, EncodeOptions::default())
+        .unwrap()
         .write_batch(&batch, &mut w)
         .unwrap();
     assert_eq!(
@@ -573,7 +577,9 @@ fn string_views_hold_what_utf8_holds() {
 fn encode_csv(batch: &RecordBatch) -> Result<String, String> {
     let (schema, id) = small();
     let mut w = RecordWriter::new(Vec::new(), Format::Csv);
-    let r = BatchEncoder::new(schema, id, EncodeOptions::default()).write_batch(batch, &mut w);
+    let r = BatchEncoder::new(schema, id, EncodeOptions::default())
+        .unwrap()
+        .write_batch(batch, &mut w);
     let bytes = w.into_inner().unwrap();
     r.map(|()| String::from_utf8(bytes).unwrap())
         .map_err(|e| e.to_string())
@@ -744,12 +750,8 @@ fn other_tools_batches_encode_when_equivalent_and_fail_clearly_otherwise() {
 /// `Tree { label: ustring, kids: vector<Tree>, by_name: map<ustring, Tree> }`.
 fn tree() -> (Arc<Schema>, RecordId) {
     let mut s = Schema::new();
-    let tree = s.add(RecordType {
-        module: "t".into(),
-        name: "Tree".into(),
-        fields: vec![],
-    });
-    s.record_mut(tree).fields = vec![
+    let tree = s.declare("t", "Tree");
+    let fields = vec![
         FieldDef::new("label", FieldType::String),
         FieldDef::new("kids", FieldType::Vector(Box::new(FieldType::Record(tree)))),
         FieldDef::new(
@@ -757,6 +759,7 @@ fn tree() -> (Arc<Schema>, RecordId) {
             FieldType::Map(Box::new(FieldType::Record(tree)), Box::new(FieldType::Int)),
         ),
     ];
+    s.define(tree, fields).unwrap();
     (Arc::new(s), tree)
 }
 
@@ -908,7 +911,8 @@ fn payload_schema() -> &'static Arc<Schema> {
                         .into_iter()
                         .map(|(n, t)| FieldDef::new(n, t))
                         .collect(),
-                });
+                })
+                .unwrap();
             }
         }
         Arc::new(s)
@@ -950,7 +954,7 @@ fn binary_payloads() -> impl Strategy<Value = (RecordId, Vec<Vec<u8>>, Vec<usize
             }),
             1 => prop::collection::vec(any::<u8>(), 0..24),
         ];
-        let fields: Vec<usize> = (0..schema.record(id).fields.len()).collect();
+        let fields: Vec<usize> = (0..schema.record(id).unwrap().fields.len()).collect();
         let n = fields.len();
         (
             Just(id),

@@ -11,9 +11,10 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use hadoop_record::meta::{compat, FieldChange, Outcome, RecordTypeInfo};
+use hadoop_record::schema::{RecordType, Schema};
 use serde_json::json;
 
-use super::schema_type::load_type;
+use super::schema_type::{load_type, Early};
 use super::Context;
 
 const EXAMPLES: &str = "\
@@ -99,17 +100,26 @@ pub(crate) fn run(context: &Context, args: CompatArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let writer = RecordTypeInfo::of(&old_schema, old_id);
-    let changes = compat(&new_schema, new_id, &writer);
+    let changes = RecordTypeInfo::of(&old_schema, old_id)
+        .and_then(|writer| compat(&new_schema, new_id, &writer));
+    let changes = match changes {
+        Ok(changes) => changes,
+        Err(e) => {
+            Early::Message(e.to_string()).report(context);
+            return ExitCode::from(2);
+        }
+    };
     let failing = |c: &FieldChange| match c.outcome {
         Outcome::TypeChanged | Outcome::Misread => true,
         Outcome::Dropped => !args.allow_drops,
         Outcome::Kept | Outcome::Defaulted => false,
     };
     let ok = !changes.iter().any(failing);
+    // Both ids were found in their schemas (and `compat` checked them).
+    let full_name = |s: &Schema, id| s.record(id).map(RecordType::full_name);
     let (old_name, new_name) = (
-        old_schema.record(old_id).full_name(),
-        new_schema.record(new_id).full_name(),
+        full_name(&old_schema, old_id).unwrap_or_default(),
+        full_name(&new_schema, new_id).unwrap_or_default(),
     );
     match args.format {
         ReportFormat::Text => {

@@ -300,7 +300,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
             let file = file.as_ref().unwrap_or(&args.schema);
             let name = name.as_ref().unwrap_or(&args.type_name);
             let (schema, id) = load_type(context, file, &args.include_dirs, name)?;
-            Some(Writer::new(schema, id))
+            Some(Writer::new(schema, id)?)
         }
     };
 
@@ -731,9 +731,9 @@ struct Writer {
 }
 
 impl Writer {
-    fn new(schema: Schema, id: RecordId) -> Self {
-        let info = RecordTypeInfo::of(&schema, id);
-        Writer { schema, id, info }
+    fn new(schema: Schema, id: RecordId) -> Result<Self, Early> {
+        let info = RecordTypeInfo::of(&schema, id).map_err(|e| Early::Message(e.to_string()))?;
+        Ok(Writer { schema, id, info })
     }
 
     /// `value`, of the writer's type, as type `id` reads it: through its binary form, which

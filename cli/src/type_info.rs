@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use hadoop_record::meta::RecordTypeInfo;
 use hadoop_record::{Format, RecordWriter};
 
-use super::schema_type::SchemaType;
+use super::schema_type::{Early, SchemaType};
 use super::storage::{create_output, StorageArgs};
 use super::Context;
 
@@ -63,7 +63,13 @@ pub(crate) fn run(context: &Context, args: TypeInfoArgs) -> bool {
             return false;
         }
     };
-    let info = RecordTypeInfo::of(&schema, id);
+    let info = match RecordTypeInfo::of(&schema, id) {
+        Ok(info) => info,
+        Err(e) => {
+            Early::Message(e.to_string()).report(context);
+            return false;
+        }
+    };
     let local = StorageArgs::default();
     let written = create_output(args.output.as_deref(), &local).and_then(|(out, complete)| {
         let mut writer = RecordWriter::new(out, args.to.format());

@@ -279,7 +279,7 @@ fn record(
     id: hadoop_record::schema::RecordId,
     fields: &[Value],
 ) -> serde_json::Value {
-    let defs = &schema.record(id).fields;
+    let defs = &schema.record(id).unwrap().fields;
     serde_json::Value::Object(
         defs.iter()
             .zip(fields)

@@ -37,12 +37,13 @@ fn the_compiler_reads_shapes_jr_as_the_hand_built_schema() {
     let schema = schema.schema();
     for (name, signature) in &java_shapes().signatures {
         let id = schema.find(name).unwrap_or_else(|| panic!("{name}"));
-        assert_eq!(schema.signature(id), signature.as_str(), "{name}");
+        assert_eq!(schema.signature(id).unwrap(), signature.as_str(), "{name}");
         let fields = |s: &hadoop_record::schema::Schema, id| {
             s.record(id)
+                .unwrap()
                 .fields
                 .iter()
-                .map(|f| (f.name.clone(), s.type_name(&f.ty)))
+                .map(|f| (f.name.clone(), s.type_name(&f.ty).unwrap()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(

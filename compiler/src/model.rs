@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
-use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
+use hadoop_record::schema::{FieldDef, FieldType, RecordId, Schema};
 use hadoop_record::Signature;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -343,20 +343,18 @@ impl Model {
         let ids: Vec<RecordId> = self
             .records
             .iter()
-            .map(|r| {
-                schema.add(RecordType {
-                    module: r.module.clone(),
-                    name: r.name.clone(),
-                    fields: Vec::new(),
-                })
-            })
+            .map(|r| schema.declare(r.module.clone(), r.name.clone()))
             .collect();
         for (record, &id) in self.records.iter().zip(&ids) {
-            schema.record_mut(id).fields = record
+            let fields = record
                 .fields
                 .iter()
                 .map(|f| FieldDef::new(f.name.clone(), field_type(&f.ty, &ids)))
                 .collect();
+            // Every record was declared above: the ids are all the schema's.
+            schema
+                .define(id, fields)
+                .expect("the fields refer to declared records");
         }
         let by_name = self
             .by_name
@@ -424,7 +422,7 @@ impl ModelSchema {
     /// Hadoop's type signature of the record named `module.Name`.
     pub fn signature(&self, qualified_name: &str) -> Option<Signature> {
         self.find(qualified_name)
-            .map(|id| self.schema.signature(id))
+            .and_then(|id| self.schema.signature(id).ok())
     }
 }
 

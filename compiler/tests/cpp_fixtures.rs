@@ -501,6 +501,7 @@ fn random_record(
     Value::Record(
         schema
             .record(id)
+            .unwrap()
             .fields
             .iter()
             .map(|f| random_value(rng, schema, &f.ty, depth, place))

@@ -81,13 +81,13 @@ fn schema_ids_follow_model_order() {
         let id = schema.id(index);
         assert_eq!(schema.find(record.qualified_name()), Some(id));
         let runtime = schema.schema().record(id);
-        assert_eq!(runtime.module, record.module());
-        assert_eq!(runtime.name, record.name());
-        assert_eq!(runtime.fields.len(), record.fields().len());
+        assert_eq!(runtime.unwrap().module, record.module());
+        assert_eq!(runtime.unwrap().name, record.name());
+        assert_eq!(runtime.unwrap().fields.len(), record.fields().len());
     }
     // Recursion through containers survives the conversion.
     let tree = schema.find("ext.forward.Tree").unwrap();
-    let fields = &schema.schema().record(tree).fields;
+    let fields = &schema.schema().record(tree).unwrap().fields;
     assert_eq!(
         fields[1].ty,
         FieldType::Vector(Box::new(FieldType::Record(tree)))

@@ -82,10 +82,17 @@ impl RecordFormat {
         let mapping = MappingOptions::default()
             .with_nullable(options.nullable())
             .with_string_view(options.string_view());
-        let arrow = Arc::new(arrow_schema(&loaded.schema, loaded.id, mapping));
+        let arrow = arrow_schema(&loaded.schema, loaded.id, mapping)
+            .map_err(|e| plan_datafusion_err!("{e}"))?;
+        let record_type = loaded
+            .schema
+            .record(loaded.id)
+            .map(|r| r.full_name())
+            .unwrap_or_default();
         let options = options
             .with_schema(loaded.source)
-            .with_record_type(loaded.schema.record(loaded.id).full_name());
+            .with_record_type(record_type);
+        let arrow = Arc::new(arrow);
         Ok(RecordFormat {
             inner: Arc::new(Resolved {
                 options,

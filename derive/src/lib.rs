@@ -73,8 +73,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///
 /// assert_eq!(Link::signature(), "LLink(sz[i])");
 /// let (schema, id) = Link::schema();
-/// assert_eq!(schema.record(id).full_name(), "org.example.links.Link");
-/// assert_eq!(schema.record(id).fields[0].name, "URL");
+/// assert_eq!(schema.record(id).unwrap().full_name(), "org.example.links.Link");
+/// assert_eq!(schema.record(id).unwrap().fields[0].name, "URL");
 /// ```
 ///
 /// Hadoop's camelCase names on snake_case fields, and Hadoop's order:

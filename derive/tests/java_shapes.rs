@@ -175,8 +175,11 @@ fn signatures_and_schemas_equal_hadoops() {
         with_type!(name.as_str(), T => {
             assert_eq!(T::signature().to_string(), *signature, "{name}");
             let (schema, id) = T::schema();
-            assert_eq!(schema.record(id).full_name(), *name);
-            assert_eq!(schema.signature(id), shapes_schema().signature(shapes_id(name)));
+            assert_eq!(schema.record(id).unwrap().full_name(), *name);
+            assert_eq!(
+                schema.signature(id).unwrap(),
+                shapes_schema().signature(shapes_id(name)).unwrap()
+            );
         });
     }
 }

@@ -78,6 +78,7 @@ fn raw_identifiers_and_renamed_fields_are_ddl_names() {
     let (schema, id) = Keywords::schema();
     let names: Vec<_> = schema
         .record(id)
+        .unwrap()
         .fields
         .iter()
         .map(|f| f.name.as_str())
@@ -116,7 +117,10 @@ fn renamed_struct_carries_its_module() {
     assert_eq!(Url::type_name(), "URL");
     assert_eq!(Url::signature(), "LURL(s)");
     let (schema, id) = Url::schema();
-    assert_eq!(schema.record(id).full_name(), "org.example.links.URL");
+    assert_eq!(
+        schema.record(id).unwrap().full_name(),
+        "org.example.links.URL"
+    );
     assert_eq!(schema.find("org.example.links.URL"), Some(id));
 }
 
@@ -168,7 +172,7 @@ fn recursive_types_through_vectors_and_maps() {
     let (schema, id) = Tree::schema();
     assert_eq!(schema.records().len(), 1);
     assert_eq!(
-        schema.record(id).fields[1].ty,
+        schema.record(id).unwrap().fields[1].ty,
         FieldType::Vector(Box::new(FieldType::Record(id)))
     );
 
@@ -332,6 +336,7 @@ fn rename_all_spells_fields_as_serde_does() {
     let (schema, id) = Page::schema();
     let names: Vec<&str> = schema
         .record(id)
+        .unwrap()
         .fields
         .iter()
         .map(|f| f.name.as_str())

@@ -347,14 +347,16 @@ fn a_deep_non_recursive_schema_reads_with_its_own_depth() {
     let mut id = add_record(&mut schema, "m", "R0", vec![("x", FieldType::Int)]);
     let mut value = Value::Record(vec![Value::Int(7)]);
     for i in 1..600 {
-        id = schema.add(RecordType {
-            module: "m".into(),
-            name: format!("R{i}"),
-            fields: vec![FieldDef::new("r", FieldType::Record(id))],
-        });
+        id = schema
+            .add(RecordType {
+                module: "m".into(),
+                name: format!("R{i}"),
+                fields: vec![FieldDef::new("r", FieldType::Record(id))],
+            })
+            .unwrap();
         value = Value::Record(vec![value]);
     }
-    assert_eq!(schema.max_depth(id), Some(600));
+    assert_eq!(schema.max_depth(id).unwrap(), Some(600));
     for format in [Format::Binary, Format::Csv, Format::Xml] {
         let mut writer = RecordWriter::new(Vec::new(), format);
         writer.write_value(&schema, id, &value).unwrap();
@@ -364,7 +366,7 @@ fn a_deep_non_recursive_schema_reads_with_its_own_depth() {
             .map(drop)
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Limit, "{format}: {e}");
-        let max = schema.max_depth(id).unwrap_or(DEFAULT_MAX_DEPTH);
+        let max = schema.max_depth(id).unwrap().unwrap_or(DEFAULT_MAX_DEPTH);
         let read = RecordReader::new(&bytes[..], format)
             .with_max_depth(max.max(DEFAULT_MAX_DEPTH))
             .read_value(&schema, id)

@@ -22,7 +22,7 @@ fn signatures_equal_the_manifest() {
 fn schemas_equal_the_fixture_schemas() {
     for record_type in hadoop_java().signatures.keys() {
         let (schema, id) = with_fixture_type!(record_type.as_str(), T => T::schema());
-        assert_eq!(schema.record(id).full_name(), *record_type);
+        assert_eq!(schema.record(id).unwrap().full_name(), *record_type);
         let simple = record_type.rsplit('.').next().unwrap();
         let type_name = with_fixture_type!(record_type.as_str(), T => T::type_name());
         assert_eq!(type_name, simple);
@@ -32,7 +32,7 @@ fn schemas_equal_the_fixture_schemas() {
                 .unwrap_or_else(|| panic!("{} not in the fixture schema", record.full_name()));
             assert_eq!(
                 fields(&schema, record),
-                fields(fixture_schema(), fixture_schema().record(theirs)),
+                fields(fixture_schema(), fixture_schema().record(theirs).unwrap()),
                 "{}",
                 record.full_name()
             );
@@ -44,7 +44,7 @@ fn fields(schema: &Schema, record: &hadoop_record::schema::RecordType) -> Vec<(S
     record
         .fields
         .iter()
-        .map(|f| (f.name.clone(), schema.type_name(&f.ty)))
+        .map(|f| (f.name.clone(), schema.type_name(&f.ty).unwrap()))
         .collect()
 }
 

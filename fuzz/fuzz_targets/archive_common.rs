@@ -57,15 +57,12 @@ fn typed<T: Record + ToValue>(data: &[u8], format: Format) {
 /// `Node { vector<Node> kids; ustring tag }`: recursion, to reach the depth limit.
 pub fn recursive() -> Schema {
     let mut s = Schema::new();
-    let node = s.add(RecordType {
-        module: "fuzz".into(),
-        name: "Node".into(),
-        fields: Vec::new(),
-    });
-    s.record_mut(node).fields = vec![
+    let node = s.next_id();
+    let fields = vec![
         FieldDef::new("kids", FieldType::Vector(Box::new(FieldType::Record(node)))),
         FieldDef::new("tag", FieldType::String),
     ];
+    s.add(RecordType::new("fuzz", "Node", fields)).unwrap();
     s
 }
 
@@ -135,7 +132,7 @@ pub fn run(data: &[u8], format: Format) {
     match pick % 3 {
         0 => {
             let (schema, id) = Outer::schema();
-            let name = schema.record(id).name.clone();
+            let name = schema.record(id).unwrap().name.clone();
             dynamic(data, format, &schema, &name)
         }
         1 => {

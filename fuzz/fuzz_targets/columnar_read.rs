@@ -40,8 +40,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let read = guarded(|| -> Vec<RecordBatch> {
         if pick % 2 == 0 {
-            let Ok(reader) = hadoop_record_arrow::ipc::open_file(Cursor::new(file))
-            else {
+            let Ok(reader) = hadoop_record_arrow::ipc::open_file(Cursor::new(file)) else {
                 return Vec::new();
             };
             reader.map_while(Result::ok).collect()
@@ -62,7 +61,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     let schema = Arc::new(schema);
-    let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions::default());
+    let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions::default()).unwrap();
     let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
     let mut written = 0;
     for batch in &batches {

@@ -50,7 +50,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let (schema, ids) = schema();
     let id = ids[usize::from(pick) % ids.len()];
-    let name = &schema.record(id).name;
+    let name = &schema.record(id).unwrap().name;
     let mut values = Vec::new();
     for r in RecordReader::new(data, Format::Jute).values(schema, id) {
         match r {

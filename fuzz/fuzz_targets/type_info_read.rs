@@ -15,27 +15,31 @@ fn schema() -> &'static (Schema, RecordId) {
     static SCHEMA: OnceLock<(Schema, RecordId)> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         let mut schema = Schema::new();
-        let inner = schema.add(RecordType {
-            module: "m".into(),
-            name: "Inner".into(),
-            fields: vec![
-                FieldDef::new("l", FieldType::Long),
-                FieldDef::new("b", FieldType::Buffer),
-            ],
-        });
+        let inner = schema
+            .add(RecordType {
+                module: "m".into(),
+                name: "Inner".into(),
+                fields: vec![
+                    FieldDef::new("l", FieldType::Long),
+                    FieldDef::new("b", FieldType::Buffer),
+                ],
+            })
+            .unwrap();
         let record = || Box::new(FieldType::Record(inner));
-        let outer = schema.add(RecordType {
-            module: "m".into(),
-            name: "Outer".into(),
-            fields: vec![
-                FieldDef::new("i", FieldType::Int),
-                FieldDef::new("s", FieldType::String),
-                FieldDef::new("v", FieldType::Vector(record())),
-                FieldDef::new("m", FieldType::Map(Box::new(FieldType::String), record())),
-                FieldDef::new("r", FieldType::Record(inner)),
-                FieldDef::new("d", FieldType::Double),
-            ],
-        });
+        let outer = schema
+            .add(RecordType {
+                module: "m".into(),
+                name: "Outer".into(),
+                fields: vec![
+                    FieldDef::new("i", FieldType::Int),
+                    FieldDef::new("s", FieldType::String),
+                    FieldDef::new("v", FieldType::Vector(record())),
+                    FieldDef::new("m", FieldType::Map(Box::new(FieldType::String), record())),
+                    FieldDef::new("r", FieldType::Record(inner)),
+                    FieldDef::new("d", FieldType::Double),
+                ],
+            })
+            .unwrap();
         (schema, outer)
     })
 }
@@ -57,14 +61,16 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     // Written back, it reads to the same.
     let mut writer = RecordWriter::new(Vec::new(), format);
-    writer.write(&info).expect("type information read can be written");
+    writer
+        .write(&info)
+        .expect("type information read can be written");
     let bytes = writer.into_inner().unwrap();
     let again = RecordReader::new(&bytes[..], format)
         .read::<RecordTypeInfo>()
         .expect("what was written reads back");
     assert_eq!(again.as_ref(), Some(&info));
     // Any type information is a filter: the report and the filtered reads never panic.
-    for change in compat(schema, *id, &info) {
+    for change in compat(schema, *id, &info).expect("a record of the schema") {
         let _ = (change.outcome.loses_data(), change.to_string());
     }
     for _ in 0..4 {

@@ -35,26 +35,30 @@ impl Read for Chunked<'_> {
 fn schema() -> (Schema, hadoop_record::schema::RecordId) {
     use FieldType::*;
     let mut s = Schema::new();
-    let inner = s.add(RecordType {
-        module: "f".into(),
-        name: "Inner".into(),
-        fields: vec![FieldDef::new("tag", String), FieldDef::new("n", Long)],
-    });
-    let outer = s.add(RecordType {
-        module: "f".into(),
-        name: "Outer".into(),
-        fields: vec![
-            FieldDef::new("b", Byte),
-            FieldDef::new("z", Bool),
-            FieldDef::new("i", Int),
-            FieldDef::new("f", Float),
-            FieldDef::new("d", Double),
-            FieldDef::new("buf", Buffer),
-            FieldDef::new("vvi", Vector(Box::new(Vector(Box::new(Int))))),
-            FieldDef::new("mrec", Map(Box::new(String), Box::new(Record(inner)))),
-            FieldDef::new("inner", Record(inner)),
-        ],
-    });
+    let inner = s
+        .add(RecordType {
+            module: "f".into(),
+            name: "Inner".into(),
+            fields: vec![FieldDef::new("tag", String), FieldDef::new("n", Long)],
+        })
+        .unwrap();
+    let outer = s
+        .add(RecordType {
+            module: "f".into(),
+            name: "Outer".into(),
+            fields: vec![
+                FieldDef::new("b", Byte),
+                FieldDef::new("z", Bool),
+                FieldDef::new("i", Int),
+                FieldDef::new("f", Float),
+                FieldDef::new("d", Double),
+                FieldDef::new("buf", Buffer),
+                FieldDef::new("vvi", Vector(Box::new(Vector(Box::new(Int))))),
+                FieldDef::new("mrec", Map(Box::new(String), Box::new(Record(inner)))),
+                FieldDef::new("inner", Record(inner)),
+            ],
+        })
+        .unwrap();
     (s, outer)
 }
 

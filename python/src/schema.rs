@@ -97,7 +97,8 @@ impl PySchema {
             &schema,
             id,
             MappingOptions::default().with_nullable(nullable),
-        );
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         to_pyarrow_schema(slf.py(), &arrow)
     }
 

@@ -76,7 +76,10 @@ pub(crate) fn encode<'py>(
     let mut values = Vec::new();
     for (n, record) in records.try_iter()?.enumerate() {
         let record = record?;
-        let mut path = schema.record(id).name.clone();
+        let mut path = schema
+            .record(id)
+            .map(|r| r.name.clone())
+            .unwrap_or_default();
         let value = from_py(&record, &schema, &FieldType::Record(id), &mut path).map_err(|e| {
             let facts = Facts {
                 record: Some(n as u64),
@@ -151,7 +154,10 @@ pub(crate) fn to_py(
         }
         (FieldType::Record(id), Value::Record(fields)) => {
             let dict = PyDict::new(py);
-            for (def, v) in schema.record(*id).fields.iter().zip(fields) {
+            let record = schema
+                .record(*id)
+                .ok_or_else(|| PyValueError::new_err(format!("no record {id:?} in the schema")))?;
+            for (def, v) in record.fields.iter().zip(fields) {
                 dict.set_item(&def.name, to_py(py, schema, &def.ty, v)?)?;
             }
             dict.into_any().unbind()
@@ -159,7 +165,7 @@ pub(crate) fn to_py(
         (ty, _) => {
             return Err(PyValueError::new_err(format!(
                 "a value that is not a {}",
-                schema.type_name(ty)
+                schema.type_name(ty).unwrap_or_default()
             )))
         }
     })
@@ -194,7 +200,10 @@ pub(crate) fn from_py(
             FieldType::String | FieldType::Buffer | FieldType::Vector(_) => Ok(Value::Null),
             _ => Err(fail(
                 path,
-                format!("None where a {} is needed", schema.type_name(ty)),
+                format!(
+                    "None where a {} is needed",
+                    schema.type_name(ty).unwrap_or_default()
+                ),
             )),
         };
     }
@@ -293,7 +302,9 @@ pub(crate) fn from_py(
         }
         FieldType::Record(id) => {
             let dict = obj.cast::<PyDict>().map_err(|_| expected(path, "dict"))?;
-            let record = schema.record(*id);
+            let record = schema
+                .record(*id)
+                .ok_or_else(|| fail(path, format!("no record {id:?} in the schema")))?;
             let mut fields = Vec::with_capacity(record.fields.len());
             for def in &record.fields {
                 let len = path.len();

@@ -504,9 +504,12 @@ pub(crate) fn write(
         schema.clone(),
         id,
         EncodeOptions::default().with_nullable(nullable),
-    );
+    )
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let key_encoder = key
-        .map(|(s, id)| BatchEncoder::new(s, id, EncodeOptions::default().with_nullable(nullable)));
+        .map(|(s, id)| BatchEncoder::new(s, id, EncodeOptions::default().with_nullable(nullable)))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     // The columns are checked before the file is created.
     let empty = RecordBatch::new_empty(batches.schema());
     let empty = match &key_encoder {
@@ -529,7 +532,7 @@ pub(crate) fn write(
     encoder.prepare(&empty).map_err(|e| {
         PyValueError::new_err(format!(
             "the columns are not those of {}: {e}",
-            schema.record(id).full_name()
+            schema.record(id).map(|r| r.full_name()).unwrap_or_default()
         ))
     })?;
     let name = path.display().to_string();

@@ -27,7 +27,8 @@ pub use record::Record;
 pub use schema::Signature;
 pub use single::{from_reader, from_slice, to_vec, to_writer};
 pub use stream::{
-    Format, IntoRecords, RecordReader, RecordWriter, Records, Values, VisitInput, VisitOutput,
+    Format, IntoRecords, RecordReader, RecordWriter, Records, RecordsWith, Values, ValuesWith,
+    VisitInput, VisitOutput,
 };
 pub use value::Value;
 

@@ -6,12 +6,11 @@
 //! use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 //!
 //! let mut schema = Schema::new();
-//! let point = schema.add(RecordType {
-//!     module: "geo".into(),
-//!     name: "Point".into(),
-//!     fields: vec![FieldDef::new("x", FieldType::Int), FieldDef::new("y", FieldType::Int)],
-//! });
-//! let p = Value::Record(vec![Value::Int(1024), Value::Int(-1)]);
+//! let point = schema.add(RecordType::new("geo", "Point", vec![
+//!     FieldDef::new("x", FieldType::Int),
+//!     FieldDef::new("y", FieldType::Int),
+//! ])).unwrap();
+//! let p = Value::from_fields(&schema, point, [("x", 1024.into()), ("y", (-1).into())]).unwrap();
 //!
 //! let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
 //! writer.write_value(&schema, point, &p).unwrap();
@@ -51,7 +50,7 @@ use crate::archive::{RecordInput, RecordOutput, Sink};
 use crate::error::{excerpt, Error, ErrorKind, IntoInnerError, Position, Result};
 use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
-use crate::schema::{RecordId, Schema};
+use crate::schema::{FieldType, RecordId, Schema};
 use crate::value::{self, Value};
 
 /// Hadoop's three record encodings, and ZooKeeper's.
@@ -236,7 +235,181 @@ pub struct RecordReader<R> {
     records: u64,
     /// The kind of the error that stopped the reader.
     failed: Option<ErrorKind>,
+    /// What the last schema-evolution read built, for the next.
+    evolution: Option<Box<Evolution>>,
 }
+
+/// The filters of a schema-evolution read ([`RecordReader::read_with`],
+/// [`RecordReader::read_value_with`]), kept for the reads that follow with the same types.
+#[derive(Debug)]
+struct Evolution {
+    /// The writer's type information.
+    writer: RecordTypeInfo,
+    /// The record type read into, when typed (its schema is in the filters).
+    record: Option<std::any::TypeId>,
+    filters: Filters,
+}
+
+impl Evolution {
+    #[cold]
+    fn new(
+        writer: &RecordTypeInfo,
+        record: Option<std::any::TypeId>,
+        filters: Filters,
+    ) -> Result<Box<Evolution>> {
+        Ok(Box::new(Evolution {
+            writer: writer.clone(),
+            record,
+            filters,
+        }))
+    }
+}
+
+/// Reads the next record into `T` through `filters`: [`RecordReader::read_with`] on the
+/// reader's parts, so that the filters may be kept in the reader.
+#[inline(always)]
+fn read_evolved<R: Read, T: Record>(
+    input: &mut Input<R>,
+    records: &mut u64,
+    failed: &mut Option<ErrorKind>,
+    filters: &Filters,
+) -> Result<Option<T>> {
+    // In line (as `read`'s is, being small): a record returned from a call through memory
+    // costs a store-forwarding stall, a fifth of reading a small record.
+    let result = with_input!(input, input => read_one(input, T::type_name(),
+        #[inline(always)]
+        |i| filters.read_typed::<T, _>(i, "")
+    ));
+    count_read(records, failed, result)
+}
+
+/// [`read_evolved`] as a [`Value`].
+fn read_evolved_value<R: Read>(
+    input: &mut Input<R>,
+    records: &mut u64,
+    failed: &mut Option<ErrorKind>,
+    filters: &Filters,
+) -> Result<Option<Value>> {
+    let name = &filters.schema().record_at(filters.reader()).name;
+    let result = with_input!(input, input => read_one(input, name, |i| {
+        filters.read_record(i, "")
+    }));
+    count_read(records, failed, result)
+}
+
+/// What [`RecordsWith`] and [`ValuesWith`] share: the reader, and the filters taken out of
+/// it (given back on drop), or the error of making them.
+#[derive(Debug)]
+struct Evolving<'a, R> {
+    reader: &'a mut RecordReader<R>,
+    kept: Option<Box<Evolution>>,
+    /// Set on the first error: the iterator ends after it.
+    error: Option<Error>,
+    ended: bool,
+}
+
+impl<'a, R: Read> Evolving<'a, R> {
+    fn new(reader: &'a mut RecordReader<R>, kept: Result<Box<Evolution>>) -> Self {
+        let (kept, error) = match kept {
+            Ok(kept) => (Some(kept), None),
+            Err(e) => (None, Some(e)),
+        };
+        Evolving {
+            reader,
+            kept,
+            error,
+            ended: false,
+        }
+    }
+
+    /// The reader's parts and the filters to read the next item with, or the item that
+    /// ends the iteration.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn parts(
+        &mut self,
+    ) -> std::result::Result<
+        (&mut Input<R>, &mut u64, &mut Option<ErrorKind>, &Filters),
+        Option<Error>,
+    > {
+        if self.ended || self.reader.failed.is_some() {
+            return Err(None);
+        }
+        if let Some(e) = self.error.take() {
+            self.ended = true;
+            return Err(Some(e));
+        }
+        let r = &mut *self.reader;
+        match &self.kept {
+            Some(kept) => Ok((&mut r.input, &mut r.records, &mut r.failed, &kept.filters)),
+            None => Err(None),
+        }
+    }
+
+    /// Ends the iteration after an error.
+    #[inline(always)]
+    fn item<T>(&mut self, read: Result<Option<T>>) -> Option<Result<T>> {
+        let item = read.transpose()?;
+        self.ended = item.is_err();
+        Some(item)
+    }
+}
+
+impl<R> Drop for Evolving<'_, R> {
+    fn drop(&mut self) {
+        if let Some(kept) = self.kept.take() {
+            self.reader.evolution = Some(kept);
+        }
+    }
+}
+
+/// Iterator over records written with other type information, read into `T`
+/// ([`RecordReader::records_with`]).
+#[derive(Debug)]
+pub struct RecordsWith<'a, R, T> {
+    evolving: Evolving<'a, R>,
+    _record: PhantomData<fn() -> T>,
+}
+
+impl<R: Read, T: Record> Iterator for RecordsWith<'_, R, T> {
+    type Item = Result<T>;
+
+    // Always in line, like `RecordReader::read`: returning a record through memory from a
+    // call costs a store-forwarding stall per record, a fifth of reading a small one.
+    #[inline(always)]
+    fn next(&mut self) -> Option<Result<T>> {
+        let read = match self.evolving.parts() {
+            Ok((input, records, failed, filters)) => read_evolved(input, records, failed, filters),
+            Err(end) => return end.map(Err),
+        };
+        self.evolving.item(read)
+    }
+}
+
+impl<R: Read, T: Record> FusedIterator for RecordsWith<'_, R, T> {}
+
+/// Iterator over records written with other type information, read as [`Value`]s
+/// ([`RecordReader::values_with`]).
+#[derive(Debug)]
+pub struct ValuesWith<'a, R> {
+    evolving: Evolving<'a, R>,
+}
+
+impl<R: Read> Iterator for ValuesWith<'_, R> {
+    type Item = Result<Value>;
+
+    fn next(&mut self) -> Option<Result<Value>> {
+        let read = match self.evolving.parts() {
+            Ok((input, records, failed, filters)) => {
+                read_evolved_value(input, records, failed, filters)
+            }
+            Err(end) => return end.map(Err),
+        };
+        self.evolving.item(read)
+    }
+}
+
+impl<R: Read> FusedIterator for ValuesWith<'_, R> {}
 
 impl<R: Read> RecordReader<R> {
     /// A reader of `format` records from `reader`.
@@ -261,6 +434,7 @@ impl<R: Read> RecordReader<R> {
             format,
             records: 0,
             failed: None,
+            evolution: None,
         }
     }
 
@@ -277,7 +451,7 @@ impl<R: Read> RecordReader<R> {
     ///     module: String::new(),
     ///     name: "R".into(),
     ///     fields: vec![FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Int)))],
-    /// });
+    /// }).unwrap();
     /// // The record and its vector: two levels.
     /// let mut reader = RecordReader::new(&b"v{1}\n"[..], Format::Csv).with_max_depth(2);
     /// assert!(reader.read_value(&schema, id).unwrap().is_some());
@@ -357,14 +531,15 @@ impl<R: Read> RecordReader<R> {
     }
 
     /// Reads the next record of type `id` of `schema` as a [`Value`]: `None` at a clean end
-    /// of input.
+    /// of input. A record the schema lacks is an [`ErrorKind::Schema`] error, which leaves
+    /// the reader as it was.
     pub fn read_value(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Value>> {
         if let Some(kind) = self.failed {
             return Err(self.failed_before(kind));
         }
-        let name = &schema.record(id).name;
+        let name = &schema.checked_record(id)?.name;
         let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
-            value::read_record(i, schema, id, "")
+            value::read_checked(i, schema, &FieldType::Record(id), "")
         }));
         self.count(result)
     }
@@ -430,7 +605,7 @@ impl<R: Read> RecordReader<R> {
     /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
     /// let mut schema = Schema::new();
     /// let id = schema.add(RecordType { module: String::new(), name: "N".into(),
-    ///     fields: vec![FieldDef::new("n", FieldType::Long)] });
+    ///     fields: vec![FieldDef::new("n", FieldType::Long)] }).unwrap();
     /// let e = RecordReader::from_slice(b"x\n", Format::Csv).numbered_from(41)
     ///     .read_value(&schema, id).unwrap_err();
     /// assert_eq!(e.record(), Some(41));
@@ -445,6 +620,12 @@ impl<R: Read> RecordReader<R> {
     /// matched by name and type, those `T` lacks are skipped, those the data lacks are
     /// empty. `None` at a clean end of input.
     ///
+    /// The reader builds what it reads with (`T`'s schema and the [`Filters`]) at the first
+    /// call and keeps it for the calls that follow with the same `T` and equal type
+    /// information, so a stream reads at the speed of its records (see `BENCHMARKS.md`):
+    /// fields that kept their order are read straight into `T`; a record whose fields were
+    /// reordered is read whole, then handed to `T` in its order.
+    ///
     /// ```
     /// use hadoop_record::{Format, Record, RecordReader, RecordWriter};
     ///
@@ -455,27 +636,34 @@ impl<R: Read> RecordReader<R> {
     ///
     /// let mut w = RecordWriter::new(Vec::new(), Format::Xml);
     /// w.write(&V1 { id: 7, gone: "x".into() })?;
+    /// w.write(&V1 { id: 8, gone: "y".into() })?;
     /// let xml = w.into_inner()?;
     /// let mut r = RecordReader::new(&xml[..], Format::Xml);
-    /// let v2: Option<V2> = r.read_with(&V1::type_info())?;
-    /// assert_eq!(v2, Some(V2 { added: false, id: 7 }));
+    /// let v1 = V1::type_info();
+    /// assert_eq!(r.read_with::<V2>(&v1)?, Some(V2 { added: false, id: 7 }));
+    /// assert_eq!(r.read_with::<V2>(&v1)?, Some(V2 { added: false, id: 8 }));
+    /// assert_eq!(r.read_with::<V2>(&v1)?, None);
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
-    pub fn read_with<T: Record>(&mut self, writer: &RecordTypeInfo) -> Result<Option<T>> {
-        let (schema, id) = T::schema();
-        let Some(value) = self.read_value_with(&schema, id, writer)? else {
-            return Ok(None);
-        };
-        // `T`'s own decoding (the derive's) is the one authority on it: the value read goes
-        // through its binary form.
-        let mut binary = BinaryOutput::new(Vec::new());
-        value::write_record(&mut binary, &schema, id, &value, "")?;
-        let bytes = binary.into_inner()?;
-        let mut input = crate::archive::binary::RawInput::new(&bytes);
-        T::read_from(&mut input, "").map(Some)
+    #[inline]
+    pub fn read_with<T: Record + 'static>(&mut self, writer: &RecordTypeInfo) -> Result<Option<T>> {
+        if let Some(kind) = self.failed {
+            return Err(self.failed_before(kind));
+        }
+        let kept = self.evolution_for::<T>(writer)?;
+        let filters = &self.evolution.insert(kept).filters;
+        read_evolved(
+            &mut self.input,
+            &mut self.records,
+            &mut self.failed,
+            filters,
+        )
     }
 
-    /// [`RecordReader::read_with`] for a record of type `id` of `schema`, as a [`Value`].
+    /// [`RecordReader::read_with`] for a record of type `id` of `schema`, as a [`Value`];
+    /// likewise kept for the calls that follow with the same (or a cloned, unchanged)
+    /// schema, `id` and equal type information. A record the schema lacks is an
+    /// [`ErrorKind::Schema`] error, which leaves the reader as it was.
     pub fn read_value_with(
         &mut self,
         schema: &Schema,
@@ -485,12 +673,101 @@ impl<R: Read> RecordReader<R> {
         if let Some(kind) = self.failed {
             return Err(self.failed_before(kind));
         }
-        let filters = Filters::new(schema, id, writer);
-        let name = &schema.record(id).name;
-        let result = with_input!(&mut self.input, input => read_one(input, name, |i| {
-            filters.read_record(i, schema, "")
-        }));
-        self.count(result)
+        let kept = self.evolution_for_value(schema, id, writer)?;
+        let filters = &self.evolution.insert(kept).filters;
+        read_evolved_value(
+            &mut self.input,
+            &mut self.records,
+            &mut self.failed,
+            filters,
+        )
+    }
+
+    /// An iterator over the remaining records, written with the type information `writer`,
+    /// read into `T` as [`RecordReader::read_with`] reads them; it ends after the first
+    /// error. What it reads with is built (or taken from the last schema-evolution read) once,
+    /// when it is made, and kept by the reader when it is dropped.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, Record, RecordReader, RecordWriter};
+    ///
+    /// #[derive(Record, Debug, PartialEq)]
+    /// struct V1 { id: i32 }
+    /// #[derive(Record, Debug, PartialEq)]
+    /// struct V2 { id: i32, label: String }
+    ///
+    /// let mut w = RecordWriter::new(Vec::new(), Format::Binary);
+    /// for id in 0..3 {
+    ///     w.write(&V1 { id })?;
+    /// }
+    /// let bytes = w.into_inner()?;
+    /// let mut r = RecordReader::new(&bytes[..], Format::Binary);
+    /// let ids: Vec<i32> = r.records_with::<V2>(&V1::type_info()).map(|v| v.map(|v| v.id)).collect::<Result<_, _>>()?;
+    /// assert_eq!(ids, [0, 1, 2]);
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn records_with<T: Record + 'static>(
+        &mut self,
+        writer: &RecordTypeInfo,
+    ) -> RecordsWith<'_, R, T> {
+        let kept = self.evolution_for::<T>(writer);
+        RecordsWith {
+            evolving: Evolving::new(self, kept),
+            _record: PhantomData,
+        }
+    }
+
+    /// An iterator over the remaining records as [`Value`]s of type `id` of `schema`,
+    /// written with the type information `writer`, read as [`RecordReader::read_value_with`]
+    /// reads them; it ends after the first error. Like [`RecordReader::records_with`], it
+    /// builds what it reads with once.
+    pub fn values_with(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        writer: &RecordTypeInfo,
+    ) -> ValuesWith<'_, R> {
+        let kept = self.evolution_for_value(schema, id, writer);
+        ValuesWith {
+            evolving: Evolving::new(self, kept),
+        }
+    }
+
+    /// What reading `T` with `writer` takes: the kept filters when they are for that, else
+    /// new ones. Taken out of the reader, to be put back.
+    #[inline]
+    fn evolution_for<T: Record + 'static>(
+        &mut self,
+        writer: &RecordTypeInfo,
+    ) -> Result<Box<Evolution>> {
+        let record = Some(std::any::TypeId::of::<T>());
+        match self.evolution.take() {
+            Some(e) if e.record == record && e.writer.reads_as(writer) => Ok(e),
+            _ => {
+                let (schema, id) = T::schema();
+                Evolution::new(writer, record, Filters::new(&schema, id, writer)?)
+            }
+        }
+    }
+
+    /// [`RecordReader::evolution_for`] a record `id` of `schema` read as a [`Value`].
+    fn evolution_for_value(
+        &mut self,
+        schema: &Schema,
+        id: RecordId,
+        writer: &RecordTypeInfo,
+    ) -> Result<Box<Evolution>> {
+        match self.evolution.take() {
+            Some(e)
+                if e.record.is_none()
+                    && e.filters.reader() == id
+                    && e.filters.schema().stamp() == schema.stamp()
+                    && e.writer.reads_as(writer) =>
+            {
+                Ok(e)
+            }
+            _ => Evolution::new(writer, None, Filters::new(schema, id, writer)?),
+        }
     }
 
     /// An iterator over the remaining records; it ends after the first error.
@@ -516,6 +793,7 @@ impl<R: Read> RecordReader<R> {
             reader: self,
             schema,
             id,
+            ended: false,
         }
     }
 
@@ -554,7 +832,7 @@ impl<'a> RecordReader<&'a [u8]> {
     ///     module: String::new(),
     ///     name: "N".into(),
     ///     fields: vec![FieldDef::new("n", FieldType::Long)],
-    /// });
+    /// }).unwrap();
     /// let payload = b"7\n";
     /// let mut reader = RecordReader::from_slice(payload, Format::Csv);
     /// assert_eq!(reader.read_value(&schema, id).unwrap(), Some(Value::Record(vec![Value::Long(7)])));
@@ -642,16 +920,20 @@ pub struct Values<'a, R> {
     reader: &'a mut RecordReader<R>,
     schema: &'a Schema,
     id: RecordId,
+    ended: bool,
 }
 
 impl<R: Read> Iterator for Values<'_, R> {
     type Item = Result<Value>;
 
     fn next(&mut self) -> Option<Result<Value>> {
-        if self.reader.failed.is_some() {
+        if self.ended || self.reader.failed.is_some() {
             return None;
         }
-        self.reader.read_value(self.schema, self.id).transpose()
+        let item = self.reader.read_value(self.schema, self.id).transpose()?;
+        // Also after an error that leaves the reader as it was (a record the schema lacks).
+        self.ended = item.is_err();
+        Some(item)
     }
 }
 
@@ -703,7 +985,7 @@ fn taken() -> Error {
 ///     module: String::new(),
 ///     name: "Pair".into(),
 ///     fields: vec![FieldDef::new("s", FieldType::String), FieldDef::new("n", FieldType::Long)],
-/// });
+/// }).unwrap();
 /// let mut out = Vec::new();
 /// let mut writer = RecordWriter::new(&mut out, Format::Csv);
 /// writer.write_value(&schema, id, &Value::Record(vec![Value::String("a,b".into()), Value::Long(7)])).unwrap();
@@ -752,11 +1034,16 @@ impl<W: Write> RecordWriter<W> {
         self.count(result)
     }
 
-    /// Writes `value`, a record of type `id` of `schema`, as one top-level record.
+    /// Writes `value`, a record of type `id` of `schema`, as one top-level record. A value
+    /// that does not match the type is an [`ErrorKind::Schema`] error naming the record
+    /// number and the field path (and writes nothing), as is a record the schema lacks.
     pub fn write_value(&mut self, schema: &Schema, id: RecordId, value: &Value) -> Result<()> {
-        let name = &schema.record(id).name;
+        let name = &schema
+            .checked_record(id)
+            .map_err(|e| e.in_record(self.records))?
+            .name;
         let result = with_output!(&mut self.output, out => write_one(out, name, |o| {
-            value::write_record(o, schema, id, value, "")
+            value::write_checked(o, schema, &FieldType::Record(id), value, "")
         }), Output::Taken => Err(taken()));
         self.count(result)
     }
@@ -925,16 +1212,18 @@ mod tests {
     #[test]
     fn from_slice_reads_and_fails_as_new_does() {
         let mut schema = Schema::new();
-        let id = schema.add(RecordType {
-            module: String::new(),
-            name: "R".into(),
-            fields: vec![
-                FieldDef::new("s", FieldType::String),
-                FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Double))),
-                FieldDef::new("b", FieldType::Buffer),
-                FieldDef::new("n", FieldType::Long),
-            ],
-        });
+        let id = schema
+            .add(RecordType {
+                module: String::new(),
+                name: "R".into(),
+                fields: vec![
+                    FieldDef::new("s", FieldType::String),
+                    FieldDef::new("v", FieldType::Vector(Box::new(FieldType::Double))),
+                    FieldDef::new("b", FieldType::Buffer),
+                    FieldDef::new("n", FieldType::Long),
+                ],
+            })
+            .unwrap();
         let record = |i: i64| {
             Value::Record(vec![
                 Value::String(format!("name,{i}\n{}", "x".repeat(i as usize * 40))),

@@ -42,7 +42,7 @@ fn signatures_are_hadoops() {
     assert_eq!(java_shapes().signatures.len(), schema.records().len());
     for (name, signature) in &java_shapes().signatures {
         assert_eq!(
-            schema.signature(shapes_id(name)),
+            schema.signature(shapes_id(name)).unwrap(),
             signature.as_str(),
             "{name}"
         );

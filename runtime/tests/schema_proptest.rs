@@ -63,11 +63,15 @@ fn declare(schema: &mut Schema, t: &Ty) -> FieldType {
                 .map(|(i, f)| FieldDef::new(format!("f{i}"), declare(schema, f)))
                 .collect();
             let n = schema.records().len();
-            FieldType::Record(schema.add(RecordType {
-                module: "random".into(),
-                name: format!("R{n}"),
-                fields,
-            }))
+            FieldType::Record(
+                schema
+                    .add(RecordType {
+                        module: "random".into(),
+                        name: format!("R{n}"),
+                        fields,
+                    })
+                    .unwrap(),
+            )
         }
     }
 }
@@ -106,6 +110,7 @@ fn value(schema: &Schema, t: &FieldType, in_key: bool) -> BoxedStrategy<Value> {
         }
         FieldType::Record(id) => schema
             .record(*id)
+            .unwrap()
             .fields
             .iter()
             .map(|f| value(schema, &f.ty, in_key))

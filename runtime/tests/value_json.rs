@@ -70,6 +70,7 @@ fn readable_form() {
     let names: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
     let declared: Vec<_> = s
         .record(record_id("oracle.prims.AllPrims"))
+        .unwrap()
         .fields
         .iter()
         .map(|f| f.name.clone())
@@ -80,11 +81,13 @@ fn readable_form() {
     // Each type's form, on a record of one field.
     let mut schema = Schema::new();
     let mut one = |ty: FieldType, value: Value| {
-        let id = schema.add(hadoop_record::schema::RecordType {
-            module: "t".into(),
-            name: format!("R{}", schema.records().len()),
-            fields: vec![hadoop_record::schema::FieldDef::new("f", ty)],
-        });
+        let id = schema
+            .add(hadoop_record::schema::RecordType {
+                module: "t".into(),
+                name: format!("R{}", schema.records().len()),
+                fields: vec![hadoop_record::schema::FieldDef::new("f", ty)],
+            })
+            .unwrap();
         round_trip(&schema, &FieldType::Record(id), &Value::Record(vec![value]))
     };
     let cases: Vec<(FieldType, Value, &str)> = vec![
@@ -213,7 +216,7 @@ proptest! {
                 hadoop_record::schema::FieldDef::new("f", FieldType::Float),
                 hadoop_record::schema::FieldDef::new("d", FieldType::Double),
             ],
-        });
+        }).unwrap();
         round_trip(
             &s,
             &FieldType::Record(id),
@@ -225,14 +228,16 @@ proptest! {
 /// A schema with one record `t.M` of the given fields.
 fn one_record(fields: Vec<(&str, FieldType)>) -> (Schema, hadoop_record::schema::RecordId) {
     let mut schema = Schema::new();
-    let id = schema.add(hadoop_record::schema::RecordType {
-        module: "t".into(),
-        name: "M".into(),
-        fields: fields
-            .into_iter()
-            .map(|(name, ty)| hadoop_record::schema::FieldDef::new(name, ty))
-            .collect(),
-    });
+    let id = schema
+        .add(hadoop_record::schema::RecordType {
+            module: "t".into(),
+            name: "M".into(),
+            fields: fields
+                .into_iter()
+                .map(|(name, ty)| hadoop_record::schema::FieldDef::new(name, ty))
+                .collect(),
+        })
+        .unwrap();
     (schema, id)
 }
 

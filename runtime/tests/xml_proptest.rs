@@ -79,6 +79,7 @@ fn value_of(ty: &FieldType, depth: u32) -> BoxedStrategy<Value> {
         FieldType::Record(id) => {
             let fields: Vec<_> = schema()
                 .record(*id)
+                .unwrap()
                 .fields
                 .iter()
                 .map(|f| value_of(&f.ty, depth + 1))

@@ -173,8 +173,10 @@ fn typed_records_read_and_write_every_fixture_of_their_type() {
 fn the_hand_written_schema_matches_the_fixture_schema() {
     let (s, id) = Outer::schema();
     let fixture = fixture_harness::fixture_schema();
-    let want = fixture.signature(fixture.find("oracle.composite.Outer").unwrap());
-    assert_eq!(s.signature(id).as_str(), want.as_str());
+    let want = fixture
+        .signature(fixture.find("oracle.composite.Outer").unwrap())
+        .unwrap();
+    assert_eq!(s.signature(id).unwrap().as_str(), want.as_str());
     assert_eq!(
         Outer::signature().as_str(),
         hadoop_java().signatures["oracle.composite.Outer"]

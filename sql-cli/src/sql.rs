@@ -221,7 +221,7 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
         .map_err(|e| format!("--in-framing: {}", e.message()))?;
     let options = RecordTableOptions::from_ddl(
         DdlSource::from_model(&model, &record.include_dirs),
-        schema.record(id).full_name(),
+        schema.record(id).map(|r| r.full_name()).unwrap_or_default(),
     )
     .with_encoding(encoding)
     .with_framing_options(framing)

@@ -278,7 +278,7 @@ impl Column {
                 format: recursive_encoding(&field).unwrap_or(recursive),
             },
             (FieldType::Record(id), DataType::Struct(fields)) => {
-                let record = schema.record(*id);
+                let record = crate::mapping::record_type(schema, *id);
                 Kind::Record {
                     fields: record
                         .fields

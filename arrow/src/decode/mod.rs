@@ -20,7 +20,7 @@
 //!     module: "m".into(),
 //!     name: "Hit".into(),
 //!     fields: vec![FieldDef::new("url", FieldType::String), FieldDef::new("n", FieldType::Long)],
-//! });
+//! })?;
 //! let options = DecodeOptions::default().with_projection(Some(vec![1]));
 //! let mut decoder = BatchDecoder::new(Arc::new(schema), id, options)?;
 //! // One CSV record per framed payload; `url` is skipped, not decoded.
@@ -48,10 +48,10 @@ use hadoop_record::archive::binary::RawInput;
 use hadoop_record::archive::jute::JuteOptions;
 use hadoop_record::archive::DEFAULT_MAX_DEPTH;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::value::ValueInput;
 use hadoop_record::{ErrorKind, Format, Position, RecordInput, RecordReader, Value, VisitInput};
 
 use crate::mapping::{arrow_schema, MappingOptions};
-use crate::value_io::ValueInput;
 use crate::Error;
 use column::{Column, Context, BYTES_PER_BATCH};
 
@@ -165,8 +165,8 @@ impl BatchDecoder {
         let mapping = MappingOptions::default()
             .with_nullable(options.nullable)
             .with_string_view(options.string_view);
-        let full = arrow_schema(&schema, record, mapping);
-        let def = schema.record(record);
+        let full = arrow_schema(&schema, record, mapping)?;
+        let def = crate::mapping::record_type(&schema, record);
         let projection: Vec<usize> = match &options.projection {
             Some(p) => p.clone(),
             None => (0..def.fields.len()).collect(),
@@ -217,12 +217,13 @@ impl BatchDecoder {
         let batch_rows = options.batch_size.clamp(1, DEFAULT_BATCH_SIZE * 8);
         columns.iter_mut().for_each(|c| c.reserve(batch_rows));
         let arrow = Arc::new(full.project(&projection)?);
-        let max_depth = options.max_depth.unwrap_or_else(|| {
-            schema
-                .max_depth(record)
+        let max_depth = match options.max_depth {
+            Some(max) => max,
+            None => schema
+                .max_depth(record)?
                 .unwrap_or(DEFAULT_MAX_DEPTH)
-                .max(DEFAULT_MAX_DEPTH)
-        });
+                .max(DEFAULT_MAX_DEPTH),
+        };
         Ok(BatchDecoder {
             type_name: def.name.as_str().into(),
             schema,
@@ -271,7 +272,7 @@ impl BatchDecoder {
     /// filter). Errors name the record number and the field path.
     pub fn decode_value(&mut self, value: &Value) -> hadoop_record::Result<()> {
         let n = self.records;
-        let mut input = ValueInput::new(value);
+        let mut input = ValueInput::new(value.clone());
         self.decode_record(&mut input)
             .map_err(|e| e.in_field(&self.type_name).in_record(n))
     }

@@ -31,7 +31,7 @@ use crate::Error;
 ///     module: "m".into(),
 ///     name: "P".into(),
 ///     fields: vec![FieldDef::new("x", FieldType::Int), FieldDef::new("y", FieldType::Int)],
-/// });
+/// })?;
 /// let csv = b"1,2\n3,4\n5,6\n7,x\n";
 /// let options = DecodeOptions::default().with_batch_size(2);
 /// let mut batches = BatchReader::new(&csv[..], Format::Csv, Arc::new(schema), id, options)?;

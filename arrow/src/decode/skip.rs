@@ -46,7 +46,7 @@ pub(crate) fn skip<I: RecordInput + ?Sized>(
         }
         FieldType::Record(id) => {
             input.start_record(tag)?;
-            for f in &schema.record(*id).fields {
+            for f in &crate::mapping::record_type(schema, *id).fields {
                 skip(input, schema, &f.ty, &f.name).map_err(|e| e.in_field(&f.name))?;
             }
             input.end_record(tag)

@@ -46,7 +46,7 @@ pub(crate) fn conform(
         return Err(mismatch(format!(
             "the column holds recursive records in {} but `{}` is expected in {}",
             recursive_encoding(actual).map_or("?", |f| f.name()),
-            schema.type_name(ty),
+            crate::mapping::type_name(schema, ty),
             recursive_encoding(expected).map_or("no encoding", |f| f.name()),
         )));
     }
@@ -54,7 +54,7 @@ pub(crate) fn conform(
     let refuse = || {
         mismatch(format!(
             "Hadoop `{}` is Arrow {} (or an equivalent type), but the column is {found}",
-            schema.type_name(ty),
+            crate::mapping::type_name(schema, ty),
             expected.data_type()
         ))
     };
@@ -184,7 +184,7 @@ pub(crate) fn struct_children(
     fields: &Fields,
     columns: &StructArray,
 ) -> Result<Vec<ArrayRef>> {
-    let record = schema.record(id);
+    let record = crate::mapping::record_type(schema, id);
     let actual = columns.fields();
     if let Some(extra) = actual
         .iter()
@@ -206,7 +206,7 @@ pub(crate) fn struct_children(
                 mismatch(format!(
                     "no column for field `{}` ({}) of {}",
                     def.name,
-                    schema.type_name(&def.ty),
+                    crate::mapping::type_name(schema, &def.ty),
                     record.full_name()
                 ))
             })?;

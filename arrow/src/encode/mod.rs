@@ -21,7 +21,7 @@
 //!     module: "m".into(),
 //!     name: "P".into(),
 //!     fields: vec![FieldDef::new("name", FieldType::String), FieldDef::new("n", FieldType::Int)],
-//! });
+//! })?;
 //! // A batch from elsewhere: nullable columns, in another order.
 //! let batch = RecordBatch::try_new(
 //!     Arc::new(ArrowSchema::new(vec![
@@ -33,7 +33,7 @@
 //!         Arc::new(StringArray::from(vec!["a", "b"])),
 //!     ],
 //! )?;
-//! let mut encoder = BatchEncoder::new(Arc::new(schema), id, EncodeOptions::default());
+//! let mut encoder = BatchEncoder::new(Arc::new(schema), id, EncodeOptions::default())?;
 //! let mut writer = RecordWriter::new(Vec::new(), Format::Csv);
 //! let e = encoder.write_batch(&batch, &mut writer).unwrap_err();
 //! assert_eq!(
@@ -80,20 +80,29 @@ pub struct BatchEncoder {
 }
 
 impl BatchEncoder {
-    /// An encoder of batches as records of type `record` of `schema`.
-    pub fn new(schema: Arc<Schema>, record: RecordId, options: EncodeOptions) -> Self {
+    /// An encoder of batches as records of type `record` of `schema`; an
+    /// [`ErrorKind::Schema`](hadoop_record::ErrorKind::Schema) error when the schema has no
+    /// record `record`.
+    pub fn new(
+        schema: Arc<Schema>,
+        record: RecordId,
+        options: EncodeOptions,
+    ) -> Result<Self, hadoop_record::Error> {
         let expected = Arc::new(arrow_schema(
             &schema,
             record,
             MappingOptions::default().with_nullable(options.nullable),
-        ));
-        BatchEncoder {
-            type_name: schema.record(record).name.as_str().into(),
+        )?);
+        Ok(BatchEncoder {
+            type_name: crate::mapping::record_type(&schema, record)
+                .name
+                .as_str()
+                .into(),
             schema,
             record,
             options,
             expected,
-        }
+        })
     }
 
     /// The Arrow schema the mapping gives the record type: what batches are checked against.

@@ -11,6 +11,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, SchemaRef};
 use hadoop_record::archive::NullType;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::value::ValueOutput;
 use hadoop_record::{Error, ErrorKind, Format, RecordOutput, RecordWriter, Result, Value};
 
 use super::conform::struct_children;
@@ -18,7 +19,6 @@ use super::{EncodeOptions, Visit};
 use crate::mapping::MappingOptions;
 use crate::order::KeyOrder;
 use crate::recursive;
-use crate::value_io::ValueOutput;
 
 /// The rows of a batch checked against a record type, ready to write.
 #[derive(Debug)]
@@ -39,7 +39,7 @@ impl Rows {
         batch: &RecordBatch,
         options: EncodeOptions,
     ) -> Result<Rows> {
-        let def = schema.record(record);
+        let def = crate::mapping::record_type(&schema, record);
         let columns = struct_children(&schema, record, expected.fields(), &batch.clone().into())?;
         let mapping = MappingOptions::default().with_nullable(options.nullable);
         let mut built = Vec::with_capacity(columns.len());
@@ -73,7 +73,7 @@ impl Rows {
 
     /// Row `row` as a [`Value`] (as the runtime would read the record its row writes).
     pub fn value(&self, row: usize) -> Result<Value> {
-        let mut out = ValueOutput::default();
+        let mut out = ValueOutput::new();
         self.write_row(row, &mut out)
             .map_err(|e| e.in_field(&self.type_name))?;
         Ok(out.into_value().expect("a record was written"))
@@ -185,7 +185,7 @@ impl Src {
             },
             FieldType::Record(id) => {
                 let record = array.as_struct();
-                let def = schema.record(*id);
+                let def = crate::mapping::record_type(schema, *id);
                 let mut fields = Vec::with_capacity(def.fields.len());
                 for (f, column) in def.fields.iter().zip(record.columns()) {
                     fields.push(
@@ -209,7 +209,7 @@ impl Src {
             kind,
             nulls: array.nulls().filter(|n| n.null_count() > 0).cloned(),
             null_type,
-            type_name: schema.type_name(ty),
+            type_name: crate::mapping::type_name(schema, ty),
         })
     }
 

@@ -280,7 +280,10 @@ fn from_columnar(
         schema.clone(),
         id,
         EncodeOptions::default().with_nullable(args.columnar.nullable),
-    );
+    )
+    .map_err(|e| Early::Message(e.to_string()))?;
+    // The encoder checked the id.
+    let type_name = schema.record(id).map(|r| r.full_name()).unwrap_or_default();
     // The columns are checked before anything is written.
     let file = input.map_or("standard input".into(), |p| p.display().to_string());
     encoder
@@ -289,7 +292,7 @@ fn from_columnar(
             Early::Message(format!(
                 "{file}: the {} columns are not those of {}: {e}",
                 from.name(),
-                schema.record(id).full_name()
+                type_name
             ))
         })?;
     let (mut sink, complete) = open_sink(args, out_framing, None, None, false)?;

@@ -124,15 +124,17 @@ pub fn files(
     let paddle = dir.join(format!("{name}-{n}.paddle"));
     let parquet = dir.join(format!("{name}-{n}.parquet"));
     let mut schema = Schema::new();
-    let id = schema.add(RecordType {
-        module: "bench".into(),
-        name: class_name(ddl).into(),
-        fields: fields
-            .iter()
-            .map(|(f, ty)| FieldDef::new(*f, ty.clone()))
-            .collect(),
-    });
-    let type_name = schema.record(id).full_name();
+    let id = schema
+        .add(RecordType {
+            module: "bench".into(),
+            name: class_name(ddl).into(),
+            fields: fields
+                .iter()
+                .map(|(f, ty)| FieldDef::new(*f, ty.clone()))
+                .collect(),
+        })
+        .unwrap();
+    let type_name = schema.record(id).unwrap().full_name();
     if !paddle.exists() {
         let tmp = paddle.with_extension("tmp");
         let file = std::io::BufWriter::new(std::fs::File::create(&tmp).unwrap());

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::{FieldTypeInfo, Filters, RecordTypeInfo, TypeId};
+use crate::error::Result;
 use crate::schema::{FieldType, RecordId, Schema};
 
 /// What becomes of one field.
@@ -81,27 +82,34 @@ impl fmt::Display for FieldChange {
 /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 ///
 /// let mut schema = Schema::new();
-/// let new = schema.add(RecordType {
-///     module: "v2".into(),
-///     name: "R".into(),
-///     fields: vec![FieldDef::new("id", FieldType::Long), FieldDef::new("added", FieldType::Bool)],
-/// });
+/// let new = schema.add(RecordType::new("v2", "R", vec![
+///     FieldDef::new("id", FieldType::Long),
+///     FieldDef::new("added", FieldType::Bool),
+/// ]))?;
 /// let old = RecordTypeInfo::new("R", vec![
 ///     FieldTypeInfo::new("id", TypeId::Int),
 ///     FieldTypeInfo::new("name", TypeId::String),
 /// ]);
-/// let outcomes: Vec<Outcome> = compat(&schema, new, &old).into_iter().map(|c| c.outcome).collect();
+/// let outcomes: Vec<Outcome> = compat(&schema, new, &old)?.into_iter().map(|c| c.outcome).collect();
 /// assert_eq!(outcomes, [Outcome::TypeChanged, Outcome::Dropped, Outcome::Defaulted]);
+/// # Ok::<(), hadoop_record::Error>(())
 /// ```
-pub fn compat(schema: &Schema, reader: RecordId, writer: &RecordTypeInfo) -> Vec<FieldChange> {
-    let filters = Filters::new(schema, reader, writer);
+///
+/// An [`ErrorKind::Schema`](crate::ErrorKind::Schema) error when the schema has no record
+/// `reader`.
+pub fn compat(
+    schema: &Schema,
+    reader: RecordId,
+    writer: &RecordTypeInfo,
+) -> Result<Vec<FieldChange>> {
+    let filters = Filters::new(schema, reader, writer)?;
     let mut out = Vec::new();
     Walk {
         schema,
         filters: &filters,
     }
     .record(reader, &writer.fields, "", &mut out);
-    out
+    Ok(out)
 }
 
 struct Walk<'a> {
@@ -119,7 +127,7 @@ impl Walk<'_> {
         prefix: &str,
         out: &mut Vec<FieldChange>,
     ) {
-        let reader = &self.schema.record(id).fields;
+        let reader = &self.schema.record_at(id).fields;
         let mut used = vec![false; reader.len()];
         for field in written {
             let path = format!("{prefix}{}", field.name);
@@ -132,7 +140,7 @@ impl Walk<'_> {
                     Some(ty) => self.written_as(&field.type_id, ty),
                     None => type_name(&field.type_id),
                 }),
-                read: read.map(|t| self.schema.type_name(t)),
+                read: read.map(|t| self.schema.name_of(t)),
                 outcome,
             };
             match target {
@@ -164,7 +172,7 @@ impl Walk<'_> {
             out.push(FieldChange {
                 path: format!("{prefix}{}", def.name),
                 written: None,
-                read: Some(self.schema.type_name(&def.ty)),
+                read: Some(self.schema.name_of(&def.ty)),
                 outcome: Outcome::Defaulted,
             });
         }
@@ -185,9 +193,9 @@ impl Walk<'_> {
                 )
             }
             (TypeId::Struct(fields), FieldType::Record(id))
-                if same_layout(&RecordTypeInfo::of(self.schema, *id).fields, fields) =>
+                if same_layout(&RecordTypeInfo::of_checked(self.schema, *id).fields, fields) =>
             {
-                self.schema.record(*id).full_name()
+                self.schema.record_at(*id).full_name()
             }
             _ => type_name(written),
         }
@@ -218,7 +226,7 @@ impl Walk<'_> {
             // Read unfiltered: right only when the data's types, in order, are the reader's
             // (names play no part in reading).
             (FieldType::Record(id), TypeId::Struct(fields)) => {
-                !same_layout(&RecordTypeInfo::of(self.schema, *id).fields, fields)
+                !same_layout(&RecordTypeInfo::of_checked(self.schema, *id).fields, fields)
             }
             _ => false,
         }

@@ -2,16 +2,22 @@
 //! rules of the classes Hadoop's rcc generates (`setTypeFilter` and the filtered
 //! `read_from`), see the [module docs](super).
 
-use std::collections::HashMap;
+use std::mem::Discriminant;
+use std::ops::Range;
 
+use super::filtered_input::FilteredInput;
 use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
 use crate::archive::RecordInput;
 use crate::error::Result;
-use crate::schema::{FieldType, RecordId, Schema};
-use crate::value::{read_value_filtered, Value};
+use crate::record::Record;
+use crate::schema::{FieldDef, FieldType, RecordId, Schema};
+use crate::value::{self, Value};
 
 /// The type filters in force after `Reader.setTypeFilter(info)` in a fresh JVM: the one of
-/// the reader's record, and those it passes on to the record types its fields hold.
+/// the reader's record, and those it passes on to the record types its fields hold. Built
+/// once for a reader's schema and the writer's type information, then used for every record
+/// read with them ([`crate::RecordReader::read_value_with`] and
+/// [`crate::RecordReader::read_with`] keep theirs).
 ///
 /// ```
 /// use hadoop_record::archive::binary::RawInput;
@@ -20,54 +26,131 @@ use crate::value::{read_value_filtered, Value};
 /// use hadoop_record::Value;
 ///
 /// let mut schema = Schema::new();
-/// let old = schema.add(RecordType {
-///     module: "v1".into(),
-///     name: "R".into(),
-///     fields: vec![FieldDef::new("id", FieldType::Int), FieldDef::new("gone", FieldType::String)],
-/// });
-/// let new = schema.add(RecordType {
-///     module: "v2".into(),
-///     name: "R".into(),
-///     fields: vec![FieldDef::new("added", FieldType::Bool), FieldDef::new("id", FieldType::Int)],
-/// });
+/// let old = schema.add(RecordType::new("v1", "R", vec![
+///     FieldDef::new("id", FieldType::Int),
+///     FieldDef::new("gone", FieldType::String),
+/// ]))?;
+/// let new = schema.add(RecordType::new("v2", "R", vec![
+///     FieldDef::new("added", FieldType::Bool),
+///     FieldDef::new("id", FieldType::Int),
+/// ]))?;
 /// // v1.R{id: 7, gone: "x"} in binary, read as v2.R.
-/// let filters = Filters::new(&schema, new, &RecordTypeInfo::of(&schema, old));
-/// let value = filters.read_record(&mut RawInput::new(&[7, 1, b'x']), &schema, "")?;
+/// let filters = Filters::new(&schema, new, &RecordTypeInfo::of(&schema, old)?)?;
+/// let value = filters.read_record(&mut RawInput::new(&[7, 1, b'x']), "")?;
 /// assert_eq!(value, Value::Record(vec![Value::Bool(false), Value::Int(7)]));
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Filters {
+    /// The reader's schema (a clone: the filters hold ids of it).
+    schema: Schema,
     reader: RecordId,
-    plans: HashMap<RecordId, Plan>,
+    /// `FieldType::Record(reader)`, where a read starts.
+    root: FieldType,
+    /// Each record type's filter, by [`RecordId::index`].
+    plans: Vec<Option<Plan>>,
+    /// Whether a record type has a filter or holds one that has (through any fields,
+    /// vectors and maps), by [`RecordId::index`]: a record that does not is read as written,
+    /// without looking at its fields.
+    filtered_below: Vec<bool>,
+    /// Whether every filter reads each written field into the reader's field at the same
+    /// place (the writer's type information is the reader's): then the filters change
+    /// nothing, and a read is a plain read.
+    identity: bool,
 }
 
 /// One record type's filter: the writer's fields, and for each the reader's field it is read
 /// into (`None`: skipped).
 #[derive(Debug, Clone)]
-struct Plan {
-    fields: Vec<FieldTypeInfo>,
-    targets: Vec<Option<usize>>,
+pub(crate) struct Plan {
+    pub(crate) fields: Vec<FieldTypeInfo>,
+    pub(crate) targets: Vec<Option<usize>>,
+    /// When the targets ascend (the writer's fields arrive in the reader's order, so that
+    /// they can be read straight into it): what to do at each reader field.
+    pub(crate) in_order: Option<InOrder>,
+}
+
+/// How a record whose writer's fields come in the reader's order is read.
+#[derive(Debug, Clone)]
+pub(crate) struct InOrder {
+    /// For each reader field, the writer's fields to skip before it and whether the data
+    /// holds it (then it is the next writer's field).
+    pub(crate) steps: Vec<Step>,
+    /// The writer's fields to skip after the last reader field the data holds.
+    pub(crate) tail: Range<usize>,
+}
+
+/// See [`InOrder::steps`].
+#[derive(Debug, Clone)]
+pub(crate) struct Step {
+    pub(crate) skip: Range<usize>,
+    pub(crate) present: bool,
+    /// Which kind of type the reader field has: what a read of it is checked against.
+    pub(crate) kind: Discriminant<FieldType>,
+}
+
+impl InOrder {
+    /// The steps of ascending `targets` into a record of `reader` fields; `None` when they
+    /// do not ascend.
+    fn new(targets: &[Option<usize>], reader: &[FieldDef]) -> Option<InOrder> {
+        let mut steps: Vec<Step> = reader
+            .iter()
+            .map(|f| Step {
+                skip: 0..0,
+                present: false,
+                kind: std::mem::discriminant(&f.ty),
+            })
+            .collect();
+        let (mut from, mut last) = (0, None);
+        for (w, target) in targets.iter().enumerate() {
+            if let Some(j) = *target {
+                if last >= Some(j) {
+                    return None;
+                }
+                steps[j].skip = from..w;
+                steps[j].present = true;
+                (from, last) = (w + 1, Some(j));
+            }
+        }
+        Some(InOrder {
+            steps,
+            tail: from..targets.len(),
+        })
+    }
 }
 
 impl Filters {
-    /// The filters of reading record `reader` of `schema` from data written with `info`.
-    pub fn new(schema: &Schema, reader: RecordId, info: &RecordTypeInfo) -> Filters {
+    /// The filters of reading record `reader` of `schema` from data written with `info`;
+    /// an [`ErrorKind::Schema`](crate::ErrorKind::Schema) error when the schema has no
+    /// record `reader`.
+    pub fn new(schema: &Schema, reader: RecordId, info: &RecordTypeInfo) -> Result<Filters> {
+        schema.checked_record(reader)?;
         let mut filters = Filters {
+            schema: schema.clone(),
             reader,
-            plans: HashMap::new(),
+            root: FieldType::Record(reader),
+            plans: vec![None; schema.records().len()],
+            filtered_below: Vec::new(),
+            identity: false,
         };
-        filters.set(schema, reader, info);
-        filters
+        filters.set(reader, info);
+        filters.filtered_below = filtered_below(schema, &filters.plans);
+        filters.identity = filters.plans.iter().enumerate().all(|(i, plan)| {
+            plan.as_ref().is_none_or(|plan| {
+                plan.targets.len() == filters.schema.records()[i].fields.len()
+                    && plan.targets.iter().enumerate().all(|(w, t)| *t == Some(w))
+            })
+        });
+        Ok(filters)
     }
 
     /// `setTypeFilter(info)` on `id`: its own filter, then `Nested.setTypeFilter(
     /// info.getNestedStructTypeInfo("Nested"))` for every record type its fields hold, in
     /// order of first appearance; a filter that is not found changes nothing (Java ignores
     /// `setTypeFilter(null)`), a later one replaces an earlier one (they are per class).
-    fn set(&mut self, schema: &Schema, id: RecordId, info: &RecordTypeInfo) {
-        let reader = &schema.record(id).fields;
-        let targets = info
+    fn set(&mut self, id: RecordId, info: &RecordTypeInfo) {
+        let reader = &self.schema.record_at(id).fields;
+        let targets: Vec<Option<usize>> = info
             .fields
             .iter()
             .map(|wanted| {
@@ -76,84 +159,104 @@ impl Filters {
                 })
             })
             .collect();
-        self.plans.insert(
-            id,
-            Plan {
-                fields: info.fields.clone(),
-                targets,
-            },
-        );
+        let in_order = InOrder::new(&targets, reader);
         let mut nested = Vec::new();
         for field in reader {
-            records_in(&field.ty, &mut nested);
+            field.ty.for_each_record(&mut |r| {
+                if !nested.contains(&r) {
+                    nested.push(r);
+                }
+            });
         }
+        self.plans[id.index()] = Some(Plan {
+            fields: info.fields.clone(),
+            targets,
+            in_order,
+        });
         for record in nested {
-            if let Some(inner) = info.nested(&schema.record(record).name) {
-                self.set(schema, record, &inner);
+            if let Some(inner) = info.nested(&self.schema.record_at(record).name) {
+                self.set(record, &inner);
             }
         }
     }
 
+    /// The reader's schema.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The reader's record type.
+    pub fn reader(&self) -> RecordId {
+        self.reader
+    }
+
     /// Whether record type `id` reads with a filter.
     pub fn applies_to(&self, id: RecordId) -> bool {
-        self.plans.contains_key(&id)
+        self.plan(id).is_some()
     }
 
-    /// Reads one record of the reader's type, written under `tag`.
-    pub fn read_record<I: RecordInput + ?Sized>(
-        &self,
-        input: &mut I,
-        schema: &Schema,
-        tag: &str,
-    ) -> Result<Value> {
-        read_value_filtered(
-            input,
-            schema,
-            &FieldType::Record(self.reader),
-            tag,
-            Some(self),
-        )
+    /// The filter of record type `id`, if it has one.
+    #[inline]
+    pub(crate) fn plan(&self, id: RecordId) -> Option<&Plan> {
+        self.plans.get(id.index()).and_then(Option::as_ref)
     }
 
-    /// Reads a record of type `id` with its filter (the caller checked [`Self::applies_to`]):
-    /// each written field into its target, or skipped; fields not written are empty.
-    pub(crate) fn read_filtered<I: RecordInput + ?Sized>(
-        &self,
-        input: &mut I,
-        schema: &Schema,
-        id: RecordId,
-        tag: &str,
-    ) -> Result<Value> {
-        let plan = &self.plans[&id];
-        let reader = &schema.record(id).fields;
-        let mut values: Vec<Value> = reader.iter().map(|f| Value::empty(schema, &f.ty)).collect();
-        input.start_record(tag)?;
-        for (written, target) in plan.fields.iter().zip(&plan.targets) {
-            let result = match target {
-                Some(j) => {
-                    read_value_filtered(input, schema, &reader[*j].ty, &reader[*j].name, Some(self))
-                        .map(|v| values[*j] = v)
-                }
-                None => skip(input, &written.type_id, &written.name),
-            };
-            result.map_err(|e| e.in_field(&written.name))?;
+    /// Whether a value of `ty` may hold a record with a filter.
+    pub(crate) fn filtered_in(&self, ty: &FieldType) -> bool {
+        match ty {
+            FieldType::Vector(e) => self.filtered_in(e),
+            FieldType::Map(k, v) => self.filtered_in(k) || self.filtered_in(v),
+            FieldType::Record(id) => self.filtered_below.get(id.index()) == Some(&true),
+            _ => false,
         }
-        input.end_record(tag)?;
-        Ok(Value::Record(values))
+    }
+
+    /// Reads one record of the reader's type, written under `tag`, as a [`Value`].
+    pub fn read_record<I: RecordInput + ?Sized>(&self, input: &mut I, tag: &str) -> Result<Value> {
+        if self.identity {
+            return value::read_checked(input, &self.schema, &self.root, tag);
+        }
+        let mut input = FilteredInput::new(input, self, &self.root);
+        value::read_checked(&mut input, &self.schema, &self.root, tag)
+    }
+
+    /// Reads one record written under `tag` into `T`, whose schema the filters were built
+    /// for (a record of another type is an error, not a misread).
+    #[inline(always)]
+    pub(crate) fn read_typed<T: Record, I: RecordInput + ?Sized>(
+        &self,
+        input: &mut I,
+        tag: &str,
+    ) -> Result<T> {
+        if self.identity {
+            return T::read_from(input, tag);
+        }
+        T::read_from(&mut FilteredInput::new(input, self, &self.root), tag)
     }
 }
 
-/// The record types `ty` holds, each once, in order of first appearance.
-fn records_in(ty: &FieldType, out: &mut Vec<RecordId>) {
-    match ty {
-        FieldType::Vector(e) => records_in(e, out),
-        FieldType::Map(k, v) => {
-            records_in(k, out);
-            records_in(v, out);
+/// [`Filters::filtered_below`]: the records with a plan, and every record that holds one of
+/// them, found by walking from each planned record to the records that refer to it.
+fn filtered_below(schema: &Schema, plans: &[Option<Plan>]) -> Vec<bool> {
+    let mut holders: Vec<Vec<RecordId>> = vec![Vec::new(); plans.len()];
+    for holder in schema.ids() {
+        for field in &schema.record_at(holder).fields {
+            field
+                .ty
+                .for_each_record(&mut |held| holders[held.index()].push(holder));
         }
-        FieldType::Record(id) if !out.contains(id) => out.push(*id),
-        _ => {}
     }
+    let mut marked: Vec<bool> = plans.iter().map(Option::is_some).collect();
+    let mut pending: Vec<usize> = (0..plans.len()).filter(|&i| marked[i]).collect();
+    while let Some(held) = pending.pop() {
+        for holder in &holders[held] {
+            if !marked[holder.index()] {
+                marked[holder.index()] = true;
+                pending.push(holder.index());
+            }
+        }
+    }
+    marked
 }
 
 /// Reads past one value of type `ty` (Hadoop's `meta.Utils.skip`).

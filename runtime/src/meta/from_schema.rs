@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
+use crate::error::Result;
 use crate::schema::{FieldType, RecordId, Schema};
 
 impl RecordTypeInfo {
@@ -20,26 +21,28 @@ impl RecordTypeInfo {
     /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
     ///
     /// let mut schema = Schema::new();
-    /// let point = schema.add(RecordType {
-    ///     module: "geo".into(),
-    ///     name: "Point".into(),
-    ///     fields: vec![FieldDef::new("x", FieldType::Int)],
-    /// });
-    /// let line = schema.add(RecordType {
-    ///     module: "geo".into(),
-    ///     name: "Line".into(),
-    ///     fields: vec![FieldDef::new("from", FieldType::Record(point))],
-    /// });
-    /// let info = RecordTypeInfo::of(&schema, line);
+    /// let point = schema.add(RecordType::new("geo", "Point", vec![FieldDef::new("x", FieldType::Int)]))?;
+    /// let line = schema.add(RecordType::new("geo", "Line", vec![FieldDef::new("from", FieldType::Record(point))]))?;
+    /// let info = RecordTypeInfo::of(&schema, line)?;
     /// let x = FieldTypeInfo::new("x", TypeId::Int);
     /// assert_eq!(info, RecordTypeInfo::new("Line", vec![FieldTypeInfo::new("from", TypeId::Struct(vec![x]))]));
+    /// # Ok::<(), hadoop_record::Error>(())
     /// ```
-    pub fn of(schema: &Schema, id: RecordId) -> RecordTypeInfo {
+    ///
+    /// An [`ErrorKind::Schema`](crate::ErrorKind::Schema) error when the schema has no
+    /// record `id`.
+    pub fn of(schema: &Schema, id: RecordId) -> Result<RecordTypeInfo> {
+        schema.checked_record(id)?;
+        Ok(RecordTypeInfo::of_checked(schema, id))
+    }
+
+    /// [`RecordTypeInfo::of`] a checked id.
+    pub(crate) fn of_checked(schema: &Schema, id: RecordId) -> RecordTypeInfo {
         let mut init = ClassInit {
             schema,
             fields: HashMap::new(),
         };
-        RecordTypeInfo::new(schema.record(id).name.clone(), init.fields_of(id))
+        RecordTypeInfo::new(schema.record_at(id).name.clone(), init.fields_of(id))
     }
 }
 
@@ -66,7 +69,7 @@ impl ClassInit<'_> {
         }
         self.fields.insert(id, Vec::new());
         let schema = self.schema;
-        for def in &schema.record(id).fields {
+        for def in &schema.record_at(id).fields {
             let info = FieldTypeInfo::new(
                 def.name.clone(),
                 type_id(&def.ty, &mut |r| self.fields_of(r)),

@@ -32,6 +32,7 @@
 
 mod compat;
 mod filter;
+mod filtered_input;
 mod from_schema;
 mod io;
 
@@ -67,6 +68,7 @@ pub enum TypeId {
 
 impl TypeId {
     /// Hadoop's `RIOType` byte of this type.
+    #[inline]
     pub fn type_val(&self) -> i8 {
         match self {
             TypeId::Bool => 1,
@@ -103,6 +105,18 @@ impl TypeId {
         }
     }
 
+    /// `==`, made for the check a kept filter makes before every record it reads: the same
+    /// kinds compared in line, without a call per field.
+    fn same_as(&self, other: &TypeId) -> bool {
+        match (self, other) {
+            (TypeId::Struct(a), TypeId::Struct(b)) => same_fields(a, b),
+            (TypeId::Vector(a), TypeId::Vector(b)) => a.same_as(b),
+            (TypeId::Map(ka, va), TypeId::Map(kb, vb)) => ka.same_as(kb) && va.same_as(vb),
+            _ => !self.is_composite() && self.type_val() == other.type_val(),
+        }
+    }
+
+    #[inline]
     pub(crate) fn is_composite(&self) -> bool {
         matches!(
             self,
@@ -154,6 +168,13 @@ impl RecordTypeInfo {
         }
     }
 
+    /// Whether data written with `self` reads as data written with `other`: the same fields
+    /// (names and types, nested records included), whatever the records' own names.
+    #[inline]
+    pub(crate) fn reads_as(&self, other: &RecordTypeInfo) -> bool {
+        same_fields(&self.fields, &other.fields)
+    }
+
     /// Hadoop's `getNestedStructTypeInfo(name)`: the type information of this record's
     /// *field* named `name` when that field is a record, named `name`. (Hadoop's generated
     /// code asks with the nested record's class name, so a nested filter is found only when a
@@ -166,4 +187,40 @@ impl RecordTypeInfo {
             _ => None,
         })
     }
+}
+
+/// `==` of two field lists, for [`RecordTypeInfo::reads_as`]: what a reader checks before
+/// each record it reads with kept filters, so written to run without calls for the usual
+/// fields (short names, types without fields).
+#[inline]
+fn same_fields(a: &[FieldTypeInfo], b: &[FieldTypeInfo]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).all(|(x, y)| {
+        same_bytes(x.name.as_bytes(), y.name.as_bytes())
+            && x.type_id.type_val() == y.type_id.type_val()
+            && (!x.type_id.is_composite() || x.type_id.same_as(&y.type_id))
+    })
+}
+
+/// `a == b`, comparing short slices in line, eight bytes at a time.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 24 {
+        return a == b;
+    }
+    let (mut a, mut b) = (a, b);
+    while let (Some((x, rest_a)), Some((y, rest_b))) =
+        (a.split_first_chunk::<8>(), b.split_first_chunk::<8>())
+    {
+        if x != y {
+            return false;
+        }
+        (a, b) = (rest_a, rest_b);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }

@@ -4,10 +4,11 @@
 use super::{key_cmp, Value};
 use crate::archive::{NullType, RecordInput, RecordOutput};
 use crate::error::{Error, ErrorKind, Result};
-use crate::meta::Filters;
 use crate::schema::{FieldType, RecordId, Schema};
 
-/// Writes `value`, a record of type `id`, under `tag` (empty for a top-level record).
+/// Writes `value`, a record of type `id`, under `tag` (empty for a top-level record). A
+/// value that does not match the type is an [`ErrorKind::Schema`] error naming the field
+/// path, and so is a record the schema lacks.
 pub fn write_record<O: RecordOutput + ?Sized>(
     out: &mut O,
     schema: &Schema,
@@ -15,22 +16,38 @@ pub fn write_record<O: RecordOutput + ?Sized>(
     value: &Value,
     tag: &str,
 ) -> Result<()> {
-    write_value(out, schema, &FieldType::Record(id), value, tag)
+    schema.checked_record(id)?;
+    write_checked(out, schema, &FieldType::Record(id), value, tag)
 }
 
-/// Reads a record of type `id` written under `tag`.
+/// Reads a record of type `id` written under `tag`; an [`ErrorKind::Schema`] error when the
+/// schema has no record `id`.
 pub fn read_record<I: RecordInput + ?Sized>(
     input: &mut I,
     schema: &Schema,
     id: RecordId,
     tag: &str,
 ) -> Result<Value> {
-    read_value(input, schema, &FieldType::Record(id), tag)
+    schema.checked_record(id)?;
+    read_checked(input, schema, &FieldType::Record(id), tag)
 }
 
 /// Writes `value` as type `ty`. A value that does not match the type is an
-/// [`ErrorKind::Schema`] error naming the field path.
+/// [`ErrorKind::Schema`] error naming the field path, and so is a type that names a record
+/// the schema lacks.
 pub fn write_value<O: RecordOutput + ?Sized>(
+    out: &mut O,
+    schema: &Schema,
+    ty: &FieldType,
+    value: &Value,
+    tag: &str,
+) -> Result<()> {
+    schema.check(ty)?;
+    write_checked(out, schema, ty, value, tag)
+}
+
+/// [`write_value`] of a checked type.
+pub(crate) fn write_checked<O: RecordOutput + ?Sized>(
     out: &mut O,
     schema: &Schema,
     ty: &FieldType,
@@ -52,7 +69,7 @@ pub fn write_value<O: RecordOutput + ?Sized>(
         (FieldType::Vector(element), Value::Vector(items)) => {
             out.start_vector(items.len(), tag)?;
             for (i, item) in items.iter().enumerate() {
-                write_value(out, schema, element, item, tag).map_err(|e| e.in_index(i as u64))?;
+                write_checked(out, schema, element, item, tag).map_err(|e| e.in_index(i as u64))?;
             }
             out.end_vector(tag)
         }
@@ -60,14 +77,14 @@ pub fn write_value<O: RecordOutput + ?Sized>(
             let entries = java_order(entries);
             out.start_map(entries.len(), tag)?;
             for (i, (k, v)) in entries.into_iter().enumerate() {
-                write_value(out, schema, kt, k, tag)
-                    .and_then(|()| write_value(out, schema, vt, v, tag))
+                write_checked(out, schema, kt, k, tag)
+                    .and_then(|()| write_checked(out, schema, vt, v, tag))
                     .map_err(|e| e.in_index(i as u64))?;
             }
             out.end_map(tag)
         }
         (FieldType::Record(id), Value::Record(fields)) => {
-            let record = schema.record(*id);
+            let record = schema.record_at(*id);
             if fields.len() != record.fields.len() {
                 return Err(Error::new(
                     ErrorKind::Schema,
@@ -81,7 +98,7 @@ pub fn write_value<O: RecordOutput + ?Sized>(
             }
             out.start_record(tag)?;
             for (def, field) in record.fields.iter().zip(fields) {
-                write_value(out, schema, &def.ty, field, &def.name)
+                write_checked(out, schema, &def.ty, field, &def.name)
                     .map_err(|e| e.in_field(&def.name))?;
             }
             out.end_record(tag)
@@ -90,7 +107,7 @@ pub fn write_value<O: RecordOutput + ?Sized>(
             ErrorKind::Schema,
             format!(
                 "expected {} but the value is a {}",
-                schema.type_name(ty),
+                schema.name_of(ty),
                 value.type_name()
             ),
         )),
@@ -113,24 +130,24 @@ fn java_order(entries: &[(Value, Value)]) -> Vec<(&Value, &Value)> {
     out
 }
 
-/// Reads a value of type `ty` written under `tag`.
+/// Reads a value of type `ty` written under `tag`; an [`ErrorKind::Schema`] error when `ty`
+/// names a record the schema lacks.
 pub fn read_value<I: RecordInput + ?Sized>(
     input: &mut I,
     schema: &Schema,
     ty: &FieldType,
     tag: &str,
 ) -> Result<Value> {
-    read_value_filtered(input, schema, ty, tag, None)
+    schema.check(ty)?;
+    read_checked(input, schema, ty, tag)
 }
 
-/// [`read_value`], with records that have a type filter in `filters` read through it
-/// (data written with other type information, see [`crate::meta`]).
-pub(crate) fn read_value_filtered<I: RecordInput + ?Sized>(
+/// [`read_value`] of a checked type.
+pub(crate) fn read_checked<I: RecordInput + ?Sized>(
     input: &mut I,
     schema: &Schema,
     ty: &FieldType,
     tag: &str,
-    filters: Option<&Filters>,
 ) -> Result<Value> {
     Ok(match ty {
         FieldType::Byte => Value::Byte(input.read_byte(tag)?),
@@ -146,13 +163,9 @@ pub(crate) fn read_value_filtered<I: RecordInput + ?Sized>(
         FieldType::Buffer => input
             .read_nullable_buffer(tag)?
             .map_or(Value::Null, Value::Buffer),
-        FieldType::Vector(element) => read_vector(input, schema, element, tag, filters)?,
-        FieldType::Map(kt, vt) => read_map(input, schema, kt, vt, tag, filters)?,
-        FieldType::Record(id) if filters.is_some_and(|f| f.applies_to(*id)) => {
-            let filters = filters.expect("checked by the guard");
-            filters.read_filtered(input, schema, *id, tag)?
-        }
-        FieldType::Record(id) => read_fields(input, schema, *id, tag, filters)?,
+        FieldType::Vector(element) => read_vector(input, schema, element, tag)?,
+        FieldType::Map(kt, vt) => read_map(input, schema, kt, vt, tag)?,
+        FieldType::Record(id) => read_fields(input, schema, *id, tag)?,
     })
 }
 
@@ -166,14 +179,13 @@ fn read_vector<I: RecordInput + ?Sized>(
     schema: &Schema,
     element: &FieldType,
     tag: &str,
-    filters: Option<&Filters>,
 ) -> Result<Value> {
     let Some(mut index) = input.start_nullable_vector(tag)? else {
         return Ok(Value::Null);
     };
     let mut items = Vec::with_capacity(index.size_hint());
     while input.next_element(&mut index)? {
-        let item = read_value_filtered(input, schema, element, tag, filters)
+        let item = read_checked(input, schema, element, tag)
             .map_err(|e| e.in_index(items.len() as u64))?;
         items.push(item);
     }
@@ -188,14 +200,13 @@ fn read_map<I: RecordInput + ?Sized>(
     kt: &FieldType,
     vt: &FieldType,
     tag: &str,
-    filters: Option<&Filters>,
 ) -> Result<Value> {
     let mut index = input.start_map(tag)?;
     let mut entries = Vec::with_capacity(index.size_hint());
     while input.next_element(&mut index)? {
         let i = entries.len() as u64;
-        let k = read_value_filtered(input, schema, kt, tag, filters).map_err(|e| e.in_index(i))?;
-        let v = read_value_filtered(input, schema, vt, tag, filters).map_err(|e| e.in_index(i))?;
+        let k = read_checked(input, schema, kt, tag).map_err(|e| e.in_index(i))?;
+        let v = read_checked(input, schema, vt, tag).map_err(|e| e.in_index(i))?;
         entries.push((k, v));
     }
     input.end_map(tag)?;
@@ -208,14 +219,13 @@ fn read_fields<I: RecordInput + ?Sized>(
     schema: &Schema,
     id: RecordId,
     tag: &str,
-    filters: Option<&Filters>,
 ) -> Result<Value> {
-    let record = schema.record(id);
+    let record = schema.record_at(id);
     input.start_record(tag)?;
     let mut fields = Vec::with_capacity(record.fields.len());
     for def in &record.fields {
-        let field = read_value_filtered(input, schema, &def.ty, &def.name, filters)
-            .map_err(|e| e.in_field(&def.name))?;
+        let field =
+            read_checked(input, schema, &def.ty, &def.name).map_err(|e| e.in_field(&def.name))?;
         fields.push(field);
     }
     input.end_record(tag)?;
@@ -230,17 +240,19 @@ mod tests {
 
     fn schema() -> (Schema, RecordId) {
         let mut s = Schema::new();
-        let id = s.add(RecordType {
-            module: "m".into(),
-            name: "R".into(),
-            fields: vec![
-                FieldDef::new("n", FieldType::Int),
-                FieldDef::new(
-                    "m",
-                    FieldType::Map(Box::new(FieldType::String), Box::new(FieldType::Bool)),
-                ),
-            ],
-        });
+        let id = s
+            .add(RecordType::new(
+                "m",
+                "R",
+                vec![
+                    FieldDef::new("n", FieldType::Int),
+                    FieldDef::new(
+                        "m",
+                        FieldType::Map(Box::new(FieldType::String), Box::new(FieldType::Bool)),
+                    ),
+                ],
+            ))
+            .unwrap();
         (s, id)
     }
 

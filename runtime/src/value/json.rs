@@ -25,15 +25,11 @@
 //! use hadoop_record::Value;
 //!
 //! let mut schema = Schema::new();
-//! let id = schema.add(RecordType {
-//!     module: "m".into(),
-//!     name: "R".into(),
-//!     fields: vec![
-//!         FieldDef::new("d", FieldType::Double),
-//!         FieldDef::new("l", FieldType::Long),
-//!         FieldDef::new("b", FieldType::Buffer),
-//!     ],
-//! });
+//! let id = schema.add(RecordType::new("m", "R", vec![
+//!     FieldDef::new("d", FieldType::Double),
+//!     FieldDef::new("l", FieldType::Long),
+//!     FieldDef::new("b", FieldType::Buffer),
+//! ]))?;
 //! let ty = FieldType::Record(id);
 //! let value = Value::Record(vec![Value::Double(1e10), Value::Long(i64::MAX), Value::Buffer(vec![0xca, 0xfe])]);
 //! let text = to_json(&schema, &ty, &value)?;
@@ -64,7 +60,7 @@ const MAX_JSON_INTEGER: i64 = 1 << 53;
 /// Writes `value`, of type `ty`, as one line of JSON (see the [module docs](self)).
 ///
 /// A value that does not match the type is an [`ErrorKind::Schema`] error naming the field
-/// path.
+/// path, and so is a type that names a record the schema lacks.
 pub fn to_json(schema: &Schema, ty: &FieldType, value: &Value) -> Result<String> {
     let mut out = Vec::new();
     write_json(&mut out, schema, ty, value)?;
@@ -76,6 +72,12 @@ pub fn to_json(schema: &Schema, ty: &FieldType, value: &Value) -> Result<String>
 /// Appends `value`, of type `ty`, to `out` as one line of JSON, without a line end; see
 /// [`to_json`].
 pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Value) -> Result<()> {
+    schema.check(ty)?;
+    write_checked(out, schema, ty, value)
+}
+
+/// [`write_json`] of a checked type.
+fn write_checked(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Value) -> Result<()> {
     use std::io::Write as _;
     match (ty, value) {
         (FieldType::Byte, Value::Byte(v)) => write!(out, "{v}")?,
@@ -124,7 +126,7 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
-                write_json(out, schema, element, item).map_err(|e| e.in_index(i as u64))?;
+                write_checked(out, schema, element, item).map_err(|e| e.in_index(i as u64))?;
             }
             out.push(b']');
         }
@@ -135,10 +137,10 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
                     out.extend_from_slice(b", ");
                 }
                 out.push(b'[');
-                write_json(out, schema, kt, k)
+                write_checked(out, schema, kt, k)
                     .and_then(|()| {
                         out.extend_from_slice(b", ");
-                        write_json(out, schema, vt, v)
+                        write_checked(out, schema, vt, v)
                     })
                     .map_err(|e| e.in_index(i as u64))?;
                 out.push(b']');
@@ -146,7 +148,7 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
             out.push(b']');
         }
         (FieldType::Record(id), Value::Record(fields)) => {
-            let record = schema.record(*id);
+            let record = schema.record_at(*id);
             if fields.len() != record.fields.len() {
                 return Err(schema_error(format!(
                     "{} has {} fields but the value has {}",
@@ -163,14 +165,14 @@ pub fn write_json(out: &mut Vec<u8>, schema: &Schema, ty: &FieldType, value: &Va
                 serde_json::to_writer(&mut *out, def.name.as_str())
                     .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
                 out.extend_from_slice(b": ");
-                write_json(out, schema, &def.ty, field).map_err(|e| e.in_field(&def.name))?;
+                write_checked(out, schema, &def.ty, field).map_err(|e| e.in_field(&def.name))?;
             }
             out.push(b'}');
         }
         (ty, value) => {
             return Err(schema_error(format!(
                 "expected {} but the value is a {}",
-                schema.type_name(ty),
+                schema.name_of(ty),
                 value.type_name()
             )))
         }
@@ -289,7 +291,8 @@ fn line_col(text: &[u8], offset: usize) -> (u64, u64) {
 /// name the field path; [`JsonReader`] reads from text and adds line and column.
 ///
 /// Records, vectors and maps nested more than [`DEFAULT_MAX_DEPTH`] deep are an
-/// [`ErrorKind::Limit`] error, as in every reader ([`Depth`]).
+/// [`ErrorKind::Limit`] error, as in every reader ([`Depth`]); a type that names a record
+/// the schema lacks is an [`ErrorKind::Schema`] error.
 pub fn from_json(schema: &Schema, ty: &FieldType, json: &Json) -> Result<Value> {
     from_json_with_max_depth(schema, ty, json, DEFAULT_MAX_DEPTH)
 }
@@ -301,6 +304,7 @@ pub fn from_json_with_max_depth(
     json: &Json,
     max: usize,
 ) -> Result<Value> {
+    schema.check(ty)?;
     let mut trail = Trail::new(Depth::new(max));
     let seed = ValueSeed {
         schema,
@@ -318,19 +322,16 @@ mod tests {
     #[test]
     fn fixture_value_form() {
         let mut s = Schema::new();
-        let id = s.add(RecordType {
-            module: String::new(),
-            name: "R".into(),
-            fields: vec![
-                FieldDef::new("l", FieldType::Long),
-                FieldDef::new("f", FieldType::Float),
-                FieldDef::new("b", FieldType::Buffer),
-                FieldDef::new(
-                    "m",
-                    FieldType::Map(Box::new(FieldType::Int), Box::new(FieldType::String)),
-                ),
-            ],
-        });
+        let fields = vec![
+            FieldDef::new("l", FieldType::Long),
+            FieldDef::new("f", FieldType::Float),
+            FieldDef::new("b", FieldType::Buffer),
+            FieldDef::new(
+                "m",
+                FieldType::Map(Box::new(FieldType::Int), Box::new(FieldType::String)),
+            ),
+        ];
+        let id = s.add(RecordType::new("", "R", fields)).unwrap();
         let json: Json = serde_json::from_str(
             r#"{"l": "9223372036854775807", "f": {"value": "NaN", "bits": "0x7fc00001"},
                 "b": "00ff", "m": [[1, "a"]]}"#,

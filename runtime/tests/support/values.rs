@@ -10,15 +10,15 @@ use hadoop_record::Value;
 /// `Node { vector<Node> kids }`: the only way to nest without limit.
 pub fn recursive_schema() -> (Schema, RecordId) {
     let mut s = Schema::new();
-    let node = s.add(RecordType {
-        module: "t".into(),
-        name: "Node".into(),
-        fields: Vec::new(),
-    });
-    s.record_mut(node).fields = vec![FieldDef::new(
-        "kids",
-        FieldType::Vector(Box::new(FieldType::Record(node))),
-    )];
+    // A record may refer to itself as it is added.
+    let node = s.next_id();
+    let kids = FieldType::Vector(Box::new(FieldType::Record(node)));
+    let added = s.add(RecordType::new(
+        "t",
+        "Node",
+        vec![FieldDef::new("kids", kids)],
+    ));
+    assert_eq!(added.unwrap(), node);
     (s, node)
 }
 

@@ -162,7 +162,7 @@ fn xml_files_byte_for_byte() {
 fn check_signature<T: Record>(name: &str, signature: &str) {
     assert_eq!(T::signature(), signature, "{name}");
     let (schema, id) = T::schema();
-    assert_eq!(schema.record(id).full_name(), name);
+    assert_eq!(schema.record(id).unwrap().full_name(), name);
 }
 
 #[test]

@@ -16,7 +16,7 @@ fn shape(schema: &Schema) -> Vec<(String, Vec<(String, String)>)> {
             let fields = r
                 .fields
                 .iter()
-                .map(|f| (f.name.clone(), schema.type_name(&f.ty)))
+                .map(|f| (f.name.clone(), schema.type_name(&f.ty).unwrap()))
                 .collect();
             (r.full_name(), fields)
         })
@@ -34,7 +34,7 @@ fn every_record_keeps_its_ddl_names() {
     let model = load(&[ddl], &LoadOptions::default()).unwrap_or_else(|d| panic!("{d}"));
     let front_end = model.to_schema();
     let (derived, id) = stress::names::all::All::schema();
-    assert_eq!(derived.record(id).full_name(), "names.all.All");
+    assert_eq!(derived.record(id).unwrap().full_name(), "names.all.All");
     let expected = shape(front_end.schema());
     let actual = shape(&derived);
     assert_eq!(actual.len(), expected.len());

@@ -37,7 +37,7 @@ fn check<T: Record>(schema: &ModelSchema, name: &str) {
         .unwrap_or_else(|| panic!("no {name}"));
     assert_eq!(T::signature(), expected, "{name}");
     let (s, id) = T::schema();
-    assert_eq!(s.record(id).full_name(), name);
+    assert_eq!(s.record(id).unwrap().full_name(), name);
 }
 
 #[test]

@@ -299,6 +299,7 @@ fn non_null_at(
         }
         FieldType::Record(id) => schema
             .record(*id)
+            .expect("a record of the schema")
             .fields
             .iter()
             .map(|f| value_at(schema, &f.ty, arb, depth + 1))

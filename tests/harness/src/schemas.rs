@@ -13,20 +13,21 @@ pub fn fixture_schema() -> &'static Schema {
 }
 
 /// Adds `module.name` with `fields` (name, type) to `s`.
+///
+/// # Panics
+/// When a field refers to a record not yet in `s`.
 pub fn add_record(
     s: &mut Schema,
     module: &str,
     name: &str,
     fields: Vec<(&str, FieldType)>,
 ) -> RecordId {
-    s.add(RecordType {
-        module: module.into(),
-        name: name.into(),
-        fields: fields
-            .into_iter()
-            .map(|(n, t)| FieldDef::new(n, t))
-            .collect(),
-    })
+    let fields = fields
+        .into_iter()
+        .map(|(n, t)| FieldDef::new(n, t))
+        .collect();
+    s.add(RecordType::new(module, name, fields))
+        .unwrap_or_else(|e| panic!("{module}.{name}: {e}"))
 }
 
 fn build() -> Schema {
@@ -104,6 +105,7 @@ fn build() -> Schema {
             FieldDef::new("n", Record(named)),
             FieldDef::new("flag", Bool),
         ],
-    });
+    })
+    .expect("Outer refers to records added before it");
     s
 }

@@ -49,7 +49,7 @@ fn our_type_info_is_hadoops_in_every_encoding() {
             let Answer::TypeInfo(java) = answer else {
                 panic!("{answer:?}")
             };
-            let info = RecordTypeInfo::of(peer.schema(), *id);
+            let info = RecordTypeInfo::of(peer.schema(), *id).expect("a record of the schema");
             for (e, format) in FORMATS.iter().enumerate() {
                 let mut w = RecordWriter::new(Vec::new(), *format);
                 let ours = w
@@ -92,7 +92,7 @@ fn old_data_reads_into_new_types_as_in_hadoop() {
         for v in &values {
             data.extend(encode(schema, w, v, FORMATS[0]).expect("a value Java can hold"));
         }
-        let empty = Value::empty(schema, &FieldType::Record(r));
+        let empty = Value::empty(schema, &FieldType::Record(r)).expect("a record of the schema");
         let defaults = encode(schema, r, &empty, FORMATS[0]).expect("an empty record");
         batch.filtered(reader, writer, &defaults, &data, values.len() as u32);
         sent.push((w, r, values, data));
@@ -108,9 +108,10 @@ fn old_data_reads_into_new_types_as_in_hadoop() {
         let Answer::Filtered(java) = answer else {
             panic!("{answer:?}")
         };
-        let info = RecordTypeInfo::of(schema, *w);
+        let info = RecordTypeInfo::of(schema, *w).expect("a record of the schema");
         // `rcc compat` predicts the failures: a pair it finds no misread in reads in Java.
         let predicted = compat(schema, *r, &info)
+            .expect("a record of the schema")
             .iter()
             .any(|c| c.outcome == Outcome::Misread);
         report.check(predicted || java.is_ok(), || {

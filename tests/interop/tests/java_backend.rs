@@ -341,7 +341,8 @@ fn type_filters_read_as_hadoops_do() {
             data.extend(encode(schema, w, v, FORMATS[0]).expect("a value Java can hold"));
         }
         let empty =
-            hadoop_record::Value::empty(schema, &hadoop_record::schema::FieldType::Record(r));
+            hadoop_record::Value::empty(schema, &hadoop_record::schema::FieldType::Record(r))
+                .expect("a record of the schema");
         let defaults = encode(schema, r, &empty, FORMATS[0]).expect("an empty record");
         batch.filtered(reader, writer, &defaults, &data, values.len() as u32);
     }

@@ -103,7 +103,7 @@ impl<'s> ValueSeed<'s, '_> {
 
     fn mismatch<E: de::Error>(&mut self, found: de::Unexpected<'_>) -> E {
         self.trail.kind = Some(ErrorKind::Schema);
-        E::invalid_type(found, &Expected(self.schema.type_name(self.ty)))
+        E::invalid_type(found, &Expected(self.schema.name_of(self.ty)))
     }
 
     /// [`Self::mismatch`] for a string, quoted as a short excerpt whatever its length.
@@ -121,7 +121,7 @@ impl<'s> ValueSeed<'s, '_> {
             _ => return Err(self.mismatch(de::Unexpected::Signed(wide))),
         };
         value.ok_or_else(|| {
-            let ty = self.schema.type_name(self.ty);
+            let ty = self.schema.name_of(self.ty);
             self.trail.fail(
                 ErrorKind::Overflow,
                 format!("{wide} is out of range for {ty}"),
@@ -151,7 +151,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.schema.type_name(self.ty))
+        f.write_str(&self.schema.name_of(self.ty))
     }
 
     fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<Value, E> {
@@ -176,7 +176,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
             (FieldType::Double, _) => Ok(Value::Double(v as f64)),
             (_, Ok(v)) => self.integer(v),
             (FieldType::Byte | FieldType::Int | FieldType::Long, Err(_)) => {
-                let ty = self.schema.type_name(self.ty);
+                let ty = self.schema.name_of(self.ty);
                 Err(self
                     .trail
                     .fail(ErrorKind::Overflow, format!("{v} is out of range for {ty}")))
@@ -267,7 +267,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
         match self.ty {
             FieldType::Record(id) => {
-                let record = self.schema.record(*id);
+                let record = self.schema.record_at(*id);
                 self.trail.enter()?;
                 let mut fields: Vec<Option<Value>> = vec![None; record.fields.len()];
                 loop {
@@ -353,7 +353,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
                 Ok(Value::Map(entries))
             }
             FieldType::Map(..) => {
-                let ty = self.schema.type_name(self.ty);
+                let ty = self.schema.name_of(self.ty);
                 Err(self.trail.fail(
                     ErrorKind::Schema,
                     format!(
@@ -381,7 +381,7 @@ impl<'s> ValueSeed<'s, '_> {
         let mut seen = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             if !seen.insert(key.clone()) {
-                let ty = self.schema.type_name(self.ty);
+                let ty = self.schema.name_of(self.ty);
                 return Err(self.trail.fail(
                     ErrorKind::Schema,
                     format!("duplicate key {} in a {ty}", excerpt(&key)),

@@ -30,7 +30,7 @@ use crate::value::Value;
 ///     module: "m".into(),
 ///     name: "P".into(),
 ///     fields: vec![FieldDef::new("x", FieldType::Int), FieldDef::new("l", FieldType::Long)],
-/// });
+/// })?;
 /// let text = "{\"x\": 1, \"l\": \"9223372036854775807\"}\n{\"x\": 2, \"l\": 3}\n";
 /// let mut reader = JsonReader::new(text.as_bytes());
 /// assert_eq!(
@@ -105,11 +105,13 @@ impl<R: Read> JsonReader<R> {
     }
 
     /// Reads the next record of type `id` of `schema`: `None` at a clean end of input.
-    /// After an error, every call fails.
+    /// After an error, every call fails. A record the schema lacks is an
+    /// [`ErrorKind::Schema`](crate::ErrorKind::Schema) error (which does not fail the reader).
     pub fn read_value(&mut self, schema: &Schema, id: RecordId) -> Result<Option<Value>> {
         if let Some(kind) = self.failed {
             return Err(read_after_failure(kind, self.records, self.position()));
         }
+        schema.checked_record(id)?;
         let result = self.next(schema, id);
         count_read(&mut self.records, &mut self.failed, result)
     }
@@ -176,7 +178,9 @@ impl<R: Read> JsonReader<R> {
                     (line, column) => Some(offset(start, line, column)),
                 };
                 // The path starts at the record, as the other readers' do.
-                Err(trail.error(&e, position).in_field(&schema.record(id).name))
+                Err(trail
+                    .error(&e, position)
+                    .in_field(&schema.record_at(id).name))
             }
         }
     }
