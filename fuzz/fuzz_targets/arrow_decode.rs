@@ -56,9 +56,16 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
 
     // The columnar decoder, in batches of three, and back.
     let schema = Arc::new(schema);
-    let options = DecodeOptions::default().with_batch_size(3).with_nullable(nullable);
+    let options = DecodeOptions::default()
+        .with_batch_size(3)
+        .with_nullable(nullable);
     let batches = BatchReader::new(data, format, schema.clone(), id, options).unwrap();
-    let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions::default().with_nullable(nullable)).unwrap();
+    let mut encoder = BatchEncoder::new(
+        schema.clone(),
+        id,
+        EncodeOptions::default().with_nullable(nullable),
+    )
+    .unwrap();
     let mut got = RecordWriter::new(Vec::new(), Format::Csv);
     let mut got_error = None;
     for batch in batches {
@@ -85,7 +92,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
 
     // A projection skips what it leaves out; it may accept more (skipped strings are not
     // checked), never panics.
-    let options = DecodeOptions::default().with_projection(Some(vec![schema.record(id).unwrap().fields.len() - 1])).with_nullable(nullable);
+    let options = DecodeOptions::default()
+        .with_projection(Some(vec![schema.record(id).unwrap().fields.len() - 1]))
+        .with_nullable(nullable);
     for batch in BatchReader::new(data, format, schema, id, options).unwrap() {
         if batch.is_err() {
             break;

@@ -39,7 +39,10 @@ fuzz_target!(|data: &[u8]| {
             let reparsed = syntax::parse(&formatted).expect("formatted DDL parses");
             assert_eq!(reparsed.comments.len(), tree.comments.len());
             assert_eq!(reparsed.without_spans(), tree.without_spans());
-            assert_eq!(format::format_source(&formatted).as_deref(), Ok(formatted.as_str()));
+            assert_eq!(
+                format::format_source(&formatted).as_deref(),
+                Ok(formatted.as_str())
+            );
         }
     }
 });

@@ -49,7 +49,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     while let Ok(Some(value)) = reader.read_value(s, id) {
         let text = to_json(s, &ty, &value).expect("a value JsonReader made matches its type");
         let back = JsonReader::new(text.as_bytes()).read_value(s, id);
-        assert!(matches!(back, Ok(Some(b)) if b.bitwise_eq(&canon(&value))), "{text}");
+        assert!(
+            matches!(back, Ok(Some(b)) if b.bitwise_eq(&canon(&value))),
+            "{text}"
+        );
     }
     let Ok(text) = std::str::from_utf8(text) else {
         return;

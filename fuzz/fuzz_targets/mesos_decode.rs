@@ -28,8 +28,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let opts = MesosOptions::default()
-        .lenient(control & 1 == 1)
-        .max_record_size(1 << 16);
+        .with_lenient(control & 1 == 1)
+        .with_max_record_size(1 << 16);
     let cut = (control as usize * 7) % (input.len() + 1);
     let whole = decode(opts, &[input]);
     let split = decode(opts, &[&input[..cut], &input[cut..]]);

@@ -14,14 +14,14 @@ fuzz_target!(|data: &[u8]| {
     let size = 1 + usize::from(control) * 97;
     let records: Vec<&[u8]> = input.chunks(size).collect();
     let options = PaddleWriteOptions::default()
-        .compressor(Compressor::Gzip)
-        .max_chunk_size(if control & 1 == 0 { 4096 } else { 1 << 20 });
+        .with_compressor(Compressor::Gzip)
+        .with_max_chunk_size(if control & 1 == 0 { 4096 } else { 1 << 20 });
     let mut w = PaddleWriter::with_options(Vec::new(), options);
     for r in &records {
         w.write_payload(r).unwrap();
     }
     w.finish().unwrap();
-    let file = w.into_inner();
+    let file = w.into_inner().expect("writing to memory");
     let back: Vec<Vec<u8>> = PaddleReader::new(&file[..]).map(Result::unwrap).collect();
     assert_eq!(back, records);
 });

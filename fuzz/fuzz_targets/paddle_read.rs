@@ -77,8 +77,8 @@ fuzz_target!(|data: &[u8]| {
     };
     // A small cap keeps bombs cheap.
     let options = PaddleReadOptions::default()
-        .layout(layout)
-        .max_chunk_bytes(1 << 20);
+        .with_layout(layout)
+        .with_max_chunk_bytes(1 << 20);
     let strict: Vec<_> = PaddleReader::with_options(input, options).collect();
     let strict_ok = strict.iter().take_while(|r| r.is_ok()).count();
     assert!(
@@ -86,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
         "nothing after an error"
     );
 
-    let recovered = PaddleReader::with_options(input, options.recover(true))
+    let recovered = PaddleReader::with_options(input, options.with_recover(true))
         .collect::<Result<Vec<_>, _>>()
         .expect("recovery reports damage instead of failing");
     assert!(recovered.len() >= strict_ok);
@@ -96,7 +96,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(summary.bytes, input.len() as u64);
 
     let piece = usize::from(control >> 1).max(1);
-    for options in [options, options.recover(true)] {
+    for options in [options, options.with_recover(true)] {
         assert_eq!(codec_read(input, options, piece), std_read(input, options));
     }
 

@@ -24,7 +24,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
-    let small = TextOptions::default().with_max_record_size(1 << 16).with_allow_unterminated(selector & 0x10 != 0);
+    let small = TextOptions::default()
+        .with_max_record_size(1 << 16)
+        .with_allow_unterminated(selector & 0x10 != 0);
     match selector % 4 {
         0 => {
             let whole = drain(TextReader::with_options(rest, small));
@@ -44,11 +46,14 @@ fuzz_target!(|data: &[u8]| {
             drain(FixedReader::split(Cursor::new(rest), size, 3, 40).unwrap());
         }
         _ => {
-            let options = VarReadOptions::default().with_max_record_size(1 << 20).with_recover(selector % 4 == 3).with_chunk_size(None);
+            let options = VarReadOptions::default()
+                .with_max_record_size(1 << 20)
+                .with_recover(selector % 4 == 3)
+                .with_chunk_size(None);
             let whole = drain(VarReader::with_options(rest, options));
             if let Ok(split) = VarReader::split(Cursor::new(rest), 64, 64 * 4, options) {
                 let part = drain(split);
-                if !options.recover && VarReader::new(rest).all(|r| r.is_ok()) {
+                if !options.recover() && VarReader::new(rest).all(|r| r.is_ok()) {
                     for r in &part {
                         assert!(whole.contains(r));
                     }

@@ -30,22 +30,31 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // A small cap keeps bombs cheap.
-    let options = SeqReadOptions::default().max_record_size(1 << 20);
+    let options = SeqReadOptions::default().with_max_record_size(1 << 20);
     let Ok(mut strict) = SeqReader::with_options(input, options) else {
-        assert!(info(input, &options).is_err(), "a bad header fails info too");
+        assert!(
+            info(input, &options).is_err(),
+            "a bad header fails info too"
+        );
         return;
     };
     let header = strict.header().clone();
     let (records, error) = pairs(&mut strict);
-    assert!(strict.next_pair().is_none(), "nothing after the end or an error");
+    assert!(
+        strict.next_pair().is_none(),
+        "nothing after the end or an error"
+    );
     if let Some(e) = &error {
         assert!(e.contains("byte "), "an error says where: {e}");
     }
 
-    let mut recovering = SeqReader::with_options(input, options.recover(true)).unwrap();
+    let mut recovering = SeqReader::with_options(input, options.with_recover(true)).unwrap();
     let (recovered, failure) = pairs(&mut recovering);
     if header.sync.is_some() {
-        assert!(failure.is_none(), "recovery reports damage instead of failing");
+        assert!(
+            failure.is_none(),
+            "recovery reports damage instead of failing"
+        );
         let summary = info(input, &options).expect("in-memory input cannot fail to read");
         assert_eq!(summary.records, recovered.len() as u64);
     }
@@ -63,27 +72,30 @@ fuzz_target!(|data: &[u8]| {
     // in splits cut where the control byte says.
     let Ok(codec) = header.codec() else { return };
     let mut o = SeqWriteOptions::new(header.value_class.clone())
-        .key_class(header.key_class.clone())
-        .compression(header.compression)
-        .sync(*b"fuzz-sync-marker")
-        .sync_interval(u64::from(control) * 8)
-        .block_size(usize::from(control) * 16 + 1);
+        .with_key_class(header.key_class.clone())
+        .with_compression(header.compression)
+        .with_sync(*b"fuzz-sync-marker")
+        .with_sync_interval(u64::from(control) * 8)
+        .with_block_size(usize::from(control) * 16 + 1);
     if let Some(codec) = codec {
-        o = o.codec(codec);
+        o = o.with_codec(codec);
     }
     let mut w = SeqWriter::new(Vec::new(), o);
     for (k, v) in &records {
         w.append(k, v).unwrap();
     }
     w.finish().unwrap();
-    let file = w.into_inner();
+    let file = w.into_inner().expect("writing to memory");
     let (back, error) = pairs(&mut SeqReader::new(&file[..]).unwrap());
     assert!(error.is_none());
     assert_eq!(back, records);
     // Splits partition the records unless the data itself holds the sync entry (as in
     // Hadoop, a reader cannot tell it from a real one).
     let entries = memchr::memmem::find_iter(&file, b"fuzz-sync-marker").count();
-    let syncs = info(&file[..], &SeqReadOptions::default()).unwrap().syncs.len();
+    let syncs = info(&file[..], &SeqReadOptions::default())
+        .unwrap()
+        .syncs
+        .len();
     if entries == syncs + 1 {
         let len = file.len() as u64;
         let cut = |n: u8| u64::from(n) * len / 255;

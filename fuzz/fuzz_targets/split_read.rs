@@ -18,12 +18,22 @@ use libfuzzer_sys::fuzz_target;
 
 /// The records of `range` (a stream counts as one record), and whether an error ended it:
 /// the same whether the reader reads `data` or holds it in memory.
-fn read(framing: Framing, format: Format, data: &[u8], start: u64, end: u64) -> (Vec<Vec<u8>>, bool) {
+fn read(
+    framing: Framing,
+    format: Format,
+    data: &[u8],
+    start: u64,
+    end: u64,
+) -> (Vec<Vec<u8>>, bool) {
     let through_read = framing.open_range(format, Cursor::new(data), start..end);
     let pool = BufferPool::new(1);
-    let held = framing.open_range_in_memory(format, Bytes::copy_from_slice(data), start..end, &pool);
+    let held =
+        framing.open_range_in_memory(format, Bytes::copy_from_slice(data), start..end, &pool);
     let (a, b) = (records(through_read), records(held));
-    assert_eq!(a, b, "{framing} {start}..{end}: through Read, held in memory");
+    assert_eq!(
+        a, b,
+        "{framing} {start}..{end}: through Read, held in memory"
+    );
     a
 }
 
@@ -57,14 +67,21 @@ fuzz_target!(|data: &[u8]| {
     };
     let small = 1 << 20;
     let paddle = |layout, recover| {
-        Framing::Paddle(PaddleReadOptions::default().layout(layout).recover(recover).max_chunk_bytes(small))
+        Framing::Paddle(
+            PaddleReadOptions::default()
+                .with_layout(layout)
+                .with_recover(recover)
+                .with_max_chunk_bytes(small),
+        )
     };
     let (framing, format, exact) = match selector % 5 {
         0 => (paddle(Layout::Go, false), Format::Binary, false),
         1 => (paddle(Layout::Cpp, false), Format::Binary, false),
         2 => (paddle(Layout::Go, true), Format::Binary, true),
         3 => {
-            let options = V1ReadOptions::default().with_max_record_size(small).with_max_header_size(4096);
+            let options = V1ReadOptions::default()
+                .with_max_record_size(small)
+                .with_max_header_size(4096);
             (Framing::V1(options), Format::Binary, false)
         }
         _ => (Framing::None, Format::Csv, false),

@@ -6,7 +6,10 @@ use hadoop_record::framing::v1::{Decoder, Event, V1ReadOptions, V1Reader};
 use libfuzzer_sys::fuzz_target;
 
 fn options() -> V1ReadOptions {
-    V1ReadOptions::default().with_max_record_size(1 << 20).with_max_header_size(1 << 16).with_deliver_reserved(false)
+    V1ReadOptions::default()
+        .with_max_record_size(1 << 20)
+        .with_max_header_size(1 << 16)
+        .with_deliver_reserved(false)
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 
 use fixture_harness::add_record;
 use hadoop_record::archive::binary::RawInput;
-use hadoop_record::meta::{FieldTypeInfo, Filters, RecordTypeInfo, TypeId};
+use hadoop_record::meta::{FieldTypeInfo, Filters, RecordTypeInfo, TypeDesc};
 use hadoop_record::schema::{FieldDef, FieldType, Schema};
 use hadoop_record::{ErrorKind, Format, Record, RecordReader, RecordWriter, Value};
 
@@ -16,7 +16,7 @@ fn write_all<T: Record>(records: &[T], format: Format) -> Vec<u8> {
 }
 
 fn every_type() -> RecordTypeInfo {
-    use TypeId::*;
+    use TypeDesc::*;
     let inner = vec![
         FieldTypeInfo::new("x", Int),
         FieldTypeInfo::new("s", String),
@@ -100,9 +100,9 @@ fn derived_types_have_hadoops_type_info() {
     assert_eq!(names, ["id", "name", "inner", "nums"]);
     assert_eq!(
         info.fields[2].type_id,
-        TypeId::Struct(vec![
-            FieldTypeInfo::new("a", TypeId::Int),
-            FieldTypeInfo::new("b", TypeId::String)
+        TypeDesc::Struct(vec![
+            FieldTypeInfo::new("a", TypeDesc::Int),
+            FieldTypeInfo::new("b", TypeDesc::String)
         ])
     );
 }
@@ -157,9 +157,9 @@ fn a_nested_filter_is_found_only_through_a_field_named_like_the_record() {
         "Rec",
         vec![FieldTypeInfo::new(
             "Inner",
-            TypeId::Struct(vec![
-                FieldTypeInfo::new("a", TypeId::Int),
-                FieldTypeInfo::new("b", TypeId::String),
+            TypeDesc::Struct(vec![
+                FieldTypeInfo::new("a", TypeDesc::Int),
+                FieldTypeInfo::new("b", TypeDesc::String),
             ]),
         )],
     );
@@ -179,7 +179,7 @@ fn a_nested_filter_is_found_only_through_a_field_named_like_the_record() {
     // Named otherwise, the nested record reads unfiltered.
     let renamed = RecordTypeInfo::new(
         "Rec",
-        vec![FieldTypeInfo::new("other", TypeId::Struct(vec![]))],
+        vec![FieldTypeInfo::new("other", TypeDesc::Struct(vec![]))],
     );
     assert!(!Filters::new(&schema, rec, &renamed)
         .unwrap()
@@ -447,7 +447,7 @@ fn a_reader_keeps_filters_only_while_they_apply() {
     let p = r.read_with::<PointInOrder>(&point_info).unwrap().unwrap();
     assert_eq!(p.x, v1[0].Point.x);
     let mut changed = point_info.clone();
-    changed.fields[0].type_id = TypeId::Long;
+    changed.fields[0].type_id = TypeDesc::Long;
     let mut r = RecordReader::new(&bytes[..], Format::Binary);
     r.read_with::<ShapeInOrder>(&shape_info).unwrap();
     r.read_with::<PointInOrder>(&point_info).unwrap();

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{FieldTypeInfo, Filters, RecordTypeInfo, TypeId};
+use super::{FieldTypeInfo, Filters, RecordTypeInfo, TypeDesc};
 use crate::error::Result;
 use crate::schema::{FieldType, RecordId, Schema};
 
@@ -78,7 +78,7 @@ impl fmt::Display for FieldChange {
 /// the data lacks.
 ///
 /// ```
-/// use hadoop_record::meta::{compat, FieldTypeInfo, Outcome, RecordTypeInfo, TypeId};
+/// use hadoop_record::meta::{compat, FieldTypeInfo, Outcome, RecordTypeInfo, TypeDesc};
 /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 ///
 /// let mut schema = Schema::new();
@@ -87,8 +87,8 @@ impl fmt::Display for FieldChange {
 ///     FieldDef::new("added", FieldType::Bool),
 /// ]))?;
 /// let old = RecordTypeInfo::new("R", vec![
-///     FieldTypeInfo::new("id", TypeId::Int),
-///     FieldTypeInfo::new("name", TypeId::String),
+///     FieldTypeInfo::new("id", TypeDesc::Int),
+///     FieldTypeInfo::new("name", TypeDesc::String),
 /// ]);
 /// let outcomes: Vec<Outcome> = compat(&schema, new, &old)?.into_iter().map(|c| c.outcome).collect();
 /// assert_eq!(outcomes, [Outcome::TypeChanged, Outcome::Dropped, Outcome::Defaulted]);
@@ -132,7 +132,7 @@ impl Walk<'_> {
         for field in written {
             let path = format!("{prefix}{}", field.name);
             let target = reader.iter().position(|r| {
-                FieldTypeInfo::new(r.name.clone(), TypeId::shallow(&r.ty)).hadoop_eq(field)
+                FieldTypeInfo::new(r.name.clone(), TypeDesc::shallow(&r.ty)).hadoop_eq(field)
             });
             let change = |read: Option<&FieldType>, outcome| FieldChange {
                 path: path.clone(),
@@ -180,19 +180,19 @@ impl Walk<'_> {
 
     /// The written type in DDL spelling, with a record written in the layout of the reader's
     /// record type `ty` holds named like it.
-    fn written_as(&self, written: &TypeId, ty: &FieldType) -> String {
+    fn written_as(&self, written: &TypeDesc, ty: &FieldType) -> String {
         match (written, ty) {
-            (TypeId::Vector(w), FieldType::Vector(e)) => {
+            (TypeDesc::Vector(w), FieldType::Vector(e)) => {
                 format!("vector<{}>", self.written_as(w, e))
             }
-            (TypeId::Map(wk, wv), FieldType::Map(k, v)) => {
+            (TypeDesc::Map(wk, wv), FieldType::Map(k, v)) => {
                 format!(
                     "map<{}, {}>",
                     self.written_as(wk, k),
                     self.written_as(wv, v)
                 )
             }
-            (TypeId::Struct(fields), FieldType::Record(id))
+            (TypeDesc::Struct(fields), FieldType::Record(id))
                 if same_layout(&RecordTypeInfo::of_checked(self.schema, *id).fields, fields) =>
             {
                 self.schema.record_at(*id).full_name()
@@ -206,26 +206,26 @@ impl Walk<'_> {
     fn value(
         &self,
         ty: &FieldType,
-        written: &TypeId,
+        written: &TypeDesc,
         path: &str,
         out: &mut Vec<FieldChange>,
     ) -> bool {
         match (ty, written) {
-            (FieldType::Vector(e), TypeId::Vector(w)) => {
+            (FieldType::Vector(e), TypeDesc::Vector(w)) => {
                 self.value(e, w, &format!("{path}[]"), out)
             }
-            (FieldType::Map(k, v), TypeId::Map(wk, wv)) => {
+            (FieldType::Map(k, v), TypeDesc::Map(wk, wv)) => {
                 let key = self.value(k, wk, &format!("{path}{{key}}"), out);
                 self.value(v, wv, &format!("{path}{{}}"), out) || key
             }
-            (FieldType::Record(id), TypeId::Struct(fields)) if self.filters.applies_to(*id) => {
+            (FieldType::Record(id), TypeDesc::Struct(fields)) if self.filters.applies_to(*id) => {
                 let start = out.len();
                 self.record(*id, fields, &format!("{path}."), out);
                 out[start..].iter().any(|c| c.outcome == Outcome::Misread)
             }
             // Read unfiltered: right only when the data's types, in order, are the reader's
             // (names play no part in reading).
-            (FieldType::Record(id), TypeId::Struct(fields)) => {
+            (FieldType::Record(id), TypeDesc::Struct(fields)) => {
                 !same_layout(&RecordTypeInfo::of_checked(self.schema, *id).fields, fields)
             }
             _ => false,
@@ -236,11 +236,11 @@ impl Walk<'_> {
 /// Whether data of fields `a` reads as fields `b` without a filter: the same types in the
 /// same order, at every depth.
 fn same_layout(a: &[FieldTypeInfo], b: &[FieldTypeInfo]) -> bool {
-    fn same(a: &TypeId, b: &TypeId) -> bool {
+    fn same(a: &TypeDesc, b: &TypeDesc) -> bool {
         match (a, b) {
-            (TypeId::Vector(x), TypeId::Vector(y)) => same(x, y),
-            (TypeId::Map(xk, xv), TypeId::Map(yk, yv)) => same(xk, yk) && same(xv, yv),
-            (TypeId::Struct(x), TypeId::Struct(y)) => same_layout(x, y),
+            (TypeDesc::Vector(x), TypeDesc::Vector(y)) => same(x, y),
+            (TypeDesc::Map(xk, xv), TypeDesc::Map(yk, yv)) => same(xk, yk) && same(xv, yv),
+            (TypeDesc::Struct(x), TypeDesc::Struct(y)) => same_layout(x, y),
             _ => a == b,
         }
     }
@@ -248,19 +248,19 @@ fn same_layout(a: &[FieldTypeInfo], b: &[FieldTypeInfo]) -> bool {
 }
 
 /// A type id in DDL spelling; a record as `record{field: type, …}`.
-pub fn type_name(ty: &TypeId) -> String {
+pub fn type_name(ty: &TypeDesc) -> String {
     match ty {
-        TypeId::Bool => "boolean".into(),
-        TypeId::Buffer => "buffer".into(),
-        TypeId::Byte => "byte".into(),
-        TypeId::Double => "double".into(),
-        TypeId::Float => "float".into(),
-        TypeId::Int => "int".into(),
-        TypeId::Long => "long".into(),
-        TypeId::String => "ustring".into(),
-        TypeId::Vector(e) => format!("vector<{}>", type_name(e)),
-        TypeId::Map(k, v) => format!("map<{}, {}>", type_name(k), type_name(v)),
-        TypeId::Struct(fields) => {
+        TypeDesc::Bool => "boolean".into(),
+        TypeDesc::Buffer => "buffer".into(),
+        TypeDesc::Byte => "byte".into(),
+        TypeDesc::Double => "double".into(),
+        TypeDesc::Float => "float".into(),
+        TypeDesc::Int => "int".into(),
+        TypeDesc::Long => "long".into(),
+        TypeDesc::String => "ustring".into(),
+        TypeDesc::Vector(e) => format!("vector<{}>", type_name(e)),
+        TypeDesc::Map(k, v) => format!("map<{}, {}>", type_name(k), type_name(v)),
+        TypeDesc::Struct(fields) => {
             let fields: Vec<String> = fields
                 .iter()
                 .map(|f| format!("{}: {}", f.name, type_name(&f.type_id)))

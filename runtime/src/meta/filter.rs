@@ -6,7 +6,7 @@ use std::mem::Discriminant;
 use std::ops::Range;
 
 use super::filtered_input::FilteredInput;
-use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
+use super::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
 use crate::archive::RecordInput;
 use crate::error::Result;
 use crate::record::Record;
@@ -155,7 +155,7 @@ impl Filters {
             .iter()
             .map(|wanted| {
                 reader.iter().position(|f| {
-                    FieldTypeInfo::new(f.name.clone(), TypeId::shallow(&f.ty)).hadoop_eq(wanted)
+                    FieldTypeInfo::new(f.name.clone(), TypeDesc::shallow(&f.ty)).hadoop_eq(wanted)
                 })
             })
             .collect();
@@ -260,17 +260,17 @@ fn filtered_below(schema: &Schema, plans: &[Option<Plan>]) -> Vec<bool> {
 }
 
 /// Reads past one value of type `ty` (Hadoop's `meta.Utils.skip`).
-pub(crate) fn skip<I: RecordInput + ?Sized>(input: &mut I, ty: &TypeId, tag: &str) -> Result<()> {
+pub(crate) fn skip<I: RecordInput + ?Sized>(input: &mut I, ty: &TypeDesc, tag: &str) -> Result<()> {
     match ty {
-        TypeId::Bool => input.read_bool(tag).map(drop),
-        TypeId::Buffer => input.read_buffer(tag).map(drop),
-        TypeId::Byte => input.read_byte(tag).map(drop),
-        TypeId::Double => input.read_double(tag).map(drop),
-        TypeId::Float => input.read_float(tag).map(drop),
-        TypeId::Int => input.read_int(tag).map(drop),
-        TypeId::Long => input.read_long(tag).map(drop),
-        TypeId::String => input.read_string(tag).map(drop),
-        TypeId::Map(key, value) => {
+        TypeDesc::Bool => input.read_bool(tag).map(drop),
+        TypeDesc::Buffer => input.read_buffer(tag).map(drop),
+        TypeDesc::Byte => input.read_byte(tag).map(drop),
+        TypeDesc::Double => input.read_double(tag).map(drop),
+        TypeDesc::Float => input.read_float(tag).map(drop),
+        TypeDesc::Int => input.read_int(tag).map(drop),
+        TypeDesc::Long => input.read_long(tag).map(drop),
+        TypeDesc::String => input.read_string(tag).map(drop),
+        TypeDesc::Map(key, value) => {
             let mut index = input.start_map(tag)?;
             while input.next_element(&mut index)? {
                 skip(input, key, tag)?;
@@ -278,14 +278,14 @@ pub(crate) fn skip<I: RecordInput + ?Sized>(input: &mut I, ty: &TypeId, tag: &st
             }
             input.end_map(tag)
         }
-        TypeId::Vector(element) => {
+        TypeDesc::Vector(element) => {
             let mut index = input.start_vector(tag)?;
             while input.next_element(&mut index)? {
                 skip(input, element, tag)?;
             }
             input.end_vector(tag)
         }
-        TypeId::Struct(fields) => {
+        TypeDesc::Struct(fields) => {
             input.start_record(tag)?;
             for field in fields {
                 skip(input, &field.type_id, tag).map_err(|e| e.in_field(&field.name))?;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
+use super::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
 use crate::error::Result;
 use crate::schema::{FieldType, RecordId, Schema};
 
@@ -17,15 +17,15 @@ impl RecordTypeInfo {
     /// fields declared before it.
     ///
     /// ```
-    /// use hadoop_record::meta::{FieldTypeInfo, RecordTypeInfo, TypeId};
+    /// use hadoop_record::meta::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
     /// use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
     ///
     /// let mut schema = Schema::new();
     /// let point = schema.add(RecordType::new("geo", "Point", vec![FieldDef::new("x", FieldType::Int)]))?;
     /// let line = schema.add(RecordType::new("geo", "Line", vec![FieldDef::new("from", FieldType::Record(point))]))?;
     /// let info = RecordTypeInfo::of(&schema, line)?;
-    /// let x = FieldTypeInfo::new("x", TypeId::Int);
-    /// assert_eq!(info, RecordTypeInfo::new("Line", vec![FieldTypeInfo::new("from", TypeId::Struct(vec![x]))]));
+    /// let x = FieldTypeInfo::new("x", TypeDesc::Int);
+    /// assert_eq!(info, RecordTypeInfo::new("Line", vec![FieldTypeInfo::new("from", TypeDesc::Struct(vec![x]))]));
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
     ///
@@ -46,10 +46,10 @@ impl RecordTypeInfo {
     }
 }
 
-impl TypeId {
-    /// `ty`'s type id with records left empty: enough to decide [`TypeId::hadoop_eq`], for
+impl TypeDesc {
+    /// `ty`'s type id with records left empty: enough to decide [`TypeDesc::hadoop_eq`], for
     /// which every struct is alike.
-    pub fn shallow(ty: &FieldType) -> TypeId {
+    pub fn shallow(ty: &FieldType) -> TypeDesc {
         type_id(ty, &mut |_| Vec::new())
     }
 }
@@ -80,20 +80,20 @@ impl ClassInit<'_> {
     }
 }
 
-fn type_id(ty: &FieldType, record: &mut dyn FnMut(RecordId) -> Vec<FieldTypeInfo>) -> TypeId {
+fn type_id(ty: &FieldType, record: &mut dyn FnMut(RecordId) -> Vec<FieldTypeInfo>) -> TypeDesc {
     match ty {
-        FieldType::Byte => TypeId::Byte,
-        FieldType::Bool => TypeId::Bool,
-        FieldType::Int => TypeId::Int,
-        FieldType::Long => TypeId::Long,
-        FieldType::Float => TypeId::Float,
-        FieldType::Double => TypeId::Double,
-        FieldType::String => TypeId::String,
-        FieldType::Buffer => TypeId::Buffer,
-        FieldType::Vector(e) => TypeId::Vector(Box::new(type_id(e, record))),
+        FieldType::Byte => TypeDesc::Byte,
+        FieldType::Bool => TypeDesc::Bool,
+        FieldType::Int => TypeDesc::Int,
+        FieldType::Long => TypeDesc::Long,
+        FieldType::Float => TypeDesc::Float,
+        FieldType::Double => TypeDesc::Double,
+        FieldType::String => TypeDesc::String,
+        FieldType::Buffer => TypeDesc::Buffer,
+        FieldType::Vector(e) => TypeDesc::Vector(Box::new(type_id(e, record))),
         FieldType::Map(k, v) => {
-            TypeId::Map(Box::new(type_id(k, record)), Box::new(type_id(v, record)))
+            TypeDesc::Map(Box::new(type_id(k, record)), Box::new(type_id(v, record)))
         }
-        FieldType::Record(id) => TypeId::Struct(record(*id)),
+        FieldType::Record(id) => TypeDesc::Struct(record(*id)),
     }
 }

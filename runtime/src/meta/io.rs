@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-use super::{FieldTypeInfo, RecordTypeInfo, TypeId};
+use super::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
 use crate::archive::{Depth, RecordInput, RecordOutput};
 use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{FieldDef, FieldType, RecordId, SchemaBuilder};
@@ -30,15 +30,15 @@ fn write_fields<O: RecordOutput + ?Sized>(
     Ok(())
 }
 
-fn write_type<O: RecordOutput + ?Sized>(ty: &TypeId, out: &mut O, tag: &str) -> Result<()> {
+fn write_type<O: RecordOutput + ?Sized>(ty: &TypeDesc, out: &mut O, tag: &str) -> Result<()> {
     out.write_byte(ty.type_val(), tag)?;
     match ty {
-        TypeId::Vector(element) => write_type(element, out, tag),
-        TypeId::Map(key, value) => {
+        TypeDesc::Vector(element) => write_type(element, out, tag),
+        TypeDesc::Map(key, value) => {
             write_type(key, out, tag)?;
             write_type(value, out, tag)
         }
-        TypeId::Struct(fields) => write_fields(fields, out, tag),
+        TypeDesc::Struct(fields) => write_fields(fields, out, tag),
         _ => Ok(()),
     }
 }
@@ -67,27 +67,27 @@ fn read_type<I: RecordInput + ?Sized>(
     input: &mut I,
     tag: &str,
     depth: &mut Depth,
-) -> Result<TypeId> {
+) -> Result<TypeDesc> {
     let position = input.position();
     let type_val = input.read_byte(tag)?;
     if matches!(type_val, 8 | 10 | 11) {
         depth.enter().map_err(|e| e.at(position))?;
     }
     let ty = match type_val {
-        1 => TypeId::Bool,
-        2 => TypeId::Buffer,
-        3 => TypeId::Byte,
-        4 => TypeId::Double,
-        5 => TypeId::Float,
-        6 => TypeId::Int,
-        7 => TypeId::Long,
+        1 => TypeDesc::Bool,
+        2 => TypeDesc::Buffer,
+        3 => TypeDesc::Byte,
+        4 => TypeDesc::Double,
+        5 => TypeDesc::Float,
+        6 => TypeDesc::Int,
+        7 => TypeDesc::Long,
         8 => {
             let key = read_type(input, tag, depth)?;
-            TypeId::Map(Box::new(key), Box::new(read_type(input, tag, depth)?))
+            TypeDesc::Map(Box::new(key), Box::new(read_type(input, tag, depth)?))
         }
-        9 => TypeId::String,
-        10 => TypeId::Struct(read_fields(input, tag, depth)?),
-        11 => TypeId::Vector(Box::new(read_type(input, tag, depth)?)),
+        9 => TypeDesc::String,
+        10 => TypeDesc::Struct(read_fields(input, tag, depth)?),
+        11 => TypeDesc::Vector(Box::new(read_type(input, tag, depth)?)),
         other => {
             return Err(Error::new(
                 ErrorKind::Syntax,

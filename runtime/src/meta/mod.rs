@@ -6,12 +6,12 @@
 //! does, and is a [`crate::Record`]:
 //!
 //! ```
-//! use hadoop_record::meta::{FieldTypeInfo, RecordTypeInfo, TypeId};
+//! use hadoop_record::meta::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
 //! use hadoop_record::{Format, RecordReader, RecordWriter};
 //!
 //! let info = RecordTypeInfo::new(
 //!     "Point",
-//!     vec![FieldTypeInfo::new("x", TypeId::Int), FieldTypeInfo::new("y", TypeId::Int)],
+//!     vec![FieldTypeInfo::new("x", TypeDesc::Int), FieldTypeInfo::new("y", TypeDesc::Int)],
 //! );
 //! let mut w = RecordWriter::new(Vec::new(), Format::Csv);
 //! w.write(&info)?;
@@ -24,7 +24,7 @@
 //!
 //! Hadoop's rules for reading with a writer's type information, which [`Filters`] follows:
 //! a field of the data is read into the reader's first field of the same name whose type id
-//! is *Hadoop-equal* ([`TypeId::hadoop_eq`]: every struct equals every struct, whatever its
+//! is *Hadoop-equal* ([`TypeDesc::hadoop_eq`]: every struct equals every struct, whatever its
 //! fields), and skipped otherwise; fields the data lacks keep their empty value. A nested
 //! record type reads with the type information of the writer's *field* named like that
 //! record type (`RecordTypeInfo.getNestedStructTypeInfo`), when there is one; otherwise it
@@ -39,9 +39,10 @@ mod io;
 pub use compat::{compat, type_name, FieldChange, Outcome};
 pub use filter::Filters;
 
-/// The type of a field in Hadoop's type information (`TypeID` and its subclasses).
+/// The type of a field in Hadoop's type information: Hadoop's `TypeID` and its subclasses
+/// (named so as not to shadow `std::any::TypeId`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum TypeId {
+pub enum TypeDesc {
     /// `boolean` (type value 1)
     Bool,
     /// `buffer` (2)
@@ -57,31 +58,31 @@ pub enum TypeId {
     /// `long` (7)
     Long,
     /// `map<K, V>` (8)
-    Map(Box<TypeId>, Box<TypeId>),
+    Map(Box<TypeDesc>, Box<TypeDesc>),
     /// `ustring` (9)
     String,
     /// A record (10): its fields, without a name (`StructTypeID`).
     Struct(Vec<FieldTypeInfo>),
     /// `vector<T>` (11)
-    Vector(Box<TypeId>),
+    Vector(Box<TypeDesc>),
 }
 
-impl TypeId {
+impl TypeDesc {
     /// Hadoop's `RIOType` byte of this type.
     #[inline]
     pub fn type_val(&self) -> i8 {
         match self {
-            TypeId::Bool => 1,
-            TypeId::Buffer => 2,
-            TypeId::Byte => 3,
-            TypeId::Double => 4,
-            TypeId::Float => 5,
-            TypeId::Int => 6,
-            TypeId::Long => 7,
-            TypeId::Map(..) => 8,
-            TypeId::String => 9,
-            TypeId::Struct(_) => 10,
-            TypeId::Vector(_) => 11,
+            TypeDesc::Bool => 1,
+            TypeDesc::Buffer => 2,
+            TypeDesc::Byte => 3,
+            TypeDesc::Double => 4,
+            TypeDesc::Float => 5,
+            TypeDesc::Int => 6,
+            TypeDesc::Long => 7,
+            TypeDesc::Map(..) => 8,
+            TypeDesc::String => 9,
+            TypeDesc::Struct(_) => 10,
+            TypeDesc::Vector(_) => 11,
         }
     }
 
@@ -90,28 +91,28 @@ impl TypeId {
     /// override `equals`). This is what decides which fields a type filter reads.
     ///
     /// ```
-    /// use hadoop_record::meta::{FieldTypeInfo, TypeId};
-    /// let a = TypeId::Struct(vec![FieldTypeInfo::new("x", TypeId::Int)]);
-    /// let b = TypeId::Struct(vec![]);
+    /// use hadoop_record::meta::{FieldTypeInfo, TypeDesc};
+    /// let a = TypeDesc::Struct(vec![FieldTypeInfo::new("x", TypeDesc::Int)]);
+    /// let b = TypeDesc::Struct(vec![]);
     /// assert!(a.hadoop_eq(&b));
-    /// assert!(!TypeId::Vector(Box::new(TypeId::Int)).hadoop_eq(&TypeId::Vector(Box::new(TypeId::Long))));
+    /// assert!(!TypeDesc::Vector(Box::new(TypeDesc::Int)).hadoop_eq(&TypeDesc::Vector(Box::new(TypeDesc::Long))));
     /// ```
-    pub fn hadoop_eq(&self, other: &TypeId) -> bool {
+    pub fn hadoop_eq(&self, other: &TypeDesc) -> bool {
         match (self, other) {
-            (TypeId::Vector(a), TypeId::Vector(b)) => a.hadoop_eq(b),
-            (TypeId::Map(ka, va), TypeId::Map(kb, vb)) => ka.hadoop_eq(kb) && va.hadoop_eq(vb),
-            (TypeId::Struct(_), TypeId::Struct(_)) => true,
+            (TypeDesc::Vector(a), TypeDesc::Vector(b)) => a.hadoop_eq(b),
+            (TypeDesc::Map(ka, va), TypeDesc::Map(kb, vb)) => ka.hadoop_eq(kb) && va.hadoop_eq(vb),
+            (TypeDesc::Struct(_), TypeDesc::Struct(_)) => true,
             _ => self.type_val() == other.type_val() && !self.is_composite(),
         }
     }
 
     /// `==`, made for the check a kept filter makes before every record it reads: the same
     /// kinds compared in line, without a call per field.
-    fn same_as(&self, other: &TypeId) -> bool {
+    fn same_as(&self, other: &TypeDesc) -> bool {
         match (self, other) {
-            (TypeId::Struct(a), TypeId::Struct(b)) => same_fields(a, b),
-            (TypeId::Vector(a), TypeId::Vector(b)) => a.same_as(b),
-            (TypeId::Map(ka, va), TypeId::Map(kb, vb)) => ka.same_as(kb) && va.same_as(vb),
+            (TypeDesc::Struct(a), TypeDesc::Struct(b)) => same_fields(a, b),
+            (TypeDesc::Vector(a), TypeDesc::Vector(b)) => a.same_as(b),
+            (TypeDesc::Map(ka, va), TypeDesc::Map(kb, vb)) => ka.same_as(kb) && va.same_as(vb),
             _ => !self.is_composite() && self.type_val() == other.type_val(),
         }
     }
@@ -120,7 +121,7 @@ impl TypeId {
     pub(crate) fn is_composite(&self) -> bool {
         matches!(
             self,
-            TypeId::Vector(_) | TypeId::Map(..) | TypeId::Struct(_)
+            TypeDesc::Vector(_) | TypeDesc::Map(..) | TypeDesc::Struct(_)
         )
     }
 }
@@ -131,12 +132,12 @@ pub struct FieldTypeInfo {
     /// The field's DDL name.
     pub name: String,
     /// Its type.
-    pub type_id: TypeId,
+    pub type_id: TypeDesc,
 }
 
 impl FieldTypeInfo {
     /// A field `name` of type `type_id`.
-    pub fn new(name: impl Into<String>, type_id: TypeId) -> Self {
+    pub fn new(name: impl Into<String>, type_id: TypeDesc) -> Self {
         FieldTypeInfo {
             name: name.into(),
             type_id,
@@ -144,7 +145,7 @@ impl FieldTypeInfo {
     }
 
     /// Hadoop's `FieldTypeInfo.equals`: the same name and Hadoop-equal types
-    /// ([`TypeId::hadoop_eq`]).
+    /// ([`TypeDesc::hadoop_eq`]).
     pub fn hadoop_eq(&self, other: &FieldTypeInfo) -> bool {
         self.name == other.name && self.type_id.hadoop_eq(&other.type_id)
     }
@@ -181,7 +182,7 @@ impl RecordTypeInfo {
     /// field is named like its record type.)
     pub fn nested(&self, name: &str) -> Option<RecordTypeInfo> {
         self.fields.iter().find_map(|f| match &f.type_id {
-            TypeId::Struct(fields) if f.name == name => {
+            TypeDesc::Struct(fields) if f.name == name => {
                 Some(RecordTypeInfo::new(name, fields.clone()))
             }
             _ => None,
