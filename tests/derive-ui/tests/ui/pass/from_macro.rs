@@ -17,5 +17,5 @@ record!("Link", url: String = "URL");
 fn main() {
     assert_eq!(Generated::type_name(), "Link");
     let (schema, id) = Generated::schema();
-    assert_eq!(schema.record(id).fields[0].name, "URL");
+    assert_eq!(schema.record(id).unwrap().fields[0].name, "URL");
 }
