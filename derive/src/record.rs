@@ -43,7 +43,34 @@ pub fn expand(record: &Record) -> TokenStream {
             let #local = #read(__input, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
         }
     });
-    let members = record.fields.iter().map(|f| f.member);
+    let members: Vec<_> = record.fields.iter().map(|f| f.member).collect();
+
+    // Schema-evolution reads: each writer's field into the reader's field it matches.
+    let fill = record
+        .fields
+        .iter()
+        .zip(&locals)
+        .enumerate()
+        .map(|(i, (field, local))| {
+            let read = field_fn(record, field, "read");
+            let tag = &field.name;
+            quote! {
+                #krate::__private::Some(#i) => {
+                    #local = #krate::__private::Some(
+                        #read(__input, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?,
+                    );
+                }
+            }
+        });
+    let filled = record.fields.iter().zip(&locals).map(|(field, local)| {
+        let tag = &field.name;
+        quote! {
+            let #local = match #local {
+                #krate::__private::Some(__value) => __value,
+                #krate::__private::None => __by.empty(__input, #tag)?,
+            };
+        }
+    });
 
     let defs = record.fields.iter().map(|field| {
         let field_type = field_fn(record, field, "field_type");
@@ -80,6 +107,27 @@ pub fn expand(record: &Record) -> TokenStream {
                 #krate::RecordInput::start_record(__input, __tag)?;
                 #(#reads)*
                 #krate::RecordInput::end_record(__input, __tag)?;
+                #krate::__private::Ok(Self { #(#members: #locals),* })
+            }
+
+            const __BY_FIELD: bool = true;
+
+            #[inline]
+            fn __read_by_field<__I: #krate::RecordInput + ?#krate::__private::Sized>(
+                __input: &mut __I,
+                __tag: &str,
+                __by: &#krate::__private::ByField<'_>,
+            ) -> #krate::Result<Self> {
+                #krate::RecordInput::start_record(__input, __tag)?;
+                #(let mut #locals = #krate::__private::None;)*
+                for (__written, __target) in __by.steps() {
+                    match __target {
+                        #(#fill)*
+                        _ => __by.skip(__input, __written)?,
+                    }
+                }
+                #krate::RecordInput::end_record(__input, __tag)?;
+                #(#filled)*
                 #krate::__private::Ok(Self { #(#members: #locals),* })
             }
 

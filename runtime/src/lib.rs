@@ -42,10 +42,11 @@ pub use hadoop_record_derive::Record;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::derive_support::{compare_raw, display_csv, enter, in_field, leave};
+    pub use crate::meta::by_field::ByField;
     pub use std::cmp::{Ord, Ordering, PartialOrd};
     pub use std::fmt;
     pub use std::marker::Sized;
-    pub use std::option::Option::{self, Some};
+    pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{Err, Ok};
     pub use std::vec::Vec;
 }

@@ -81,6 +81,26 @@ pub trait Record: Sized {
         let y = decode_exact::<Self>(b)?;
         Ok(x.compare_hadoop(&y))
     }
+
+    /// Whether [`Record::__read_by_field`] is implemented (`#[derive(Record)]` implements it).
+    #[doc(hidden)]
+    const __BY_FIELD: bool = false;
+
+    /// Reads a record written with other type information, one writer's field at a time in
+    /// the writer's order, as `by` says (schema-evolution reads whose fields hold no filtered
+    /// record). Called only when [`Record::__BY_FIELD`] is true.
+    #[doc(hidden)]
+    fn __read_by_field<I: RecordInput + ?Sized>(
+        input: &mut I,
+        tag: &str,
+        by: &crate::meta::by_field::ByField<'_>,
+    ) -> Result<Self> {
+        let _ = (input, tag, by);
+        Err(crate::error::Error::new(
+            crate::error::ErrorKind::Schema,
+            format!("{} does not read field by field", Self::type_name()),
+        ))
+    }
 }
 
 /// Decodes exactly one binary record from `bytes`; trailing bytes are an error.

@@ -623,8 +623,9 @@ impl<R: Read> RecordReader<R> {
     /// The reader builds what it reads with (`T`'s schema and the [`Filters`]) at the first
     /// call and keeps it for the calls that follow with the same `T` and equal type
     /// information, so a stream reads at the speed of its records (see `BENCHMARKS.md`):
-    /// fields that kept their order are read straight into `T`; a record whose fields were
-    /// reordered is read whole, then handed to `T` in its order.
+    /// the writer's fields are read straight into `T`'s, in whatever order they come, or
+    /// skipped. (Only a derived or generated `T` whose fields hold records that changed too,
+    /// and whose fields were reordered, is read whole first, then handed to `T`.)
     ///
     /// ```
     /// use hadoop_record::{Format, Record, RecordReader, RecordWriter};

@@ -77,4 +77,12 @@ pub trait Field: Sized {
 
     /// Skips one binary-encoded value, checking it as the binary reader would.
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()>;
+
+    /// The value of a field the data lacks in a schema-evolution read, when it is a constant
+    /// (scalars, strings); `None` reads it from an input that holds only empty values.
+    #[doc(hidden)]
+    #[inline]
+    fn __empty() -> Option<Self> {
+        None
+    }
 }

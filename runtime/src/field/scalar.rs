@@ -38,6 +38,10 @@ macro_rules! scalar {
             }
             $($extra)*
             #[inline]
+            fn __empty() -> Option<Self> {
+                Some(<$ty>::default())
+            }
+            #[inline]
             fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
                 let decode = |$raw: &mut RawInput<'_>| -> Result<$ty> { $decode };
                 let x = decode(a)?;

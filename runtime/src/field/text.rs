@@ -51,6 +51,10 @@ pub fn find_nonchar(bytes: &[u8]) -> Option<usize> {
 
 impl Field for String {
     #[inline]
+    fn __empty() -> Option<Self> {
+        Some(String::new())
+    }
+    #[inline]
     fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
         out.write_string(self, tag)
     }

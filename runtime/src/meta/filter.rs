@@ -5,6 +5,7 @@
 use std::mem::Discriminant;
 use std::ops::Range;
 
+use super::by_field::ByField;
 use super::filtered_input::FilteredInput;
 use super::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
 use crate::archive::RecordInput;
@@ -57,6 +58,9 @@ pub struct Filters {
     /// place (the writer's type information is the reader's): then the filters change
     /// nothing, and a read is a plain read.
     identity: bool,
+    /// Whether no field of the reader's record holds a filtered record: then a derived
+    /// record reads straight from the input, field by field ([`ByField`]).
+    by_field: bool,
 }
 
 /// One record type's filter: the writer's fields, and for each the reader's field it is read
@@ -132,6 +136,7 @@ impl Filters {
             plans: vec![None; schema.records().len()],
             filtered_below: Vec::new(),
             identity: false,
+            by_field: false,
         };
         filters.set(reader, info);
         filters.filtered_below = filtered_below(schema, &filters.plans);
@@ -141,6 +146,12 @@ impl Filters {
                     && plan.targets.iter().enumerate().all(|(w, t)| *t == Some(w))
             })
         });
+        filters.by_field = filters
+            .schema
+            .record_at(reader)
+            .fields
+            .iter()
+            .all(|f| !filters.filtered_in(&f.ty));
         Ok(filters)
     }
 
@@ -231,6 +242,22 @@ impl Filters {
         if self.identity {
             return T::read_from(input, tag);
         }
+        if T::__BY_FIELD && self.by_field {
+            if let Some(plan) = self.plan(self.reader) {
+                return T::__read_by_field(input, tag, &ByField::new(self, plan));
+            }
+        }
+        self.read_through::<T, I>(input, tag)
+    }
+
+    /// [`Filters::read_typed`] through a [`FilteredInput`]: out of line, so that the usual
+    /// paths above are inlined into the reader's loop.
+    #[inline(never)]
+    fn read_through<T: Record, I: RecordInput + ?Sized>(
+        &self,
+        input: &mut I,
+        tag: &str,
+    ) -> Result<T> {
         T::read_from(&mut FilteredInput::new(input, self, &self.root), tag)
     }
 }

@@ -121,6 +121,18 @@ impl<'f, 'i, I: RecordInput + ?Sized> FilteredInput<'f, 'i, I> {
         }
     }
 
+    /// Reads one value the data lacks: every read is empty, `input` is not touched.
+    pub(crate) fn lacking(input: &'i mut I, filters: &'f Filters) -> Self {
+        FilteredInput {
+            input,
+            filters,
+            through: 0,
+            empty: 1,
+            frame: Frame::Done,
+            outer: Vec::new(),
+        }
+    }
+
     /// Where the next value, a scalar of type `scalar`, comes from.
     #[inline(always)]
     fn scalar(&mut self, scalar: &FieldType, what: &'static str) -> Result<Source> {

@@ -30,6 +30,7 @@
 //! record type (`RecordTypeInfo.getNestedStructTypeInfo`), when there is one; otherwise it
 //! reads unfiltered, which misreads data whose nested layout changed — as Hadoop's does.
 
+pub(crate) mod by_field;
 mod compat;
 mod filter;
 mod filtered_input;
