@@ -64,10 +64,13 @@ pub fn expand(record: &Record) -> TokenStream {
         });
     let filled = record.fields.iter().zip(&locals).map(|(field, local)| {
         let tag = &field.name;
+        let ty = field.ty;
+        // Spanned at the type: an unsupported type is reported there, once.
+        let empty = quote_spanned!(ty.span()=> __by.empty::<#ty, __I>(__input, #tag));
         quote! {
             let #local = match #local {
                 #krate::__private::Some(__value) => __value,
-                #krate::__private::None => __by.empty(__input, #tag)?,
+                #krate::__private::None => #empty?,
             };
         }
     });
