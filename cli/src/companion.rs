@@ -141,7 +141,8 @@ pub fn run(name: &str, args: Vec<OsString>) -> ExitCode {
     exec(command, &path)
 }
 
-/// A companion's command line: its arguments `A` and `--color`.
+// A companion's command line: its arguments `A` and `--color`. (Not a doc comment: clap
+// would make it the help's description.)
 #[derive(Debug, Parser)]
 #[command(version)]
 struct CompanionCli<A: Args> {
@@ -168,10 +169,21 @@ struct CompanionCli<A: Args> {
 /// ```
 pub fn main<A: Args>(name: &'static str, run: impl FnOnce(&Context, A) -> bool) -> ExitCode {
     let name = format!("rcc {name}");
-    let matches = CompanionCli::<A>::command()
+    // The description is `A`'s (its doc comment): clap takes that of the last flattened
+    // struct, `--color`'s.
+    let own = A::augment_args(clap::Command::new("own"));
+    let mut command = CompanionCli::<A>::command()
         .name(name.clone())
         .bin_name(name)
-        .get_matches();
+        .about(None::<&str>)
+        .long_about(None::<&str>);
+    if let Some(about) = own.get_about() {
+        command = command.about(about.clone());
+    }
+    if let Some(long_about) = own.get_long_about() {
+        command = command.long_about(long_about.clone());
+    }
+    let matches = command.get_matches();
     let cli = CompanionCli::<A>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let context = Context::new(cli.color.color);
     if run(&context, cli.args) {

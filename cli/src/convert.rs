@@ -81,7 +81,8 @@ as its value class, as Hadoop's rcc names the Java class.
 On bad input the records converted so far are written, then the error (record number,
 position, field path) is printed and the exit status is 1.";
 
-/// Arguments of `rcc convert`.
+/// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
+/// optionally inside framings
 #[derive(Debug, Args)]
 #[command(after_help = format!("{EXAMPLES}\n\n{STORAGE_HELP}"))]
 pub struct ConvertArgs {

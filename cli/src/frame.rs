@@ -50,7 +50,8 @@ Examples:
 
 Exit status 1 when the file is damaged (the report says where and what recovery skips).";
 
-/// Arguments of `rcc frame`.
+/// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
+/// unchanged, or summarise a framed file (`rcc frame info`)
 #[derive(Debug, Args)]
 #[command(
     after_help = format!("{EXAMPLES}\n\n{STORAGE_HELP}"),
@@ -99,12 +100,12 @@ impl FrameArgs {
 
 #[derive(Debug, Subcommand)]
 enum FrameCommand {
-    /// Summarise a framed file: chunks, records, headers, checksums, what recovery skips
+    // (Its description is `InfoArgs`'s.)
     #[command(after_help = INFO_EXAMPLES)]
     Info(InfoArgs),
 }
 
-/// Arguments of `rcc frame info`.
+/// Summarise a framed file: chunks, records, headers, checksums, what recovery skips
 #[derive(Debug, Args)]
 struct InfoArgs {
     /// Framing of the file

@@ -86,11 +86,9 @@ enum Command {
     /// Print the checked model of DDL files as JSON (modules, records, fields, types,
     /// positions, comments), for code generators of your own
     Describe(describe::DescribeArgs),
-    /// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
-    /// unchanged, or summarise a framed file (`rcc frame info`)
+    // (The descriptions of `frame` and `convert` are their arguments' doc comments, which
+    // the companions rcc-frame and rcc-convert show too.)
     Frame(Box<frame::FrameArgs>),
-    /// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
-    /// optionally inside framings
     Convert(Box<convert::ConvertArgs>),
     /// Query record files with SQL (DataFusion): files, directories and globs as one table,
     /// the result as a table, CSV, JSON lines or Parquet (runs the companion `rcc-sql`)

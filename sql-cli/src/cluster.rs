@@ -38,7 +38,7 @@ enum ClusterCommand {
     Executor(ExecutorArgs),
 }
 
-/// `rcc cluster scheduler`.
+/// Run a Ballista scheduler: it plans queries and hands their tasks to executors
 #[derive(Debug, Args)]
 struct SchedulerArgs {
     /// Local host name or IP address to bind to
@@ -88,7 +88,7 @@ enum TaskDistribution {
     RoundRobin,
 }
 
-/// `rcc cluster executor`.
+/// Run a Ballista executor: it registers with the scheduler and runs tasks
 #[derive(Debug, Args)]
 struct ExecutorArgs {
     /// The scheduler's host name or IP address

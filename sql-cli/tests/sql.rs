@@ -516,3 +516,47 @@ for header, query in queries:
         "{duckdb}"
     );
 }
+
+/// Every command's help begins with what the command does: rcc's subcommands, the
+/// companions they run, and the companions run by hand.
+#[test]
+fn every_help_begins_with_what_its_command_does() {
+    let dir = work("help");
+    let sql = "Query record files with SQL (DataFusion)";
+    let cluster = "Run a Ballista scheduler or executor that knows record files";
+    let convert = "Convert records of a DDL type between binary, CSV, XML, JSON";
+    let frame = "Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1)";
+    let cases: [(&[&str], &str); 8] = [
+        (&["sql", "--help"], sql),
+        (&["sql", "-h"], sql),
+        (&["cluster", "--help"], cluster),
+        (
+            &["cluster", "scheduler", "--help"],
+            "Run a Ballista scheduler: it plans",
+        ),
+        (
+            &["cluster", "executor", "--help"],
+            "Run a Ballista executor: it registers",
+        ),
+        (&["convert", "--help"], convert),
+        (&["frame", "--help"], frame),
+        (&["frame", "info", "--help"], "Summarise a framed file"),
+    ];
+    for (args, begins) in cases {
+        let help = stdout(&rcc_in(&dir.dir, args, b""));
+        assert!(help.starts_with(begins), "rcc {args:?}:\n{help}");
+    }
+    for (program, begins) in [
+        (env!("CARGO_BIN_EXE_rcc-sql"), sql),
+        (env!("CARGO_BIN_EXE_rcc-cluster"), cluster),
+        (env!("CARGO_BIN_EXE_rcc-convert"), convert),
+        (env!("CARGO_BIN_EXE_rcc-frame"), frame),
+    ] {
+        let out = std::process::Command::new(program)
+            .arg("--help")
+            .output()
+            .unwrap();
+        let help = stdout(&out);
+        assert!(help.starts_with(begins), "{program}:\n{help}");
+    }
+}
