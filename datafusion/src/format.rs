@@ -7,22 +7,19 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::Session;
-use datafusion::common::{plan_datafusion_err, Result, Statistics};
+use datafusion::common::{Result, Statistics};
 use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
 use datafusion::datasource::file_format::FileFormat;
 use datafusion::datasource::physical_plan::{FileScanConfig, FileSource};
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::physical_plan::ExecutionPlan;
-use hadoop_record::framing::split::Framing;
-use hadoop_record::framing::BufferPool;
 use hadoop_record::schema::{RecordId, Schema};
-use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions};
 use object_store::{ObjectMeta, ObjectStore};
 
-use crate::ddl::load_type;
 use crate::options::RecordTableOptions;
 use crate::progress::ScanProgress;
+use crate::resolved::Resolved;
 use crate::source::RecordSource;
 
 /// Record files of one type, encoding and framing, as a DataFusion file format.
@@ -32,6 +29,8 @@ use crate::source::RecordSource;
 /// straight into Arrow columns, only the columns a query asks for (the others are skipped
 /// by the schema-driven skipper), and split large files into byte ranges along the
 /// framing's boundaries ([`Framing::open_range`]).
+///
+/// [`Framing::open_range`]: hadoop_record::framing::split::Framing::open_range
 ///
 /// ```
 /// use hadoop_record_datafusion::{RecordFormat, RecordTableOptions};
@@ -44,20 +43,6 @@ use crate::source::RecordSource;
 /// ```
 pub struct RecordFormat {
     inner: Arc<Resolved>,
-}
-
-/// The options of a format, loaded: what its sources and openers share.
-pub(crate) struct Resolved {
-    /// The options, with the DDL as text.
-    pub options: RecordTableOptions,
-    pub schema: Arc<Schema>,
-    pub id: RecordId,
-    pub framing: Framing,
-    pub arrow: SchemaRef,
-    pub progress: Arc<ScanProgress>,
-    /// Chunk buffers the table's scans hand on to one another (see [`BufferPool`]): at
-    /// most one per core is kept, for as long as the table is registered.
-    pub buffers: BufferPool,
 }
 
 impl fmt::Debug for RecordFormat {
@@ -74,37 +59,8 @@ impl fmt::Debug for RecordFormat {
 impl RecordFormat {
     /// Loads the DDL the options name, finds the record type and checks the framing.
     pub fn try_new(options: RecordTableOptions) -> Result<Self> {
-        let loaded = load_type(options.schema(), options.record_type())?;
-        let framing = options
-            .framing()
-            .to_framing()
-            .map_err(|e| plan_datafusion_err!("{e}"))?;
-        let mapping = MappingOptions::default()
-            .with_nullable(options.nullable())
-            .with_string_view(options.string_view());
-        let arrow = arrow_schema(&loaded.schema, loaded.id, mapping)
-            .map_err(|e| plan_datafusion_err!("{e}"))?;
-        let record_type = loaded
-            .schema
-            .record(loaded.id)
-            .map(|r| r.full_name())
-            .unwrap_or_default();
-        let options = options
-            .with_schema(loaded.source)
-            .with_record_type(record_type);
-        let arrow = Arc::new(arrow);
         Ok(RecordFormat {
-            inner: Arc::new(Resolved {
-                options,
-                schema: loaded.schema,
-                id: loaded.id,
-                framing,
-                arrow,
-                progress: Arc::new(ScanProgress::default()),
-                buffers: BufferPool::new(
-                    std::thread::available_parallelism().map_or(1, usize::from),
-                ),
-            }),
+            inner: Arc::new(Resolved::load(options)?),
         })
     }
 

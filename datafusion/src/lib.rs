@@ -52,6 +52,7 @@ mod opener;
 mod options;
 mod progress;
 mod register;
+mod resolved;
 mod scan;
 mod source;
 mod storage;

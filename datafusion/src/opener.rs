@@ -22,8 +22,8 @@ use futures::StreamExt;
 use object_store::ObjectStore;
 use tokio::sync::mpsc;
 
-use crate::format::Resolved;
 use crate::input::{self, Input};
+use crate::resolved::Resolved;
 use crate::scan::{Job, Scan};
 
 /// Batches in flight between a file's decoder and the query.

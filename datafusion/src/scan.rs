@@ -12,9 +12,9 @@ use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions};
 
 use crate::error::{Place, RecordError};
-use crate::format::Resolved;
 use crate::input::Input;
 use crate::progress::ScanProgress;
+use crate::resolved::Resolved;
 
 /// What to scan.
 pub(crate) struct Job {

@@ -14,8 +14,8 @@ use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::{DisplayFormatType, PhysicalExpr};
 use object_store::ObjectStore;
 
-use crate::format::Resolved;
 use crate::opener::RecordOpener;
+use crate::resolved::Resolved;
 
 /// The [`FileSource`] of [`RecordFormat`](crate::RecordFormat): opens each file (or byte
 /// range of one) with a [`RecordOpener`].
