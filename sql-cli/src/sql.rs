@@ -3,7 +3,7 @@
 //! JSON lines or Parquet. The companion command `rcc-sql`, which `rcc sql` runs.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::DataFusionError;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use hadoop_record::Format;
 use hadoop_record_arrow::mapping::TYPE_KEY;
 use hadoop_record_cluster::ClusterOptions;
@@ -28,8 +28,10 @@ use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
 use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
+mod dataset;
 mod sink;
 
+use dataset::Dataset;
 use sink::Sink;
 
 const EXAMPLES: &str = "\
@@ -41,6 +43,8 @@ Examples:
   rcc sql --schema web.jr --type web.Hit --in-framing v1 --table hits --to parquet -o hits.parquet \\
       'SELECT * FROM hits' logs/
   rcc sql --schema web.jr --type web.Hit --from xml --to json 'SELECT origin.city FROM records' a.xml
+  rcc sql --schema web.jr --type web.Hit --in-framing paddle --to parquet -o hits/ \\
+      'SELECT * FROM records WHERE ok' logs/
   rcc sql --schema web.jr --type web.Hit --in-framing seqfile \
       'SELECT url, count(*) AS n FROM records GROUP BY url' 'hdfs://namenode:8020/logs/*.seq'
   AWS_ENDPOINT_URL=http://127.0.0.1:9000 rcc sql --schema web.jr --type web.Hit \
@@ -58,7 +62,10 @@ executors of a Ballista cluster (`rcc cluster`), which read hdfs:// and s3:// fi
 straight from the store (local paths must then be the same on every executor).
 
 --to table (the default) prints a table; csv writes a header row; json one object per line;
-parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
+parquet needs -o (or a pipe). -o DIR/ writes a dataset: part-NNNNN-<query id>.<ext>, one per
+partition of the result, written by the threads that run them under DIR/_temporary/, moved
+into place when all are written, then an empty _SUCCESS (as Hadoop commits a job's output);
+a failed query leaves nothing visible. A DIR that is not empty needs --overwrite. A bad record stops the query with its file, record number,
 byte offset and field path; exit status 1.
 
 ";
@@ -107,9 +114,16 @@ struct SqlArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "table")]
     to: OutFormat,
 
-    /// Write the result to FILE instead of standard output
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    /// Write the result to FILE instead of standard output; DIR/ (or an existing directory):
+    /// as a dataset, one part file per partition of the result, written by the thread that
+    /// runs it, then `_SUCCESS` (--to parquet, csv or json)
+    #[arg(short = 'o', long = "output", value_name = "FILE|DIR/")]
     output: Option<PathBuf>,
+
+    /// Replace the contents of a dataset directory that is not empty (at the commit, once
+    /// every part file is written)
+    #[arg(long)]
+    overwrite: bool,
 
     /// Threads (and file ranges) working at once (default: the number of cores; with
     /// --cluster, the task slots of the cluster's executors)
@@ -168,6 +182,18 @@ enum OutFormat {
     Parquet,
 }
 
+impl OutFormat {
+    /// The extension of a dataset's part files; `None` for a table.
+    fn extension(self) -> Option<&'static str> {
+        match self {
+            OutFormat::Table => None,
+            OutFormat::Csv => Some("csv"),
+            OutFormat::Json => Some("json"),
+            OutFormat::Parquet => Some("parquet"),
+        }
+    }
+}
+
 fn main() -> std::process::ExitCode {
     companion::main("sql", run)
 }
@@ -196,6 +222,26 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
                 .to_string()
                 .into(),
         );
+    }
+    if let Some(output) = &args.output {
+        let shown = output.display().to_string();
+        if shown.contains("://") {
+            return Err(format!(
+                "-o {shown}: results are written to local files and directories only (not \
+                 yet to hdfs:// or s3://)"
+            )
+            .into());
+        }
+        if args.cluster.is_some() && dataset::is_dataset(output) {
+            return Err(format!(
+                "-o {shown}: datasets are written by local threads only (not yet by a \
+                 cluster's executors); without --cluster, or -o FILE"
+            )
+            .into());
+        }
+    }
+    if args.overwrite && !args.output.as_deref().is_some_and(dataset::is_dataset) {
+        return Err("--overwrite is for a dataset: -o DIR/".to_string().into());
     }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
@@ -292,6 +338,9 @@ async fn write_result(
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<(), String> {
     let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
+    if let Some(dir) = args.output.as_deref().filter(|o| dataset::is_dataset(o)) {
+        return write_dataset(args.to, dir, args.overwrite, frame, schema).await;
+    }
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
             std::fs::File::create(path)
@@ -307,6 +356,106 @@ async fn write_result(
         sink.write(batch)?;
     }
     sink.finish()
+}
+
+/// Writes the result as a dataset in `dir`: each partition of the result into its part
+/// file, at once, then the commit (see [`dataset`]).
+async fn write_dataset(
+    to: OutFormat,
+    dir: &Path,
+    overwrite: bool,
+    frame: datafusion::dataframe::DataFrame,
+    schema: SchemaRef,
+) -> Result<(), String> {
+    let extension = to.extension().ok_or_else(|| {
+        format!(
+            "{} is a dataset: give --to parquet, csv or json (--to table prints)",
+            dir.display()
+        )
+    })?;
+    let streams = frame
+        .execute_stream_partitioned()
+        .await
+        .map_err(|e| message(&e))?;
+    let dataset = Dataset::begin(dir, overwrite)?;
+    let writers: Vec<_> = streams
+        .into_iter()
+        .enumerate()
+        .map(|(partition, stream)| {
+            let name = dataset.part_name(partition, extension);
+            let path = dataset.staged(&name);
+            tokio::spawn(write_part(to, stream, schema.clone(), path, false)).map(
+                move |written| match written {
+                    Ok(Ok(true)) => Ok(Some(name)),
+                    Ok(Ok(false)) => Ok(None),
+                    Ok(Err(e)) => Err(e),
+                    Err(e) => Err(format!("a writer stopped: {e}")),
+                },
+            )
+        })
+        .collect();
+    let outcome: Result<Vec<Option<String>>, String> = futures::future::join_all(writers)
+        .await
+        .into_iter()
+        .collect();
+    let written = match outcome {
+        Ok(written) => written,
+        Err(e) => {
+            dataset.abort();
+            return Err(e);
+        }
+    };
+    let mut parts: Vec<String> = written.into_iter().flatten().collect();
+    if parts.is_empty() {
+        // No rows: one empty part file all the same, so that the dataset has its columns.
+        let name = dataset.part_name(0, extension);
+        let empty = futures::stream::empty();
+        let stream = Box::pin(
+            datafusion::physical_plan::stream::RecordBatchStreamAdapter::new(schema.clone(), empty),
+        );
+        if let Err(e) = write_part(to, stream, schema, dataset.staged(&name), true).await {
+            dataset.abort();
+            return Err(e);
+        }
+        parts.push(name);
+    }
+    dataset.commit(&parts)
+}
+
+/// Writes one partition of the result to `path` as `to` says. A partition without rows
+/// writes no file unless `always` (returns whether it wrote one).
+async fn write_part(
+    to: OutFormat,
+    mut stream: datafusion::execution::SendableRecordBatchStream,
+    schema: SchemaRef,
+    path: PathBuf,
+    always: bool,
+) -> Result<bool, String> {
+    let open = |schema: SchemaRef| -> Result<Sink<BufWriter<std::fs::File>>, String> {
+        let file = std::fs::File::create(&path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Sink::new(to, BufWriter::with_capacity(64 << 10, file), schema)
+    };
+    let mut sink = if always {
+        Some(open(schema.clone())?)
+    } else {
+        None
+    };
+    while let Some(batch) = stream.next().await {
+        let batch = batch.map_err(|e| message(&e))?;
+        if batch.num_rows() == 0 {
+            continue;
+        }
+        let sink = match &mut sink {
+            Some(sink) => sink,
+            None => sink.insert(open(schema.clone())?),
+        };
+        sink.write(batch)?;
+    }
+    match sink {
+        Some(sink) => sink.finish().map(|()| true),
+        None => Ok(false),
+    }
 }
 
 /// An error as one message: a bad record as its file, record, byte and field path says;

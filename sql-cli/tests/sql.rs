@@ -560,3 +560,131 @@ fn every_help_begins_with_what_its_command_does() {
         assert!(help.starts_with(begins), "{program}:\n{help}");
     }
 }
+
+/// The names in a dataset directory, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `-o DIR/`: one part file per partition of the result, committed with `_SUCCESS`, read
+/// back by pyarrow's datasets and DuckDB as the query's answer; a non-empty target is
+/// refused (and kept) without --overwrite; a failed job leaves nothing visible.
+#[test]
+fn datasets_are_written_part_by_part_and_committed() {
+    let w = work("dataset");
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    // No ORDER BY: the answer keeps the aggregation's two partitions.
+    let query = BY_URL.replace(" ORDER BY url", "");
+    let write = |to: &str, target: &str, extra: &[&str]| {
+        let mut args = vec!["--in-framing", "paddle", "--partitions", "2", "--to", to];
+        args.extend_from_slice(extra);
+        args.extend(["-o", target, query.as_str(), file]);
+        w.sql(&args)
+    };
+    let mut expected = String::new();
+    for (url, n, b, o, t) in w.by_url() {
+        expected.push_str(&format!("{url}|{n}|{b}|{o}|{t}\n"));
+    }
+    let script = r#"
+import sys, duckdb, pyarrow.dataset as ds
+path, fmt = sys.argv[1], sys.argv[2]
+rows = ds.dataset(path, format=fmt).to_table().to_pylist()
+for r in sorted(rows, key=lambda r: r["url"]):
+    print("|".join(str(r[c]) for c in ["url", "n", "bytes", "oks", "tags"]))
+for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.{fmt}') ORDER BY url").fetchall():
+    print("|".join(str(x) for x in r))
+"#;
+    for to in ["parquet", "csv"] {
+        let dir = w.dir.join(format!("by-url-{to}"));
+        let out = write(to, &format!("{}/", dir.display()), &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let names = listing(&dir);
+        assert_eq!(
+            names.first().map(String::as_str),
+            Some("_SUCCESS"),
+            "{names:?}"
+        );
+        assert_eq!(std::fs::read(dir.join("_SUCCESS")).unwrap(), b"");
+        let parts = &names[1..];
+        assert_eq!(parts.len(), 2, "one part per partition: {names:?}");
+        let id = parts[0].split('-').nth(2).unwrap().to_owned();
+        for (i, part) in parts.iter().enumerate() {
+            assert_eq!(part, &format!("part-{i:05}-{id}"), "{names:?}");
+        }
+        if let Some(python) = python() {
+            let text = run_script(python, script, &[dir.as_path(), Path::new(to)]);
+            assert_eq!(text, format!("{expected}{expected}"), "{to}");
+        }
+    }
+
+    // A target that is not empty: refused, its contents kept; replaced with --overwrite.
+    let dir = w.dir.join("by-url-parquet");
+    let before = listing(&dir);
+    let out = write("parquet", dir.to_str().unwrap(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("exists and is not empty: give --overwrite"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(listing(&dir), before);
+    let out = write("parquet", dir.to_str().unwrap(), &["--overwrite"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after = listing(&dir);
+    assert_eq!(after.len(), before.len());
+    assert!(
+        after.iter().all(|name| !before[1..].contains(name)),
+        "{before:?} → {after:?}"
+    );
+
+    // A damaged record fails the job: nothing visible, no _SUCCESS, nothing staged.
+    let mut bytes = std::fs::read(&paddle).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    let damaged = w.dir.join("damaged.paddle");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let empty = w.dir.join("empty-before");
+    std::fs::create_dir_all(&empty).unwrap();
+    for target in [w.dir.join("new"), empty.clone()] {
+        let out = w.sql(&[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "parquet",
+            "-o",
+            &format!("{}/", target.display()),
+            "SELECT * FROM records",
+            damaged.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(stderr(&out).contains("damaged.paddle"), "{}", stderr(&out));
+        let left = if target.exists() {
+            listing(&target)
+        } else {
+            Vec::new()
+        };
+        assert!(left.is_empty(), "{left:?}");
+    }
+    assert!(!w.dir.join("new").exists());
+
+    // Not a dataset's kind of output, and stores not written yet: clear errors, nothing made.
+    let out = write("table", &format!("{}/", w.dir.join("t").display()), &[]);
+    assert!(
+        stderr(&out).contains("give --to parquet, csv or json"),
+        "{}",
+        stderr(&out)
+    );
+    let out = write("csv", "s3://bucket/prefix/", &[]);
+    assert!(
+        stderr(&out).contains("not yet to hdfs:// or s3://"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!w.dir.join("t").exists() && !w.dir.join("s3:").exists());
+}
