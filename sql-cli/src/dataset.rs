@@ -84,7 +84,7 @@ impl Dataset {
         format!("part-{partition:05}-{}.{extension}", self.query_id)
     }
 
-    /// Where a part file is written before the commit.
+    /// Where a part file (a path in the dataset) is written before the commit.
     pub(crate) fn staged(&self, name: &str) -> PathBuf {
         self.staging.join(name)
     }
@@ -109,6 +109,9 @@ impl Dataset {
         }
         for name in parts {
             let (from, to) = (self.staged(name), self.dir.join(name));
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).map_err(|e| failed(parent, e))?;
+            }
             fs::rename(&from, &to).map_err(|e| failed(&to, e))?;
         }
         self.remove_staging();

@@ -3,16 +3,17 @@
 //! JSON lines or Parquet. The companion command `rcc-sql`, which `rcc sql` runs.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use datafusion::arrow::array::{ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::DataFusionError;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use hadoop_record::Format;
 use hadoop_record_arrow::mapping::TYPE_KEY;
 use hadoop_record_cluster::ClusterOptions;
@@ -29,9 +30,10 @@ use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
 mod dataset;
+mod parts;
 mod sink;
 
-use dataset::Dataset;
+use parts::{Copy, Layout};
 use sink::Sink;
 
 const EXAMPLES: &str = "\
@@ -124,6 +126,12 @@ struct SqlArgs {
     /// every part file is written)
     #[arg(long)]
     overwrite: bool,
+
+    /// A dataset's columns to lay it out by, Hive's way: a directory `col=value/` for each
+    /// value (the column is then not in the part files), as pyarrow, DuckDB, Spark and Hive
+    /// read partitioned datasets
+    #[arg(long, value_name = "COL,...", value_delimiter = ',')]
+    partition_by: Vec<String>,
 
     /// Threads (and file ranges) working at once (default: the number of cores; with
     /// --cluster, the task slots of the cluster's executors)
@@ -240,8 +248,20 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
             .into());
         }
     }
-    if args.overwrite && !args.output.as_deref().is_some_and(dataset::is_dataset) {
-        return Err("--overwrite is for a dataset: -o DIR/".to_string().into());
+    let copy = args
+        .query
+        .trim_start()
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("copy"));
+    if !copy && !args.output.as_deref().is_some_and(dataset::is_dataset) {
+        if args.overwrite {
+            return Err("--overwrite is for a dataset: -o DIR/".to_string().into());
+        }
+        if !args.partition_by.is_empty() {
+            return Err("--partition-by is for a dataset: -o DIR/"
+                .to_string()
+                .into());
+        }
     }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
@@ -337,9 +357,38 @@ async fn write_result(
     args: &SqlArgs,
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<(), String> {
+    let frame = match parts::copy_to_dataset(frame)? {
+        Copy::Dataset { dir, layout, input } => {
+            if args.output.is_some() {
+                return Err("COPY … TO writes where it says: no -o with it".into());
+            }
+            if !args.partition_by.is_empty() {
+                return Err("COPY … TO says PARTITIONED BY (…) itself: no --partition-by".into());
+            }
+            if args.cluster.is_some() {
+                return Err(format!(
+                    "COPY … TO '{}': datasets are written by local threads only (not yet by a \
+                     cluster's executors); without --cluster",
+                    dir.display()
+                ));
+            }
+            let rows = parts::write_dataset(&layout, &dir, args.overwrite, input).await?;
+            // What DataFusion's COPY answers: the rows written.
+            let count = datafusion::arrow::array::UInt64Array::from(vec![rows]);
+            let batch = RecordBatch::try_from_iter([("count", Arc::new(count) as ArrayRef)])
+                .map_err(|e| e.to_string())?;
+            let mut sink = Sink::new(args.to, BufWriter::new(io::stdout()), batch.schema())?;
+            sink.write(batch)?;
+            return sink.finish();
+        }
+        Copy::Not(frame) => frame,
+    };
     let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
     if let Some(dir) = args.output.as_deref().filter(|o| dataset::is_dataset(o)) {
-        return write_dataset(args.to, dir, args.overwrite, frame, schema).await;
+        let layout = Layout::new(args.to, dir, &args.partition_by)?;
+        return parts::write_dataset(&layout, dir, args.overwrite, frame)
+            .await
+            .map(drop);
     }
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(
@@ -356,106 +405,6 @@ async fn write_result(
         sink.write(batch)?;
     }
     sink.finish()
-}
-
-/// Writes the result as a dataset in `dir`: each partition of the result into its part
-/// file, at once, then the commit (see [`dataset`]).
-async fn write_dataset(
-    to: OutFormat,
-    dir: &Path,
-    overwrite: bool,
-    frame: datafusion::dataframe::DataFrame,
-    schema: SchemaRef,
-) -> Result<(), String> {
-    let extension = to.extension().ok_or_else(|| {
-        format!(
-            "{} is a dataset: give --to parquet, csv or json (--to table prints)",
-            dir.display()
-        )
-    })?;
-    let streams = frame
-        .execute_stream_partitioned()
-        .await
-        .map_err(|e| message(&e))?;
-    let dataset = Dataset::begin(dir, overwrite)?;
-    let writers: Vec<_> = streams
-        .into_iter()
-        .enumerate()
-        .map(|(partition, stream)| {
-            let name = dataset.part_name(partition, extension);
-            let path = dataset.staged(&name);
-            tokio::spawn(write_part(to, stream, schema.clone(), path, false)).map(
-                move |written| match written {
-                    Ok(Ok(true)) => Ok(Some(name)),
-                    Ok(Ok(false)) => Ok(None),
-                    Ok(Err(e)) => Err(e),
-                    Err(e) => Err(format!("a writer stopped: {e}")),
-                },
-            )
-        })
-        .collect();
-    let outcome: Result<Vec<Option<String>>, String> = futures::future::join_all(writers)
-        .await
-        .into_iter()
-        .collect();
-    let written = match outcome {
-        Ok(written) => written,
-        Err(e) => {
-            dataset.abort();
-            return Err(e);
-        }
-    };
-    let mut parts: Vec<String> = written.into_iter().flatten().collect();
-    if parts.is_empty() {
-        // No rows: one empty part file all the same, so that the dataset has its columns.
-        let name = dataset.part_name(0, extension);
-        let empty = futures::stream::empty();
-        let stream = Box::pin(
-            datafusion::physical_plan::stream::RecordBatchStreamAdapter::new(schema.clone(), empty),
-        );
-        if let Err(e) = write_part(to, stream, schema, dataset.staged(&name), true).await {
-            dataset.abort();
-            return Err(e);
-        }
-        parts.push(name);
-    }
-    dataset.commit(&parts)
-}
-
-/// Writes one partition of the result to `path` as `to` says. A partition without rows
-/// writes no file unless `always` (returns whether it wrote one).
-async fn write_part(
-    to: OutFormat,
-    mut stream: datafusion::execution::SendableRecordBatchStream,
-    schema: SchemaRef,
-    path: PathBuf,
-    always: bool,
-) -> Result<bool, String> {
-    let open = |schema: SchemaRef| -> Result<Sink<BufWriter<std::fs::File>>, String> {
-        let file = std::fs::File::create(&path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Sink::new(to, BufWriter::with_capacity(64 << 10, file), schema)
-    };
-    let mut sink = if always {
-        Some(open(schema.clone())?)
-    } else {
-        None
-    };
-    while let Some(batch) = stream.next().await {
-        let batch = batch.map_err(|e| message(&e))?;
-        if batch.num_rows() == 0 {
-            continue;
-        }
-        let sink = match &mut sink {
-            Some(sink) => sink,
-            None => sink.insert(open(schema.clone())?),
-        };
-        sink.write(batch)?;
-    }
-    match sink {
-        Some(sink) => sink.finish().map(|()| true),
-        None => Ok(false),
-    }
 }
 
 /// An error as one message: a bad record as its file, record, byte and field path says;

@@ -688,3 +688,99 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
     );
     assert!(!w.dir.join("t").exists() && !w.dir.join("s3:").exists());
 }
+
+/// `--partition-by` and `COPY … PARTITIONED BY`: Hive's directories (`col=value/`, values
+/// escaped as Hive escapes them, null as `__HIVE_DEFAULT_PARTITION__`), read back as
+/// partition columns by pyarrow and DuckDB.
+#[test]
+fn partitioned_datasets_are_laid_out_as_hive_does() {
+    let w = work("partitioned");
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    let select = "SELECT id, bytes, ok, CASE WHEN ok THEN 'a/b=c' ELSE NULL END AS k FROM records";
+    let by_ok = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "SELECT CAST(ok AS VARCHAR) AS ok, count(*) AS n, sum(bytes) AS b FROM records \
+         GROUP BY ok ORDER BY ok",
+        file,
+    ]);
+    assert!(by_ok.status.success(), "{}", stderr(&by_ok));
+    let expected: String = stdout(&by_ok)
+        .lines()
+        .skip(1)
+        .map(|line| format!("{}\n", line.replace(',', "|")))
+        .collect();
+    assert_eq!(expected.lines().count(), 2, "{expected}");
+
+    let flag = w.dir.join("flag");
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "2",
+        "--to",
+        "parquet",
+        "--partition-by",
+        "ok,k",
+        "-o",
+        &format!("{}/", flag.display()),
+        select,
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(listing(&flag), ["_SUCCESS", "ok=false", "ok=true"]);
+    assert_eq!(listing(&flag.join("ok=true")), ["k=a%2Fb%3Dc"]);
+    assert_eq!(
+        listing(&flag.join("ok=false")),
+        ["k=__HIVE_DEFAULT_PARTITION__"]
+    );
+    for part in listing(&flag.join("ok=true/k=a%2Fb%3Dc")) {
+        assert!(
+            part.starts_with("part-0000") && part.ends_with(".parquet"),
+            "{part}"
+        );
+    }
+
+    let copied = w.dir.join("copied");
+    let copy = format!(
+        "COPY ({select}) TO '{}/' STORED AS CSV PARTITIONED BY (ok, k)",
+        copied.display()
+    );
+    let out = w.sql(&["--in-framing", "paddle", "--to", "csv", &copy, file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("count\n{}\n", w.values.len()));
+    assert_eq!(listing(&copied), ["_SUCCESS", "ok=false", "ok=true"]);
+
+    let Some(python) = python() else {
+        return;
+    };
+    let script = r#"
+import sys, duckdb, pyarrow.dataset as ds
+path, fmt = sys.argv[1], sys.argv[2]
+rows = ds.dataset(path, format=fmt, partitioning="hive").to_table().to_pylist()
+for ok in ["false", "true"]:
+    mine = [r for r in rows if str(r["ok"]).lower() == ok]
+    print(f"{ok}|{len(mine)}|{sum(r['bytes'] for r in mine)}|{sorted(set(str(r['k']) for r in mine))}")
+for r in duckdb.sql(f"""SELECT CAST(ok AS VARCHAR), count(*), sum(bytes) FROM
+        read_{fmt}('{path}/**/*.{fmt}', hive_partitioning = true) GROUP BY 1 ORDER BY 1""").fetchall():
+    print("|".join(str(x) for x in r))
+"#;
+    let with_k: String = expected
+        .lines()
+        .map(|line| {
+            let k = if line.starts_with("true") {
+                "['a/b=c']"
+            } else {
+                "['None']"
+            };
+            format!("{line}|{k}\n")
+        })
+        .collect();
+    for (dir, format) in [(&flag, "parquet"), (&copied, "csv")] {
+        let text = run_script(python, script, &[dir.as_path(), Path::new(format)]);
+        assert_eq!(text, format!("{with_k}{expected}"), "{format}");
+    }
+}
