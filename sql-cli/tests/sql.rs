@@ -193,6 +193,30 @@ fn the_readme_walk_through() {
     assert!(std::fs::read(dir.join("ok.parquet"))
         .unwrap()
         .starts_with(b"PAR1"));
+    run(&[
+        &["sql"][..],
+        &ddl,
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "parquet",
+            "--partition-by",
+            "status",
+            "-o",
+            "by-status/",
+            "SELECT * FROM records",
+            "hits.paddle",
+        ],
+    ]
+    .concat());
+    let statuses = listing(&dir.join("by-status"));
+    assert_eq!(statuses.first().map(String::as_str), Some("_SUCCESS"));
+    assert!(
+        statuses[1..].iter().all(|s| s.starts_with("status=")),
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&"status=200".to_owned()), "{statuses:?}");
 }
 
 #[test]
