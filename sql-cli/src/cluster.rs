@@ -32,9 +32,8 @@ struct ClusterArgs {
 
 #[derive(Debug, Subcommand)]
 enum ClusterCommand {
-    /// Run a Ballista scheduler: it plans queries and hands their tasks to executors
+    // (Their descriptions are their arguments' doc comments.)
     Scheduler(SchedulerArgs),
-    /// Run a Ballista executor: it registers with the scheduler and runs tasks
     Executor(ExecutorArgs),
 }
 

@@ -64,11 +64,14 @@ executors of a Ballista cluster (`rcc cluster`), which read hdfs:// and s3:// fi
 straight from the store (local paths must then be the same on every executor).
 
 --to table (the default) prints a table; csv writes a header row; json one object per line;
-parquet needs -o (or a pipe). -o DIR/ writes a dataset: part-NNNNN-<query id>.<ext>, one per
-partition of the result, written by the threads that run them under DIR/_temporary/, moved
-into place when all are written, then an empty _SUCCESS (as Hadoop commits a job's output);
-a failed query leaves nothing visible. A DIR that is not empty needs --overwrite. A bad record stops the query with its file, record number,
+parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
 byte offset and field path; exit status 1.
+
+-o DIR/ (or COPY (query) TO 'DIR/' [STORED AS …] [PARTITIONED BY (…)]) writes a dataset:
+part-NNNNN-<query id>.<ext>, one per partition of the result, written by the threads that run
+them under DIR/_temporary/, moved into place when all are written, then an empty _SUCCESS
+(as Hadoop commits a job's output); a failed query leaves nothing visible. A DIR that is not
+empty needs --overwrite.
 
 ";
 
@@ -248,21 +251,6 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
             .into());
         }
     }
-    let copy = args
-        .query
-        .trim_start()
-        .get(..4)
-        .is_some_and(|w| w.eq_ignore_ascii_case("copy"));
-    if !copy && !args.output.as_deref().is_some_and(dataset::is_dataset) {
-        if args.overwrite {
-            return Err("--overwrite is for a dataset: -o DIR/".to_string().into());
-        }
-        if !args.partition_by.is_empty() {
-            return Err("--partition-by is for a dataset: -o DIR/"
-                .to_string()
-                .into());
-        }
-    }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
         // the answers, and answers that silently miss records are worse than none.
@@ -383,6 +371,14 @@ async fn write_result(
         }
         Copy::Not(frame) => frame,
     };
+    if !args.output.as_deref().is_some_and(dataset::is_dataset) {
+        if args.overwrite {
+            return Err("--overwrite is for a dataset: -o DIR/ or COPY … TO 'DIR/'".into());
+        }
+        if !args.partition_by.is_empty() {
+            return Err("--partition-by is for a dataset: -o DIR/".into());
+        }
+    }
     let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
     if let Some(dir) = args.output.as_deref().filter(|o| dataset::is_dataset(o)) {
         let layout = Layout::new(args.to, dir, &args.partition_by)?;
