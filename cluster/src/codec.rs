@@ -1,6 +1,7 @@
-//! The extension codecs that carry record-file scans through Ballista: [`RecordLogicalCodec`]
-//! (client → scheduler: the table) and [`RecordPhysicalCodec`] (scheduler → executors: the
-//! scan with its file ranges and projection). Everything else goes to Ballista's own codecs.
+//! The extension codecs that carry record-file scans and dataset writes through Ballista:
+//! [`RecordLogicalCodec`] (client → scheduler: the table, the write) and
+//! [`RecordPhysicalCodec`] (scheduler → executors: the scan with its file ranges and
+//! projection, the write). Everything else goes to Ballista's own codecs.
 //!
 //! Our nodes start with a tag that no protobuf message starts with (field number 0 is
 //! invalid in protobuf), so decoding tells them from Ballista's at the first bytes.
@@ -28,6 +29,7 @@ use datafusion_proto::physical_plan::{
     PhysicalExtensionCodec, PhysicalPlanDecodeContext, PhysicalProtoConverterExtension,
 };
 use datafusion_proto::protobuf::FileScanExecConf;
+use hadoop_record_datafusion::write::{DatasetSpec, WriteExec, WriteNode};
 use hadoop_record_datafusion::{RecordFormat, RecordSource, RecordTableOptions};
 use prost::Message;
 
@@ -37,6 +39,8 @@ use crate::table::{RecordTable, TableSpec};
 const TABLE_TAG: &[u8] = b"\0hadoop-record-table/1\0";
 /// The tag of a serialized record-file scan (`DataSourceExec` over [`RecordSource`]).
 const SCAN_TAG: &[u8] = b"\0hadoop-record-scan/1\0";
+/// The tag of a serialized dataset write ([`WriteNode`] and [`WriteExec`]).
+const WRITE_TAG: &[u8] = b"\0hadoop-record-write/1\0";
 
 /// The logical codec: [`RecordTable`]s as their options and paths (JSON); everything else
 /// as Ballista's [`BallistaLogicalExtensionCodec`] does it.
@@ -60,11 +64,26 @@ impl LogicalExtensionCodec for RecordLogicalCodec {
         inputs: &[LogicalPlan],
         ctx: &TaskContext,
     ) -> Result<Extension> {
-        self.inner.try_decode(buf, inputs, ctx)
+        let Some(json) = buf.strip_prefix(WRITE_TAG) else {
+            return self.inner.try_decode(buf, inputs, ctx);
+        };
+        let [input] = inputs else {
+            return Err(internal_datafusion_err!(
+                "dataset write: one input, not {}",
+                inputs.len()
+            ));
+        };
+        let node = WriteNode::new(input.clone(), write_spec(json)?)?;
+        Ok(Extension {
+            node: Arc::new(node),
+        })
     }
 
     fn try_encode(&self, node: &Extension, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode(node, buf)
+        let Some(write) = node.node.as_any().downcast_ref::<WriteNode>() else {
+            return self.inner.try_encode(node, buf);
+        };
+        encode_write_spec(write.spec(), buf)
     }
 
     fn try_decode_table_provider(
@@ -164,6 +183,15 @@ impl PhysicalExtensionCodec for RecordPhysicalCodec {
         ctx: &TaskContext,
         proto_converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        if let Some(json) = buf.strip_prefix(WRITE_TAG) {
+            let [input] = inputs else {
+                return Err(internal_datafusion_err!(
+                    "dataset write: one input, not {}",
+                    inputs.len()
+                ));
+            };
+            return Ok(Arc::new(WriteExec::new(input.clone(), write_spec(json)?)));
+        }
         let Some(body) = buf.strip_prefix(SCAN_TAG) else {
             return self.inner.try_decode(buf, inputs, ctx, proto_converter);
         };
@@ -194,6 +222,9 @@ impl PhysicalExtensionCodec for RecordPhysicalCodec {
         buf: &mut Vec<u8>,
         proto_converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<()> {
+        if let Some(write) = node.downcast_ref::<WriteExec>() {
+            return encode_write_spec(write.spec(), buf);
+        }
         let scan = node
             .downcast_ref::<DataSourceExec>()
             .and_then(|exec| exec.downcast_to_file_source::<RecordSource>());
@@ -227,6 +258,17 @@ impl PhysicalExtensionCodec for RecordPhysicalCodec {
     fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
         self.inner.try_encode_udaf(node, buf)
     }
+}
+
+/// A dataset write's spec, after its tag.
+fn write_spec(json: &[u8]) -> Result<DatasetSpec> {
+    serde_json::from_slice(json)
+        .map_err(|e| internal_datafusion_err!("dataset write: bad serialized spec: {e}"))
+}
+
+fn encode_write_spec(spec: &DatasetSpec, buf: &mut Vec<u8>) -> Result<()> {
+    buf.extend_from_slice(WRITE_TAG);
+    serde_json::to_writer(buf, spec).map_err(|e| internal_datafusion_err!("dataset write: {e}"))
 }
 
 /// Both codecs, shared: what the client, the scheduler and the executors install.

@@ -12,13 +12,14 @@ use ballista_executor::execution_engine::{
     DefaultExecutionEngine, ExecutionEngine, QueryStageExecutor,
 };
 use ballista_executor::executor_process::{start_executor_process, ExecutorProcessConfig};
-use datafusion::common::tree_node::{TreeNode, TreeNodeRecursion};
+use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::datasource::physical_plan::FileScanConfig;
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::SessionConfig;
+use hadoop_record_datafusion::write::WriteExec;
 use hadoop_record_datafusion::{with_binary_strings, StorageRegistry};
 use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpStream;
@@ -67,6 +68,8 @@ fn ballista() -> ExecutorProcessConfig {
 /// it). A scheduler that cannot be reached is an error naming it.
 pub async fn run_executor(options: ExecutorOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> {
     let (logical, physical) = codecs();
+    // Each part file a task writes is named on standard error, beside its task's line.
+    hadoop_record_datafusion::write::log_parts(true);
     let external_host = options.external_host.clone().or_else(|| {
         (options.bind_host != "0.0.0.0" && options.bind_host != "::")
             .then(|| options.bind_host.clone())
@@ -175,6 +178,17 @@ impl ExecutionEngine for LoggingEngine {
                 &plan
             )
         );
+        // The scheduler cuts a stage's plan down to the task's partitions, numbered from 0:
+        // a dataset write names its part files by the stage's own numbers.
+        let ids = global_output_partition_ids.clone();
+        let plan = plan
+            .transform(|node| match node.downcast_ref::<WriteExec>() {
+                Some(write) => Ok(Transformed::yes(
+                    Arc::new(write.with_partition_ids(ids.clone())) as Arc<dyn ExecutionPlan>,
+                )),
+                None => Ok(Transformed::no(node)),
+            })?
+            .data;
         self.inner.create_query_stage_exec(
             job_id,
             stage_id,

@@ -13,6 +13,7 @@ use ballista_scheduler::scheduler_server::SessionBuilder;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion_proto::protobuf::{LogicalPlanNode, PhysicalPlanNode};
+use hadoop_record_datafusion::write::with_dataset_writes;
 use hadoop_record_datafusion::{with_binary_strings, StorageRegistry};
 use hadoop_record_storage::StorageOptions;
 use tokio::net::TcpListener;
@@ -102,9 +103,9 @@ pub async fn run_scheduler(
     start_grpc_service_with_listener(listener, scheduler).await
 }
 
-/// Ballista's sessions with SQL's binary-string functions, whose runtime opens HDFS and S3
-/// stores by URL (one store per name node or bucket for all sessions): planning lists and
-/// sizes the files there.
+/// Ballista's sessions with SQL's binary-string functions and the planning of dataset
+/// writes, whose runtime opens HDFS and S3 stores by URL (one store per name node or bucket
+/// for all sessions): planning lists and sizes the files there.
 fn storage_sessions(storage: StorageOptions) -> SessionBuilder {
     let registry = Arc::new(StorageRegistry::new(storage));
     Arc::new(move |config| {
@@ -112,10 +113,8 @@ fn storage_sessions(storage: StorageOptions) -> SessionBuilder {
             .with_object_store_registry(registry.clone())
             .build()?;
         let state = default_session_builder(config)?;
-        Ok(with_binary_strings(
-            SessionStateBuilder::new_from_existing(state)
-                .with_runtime_env(Arc::new(runtime))
-                .build(),
-        ))
+        let builder =
+            SessionStateBuilder::new_from_existing(state).with_runtime_env(Arc::new(runtime));
+        Ok(with_binary_strings(with_dataset_writes(builder).build()))
     })
 }

@@ -56,6 +56,7 @@ mod resolved;
 mod scan;
 mod source;
 mod storage;
+pub mod write;
 
 pub use binary_strings::{binary_string_functions, register_binary_strings, with_binary_strings};
 pub use error::{Place, RecordError};

@@ -12,6 +12,7 @@ use datafusion::arrow::array::{ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::DataFusionError;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use futures::StreamExt;
 use hadoop_record::Format;
@@ -29,11 +30,14 @@ use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
 use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
-mod dataset;
-mod parts;
+mod copy;
 mod sink;
 
-use parts::{Copy, Layout};
+use copy::Copy;
+use hadoop_record_datafusion::write::{
+    dataset_url, new_query_id, with_dataset_writes, write_dataset, write_file, DatasetSpec,
+    PartFormat,
+};
 use sink::Sink;
 
 const EXAMPLES: &str = "\
@@ -194,15 +198,23 @@ enum OutFormat {
 }
 
 impl OutFormat {
-    /// The extension of a dataset's part files; `None` for a table.
-    fn extension(self) -> Option<&'static str> {
+    /// The format of the files it writes; `None` for a table.
+    fn part_format(self) -> Option<PartFormat> {
         match self {
             OutFormat::Table => None,
-            OutFormat::Csv => Some("csv"),
-            OutFormat::Json => Some("json"),
-            OutFormat::Parquet => Some("parquet"),
+            OutFormat::Csv => Some(PartFormat::Csv),
+            OutFormat::Json => Some(PartFormat::Json),
+            OutFormat::Parquet => Some(PartFormat::Parquet),
         }
     }
+}
+
+/// Whether `-o` (or `COPY … TO`) names a dataset: it ends in `/`, or is an existing local
+/// directory.
+fn is_dataset(output: &str) -> bool {
+    output.ends_with('/')
+        || output.ends_with(std::path::MAIN_SEPARATOR)
+        || (!hadoop_record_storage::is_url(output) && std::path::Path::new(output).is_dir())
 }
 
 fn main() -> std::process::ExitCode {
@@ -233,23 +245,6 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
                 .to_string()
                 .into(),
         );
-    }
-    if let Some(output) = &args.output {
-        let shown = output.display().to_string();
-        if shown.contains("://") {
-            return Err(format!(
-                "-o {shown}: results are written to local files and directories only (not \
-                 yet to hdfs:// or s3://)"
-            )
-            .into());
-        }
-        if args.cluster.is_some() && dataset::is_dataset(output) {
-            return Err(format!(
-                "-o {shown}: datasets are written by local threads only (not yet by a \
-                 cluster's executors); without --cluster, or -o FILE"
-            )
-            .into());
-        }
     }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
@@ -303,7 +298,11 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
             let runtime = with_storage(RuntimeEnvBuilder::new(), args.storage.options())
                 .build()
                 .map_err(|e| message(&e))?;
-            let ctx = SessionContext::new_with_config_rt(config, Arc::new(runtime));
+            let state = SessionStateBuilder::new()
+                .with_config(config)
+                .with_runtime_env(Arc::new(runtime))
+                .with_default_features();
+            let ctx = SessionContext::new_with_state(with_dataset_writes(state).build());
             let format = ctx.register_records(&args.table, options, &files).await;
             (ctx, format)
         }
@@ -345,22 +344,20 @@ async fn write_result(
     args: &SqlArgs,
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<(), String> {
-    let frame = match parts::copy_to_dataset(frame)? {
-        Copy::Dataset { dir, layout, input } => {
+    let frame = match copy::copy_to_dataset(frame)? {
+        Copy::Dataset {
+            target,
+            format,
+            partition_by,
+            input,
+        } => {
             if args.output.is_some() {
                 return Err("COPY … TO writes where it says: no -o with it".into());
             }
             if !args.partition_by.is_empty() {
                 return Err("COPY … TO says PARTITIONED BY (…) itself: no --partition-by".into());
             }
-            if args.cluster.is_some() {
-                return Err(format!(
-                    "COPY … TO '{}': datasets are written by local threads only (not yet by a \
-                     cluster's executors); without --cluster",
-                    dir.display()
-                ));
-            }
-            let rows = parts::write_dataset(&layout, &dir, args.overwrite, input).await?;
+            let rows = dataset(args, &target, format, partition_by, input).await?;
             // What DataFusion's COPY answers: the rows written.
             let count = datafusion::arrow::array::UInt64Array::from(vec![rows]);
             let batch = RecordBatch::try_from_iter([("count", Arc::new(count) as ArrayRef)])
@@ -371,7 +368,11 @@ async fn write_result(
         }
         Copy::Not(frame) => frame,
     };
-    if !args.output.as_deref().is_some_and(dataset::is_dataset) {
+    let output = args
+        .output
+        .as_ref()
+        .map(|o| o.to_string_lossy().into_owned());
+    if !output.as_deref().is_some_and(is_dataset) {
         if args.overwrite {
             return Err("--overwrite is for a dataset: -o DIR/ or COPY … TO 'DIR/'".into());
         }
@@ -379,28 +380,59 @@ async fn write_result(
             return Err("--partition-by is for a dataset: -o DIR/".into());
         }
     }
-    let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
-    if let Some(dir) = args.output.as_deref().filter(|o| dataset::is_dataset(o)) {
-        let layout = Layout::new(args.to, dir, &args.partition_by)?;
-        return parts::write_dataset(&layout, dir, args.overwrite, frame)
-            .await
-            .map(drop);
+    match output {
+        Some(target) if is_dataset(&target) => {
+            let format = args.to.part_format().ok_or_else(|| {
+                format!("{target} is a dataset: give --to parquet, csv or json (--to table prints)")
+            })?;
+            let partition_by = args.partition_by.clone();
+            dataset(args, &target, format, partition_by, frame)
+                .await
+                .map(drop)
+        }
+        Some(target) if hadoop_record_storage::is_url(&target) => {
+            let format = args.to.part_format().ok_or_else(|| {
+                format!("-o {target}: give --to parquet, csv or json (--to table prints)")
+            })?;
+            write_file(frame, &target, format)
+                .await
+                .map(drop)
+                .map_err(|e| message(&e))
+        }
+        output => {
+            let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
+            let out: Box<dyn Write + Send> = match &output {
+                Some(path) => Box::new(
+                    std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
+                ),
+                None => Box::new(io::stdout()),
+            };
+            let out = BufWriter::with_capacity(64 << 10, out);
+            let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
+            let mut sink = Sink::new(args.to, out, schema)?;
+            while let Some(batch) = stream.next().await {
+                let batch = batch.map_err(|e| message(&e))?;
+                sink.write(batch)?;
+            }
+            sink.finish()
+        }
     }
-    let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        ),
-        None => Box::new(io::stdout()),
-    };
-    let out = BufWriter::with_capacity(64 << 10, out);
-    let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
-    let mut sink = Sink::new(args.to, out, schema)?;
-    while let Some(batch) = stream.next().await {
-        let batch = batch.map_err(|e| message(&e))?;
-        sink.write(batch)?;
-    }
-    sink.finish()
+}
+
+/// Writes the result of `frame` as a dataset at `target` (a local directory or a store's
+/// URL): where the query runs, by the local threads or the cluster's executors.
+async fn dataset(
+    args: &SqlArgs,
+    target: &str,
+    format: PartFormat,
+    partition_by: Vec<String>,
+    frame: datafusion::dataframe::DataFrame,
+) -> Result<u64, String> {
+    let url = dataset_url(target).map_err(|e| message(&e))?;
+    let spec = DatasetSpec::new(url, new_query_id(), format).with_partition_by(partition_by);
+    write_dataset(frame, spec, args.overwrite)
+        .await
+        .map_err(|e| message(&e))
 }
 
 /// An error as one message: a bad record as its file, record, byte and field path says;

@@ -724,3 +724,268 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         stderr(&out)
     );
 }
+
+/// What pyarrow's datasets (Hive partitioning) and DuckDB read from the dataset at
+/// `argv[1]` (a local directory, or `s3://…` read by pyarrow through `argv[3]`, the S3
+/// endpoint, then copied here for DuckDB): `url,n,total` rows in order, once per reader.
+const READ_BACK: &str = r#"
+import os, sys, duckdb, pyarrow.dataset as ds, pyarrow.fs as pafs
+path, fmt = sys.argv[1], sys.argv[2]
+fs = None
+if path.startswith("s3://"):
+    fs = pafs.S3FileSystem(endpoint_override=sys.argv[3], access_key="k", secret_key="s",
+                           region="us-east-1", scheme="http")
+    local = sys.argv[4]
+    os.makedirs(local, exist_ok=True)
+    pafs.copy_files(path[len("s3://"):], local, source_filesystem=fs)
+    path, fs = path[len("s3://"):], fs
+else:
+    local = path
+rows = ds.dataset(path, format=fmt, partitioning="hive", filesystem=fs).to_table().to_pylist()
+print("url,n,total")
+for r in sorted(rows, key=lambda r: r["url"]):
+    print(f"{r['url']},{r['n']},{r['total']}")
+print("url,n,total")
+for r in duckdb.sql(f"""SELECT url, n, total FROM read_{fmt}('{local}/**/*.{fmt}',
+        hive_partitioning = true) ORDER BY url""").fetchall():
+    print(",".join(str(x) for x in r))
+"#;
+
+/// The files of an HDFS directory, relative to it (hidden ones too); none if it is missing.
+fn hdfs_files(hdfs: &MiniHdfs, dir: &str) -> Vec<String> {
+    let Ok(listed) = hdfs.try_command(&format!("list {dir}")) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = listed
+        .split_whitespace()
+        .map(|entry| {
+            let (path, _) = entry.rsplit_once(':').expect("NAME:SIZE");
+            path.strip_prefix(dir)
+                .unwrap_or(path)
+                .trim_start_matches('/')
+                .to_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Checks a committed dataset's files: `_SUCCESS` (empty) and `parts` part files of one
+/// query id in `dirs` (Hive directories, or the top), and nothing staged.
+fn assert_committed(files: &[String], dirs: &[&str], ext: &str) {
+    assert!(files.contains(&"_SUCCESS".to_owned()), "{files:?}");
+    assert!(
+        files.iter().all(|f| !f.starts_with("_temporary")),
+        "{files:?}"
+    );
+    let parts: Vec<&String> = files.iter().filter(|f| *f != "_SUCCESS").collect();
+    assert!(!parts.is_empty(), "{files:?}");
+    let id = |f: &str| {
+        f.rsplit('/')
+            .next()
+            .unwrap()
+            .split('-')
+            .nth(2)
+            .map(str::to_owned)
+    };
+    for part in &parts {
+        let (dir, name) = part.rsplit_once('/').unwrap_or(("", part));
+        assert!(dirs.contains(&dir), "{part} outside {dirs:?}");
+        assert!(
+            name.starts_with("part-") && name.ends_with(&format!(".{ext}")),
+            "{part}"
+        );
+        assert_eq!(id(part), id(parts[0]), "one query id: {files:?}");
+    }
+}
+
+/// `-o hdfs://…/DIR/` and `-o s3://…/DIR/`: datasets written straight into the stores by
+/// the local threads and, with `--cluster`, by both executors (each names the part files
+/// it writes), flat and partitioned, read back by pyarrow and DuckDB as the query's answer;
+/// a non-empty target is refused and kept; a damaged input record leaves nothing visible.
+#[test]
+fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, local)) = hdfs_with_files() else {
+        return;
+    };
+    let (Some(moto_py), Some(peers)) = (moto_python(), fixture_harness::peers::python()) else {
+        return;
+    };
+    let dir = work("datasets");
+    let moto = Moto::start(moto_py, &dir.join("moto.log"));
+    moto.create_bucket(moto_py, "lake");
+    let env = [
+        ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", "k"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    let s3 = ["--s3-endpoint", moto.endpoint.as_str()];
+    let cluster = Cluster::start(&s3, &s3);
+    let input = hdfs.url_of("/seq/");
+    let expected = by_url(&SEQ_FILES.map(|(_, n, _)| n));
+    // No ORDER BY: the aggregation's four partitions are written as they are.
+    let flat = BY_URL.replace(" ORDER BY url", "");
+    let by_len = "SELECT url, count(*) AS n, sum(n) AS total, length(url) AS len FROM records \
+                  GROUP BY url";
+    let write = |cluster_url: Option<&str>, query: &str, target: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--in-framing",
+            "seqfile",
+            "--partitions",
+            "4",
+            "--to",
+            "parquet",
+        ];
+        args.extend_from_slice(extra);
+        args.extend(["-o", target, query, input.as_str()]);
+        let cluster_args = cluster_url.map_or(vec![], |url| vec!["--cluster", url]);
+        rcc(
+            &dir,
+            &env,
+            &hit("sql", &[&cluster_args[..], &args].concat()),
+        )
+    };
+    for (on, cluster_url) in [("local", None), ("cluster", Some(cluster.url.as_str()))] {
+        for (layout, query, extra, dirs) in [
+            ("flat", flat.as_str(), &[][..], &[""][..]),
+            (
+                "by-len",
+                by_len,
+                &["--partition-by", "len"][..],
+                &["len=2", "len=3"][..],
+            ),
+        ] {
+            // HDFS: listed by Hadoop, copied here, read back.
+            let path = format!("/lake/{on}-{layout}");
+            ok(&write(
+                cluster_url,
+                query,
+                &hdfs.url_of(&format!("{path}/")),
+                extra,
+            ));
+            let files = hdfs_files(hdfs, &path);
+            assert_committed(&files, dirs, "parquet");
+            let copy = dir.join(format!("hdfs-{on}-{layout}"));
+            hdfs.command(&format!("get {path} {}", copy.display()));
+            let read = fixture_harness::peers::run_script(
+                peers,
+                READ_BACK,
+                &[copy.to_str().unwrap(), "parquet"],
+            );
+            assert_eq!(read, format!("{expected}{expected}"), "hdfs {on} {layout}");
+            // S3: read by pyarrow from there.
+            let url = format!("s3://lake/{on}-{layout}/");
+            ok(&write(cluster_url, query, &url, extra));
+            let copy = dir.join(format!("s3-{on}-{layout}"));
+            let read = fixture_harness::peers::run_script(
+                peers,
+                READ_BACK,
+                &[
+                    &url[..url.len() - 1],
+                    "parquet",
+                    &moto.endpoint,
+                    copy.to_str().unwrap(),
+                ],
+            );
+            assert_eq!(read, format!("{expected}{expected}"), "s3 {on} {layout}");
+        }
+    }
+    // Both executors wrote part files, and named them.
+    for executor in &cluster.executors {
+        let stderr = executor.stderr();
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.contains(" wrote hdfs://") && l.contains("/part-")),
+            "{}: no part written to HDFS:\n{stderr}",
+            executor.name
+        );
+        assert!(
+            stderr.lines().any(|l| l.contains(" wrote s3://lake/")),
+            "{}: no part written to S3:\n{stderr}",
+            executor.name
+        );
+    }
+
+    // A target that is not empty: refused on the cluster too, its contents kept.
+    let before = hdfs_files(hdfs, "/lake/local-flat");
+    let out = write(
+        Some(&cluster.url),
+        &flat,
+        &hdfs.url_of("/lake/local-flat/"),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exists and is not empty: give --overwrite"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(hdfs_files(hdfs, "/lake/local-flat"), before);
+    ok(&write(
+        Some(&cluster.url),
+        &flat,
+        &hdfs.url_of("/lake/local-flat/"),
+        &["--overwrite"],
+    ));
+    let after = hdfs_files(hdfs, "/lake/local-flat");
+    assert_committed(&after, &[""], "parquet");
+    assert!(
+        after.iter().all(|f| f == "_SUCCESS" || !before.contains(f)),
+        "{after:?}"
+    );
+
+    // A damaged record fails the job, locally and on the cluster: nothing visible.
+    let mut bytes = std::fs::read(local.join("seq/plain.seq")).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 64] {
+        *b ^= 0x55;
+    }
+    std::fs::write(dir.join("damaged.seq"), &bytes).unwrap();
+    hdfs.put(&dir.join("damaged.seq"), "/damaged/plain.seq", None);
+    let damaged = hdfs.url_of("/damaged/");
+    for (on, cluster_url) in [("local", None), ("cluster", Some(cluster.url.as_str()))] {
+        for target in [
+            hdfs.url_of(&format!("/failed/{on}/")),
+            format!("s3://lake/failed-{on}/"),
+        ] {
+            let cluster_args = cluster_url.map_or(vec![], |url| vec!["--cluster", url]);
+            let args = [
+                "--in-framing",
+                "seqfile",
+                "--to",
+                "parquet",
+                "-o",
+                target.as_str(),
+                "SELECT * FROM records",
+                damaged.as_str(),
+            ];
+            let out = rcc(
+                &dir,
+                &env,
+                &hit("sql", &[&cluster_args[..], &args].concat()),
+            );
+            assert_eq!(out.status.code(), Some(1), "{target}: {}", stderr(&out));
+            assert!(stderr(&out).contains("plain.seq"), "{}", stderr(&out));
+        }
+        assert_eq!(
+            hdfs_files(hdfs, &format!("/failed/{on}")),
+            Vec::<String>::new()
+        );
+    }
+    let listed = fixture_harness::peers::run_script(
+        moto_py,
+        &format!(
+            "import boto3; c = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
+             aws_secret_access_key='s', region_name='us-east-1')\n\
+             print(sorted(o['Key'] for o in c.list_objects_v2(Bucket='lake', Prefix='failed')\
+             .get('Contents', [])))\n\
+             print(c.list_multipart_uploads(Bucket='lake').get('Uploads', []))",
+            moto.endpoint
+        ),
+        &[] as &[&str],
+    );
+    assert_eq!(listed, "[]\n[]\n");
+}

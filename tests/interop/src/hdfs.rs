@@ -104,6 +104,16 @@ impl MiniHdfs {
     /// Sends one command (`Driver.java` lists them) and returns its answer after `ok`;
     /// panics with the driver's error.
     pub fn command(&self, command: &str) -> String {
+        self.try_command(command).unwrap_or_else(|e| {
+            panic!(
+                "HDFS driver: `{command}` failed: {e}\n{}",
+                tail(&fs::read_to_string(&self.log).unwrap_or_default())
+            )
+        })
+    }
+
+    /// Sends one command and returns its answer after `ok`, or the driver's error.
+    pub fn try_command(&self, command: &str) -> Result<String, String> {
         let mut pipe = self.pipe.lock().unwrap_or_else(|e| e.into_inner());
         let (stdin, stdout) = &mut *pipe;
         writeln!(stdin, "{command}").expect("the HDFS driver takes a command");
@@ -113,12 +123,8 @@ impl MiniHdfs {
             .read_line(&mut line)
             .expect("the HDFS driver answers");
         match line.trim_end().strip_prefix("ok") {
-            Some(answer) => answer.trim_start().to_owned(),
-            None => panic!(
-                "HDFS driver: `{command}` failed: {}\n{}",
-                line.trim(),
-                tail(&fs::read_to_string(&self.log).unwrap_or_default())
-            ),
+            Some(answer) => Ok(answer.trim_start().to_owned()),
+            None => Err(line.trim().to_owned()),
         }
     }
 

@@ -1,0 +1,192 @@
+//! [`WriteExec`]: the physical plan node that writes each partition of its input as part
+//! files of a dataset, where the partition runs, and answers what it wrote.
+
+use std::fmt;
+use std::sync::Arc;
+
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{internal_datafusion_err, internal_err, plan_datafusion_err, Result};
+use datafusion::execution::object_store::ObjectStoreUrl;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{
+    ChildrenPropertiesMode, DisplayAs, DisplayFormatType, ExecutionPlan, ExecutionPlanProperties,
+    PlanProperties, ReplaceChildrenOptions,
+};
+use object_store::path::Path;
+use url::Url;
+
+use super::part::PartTask;
+use super::spec::{written_schema, DatasetSpec};
+
+/// Writes partition `i` of its input as the part files `part-i-<query id>.<ext>` (one, or
+/// one per value of the `partition_by` columns) under the dataset's staging directory, and
+/// answers one row per file written: partition, staged path, path in the dataset, rows
+/// (see [`write_dataset`](super::write_dataset), which commits them).
+#[derive(Debug)]
+pub struct WriteExec {
+    input: Arc<dyn ExecutionPlan>,
+    spec: Arc<DatasetSpec>,
+    /// The numbers of its partitions in the whole stage, where a cluster's task runs a
+    /// slice of them (numbered from 0 in the task); `None`: their own.
+    partition_ids: Option<Vec<usize>>,
+    properties: Arc<PlanProperties>,
+}
+
+impl WriteExec {
+    /// Writes `input` as `spec` says.
+    pub fn new(input: Arc<dyn ExecutionPlan>, spec: DatasetSpec) -> Self {
+        let partitions = input.output_partitioning().partition_count();
+        let properties = PlanProperties::new(
+            EquivalenceProperties::new(written_schema()),
+            datafusion::physical_plan::Partitioning::UnknownPartitioning(partitions),
+            EmissionType::Final,
+            Boundedness::Bounded,
+        );
+        WriteExec {
+            input,
+            spec: Arc::new(spec),
+            partition_ids: None,
+            properties: Arc::new(properties),
+        }
+    }
+
+    /// The same, running the partitions numbered `ids` of the whole plan as its partitions
+    /// 0, 1, …: a Ballista task's slice of a stage (the part files keep the stage's
+    /// numbers, so that a task run again writes the same names).
+    pub fn with_partition_ids(&self, ids: Vec<usize>) -> Self {
+        WriteExec {
+            input: self.input.clone(),
+            spec: self.spec.clone(),
+            partition_ids: Some(ids),
+            properties: self.properties.clone(),
+        }
+    }
+
+    /// What it writes.
+    pub fn spec(&self) -> &DatasetSpec {
+        &self.spec
+    }
+
+    /// What it writes from.
+    pub fn input(&self) -> &Arc<dyn ExecutionPlan> {
+        &self.input
+    }
+}
+
+impl DisplayAs for WriteExec {
+    fn fmt_as(&self, _: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "WriteExec: url={}, format={}, query_id={}",
+            self.spec.url,
+            self.spec.format.extension(),
+            self.spec.query_id
+        )?;
+        if !self.spec.partition_by.is_empty() {
+            write!(f, ", partition_by=[{}]", self.spec.partition_by.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl ExecutionPlan for WriteExec {
+    fn name(&self) -> &'static str {
+        "WriteExec"
+    }
+
+    fn properties(&self) -> &Arc<PlanProperties> {
+        &self.properties
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        vec![&self.input]
+    }
+
+    /// A part file per partition of the input as it is: no repartitioning to spread a
+    /// single sorted partition (its order would be lost).
+    fn benefits_from_input_partitioning(&self) -> Vec<bool> {
+        vec![false]
+    }
+
+    fn maintains_input_order(&self) -> Vec<bool> {
+        vec![false]
+    }
+
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        Ok(TreeNodeRecursion::Continue)
+    }
+
+    fn replace_children(
+        self: Arc<Self>,
+        mut children: Vec<Arc<dyn ExecutionPlan>>,
+        _: ReplaceChildrenOptions,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        if children.len() != 1 {
+            return internal_err!("WriteExec has one input, not {}", children.len());
+        }
+        let mut write = WriteExec::new(children.swap_remove(0), self.spec.as_ref().clone());
+        write.partition_ids = self.partition_ids.clone();
+        Ok(Arc::new(write))
+    }
+
+    fn with_new_children(
+        self: Arc<Self>,
+        children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        self.replace_children(
+            children,
+            ReplaceChildrenOptions::new(ChildrenPropertiesMode::Recompute),
+        )
+    }
+
+    fn execute(
+        &self,
+        partition: usize,
+        context: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
+        let (store_url, dir) = locate(&self.spec.url)?;
+        let store = context.runtime_env().object_store(&store_url)?;
+        let schema = self.input.schema();
+        let keys = self
+            .spec
+            .partition_by
+            .iter()
+            .map(|name| Ok(schema.index_of(name)?))
+            .collect::<Result<Vec<usize>>>()?;
+        let numbered = match &self.partition_ids {
+            None => partition,
+            Some(ids) => *ids.get(partition).ok_or_else(|| {
+                internal_datafusion_err!("WriteExec: no partition {partition} of {ids:?}")
+            })?,
+        };
+        let task = PartTask {
+            spec: self.spec.clone(),
+            store,
+            staging: super::spec::child(&dir, &self.spec.staging()),
+            partition: numbered,
+            keys,
+        };
+        let input = self.input.execute(partition, context)?;
+        let written = futures::stream::once(task.write(input));
+        Ok(Box::pin(RecordBatchStreamAdapter::new(
+            written_schema(),
+            written,
+        )))
+    }
+}
+
+/// A dataset URL's store (`hdfs://nn:8020`, `s3://bucket`, `file://`) and the directory's
+/// path in it.
+pub(crate) fn locate(url: &str) -> Result<(ObjectStoreUrl, Path)> {
+    let parsed = Url::parse(url).map_err(|e| plan_datafusion_err!("{url}: not a URL: {e}"))?;
+    let store = &parsed[..url::Position::BeforePath];
+    let store = ObjectStoreUrl::parse(store)?;
+    let dir = Path::from_url_path(parsed.path()).map_err(|e| plan_datafusion_err!("{url}: {e}"))?;
+    Ok((store, dir))
+}

@@ -1,0 +1,202 @@
+//! Query results written as datasets where the data lives — a local directory, HDFS or
+//! S3 — one part file per partition, by whoever runs the partition (a local thread, or a
+//! Ballista cluster's executor), committed as Hadoop's `FileOutputCommitter` commits a
+//! job's output (a dataset appears whole, with `_SUCCESS`, or not at all).
+//!
+//! The data flows one way: [`spec`] (what a write is; shared) → [`encode`] (batches as
+//! file bytes) → [`part`] (a partition's part files, uploaded as they are written) →
+//! [`exec`] / [`node`] (the plan nodes that run it, locally or on a cluster) → [`commit`]
+//! (the job: check the target, commit one attempt per partition, or clean up).
+//!
+//! ```
+//! use datafusion::execution::SessionStateBuilder;
+//! use datafusion::prelude::SessionContext;
+//! use hadoop_record_datafusion::write::{
+//!     dataset_url, new_query_id, with_dataset_writes, write_dataset, DatasetSpec, PartFormat,
+//! };
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! # let target = dir.path().join("out/");
+//! let state = with_dataset_writes(SessionStateBuilder::new().with_default_features()).build();
+//! let ctx = SessionContext::new_with_state(state);
+//! let frame = ctx.sql("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(n, s)").await?;
+//! let spec = DatasetSpec::new(dataset_url(target.to_str().unwrap())?, new_query_id(), PartFormat::Parquet);
+//! let rows = write_dataset(frame, spec, false).await?;
+//! assert_eq!(rows, 2);
+//! assert!(target.join("_SUCCESS").exists());
+//! # Ok(())
+//! # }
+//! ```
+
+mod commit;
+mod encode;
+mod exec;
+mod node;
+mod part;
+mod spec;
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{AsArray, RecordBatch};
+use datafusion::arrow::datatypes::{UInt32Type, UInt64Type};
+use datafusion::common::{exec_datafusion_err, plan_err, DataFusionError, Result};
+use datafusion::dataframe::DataFrame;
+use datafusion::logical_expr::{Extension, LogicalPlan};
+use object_store::ObjectStoreExt;
+
+pub use encode::BatchWriter;
+pub use exec::WriteExec;
+pub use node::{with_dataset_writes, WriteNode, WritePlanner};
+pub use part::log_parts;
+pub use spec::{DatasetSpec, PartFormat, STAGING};
+
+use commit::{one_attempt_each, Target, WrittenFile};
+use exec::locate;
+use spec::child;
+
+/// A query id unique on this machine and unlikely elsewhere: the time in nanoseconds and
+/// the process id, in hex.
+pub fn new_query_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{nanos:x}{:05x}", std::process::id())
+}
+
+/// The URL of a dataset directory named on a command line: a store's URL (`hdfs://…`,
+/// `s3://…`) or a local path (as `file:///…`, absolute), ending in `/`.
+pub fn dataset_url(target: &str) -> Result<String> {
+    let url = if hadoop_record_storage::is_url(target) {
+        target.to_owned()
+    } else {
+        let path =
+            std::path::absolute(target).map_err(|e| exec_datafusion_err!("{target}: {e}"))?;
+        url::Url::from_directory_path(&path)
+            .map_err(|()| exec_datafusion_err!("{target}: not a directory path"))?
+            .to_string()
+    };
+    Ok(if url.ends_with('/') {
+        url
+    } else {
+        format!("{url}/")
+    })
+}
+
+/// Runs `frame` and writes its result as the dataset `spec` describes: the target is
+/// checked (a file, or a directory with visible entries without `overwrite`, is refused
+/// before the query runs), every partition writes its part files where it runs, then the
+/// job commit makes them visible and writes `_SUCCESS`. A failed job leaves nothing
+/// visible. Answers the rows written.
+///
+/// The session must plan [`WriteNode`]s ([`with_dataset_writes`]); on a Ballista cluster,
+/// the scheduler's sessions must.
+pub async fn write_dataset(frame: DataFrame, spec: DatasetSpec, overwrite: bool) -> Result<u64> {
+    let (store_url, dir) = locate(&spec.url)?;
+    let (state, plan) = frame.into_parts();
+    let columns: Vec<&str> = plan
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    for name in &spec.partition_by {
+        if !columns.contains(&name.as_str()) {
+            return plan_err!(
+                "cannot partition by {name}: the result has no such column (its columns: {})",
+                columns.join(", ")
+            );
+        }
+    }
+    if !spec.partition_by.is_empty() && spec.partition_by.len() >= columns.len() {
+        return plan_err!("cannot partition by every column: the part files would hold none");
+    }
+    let store = state.runtime_env().object_store(&store_url)?;
+    let target = Target::begin(store.clone(), &spec.url, dir.clone(), overwrite)
+        .await
+        .map_err(DataFusionError::Execution)?;
+    let schema = Arc::new(plan.schema().as_arrow().clone());
+    let node = WriteNode::new(plan, spec.clone())?;
+    let write = LogicalPlan::Extension(Extension {
+        node: Arc::new(node),
+    });
+    let answer = DataFrame::new(state, write).collect().await;
+    let mut files = match answer.and_then(|batches| written(&batches)) {
+        Ok(files) => one_attempt_each(files),
+        Err(e) => {
+            target.abort(&spec).await;
+            return Err(e);
+        }
+    };
+    if files.is_empty() && spec.partition_by.is_empty() {
+        // No rows: one empty part file all the same, so that the dataset has its columns.
+        let staged = format!("attempt-empty/{}", spec.part_name(0));
+        let empty = BatchWriter::new(spec.format, Vec::new(), schema)
+            .and_then(BatchWriter::finish)
+            .map_err(DataFusionError::Execution);
+        let put = match empty {
+            Ok(bytes) => {
+                let at = child(&child(&dir, &spec.staging()), &staged);
+                store
+                    .put(&at, bytes.into())
+                    .await
+                    .map_err(DataFusionError::from)
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = put {
+            target.abort(&spec).await;
+            return Err(e);
+        }
+        files.push(WrittenFile {
+            partition: 0,
+            staged,
+            file: spec.part_name(0),
+            rows: 0,
+        });
+    }
+    if let Err(e) = target.commit(&spec, &files).await {
+        target.abort(&spec).await;
+        return Err(DataFusionError::Execution(e));
+    }
+    Ok(files.iter().map(|f| f.rows).sum())
+}
+
+/// The files a write's answer names.
+fn written(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>> {
+    let mut files = Vec::new();
+    for batch in batches {
+        let bad = || exec_datafusion_err!("a dataset write answered {:?}", batch.schema());
+        let [partition, staged, file, rows] = batch.columns() else {
+            return Err(bad());
+        };
+        let partition = partition.as_primitive_opt::<UInt32Type>().ok_or_else(bad)?;
+        let staged = staged.as_string_opt::<i32>().ok_or_else(bad)?;
+        let file = file.as_string_opt::<i32>().ok_or_else(bad)?;
+        let rows = rows.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
+        for i in 0..batch.num_rows() {
+            files.push(WrittenFile {
+                partition: partition.value(i),
+                staged: staged.value(i).to_owned(),
+                file: file.value(i).to_owned(),
+                rows: rows.value(i),
+            });
+        }
+    }
+    Ok(files)
+}
+
+/// Runs `frame` and writes its result as one file of `format` at `url` (`file:///…`,
+/// `hdfs://…`, `s3://…`), which appears whole when the query ends and not at all if it
+/// fails (S3: a multipart upload completed at the end; HDFS and local disks: a hidden
+/// temporary file renamed). Answers the rows written.
+pub async fn write_file(frame: DataFrame, url: &str, format: PartFormat) -> Result<u64> {
+    let at = hadoop_record_storage::Location::parse(url).map_err(DataFusionError::Execution)?;
+    let store_url = datafusion::execution::object_store::ObjectStoreUrl::parse(
+        at.store_url().as_str().trim_end_matches('/'),
+    )?;
+    let store = frame.task_ctx().runtime_env().object_store(&store_url)?;
+    let schema = Arc::new(frame.schema().as_arrow().clone());
+    let stream = frame.execute_stream().await?;
+    part::write_file(&store, at.path, format, schema, stream).await
+}

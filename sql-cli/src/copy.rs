@@ -1,0 +1,60 @@
+//! DataFusion's `COPY (query) TO 'DIR/' [STORED AS …] [PARTITIONED BY (…)]` run as
+//! `-o DIR/` runs: a dataset written part by part where the partitions run, and committed
+//! (`hadoop_record_datafusion::write`). A `COPY` to a single file is DataFusion's own.
+
+use datafusion::dataframe::DataFrame;
+use datafusion::logical_expr::LogicalPlan;
+use hadoop_record_datafusion::write::PartFormat;
+
+use crate::is_dataset;
+
+/// A query, or a `COPY` of one to a dataset.
+pub(crate) enum Copy {
+    Dataset {
+        target: String,
+        format: PartFormat,
+        partition_by: Vec<String>,
+        input: DataFrame,
+    },
+    Not(DataFrame),
+}
+
+/// Whether `frame` copies a query's result to a dataset (a directory, local or a store's
+/// URL ending in `/`, or partitioned): then the query and how to write it.
+pub(crate) fn copy_to_dataset(frame: DataFrame) -> Result<Copy, String> {
+    let LogicalPlan::Copy(copy) = frame.logical_plan() else {
+        return Ok(Copy::Not(frame));
+    };
+    let target = copy.output_url.clone();
+    if copy.partition_by.is_empty() && !is_dataset(&target) {
+        return Ok(Copy::Not(frame));
+    }
+    if !copy.options.is_empty() {
+        let mut options: Vec<&str> = copy.options.keys().map(String::as_str).collect();
+        options.sort_unstable();
+        return Err(format!(
+            "COPY … TO '{target}': options are not supported for datasets ({})",
+            options.join(", ")
+        ));
+    }
+    let ext = copy.file_type.get_ext();
+    let format = match ext.trim_start_matches('.').to_ascii_lowercase().as_str() {
+        "parquet" => PartFormat::Parquet,
+        "csv" => PartFormat::Csv,
+        "json" => PartFormat::Json,
+        other => {
+            return Err(format!(
+                "COPY … TO '{target}': datasets are written as PARQUET, CSV or JSON, not {other}"
+            ))
+        }
+    };
+    let partition_by = copy.partition_by.clone();
+    let input = copy.input.as_ref().clone();
+    let (state, _) = frame.into_parts();
+    Ok(Copy::Dataset {
+        target,
+        format,
+        partition_by,
+        input: DataFrame::new(state, input),
+    })
+}
