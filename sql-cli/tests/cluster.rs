@@ -5,7 +5,9 @@
 //! standard error say so), also when a stage has fewer; an absent scheduler is a clear
 //! error naming its address; an executor killed during a query: Ballista runs its tasks
 //! again on the other executor once the killed one misses its heartbeats, and the query
-//! succeeds with the same answer. Every process started here is killed and waited
+//! succeeds with the same answer; an executor killed after it wrote part files of a
+//! dataset: its tasks run again on the other, and the dataset holds each row once; `rcc sql`
+//! killed half way through a write leaves no `_SUCCESS` and nothing visible. Every process started here is killed and waited
 //! for when its guard drops, also when an assertion fails. The processes are the
 //! companions themselves (`rcc-cluster`, `rcc-sql`), which `rcc` runs (`cli/tests/cli.rs`).
 
@@ -255,4 +257,190 @@ fn an_executor_killed_during_a_query_is_survived() {
     );
     let scheduler = cluster.scheduler.stderr();
     assert!(scheduler.contains("lost Executor"), "{scheduler}");
+}
+
+/// The rows of a dataset of CSV part files (headers left out), sorted, and its file names.
+fn csv_dataset(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut rows = Vec::new();
+    for name in names.iter().filter(|n| n.ends_with(".csv")) {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        rows.extend(text.lines().skip(1).map(str::to_owned));
+    }
+    rows.sort();
+    (rows, names)
+}
+
+/// An executor killed (SIGKILL) while it writes part files of a dataset: Ballista runs its
+/// tasks again on the other executor, and the dataset holds every row exactly once (the
+/// commit takes one attempt of each partition), or the job fails and nothing is visible.
+#[test]
+fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
+    let work = work_in("cli-cluster", "kill-write", 250_000);
+    let paddle = work.paddle("big.paddle");
+    let mut cluster = Cluster::start(
+        &[
+            "--executor-timeout-seconds",
+            "5",
+            "--expire-dead-executor-interval-seconds",
+            "1",
+        ],
+        &["--executor-heartbeat-interval-seconds", "1"],
+    );
+    // Slow enough (seconds per task) that the kill lands while the tasks write.
+    let query = "SELECT id, url, length(repeat(url, 200)) AS l FROM records";
+    let local = sql(
+        &work,
+        None,
+        &csv_query("paddle", Some("4"), query, &[path(&paddle)]),
+    );
+    assert!(local.status.success(), "{}", stderr(&local));
+    let mut expected: Vec<String> = stdout(&local).lines().skip(1).map(str::to_owned).collect();
+    expected.sort();
+
+    let target = work.dir.join("out");
+    let args: Vec<String> = [
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "4",
+        "--to",
+        "csv",
+        "-o",
+        &format!("{}/", target.display()),
+        query,
+        path(&paddle),
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, url) = (work.dir.clone(), cluster.url.clone());
+    let remote = std::thread::spawn(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        sql_in(&dir, Some(&url), &args)
+    });
+    // Killed once it has written a part file: its attempt stays in the staging directory,
+    // and the task runs again on the other executor.
+    let deadline = Instant::now() + PATIENCE;
+    let victim = loop {
+        let started = cluster
+            .executors
+            .iter()
+            .position(|e| e.stderr().contains(" wrote file://"));
+        if let Some(found) = started {
+            break found;
+        }
+        assert!(Instant::now() < deadline, "no part written");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    cluster.executors[victim].kill();
+    let remote = remote.join().unwrap();
+    let (rows, names) = csv_dataset(&target);
+    let survivor = cluster.executors[1 - victim].stderr();
+    eprintln!(
+        "the job {}; the survivor wrote:\n{}",
+        if remote.status.success() {
+            "succeeded"
+        } else {
+            "failed"
+        },
+        survivor
+            .lines()
+            .filter(|l| l.contains(" wrote "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    if remote.status.success() {
+        assert!(names.contains(&"_SUCCESS".to_owned()), "{names:?}");
+        assert!(!names.contains(&"_temporary".to_owned()), "{names:?}");
+        assert_eq!(rows.len(), expected.len(), "every row exactly once");
+        assert!(rows == expected, "the dataset's rows are the query's");
+    } else {
+        assert!(
+            names
+                .iter()
+                .all(|n| n.starts_with('_') || n.starts_with('.')),
+            "a failed job left {names:?}: {}",
+            stderr(&remote)
+        );
+        assert!(!names.contains(&"_SUCCESS".to_owned()), "{names:?}");
+    }
+    let scheduler = cluster.scheduler.stderr();
+    assert!(scheduler.contains("lost Executor"), "{scheduler}");
+}
+
+/// `rcc sql -o DIR/` killed (SIGKILL) half way through its write: no `_SUCCESS`, no part
+/// file under a visible name (what it wrote stays under the hidden `_temporary/`).
+#[test]
+fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
+    let work = work_in("cli-cluster", "kill-client", 250_000);
+    let paddle = work.paddle("big.paddle");
+    let target = work.dir.join("out");
+    let mut child = std::process::Command::new(support::RCC_SQL)
+        .current_dir(&work.dir)
+        .args([
+            "--schema",
+            "web.jr",
+            "--type",
+            "web.Hit",
+            "--in-framing",
+            "paddle",
+        ])
+        .args(["--partitions", "2", "--to", "csv", "-o"])
+        .arg(format!("{}/", target.display()))
+        .args([
+            "SELECT id, url, length(repeat(url, 200)) AS l FROM records",
+            path(&paddle),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once a part file is being written.
+    let staging = target.join("_temporary");
+    let deadline = Instant::now() + PATIENCE;
+    let writing = |dir: &std::path::Path| {
+        walk(dir)
+            .iter()
+            .any(|f| f.to_string_lossy().contains("part-"))
+    };
+    while !writing(&staging) {
+        assert!(Instant::now() < deadline, "no part file started");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the write ended before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (_, names) = csv_dataset(&target);
+    assert!(!names.contains(&"_SUCCESS".to_owned()), "{names:?}");
+    assert!(
+        names.iter().all(|n| n.starts_with('_')),
+        "visible after the kill: {names:?}"
+    );
+}
+
+/// The files below `dir`, at any depth.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return files;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

@@ -14,6 +14,10 @@
 //!   leaves no file under its name.
 //! - Faults: a NameNode or S3 endpoint that accepts connections and never answers fails
 //!   naming its URL; a missing file names its URL.
+//! - Datasets (`-o hdfs://…/DIR/`, `-o s3://…/DIR/`), flat and Hive-partitioned, written by
+//!   local threads and by a two-executor cluster straight into the stores, read back by
+//!   pyarrow and DuckDB; a non-empty target refused; a damaged record leaves nothing
+//!   visible and no pending multipart upload.
 //! - `--help` says how stores are configured (`HADOOP_CONF_DIR`, `AWS_*`, `--s3-endpoint`).
 //!
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips the tests that need Java or Python (not the faults').
