@@ -860,9 +860,9 @@ impl<'a> RecordRef<'a> {
 
 /// Where records go.
 enum Sink {
-    Stream(RecordWriter<Box<dyn Write>>),
+    Stream(RecordWriter<Box<dyn Write + Send>>),
     /// JSON lines; the buffer is reused per record.
-    Json(BufWriter<Box<dyn Write>>, Vec<u8>),
+    Json(BufWriter<Box<dyn Write + Send>>, Vec<u8>),
     Framed {
         frames: FrameWriter<'static>,
         encoder: Encoder,

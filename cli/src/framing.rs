@@ -30,7 +30,7 @@ pub(crate) const FRAMING_NAMES: &str =
 
 /// A framing named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Framing {
+pub enum Framing {
     /// Mesos RecordIO.
     Mesos,
     /// PaddlePaddle chunked RecordIO in the Go (`paddle`) or C++ (`paddle-cpp`) layout.
@@ -86,7 +86,7 @@ impl fmt::Display for Framing {
 }
 
 /// Parses a framing name given to `flag`, with a message naming the flag.
-pub(crate) fn parse_framing(flag: &str, name: &str) -> Result<Framing, String> {
+pub fn parse_framing(flag: &str, name: &str) -> Result<Framing, String> {
     name.parse().map_err(|e| format!("{flag}: {e}"))
 }
 
@@ -130,8 +130,10 @@ pub struct ReadOptions {
 }
 
 /// Options that change how framed output is written.
-#[derive(Debug, Clone, Default, Args)]
-pub(crate) struct WriteOptions {
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Args, serde::Serialize, serde::Deserialize,
+)]
+pub struct WriteOptions {
     /// Chunk compression: none, snappy or gzip for paddle output, none or snappy for
     /// plasma-var (default none)
     #[arg(long, value_name = "C")]
@@ -209,7 +211,7 @@ pub(crate) fn check_read_options(
 /// A payload as read, with its v1 record type when the input is v1 and its key when the
 /// input is a SequenceFile.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Payload<'a> {
+pub struct Payload<'a> {
     pub record_type: Option<&'a str>,
     pub key: Option<&'a [u8]>,
     pub bytes: &'a [u8],
@@ -398,16 +400,16 @@ impl<R: Read> FrameReader<R> {
 }
 
 /// Writes payloads in any framing.
-pub(crate) enum FrameWriter<'w> {
+pub enum FrameWriter<'w> {
     /// Every framing but v1 with per-record types.
-    Plain(Box<dyn FrameWrite + 'w>),
+    Plain(Box<dyn FrameWrite + Send + 'w>),
     /// v1: one type for every record (`--record-type`), or each payload's own type.
     V1 {
-        writer: V1Writer<Box<dyn Write + 'w>>,
+        writer: V1Writer<Box<dyn Write + Send + 'w>>,
         record_type: Option<String>,
     },
     /// seqfile keeping the keys of seqfile input.
-    SeqKeys(Box<SeqWriter<Box<dyn Write + 'w>>>),
+    SeqKeys(Box<SeqWriter<Box<dyn Write + Send + 'w>>>),
 }
 
 impl<'w> FrameWriter<'w> {
@@ -415,7 +417,7 @@ impl<'w> FrameWriter<'w> {
     /// when writing v1; `typed_input` says whether payloads carry their own v1 type, which
     /// makes `--record-type` optional; `seq_input` is the SequenceFile input's header, whose
     /// classes, codec, metadata and keys seqfile output keeps unless options say otherwise.
-    pub(crate) fn new<W: Write + 'w>(
+    pub fn new<W: Write + Send + 'w>(
         output: W,
         framing: Framing,
         options: &WriteOptions,
@@ -506,7 +508,7 @@ impl<'w> FrameWriter<'w> {
                         .map_err(|e| format!("--record-type: {e}"))?;
                 }
                 let write_options = V1WriteOptions::default().with_strict_keys(false);
-                let output: Box<dyn Write + 'w> = Box::new(output);
+                let output: Box<dyn Write + Send + 'w> = Box::new(output);
                 FrameWriter::V1 {
                     writer: V1Writer::new(output, header, write_options)
                         .map_err(|e| format!("cannot write v1: {e}"))?,
@@ -517,7 +519,7 @@ impl<'w> FrameWriter<'w> {
     }
 
     /// Frames one payload.
-    pub(crate) fn write(&mut self, payload: Payload<'_>) -> Result<(), Error> {
+    pub fn write(&mut self, payload: Payload<'_>) -> Result<(), Error> {
         match self {
             FrameWriter::Plain(w) => w.write_payload(payload.bytes),
             FrameWriter::SeqKeys(w) => w.append(payload.key.unwrap_or_default(), payload.bytes),
@@ -535,7 +537,7 @@ impl<'w> FrameWriter<'w> {
     }
 
     /// Writes what is pending and flushes.
-    pub(crate) fn finish(&mut self) -> Result<(), Error> {
+    pub fn finish(&mut self) -> Result<(), Error> {
         match self {
             FrameWriter::Plain(w) => w.finish(),
             FrameWriter::SeqKeys(w) => w.finish(),
@@ -551,7 +553,7 @@ const UNKNOWN_VALUE_CLASS: &str = "org.apache.hadoop.record.Record";
 
 /// A SequenceFile writer: classes, codec and metadata from the options, else from seqfile
 /// input; the input's keys kept unless `--seqfile-key` says which to write.
-fn seq_writer<'w, W: Write + 'w>(
+fn seq_writer<'w, W: Write + Send + 'w>(
     output: W,
     options: &WriteOptions,
     input: Option<&Header>,
@@ -584,7 +586,7 @@ fn seq_writer<'w, W: Write + 'w>(
                 .map_err(|e| format!("--seqfile-codec: {e}"))?,
         );
     }
-    let output: Box<dyn Write + 'w> = Box::new(output);
+    let output: Box<dyn Write + Send + 'w> = Box::new(output);
     Ok(match (options.seqfile_key.as_deref(), input) {
         (Some("long"), _) => FrameWriter::Plain(Box::new(SeqWriter::new(
             output,

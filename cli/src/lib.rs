@@ -21,6 +21,7 @@ pub mod frame;
 pub mod framing;
 mod generate;
 pub mod lsp;
+pub mod record_sink;
 pub mod schema_type;
 pub mod storage;
 mod type_info;

@@ -155,14 +155,16 @@ impl Output {
 pub(crate) fn create_output(
     path: Option<&Path>,
     storage: &StorageArgs,
-) -> Result<(Box<dyn Write>, Output), String> {
+) -> Result<(Box<dyn Write + Send>, Output), String> {
     let local = Output {
         #[cfg(feature = "storage")]
         commit: None,
     };
+    // Standard output unlocked (a lock guard cannot go to another thread); the writers
+    // above it buffer, so it is locked once per buffer.
     match path {
-        None => Ok((Box::new(io::stdout().lock()), local)),
-        Some(p) if p == Path::new("-") => Ok((Box::new(io::stdout().lock()), local)),
+        None => Ok((Box::new(io::stdout()), local)),
+        Some(p) if p == Path::new("-") => Ok((Box::new(io::stdout()), local)),
         Some(p) if url_of(p).is_some() => create_url(url_of(p).unwrap_or_default(), storage),
         Some(p) => match File::create(p) {
             Ok(f) => Ok((Box::new(f), local)),
@@ -172,7 +174,7 @@ pub(crate) fn create_output(
 }
 
 #[cfg(feature = "storage")]
-fn create_url(url: &str, storage: &StorageArgs) -> Result<(Box<dyn Write>, Output), String> {
+fn create_url(url: &str, storage: &StorageArgs) -> Result<(Box<dyn Write + Send>, Output), String> {
     let upload = hadoop_record_storage::blocking::create(url, &storage.options())?;
     let (writer, commit) = upload.into_shared();
     let output = Output {
@@ -182,6 +184,6 @@ fn create_url(url: &str, storage: &StorageArgs) -> Result<(Box<dyn Write>, Outpu
 }
 
 #[cfg(not(feature = "storage"))]
-fn create_url(url: &str, _: &StorageArgs) -> Result<(Box<dyn Write>, Output), String> {
+fn create_url(url: &str, _: &StorageArgs) -> Result<(Box<dyn Write + Send>, Output), String> {
     Err(no_storage(url))
 }

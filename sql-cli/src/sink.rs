@@ -1,24 +1,27 @@
 //! `rcc-sql`'s sink for a result printed or written to a local file: a table for people,
-//! or the bytes of a CSV, JSON-lines or Parquet file
+//! or the bytes of a CSV, JSON-lines, Parquet or records file
 //! ([`BatchWriter`](hadoop_record_datafusion::write::BatchWriter)).
 
 use std::io::Write;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
-use hadoop_record_datafusion::write::BatchWriter;
-
-use super::OutFormat;
+use hadoop_record_datafusion::write::{BatchWriter, PartFormat};
 
 /// Where the result goes.
-pub(crate) enum Sink<W: Write + Send> {
+pub(crate) enum Sink<W: Write + Send + 'static> {
     Table(W, Vec<RecordBatch>),
     File(Box<BatchWriter<W>>),
 }
 
-impl<W: Write + Send> Sink<W> {
-    pub(crate) fn new(to: OutFormat, out: W, schema: SchemaRef) -> Result<Self, String> {
-        Ok(match to.part_format() {
+impl<W: Write + Send + 'static> Sink<W> {
+    /// A table (`format` `None`) or a file of `format`.
+    pub(crate) fn new(
+        format: Option<&PartFormat>,
+        out: W,
+        schema: SchemaRef,
+    ) -> Result<Self, String> {
+        Ok(match format {
             None => Sink::Table(out, Vec::new()),
             Some(format) => Sink::File(Box::new(BatchWriter::new(format, out, schema)?)),
         })

@@ -25,7 +25,7 @@ use hadoop_record_datafusion::{
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use hadoop_record_cli::frame::{report_end, Stop};
-use hadoop_record_cli::framing::ReadOptions;
+use hadoop_record_cli::framing::{ReadOptions, WriteOptions};
 use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
 use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
@@ -36,7 +36,7 @@ mod sink;
 use copy::Copy;
 use hadoop_record_datafusion::write::{
     dataset_url, new_query_id, with_dataset_writes, write_dataset, write_file, DatasetSpec,
-    PartFormat,
+    JobOptions, PartFormat, RecordsOut,
 };
 use sink::Sink;
 
@@ -152,6 +152,9 @@ struct SqlArgs {
     cluster: Option<String>,
 
     #[command(flatten)]
+    records: RecordsOutArgs,
+
+    #[command(flatten)]
     storage: StorageArgs,
 
     /// The SQL query
@@ -161,6 +164,50 @@ struct SqlArgs {
     /// Record files, directories and globs
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
+}
+
+/// `--to records`: the records written, as `rcc convert` writes them.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Records out (--to records)")]
+struct RecordsOutArgs {
+    /// The record type each result row is written as, its columns matched to the fields
+    /// by name (default: --type)
+    #[arg(long, value_name = "module.Class")]
+    out_type: Option<String>,
+
+    /// The DDL file declaring --out-type (default: --schema)
+    #[arg(long, value_name = "FILE.jr")]
+    out_schema: Option<PathBuf>,
+
+    /// The records' encoding
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "binary")]
+    out_encoding: Encoding,
+
+    /// The framing of the records written (mesos, paddle, paddle-cpp, plasma-text,
+    /// plasma-fixed:N, plasma-var, v1, seqfile: its values); default: back to back
+    #[arg(long, value_name = "F")]
+    out_framing: Option<String>,
+
+    #[command(flatten)]
+    write: WriteOptions,
+}
+
+impl RecordsOutArgs {
+    /// The `--out-*` and framing flags given, for a message when `--to` is not records.
+    fn given(&self) -> Option<&'static str> {
+        [
+            (self.out_type.is_some(), "--out-type"),
+            (self.out_schema.is_some(), "--out-schema"),
+            (self.out_encoding != Encoding::Binary, "--out-encoding"),
+            (self.out_framing.is_some(), "--out-framing"),
+            (
+                self.write != WriteOptions::default(),
+                "the framing's write options",
+            ),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
 }
 
 /// `--from` values: the record encodings.
@@ -195,18 +242,58 @@ enum OutFormat {
     Json,
     /// A Parquet file
     Parquet,
+    /// Hadoop records of --out-type, in --out-encoding, back to back or in --out-framing
+    Records,
 }
 
-impl OutFormat {
-    /// The format of the files it writes; `None` for a table.
-    fn part_format(self) -> Option<PartFormat> {
-        match self {
-            OutFormat::Table => None,
-            OutFormat::Csv => Some(PartFormat::Csv),
-            OutFormat::Json => Some(PartFormat::Json),
-            OutFormat::Parquet => Some(PartFormat::Parquet),
+/// The format of the files `--to` writes (`None`: a table), with `--to records`'s type
+/// loaded from `--out-schema` or the input's DDL.
+fn part_format(
+    context: &Context,
+    args: &SqlArgs,
+    model: &hadoop_record_compiler::Model,
+) -> Result<Option<PartFormat>, Early> {
+    let out = &args.records;
+    Ok(match args.to {
+        OutFormat::Table => None,
+        OutFormat::Csv => Some(PartFormat::Csv),
+        OutFormat::Json => Some(PartFormat::Json),
+        OutFormat::Parquet => Some(PartFormat::Parquet),
+        OutFormat::Records => {
+            let record = &args.record;
+            let (file, loaded);
+            let model = match &out.out_schema {
+                Some(path) => {
+                    loaded = load_model(context, path, &record.include_dirs)?;
+                    file = path.clone();
+                    &loaded
+                }
+                None => {
+                    file = record.schema.clone();
+                    model
+                }
+            };
+            let schema = model.to_schema().into_schema();
+            let name = out.out_type.as_deref().unwrap_or(&record.type_name);
+            let id = find_type(&schema, name, &file)?;
+            let full_name = schema.record(id).map(|r| r.full_name()).unwrap_or_default();
+            let mut write = out.write.clone();
+            // A SequenceFile names the records' Java class, which `rcc -l java` generates
+            // as `module.Class`.
+            write.value_class = Some(full_name.clone());
+            let options = RecordTableOptions::from_ddl(
+                DdlSource::from_model(model, &record.include_dirs),
+                full_name,
+            )
+            .with_encoding(out.out_encoding.format())
+            .with_nullable(args.nullable);
+            Some(PartFormat::Records(Box::new(RecordsOut::new(
+                options,
+                out.out_framing.clone(),
+                write,
+            ))))
         }
-    }
+    })
 }
 
 /// Whether `-o` (or `COPY … TO`) names a dataset: it ends in `/`, or is an existing local
@@ -239,12 +326,24 @@ type Ran = (Vec<String>, Option<String>);
 
 fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
     let encoding = args.from.format();
-    if args.to == OutFormat::Parquet && args.output.is_none() && io::stdout().is_terminal() {
-        return Err(
-            "--to parquet writes a binary file: give -o FILE (or pipe the output)"
-                .to_string()
-                .into(),
-        );
+    let binary = args.to == OutFormat::Parquet
+        || (args.to == OutFormat::Records
+            && (args.records.out_encoding != Encoding::Csv || args.records.out_framing.is_some()));
+    if binary && args.output.is_none() && io::stdout().is_terminal() {
+        return Err(format!(
+            "--to {} writes a binary file: give -o FILE (or pipe the output)",
+            if args.to == OutFormat::Parquet {
+                "parquet"
+            } else {
+                "records"
+            }
+        )
+        .into());
+    }
+    if args.to != OutFormat::Records {
+        if let Some(flag) = args.records.given() {
+            return Err(format!("{flag} applies to --to records").into());
+        }
     }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
@@ -281,10 +380,15 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the query engine: {e}"))?;
-    runtime.block_on(query(&args, options))
+    let out = part_format(context, &args, &model)?;
+    runtime.block_on(query(&args, options, out))
 }
 
-async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early> {
+async fn query(
+    args: &SqlArgs,
+    options: RecordTableOptions,
+    out: Option<PartFormat>,
+) -> Result<Ran, Early> {
     let mut config = SessionConfig::new();
     if let Some(n) = args.partitions {
         config = config
@@ -332,7 +436,7 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
         .cluster
         .is_none()
         .then(|| Progress::start(format.progress()));
-    let result = write_result(args, frame).await;
+    let result = write_result(args, out, frame).await;
     if let Some(progress) = progress {
         progress.finish();
     }
@@ -342,6 +446,7 @@ async fn query(args: &SqlArgs, options: RecordTableOptions) -> Result<Ran, Early
 /// Runs the query and writes its result as `--to` says.
 async fn write_result(
     args: &SqlArgs,
+    out: Option<PartFormat>,
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<(), String> {
     let frame = match copy::copy_to_dataset(frame)? {
@@ -362,7 +467,9 @@ async fn write_result(
             let count = datafusion::arrow::array::UInt64Array::from(vec![rows]);
             let batch = RecordBatch::try_from_iter([("count", Arc::new(count) as ArrayRef)])
                 .map_err(|e| e.to_string())?;
-            let mut sink = Sink::new(args.to, BufWriter::new(io::stdout()), batch.schema())?;
+            // Printed as --to says; records print as a table.
+            let shown = out.filter(|f| !matches!(f, PartFormat::Records(_)));
+            let mut sink = Sink::new(shown.as_ref(), BufWriter::new(io::stdout()), batch.schema())?;
             sink.write(batch)?;
             return sink.finish();
         }
@@ -382,8 +489,11 @@ async fn write_result(
     }
     match output {
         Some(target) if is_dataset(&target) => {
-            let format = args.to.part_format().ok_or_else(|| {
-                format!("{target} is a dataset: give --to parquet, csv or json (--to table prints)")
+            let format = out.ok_or_else(|| {
+                format!(
+                    "{target} is a dataset: give --to parquet, csv, json or records (--to \
+                     table prints)"
+                )
             })?;
             let partition_by = args.partition_by.clone();
             dataset(args, &target, format, partition_by, frame)
@@ -391,25 +501,30 @@ async fn write_result(
                 .map(drop)
         }
         Some(target) if hadoop_record_storage::is_url(&target) => {
-            let format = args.to.part_format().ok_or_else(|| {
-                format!("-o {target}: give --to parquet, csv or json (--to table prints)")
+            let format = out.ok_or_else(|| {
+                format!("-o {target}: give --to parquet, csv, json or records (--to table prints)")
             })?;
-            write_file(frame, &target, format)
+            write_file(frame, &target, &format)
                 .await
                 .map(drop)
                 .map_err(|e| message(&e))
         }
         output => {
             let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
+            // Records that do not fit their type: an error before the file is made.
+            let format = out
+                .map(|f| f.checked(&schema))
+                .transpose()
+                .map_err(|e| message(&e))?;
             let out: Box<dyn Write + Send> = match &output {
                 Some(path) => Box::new(
                     std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
                 ),
                 None => Box::new(io::stdout()),
             };
-            let out = BufWriter::with_capacity(64 << 10, out);
+            let output = BufWriter::with_capacity(64 << 10, out);
             let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
-            let mut sink = Sink::new(args.to, out, schema)?;
+            let mut sink = Sink::new(format.as_ref(), output, schema)?;
             while let Some(batch) = stream.next().await {
                 let batch = batch.map_err(|e| message(&e))?;
                 sink.write(batch)?;
@@ -430,7 +545,10 @@ async fn dataset(
 ) -> Result<u64, String> {
     let url = dataset_url(target).map_err(|e| message(&e))?;
     let spec = DatasetSpec::new(url, new_query_id(), format).with_partition_by(partition_by);
-    write_dataset(frame, spec, args.overwrite)
+    let job = JobOptions::default()
+        .with_overwrite(args.overwrite)
+        .with_tasks_elsewhere(args.cluster.is_some());
+    write_dataset(frame, spec, job)
         .await
         .map_err(|e| message(&e))
 }

@@ -700,7 +700,7 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
     // Not a dataset's kind of output: a clear error, nothing made.
     let out = write("table", &format!("{}/", w.dir.join("t").display()), &[]);
     assert!(
-        stderr(&out).contains("give --to parquet, csv or json"),
+        stderr(&out).contains("give --to parquet, csv, json or records"),
         "{}",
         stderr(&out)
     );
@@ -801,4 +801,189 @@ for r in duckdb.sql(f"""SELECT CAST(ok AS VARCHAR), count(*), sum(bytes) FROM
         let text = run_script(python, script, &[dir.as_path(), Path::new(format)]);
         assert_eq!(text, format!("{with_k}{expected}"), "{format}");
     }
+}
+
+/// The bytes of a SequenceFile with its sync marker (the header's last 16 bytes, random
+/// per file) zeroed wherever it appears.
+fn without_sync(bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    // The header: "SEQ" 6, key and value classes, two flags, [codec], metadata, sync.
+    let mut at = 4;
+    let text = |at: &mut usize| {
+        let n = bytes[*at] as usize;
+        *at += 1 + n;
+    };
+    text(&mut at);
+    text(&mut at);
+    let compressed = bytes[at] != 0;
+    at += 2;
+    if compressed {
+        text(&mut at);
+    }
+    let pairs = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    at += 4;
+    for _ in 0..pairs * 2 {
+        let n = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        at += 4 + n;
+    }
+    let sync = bytes[at..at + 16].to_vec();
+    let mut i = 0;
+    while i + 16 <= out.len() {
+        if out[i..i + 16] == sync[..] {
+            out[i..i + 16].fill(0);
+            i += 16;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `--to records`: each row written as a record of `--out-type`, in `--out-encoding`, back
+/// to back or in `--out-framing` — the bytes `rcc convert` writes for the same records (a
+/// SequenceFile's random sync marker aside), as one file and as a dataset's part; a
+/// result that does not fit the type is refused before anything is written.
+#[test]
+fn records_out_are_the_bytes_rcc_convert_writes() {
+    let w = work_in("sql-tests", "records-out", 3000);
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    let cases: [(&str, Option<&str>, &[&str]); 9] = [
+        ("binary", None, &[]),
+        ("csv", None, &[]),
+        ("xml", None, &[]),
+        ("binary", Some("paddle"), &["--compression", "gzip"]),
+        ("binary", Some("mesos"), &[]),
+        ("csv", Some("plasma-text"), &[]),
+        ("binary", Some("plasma-var"), &["--compression", "snappy"]),
+        ("binary", Some("v1"), &["--record-type", "Hit"]),
+        (
+            "binary",
+            Some("seqfile"),
+            &["--seqfile-compression", "block"],
+        ),
+    ];
+    for (i, (encoding, framing, extra)) in cases.into_iter().enumerate() {
+        let framing_args: Vec<&str> = framing.map_or(vec![], |f| vec!["--out-framing", f]);
+        let reference = format!("ref-{i}");
+        let mut convert = vec![
+            "convert",
+            "--schema",
+            "web.jr",
+            "--type",
+            "web.Hit",
+            "--from",
+            "binary",
+            "--in-framing",
+            "paddle",
+            "--to",
+            encoding,
+        ];
+        convert.extend_from_slice(&framing_args);
+        convert.extend_from_slice(extra);
+        convert.extend([file, reference.as_str()]);
+        let out = rcc_in(&w.dir, &convert, b"");
+        assert!(out.status.success(), "{convert:?}: {}", stderr(&out));
+        let expected = std::fs::read(w.dir.join(&reference)).unwrap();
+        let single = format!("out-{i}");
+        let dataset = format!("set-{i}/");
+        for target in [single.as_str(), dataset.as_str()] {
+            let mut args = vec![
+                "--in-framing",
+                "paddle",
+                "--partitions",
+                "1",
+                "--to",
+                "records",
+                "--out-encoding",
+                encoding,
+            ];
+            args.extend_from_slice(&framing_args);
+            args.extend_from_slice(extra);
+            args.extend(["-o", target, "SELECT * FROM records", file]);
+            let out = w.sql(&args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            let written = if target.ends_with('/') {
+                let dir = w.dir.join(target);
+                let names = listing(&dir);
+                assert_eq!(names.len(), 2, "{names:?}");
+                assert!(names[1].starts_with("part-00000-"), "{names:?}");
+                std::fs::read(dir.join(&names[1])).unwrap()
+            } else {
+                std::fs::read(w.dir.join(target)).unwrap()
+            };
+            let (written, expected) = if framing == Some("seqfile") {
+                (without_sync(&written), without_sync(&expected))
+            } else {
+                (written, expected.clone())
+            };
+            assert!(
+                written == expected,
+                "{encoding} {framing:?} {target}: {} bytes, rcc convert wrote {}",
+                written.len(),
+                expected.len()
+            );
+        }
+    }
+
+    // Columns matched by name, in any order; another type of the DDL.
+    let out = w.sql(&[
+        "--to",
+        "records",
+        "--out-type",
+        "web.Place",
+        "--out-encoding",
+        "csv",
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "1",
+        "SELECT origin['zip'] AS zip, origin['city'] AS city FROM records LIMIT 2",
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected: String = (0..2)
+        .map(|i| {
+            let hadoop_record::Value::Record(origin) = w.field(i, 6) else {
+                panic!("origin is a record")
+            };
+            let (hadoop_record::Value::String(city), hadoop_record::Value::Int(zip)) =
+                (&origin[0], &origin[1])
+            else {
+                panic!("Place {{ city, zip }}")
+            };
+            format!("'{city},{zip}\n")
+        })
+        .collect();
+    assert_eq!(stdout(&out), expected);
+
+    // A result that does not fit: the column, its type and the field's, nothing written.
+    for target in ["bad.bin", "bad-set/"] {
+        let out = w.sql(&[
+            "--to",
+            "records",
+            "--out-type",
+            "web.Place",
+            "--in-framing",
+            "paddle",
+            "-o",
+            target,
+            "SELECT url AS city, url AS zip FROM records",
+            file,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains("zip") && message.contains("int"),
+            "{message}"
+        );
+        assert!(!w.dir.join(target).exists(), "{target} was made");
+    }
+    // Records options without --to records.
+    let out = w.sql(&["--out-framing", "seqfile", "SELECT 1", file]);
+    assert!(
+        stderr(&out).contains("--out-framing applies to --to records"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -913,6 +913,42 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         );
     }
 
+    // SequenceFiles of Hit records, read back by Hadoop's SequenceFile.Reader through the
+    // class `rcc -l java` generates.
+    let total: u64 = SEQ_FILES.iter().map(|(_, n, _)| n).sum();
+    let sum: u64 = SEQ_FILES.iter().map(|(_, n, _)| n * (n - 1) / 2).sum();
+    for (on, cluster_url) in [("local", None), ("cluster", Some(cluster.url.as_str()))] {
+        let path = format!("/lake/records-{on}");
+        let records = [
+            "--to",
+            "records",
+            "--out-framing",
+            "seqfile",
+            "--seqfile-compression",
+            "block",
+        ];
+        let mut args = vec!["--in-framing", "seqfile", "--partitions", "4"];
+        args.extend_from_slice(&records);
+        let target = hdfs.url_of(&format!("{path}/"));
+        args.extend(["-o", &target, "SELECT url, n FROM records", input.as_str()]);
+        let cluster_args = cluster_url.map_or(vec![], |url| vec!["--cluster", url]);
+        ok(&rcc(
+            &dir,
+            &env,
+            &hit("sql", &[&cluster_args[..], &args].concat()),
+        ));
+        let files = hdfs_files(hdfs, &path);
+        assert_committed(&files, &[""], "seq");
+        let (mut read, mut read_sum) = (0, 0);
+        for part in files.iter().filter(|f| f.ends_with(".seq")) {
+            let answer = hdfs.command(&format!("seqread {path}/{part}"));
+            let mut words = answer.split_whitespace();
+            read += words.next().unwrap().parse::<u64>().unwrap();
+            read_sum += words.next().unwrap().parse::<u64>().unwrap();
+        }
+        assert_eq!((read, read_sum), (total, sum), "{on}: {files:?}");
+    }
+
     // A target that is not empty: refused on the cluster too, its contents kept.
     let before = hdfs_files(hdfs, "/lake/local-flat");
     let out = write(

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use futures::StreamExt;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
@@ -140,6 +141,32 @@ impl Target {
     /// made it.
     pub async fn abort(&self, spec: &DatasetSpec) {
         self.remove_staging(spec).await;
+        self.remove_made_dir().await;
+    }
+
+    /// A failed job whose tasks ran on a cluster's executors, some of which may still be
+    /// writing (Ballista does not wait for a failed job's other tasks): the staging
+    /// directory is removed again while files keep appearing in it, until it has stayed
+    /// empty for three seconds (at most half a minute).
+    pub async fn abort_after_stragglers(&self, spec: &DatasetSpec) {
+        self.remove_staging(spec).await;
+        let staging = child(&self.dir, &spec.staging());
+        let (mut quiet, mut rounds) = (0, 0);
+        while quiet < 3 && rounds < 30 {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            rounds += 1;
+            let left = self.store.list(Some(&staging)).next().await.is_some();
+            if left {
+                quiet = 0;
+                self.remove_staging(spec).await;
+            } else {
+                quiet += 1;
+            }
+        }
+        self.remove_made_dir().await;
+    }
+
+    async fn remove_made_dir(&self) {
         if self.made {
             match &self.local {
                 // Only when empty: nothing of anyone else's is removed.

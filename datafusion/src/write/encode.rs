@@ -9,6 +9,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::parquet::arrow::ArrowWriter;
 
+use super::records::RecordsWriter;
 use super::spec::PartFormat;
 
 /// Batches written as one file of a [`PartFormat`] into `W`.
@@ -18,23 +19,28 @@ use super::spec::PartFormat;
 /// use datafusion::arrow::array::{Int64Array, RecordBatch};
 /// use hadoop_record_datafusion::write::{BatchWriter, PartFormat};
 /// let batch = RecordBatch::try_from_iter([("n", Arc::new(Int64Array::from(vec![1, 2])) as _)])?;
-/// let mut writer = BatchWriter::new(PartFormat::Csv, Vec::new(), batch.schema())?;
+/// # let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("n.csv");
+/// let mut writer = BatchWriter::new(&PartFormat::Csv, std::fs::File::create(&path)?, batch.schema())?;
 /// writer.write(&batch)?;
-/// assert_eq!(writer.finish()?, b"n\n1\n2\n");
+/// writer.finish()?;
+/// assert_eq!(std::fs::read(&path)?, b"n\n1\n2\n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub enum BatchWriter<W: Write + Send> {
+pub enum BatchWriter<W: Write + Send + 'static> {
     /// CSV with a header row.
     Csv(datafusion::arrow::csv::Writer<W>),
     /// JSON lines.
     Json(datafusion::arrow::json::LineDelimitedWriter<W>),
     /// The file's schema (strings as `Utf8`) and its writer.
     Parquet(SchemaRef, ArrowWriter<W>),
+    /// Hadoop records.
+    Records(Box<RecordsWriter>),
 }
 
-impl<W: Write + Send> BatchWriter<W> {
+impl<W: Write + Send + 'static> BatchWriter<W> {
     /// Starts a file of rows of `schema`.
-    pub fn new(format: PartFormat, out: W, schema: SchemaRef) -> Result<Self, String> {
+    pub fn new(format: &PartFormat, out: W, schema: SchemaRef) -> Result<Self, String> {
         Ok(match format {
             PartFormat::Csv => BatchWriter::Csv(
                 datafusion::arrow::csv::WriterBuilder::new()
@@ -50,6 +56,9 @@ impl<W: Write + Send> BatchWriter<W> {
                     .map_err(|e| format!("cannot write Parquet: {e}"))?;
                 BatchWriter::Parquet(schema, writer)
             }
+            PartFormat::Records(records) => {
+                BatchWriter::Records(Box::new(RecordsWriter::new(records, out)?))
+            }
         })
     }
 
@@ -61,12 +70,13 @@ impl<W: Write + Send> BatchWriter<W> {
             BatchWriter::Parquet(schema, w) => cast_to(schema, batch)
                 .and_then(|batch| w.write(&batch).map_err(ArrowError::from))
                 .map_err(|e| e.to_string()),
+            BatchWriter::Records(w) => w.write(batch),
         };
         result.map_err(|e| format!("cannot write the result: {e}"))
     }
 
-    /// Ends the file (Parquet's footer) and gives the output back, flushed.
-    pub fn finish(self) -> Result<W, String> {
+    /// Ends the file (Parquet's footer, a framing's last chunk) and flushes the output.
+    pub fn finish(self) -> Result<(), String> {
         let failed = |e: String| format!("cannot write the result: {e}");
         let mut out = match self {
             BatchWriter::Csv(w) => w.into_inner(),
@@ -75,9 +85,9 @@ impl<W: Write + Send> BatchWriter<W> {
                 w.into_inner()
             }
             BatchWriter::Parquet(_, w) => w.into_inner().map_err(|e| failed(e.to_string()))?,
+            BatchWriter::Records(w) => return w.finish().map_err(failed),
         };
-        out.flush().map_err(|e| failed(e.to_string()))?;
-        Ok(out)
+        out.flush().map_err(|e| failed(e.to_string()))
     }
 }
 

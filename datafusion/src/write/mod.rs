@@ -12,7 +12,8 @@
 //! use datafusion::execution::SessionStateBuilder;
 //! use datafusion::prelude::SessionContext;
 //! use hadoop_record_datafusion::write::{
-//!     dataset_url, new_query_id, with_dataset_writes, write_dataset, DatasetSpec, PartFormat,
+//!     dataset_url, new_query_id, with_dataset_writes, write_dataset, DatasetSpec, JobOptions,
+//!     PartFormat,
 //! };
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -22,7 +23,7 @@
 //! let ctx = SessionContext::new_with_state(state);
 //! let frame = ctx.sql("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(n, s)").await?;
 //! let spec = DatasetSpec::new(dataset_url(target.to_str().unwrap())?, new_query_id(), PartFormat::Parquet);
-//! let rows = write_dataset(frame, spec, false).await?;
+//! let rows = write_dataset(frame, spec, JobOptions::default()).await?;
 //! assert_eq!(rows, 2);
 //! assert!(target.join("_SUCCESS").exists());
 //! # Ok(())
@@ -34,7 +35,9 @@ mod encode;
 mod exec;
 mod node;
 mod part;
+mod records;
 mod spec;
+mod upload;
 
 use std::sync::Arc;
 
@@ -49,11 +52,26 @@ pub use encode::BatchWriter;
 pub use exec::WriteExec;
 pub use node::{with_dataset_writes, WriteNode, WritePlanner};
 pub use part::log_parts;
+pub use records::RecordsOut;
 pub use spec::{DatasetSpec, PartFormat, STAGING};
 
 use commit::{one_attempt_each, Target, WrittenFile};
 use exec::locate;
 use spec::child;
+
+hadoop_record::__options! {
+    /// How a dataset job commits.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct JobOptions {
+        /// Replace the contents of a target that is not empty, at the job commit (default
+        /// false: such a target is refused).
+        overwrite / with_overwrite: copy bool = false;
+        /// The partitions run elsewhere (a Ballista cluster's executors): a failed job
+        /// cleans its staging directory again while their stragglers finish (default
+        /// false: they run in this process, which waits for them).
+        tasks_elsewhere / with_tasks_elsewhere: copy bool = false;
+    }
+}
 
 /// A query id unique on this machine and unlikely elsewhere: the time in nanoseconds and
 /// the process id, in hex.
@@ -91,7 +109,12 @@ pub fn dataset_url(target: &str) -> Result<String> {
 ///
 /// The session must plan [`WriteNode`]s ([`with_dataset_writes`]); on a Ballista cluster,
 /// the scheduler's sessions must.
-pub async fn write_dataset(frame: DataFrame, spec: DatasetSpec, overwrite: bool) -> Result<u64> {
+pub async fn write_dataset(
+    frame: DataFrame,
+    mut spec: DatasetSpec,
+    job: JobOptions,
+) -> Result<u64> {
+    let overwrite = job.overwrite;
     let (store_url, dir) = locate(&spec.url)?;
     let (state, plan) = frame.into_parts();
     let columns: Vec<&str> = plan
@@ -111,6 +134,11 @@ pub async fn write_dataset(frame: DataFrame, spec: DatasetSpec, overwrite: bool)
     if !spec.partition_by.is_empty() && spec.partition_by.len() >= columns.len() {
         return plan_err!("cannot partition by every column: the part files would hold none");
     }
+    let kept: Vec<usize> = (0..columns.len())
+        .filter(|&i| !spec.partition_by.iter().any(|k| k == columns[i]))
+        .collect();
+    let part_columns = Arc::new(plan.schema().as_arrow().project(&kept)?);
+    spec.format = spec.format.checked(&part_columns)?;
     let store = state.runtime_env().object_store(&store_url)?;
     let target = Target::begin(store.clone(), &spec.url, dir.clone(), overwrite)
         .await
@@ -124,15 +152,22 @@ pub async fn write_dataset(frame: DataFrame, spec: DatasetSpec, overwrite: bool)
     let mut files = match answer.and_then(|batches| written(&batches)) {
         Ok(files) => one_attempt_each(files),
         Err(e) => {
-            target.abort(&spec).await;
+            if job.tasks_elsewhere {
+                target.abort_after_stragglers(&spec).await;
+            } else {
+                upload::settled(&spec.query_id).await;
+                target.abort(&spec).await;
+            }
             return Err(e);
         }
     };
     if files.is_empty() && spec.partition_by.is_empty() {
         // No rows: one empty part file all the same, so that the dataset has its columns.
         let staged = format!("attempt-empty/{}", spec.part_name(0));
-        let empty = BatchWriter::new(spec.format, Vec::new(), schema)
+        let bytes = part::Pending::default();
+        let empty = BatchWriter::new(&spec.format, bytes.clone(), schema)
             .and_then(BatchWriter::finish)
+            .map(|()| bytes.take())
             .map_err(DataFusionError::Execution);
         let put = match empty {
             Ok(bytes) => {
@@ -190,13 +225,20 @@ fn written(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>> {
 /// `hdfs://…`, `s3://…`), which appears whole when the query ends and not at all if it
 /// fails (S3: a multipart upload completed at the end; HDFS and local disks: a hidden
 /// temporary file renamed). Answers the rows written.
-pub async fn write_file(frame: DataFrame, url: &str, format: PartFormat) -> Result<u64> {
+pub async fn write_file(frame: DataFrame, url: &str, format: &PartFormat) -> Result<u64> {
     let at = hadoop_record_storage::Location::parse(url).map_err(DataFusionError::Execution)?;
     let store_url = datafusion::execution::object_store::ObjectStoreUrl::parse(
         at.store_url().as_str().trim_end_matches('/'),
     )?;
     let store = frame.task_ctx().runtime_env().object_store(&store_url)?;
     let schema = Arc::new(frame.schema().as_arrow().clone());
+    let format = format.checked(&schema)?;
     let stream = frame.execute_stream().await?;
-    part::write_file(&store, at.path, format, schema, stream).await
+    let work = new_query_id();
+    let written = part::write_file(&work, &store, at.path, &format, schema, stream).await;
+    if written.is_err() {
+        // What was uploaded is aborted before this answers.
+        upload::settled(&work).await;
+    }
+    written
 }

@@ -13,17 +13,15 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::compute::{cast, take_record_batch};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
-use datafusion::common::{exec_datafusion_err, DataFusionError, Result};
+use datafusion::common::{DataFusionError, Result};
 use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
 use object_store::path::Path;
-use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
+use object_store::ObjectStore;
 
 use super::encode::BatchWriter;
 use super::spec::{child, written_schema, DatasetSpec, PartFormat};
-
-/// Part uploads in flight per file; more writes wait for one to finish.
-const PARTS_IN_FLIGHT: usize = 4;
+use super::upload::{Live, PartUpload};
 
 static LOG_PARTS: AtomicBool = AtomicBool::new(false);
 
@@ -48,6 +46,8 @@ impl PartTask {
     /// Writes `stream` and answers what it wrote ([`written_schema`]). A partition without
     /// rows writes nothing; on an error, what it started is abandoned.
     pub async fn write(self, mut stream: SendableRecordBatchStream) -> Result<RecordBatch> {
+        // Counted until this partition ends or is cancelled: a failed job waits for it.
+        let live = Live::new(&self.spec.query_id);
         let attempt = attempt(self.partition);
         let name = self.spec.part_name(self.partition);
         let mut files: HashMap<String, PartFile> = HashMap::new();
@@ -63,9 +63,10 @@ impl PartTask {
                     if !files.contains_key(&file) {
                         let staged = format!("{attempt}/{file}");
                         let location = child(&self.staging, &staged);
-                        let format = self.spec.format;
+                        let format = &self.spec.format;
+                        let schema = batch.schema();
                         let part =
-                            PartFile::start(&self.store, location, staged, format, &batch.schema())
+                            PartFile::start(&self.store, location, staged, format, &schema, &live)
                                 .await?;
                         files.insert(file.clone(), part);
                         order.push(file.clone());
@@ -78,28 +79,15 @@ impl PartTask {
             Ok(())
         }
         .await;
-        if let Err(e) = outcome {
-            for (_, part) in files.drain() {
-                part.abandon().await;
-            }
-            return Err(e);
-        }
+        // On an error, the files started are dropped: their uploads aborted.
+        outcome?;
         let (mut staged, mut rows) = (Vec::new(), Vec::new());
         for file in &order {
             let Some(part) = files.remove(file) else {
                 continue;
             };
             staged.push(part.staged.clone());
-            let written = part.finish().await;
-            let written = match written {
-                Ok(written) => written,
-                Err(e) => {
-                    for (_, part) in files.drain() {
-                        part.abandon().await;
-                    }
-                    return Err(e);
-                }
-            };
+            let written = part.finish().await?;
             if LOG_PARTS.load(Ordering::Relaxed) {
                 eprintln!(
                     "partition {} wrote {}{}/{} ({written} rows)",
@@ -123,25 +111,21 @@ impl PartTask {
 }
 
 /// Writes `stream` as one file of `format` at `location`, which appears when it ends;
-/// answers its rows.
+/// answers its rows. Its work is counted under `work` (see [`super::upload::settled`]).
 pub(crate) async fn write_file(
+    work: &str,
     store: &Arc<dyn ObjectStore>,
     location: Path,
-    format: PartFormat,
+    format: &PartFormat,
     schema: SchemaRef,
     mut stream: SendableRecordBatchStream,
 ) -> Result<u64> {
     let staged = location.to_string();
-    let mut file = PartFile::start(store, location, staged, format, &schema).await?;
+    let live = Live::new(work);
+    let mut file = PartFile::start(store, location, staged, format, &schema, &live).await?;
+    // On an error the file is dropped: its upload aborted.
     while let Some(batch) = stream.next().await {
-        let written = match batch {
-            Ok(batch) => file.write(&batch).await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = written {
-            file.abandon().await;
-            return Err(e);
-        }
+        file.write(&batch?).await?;
     }
     file.finish().await
 }
@@ -162,10 +146,10 @@ fn attempt(partition: usize) -> String {
 
 /// The bytes a [`BatchWriter`] has produced and the upload has not yet taken.
 #[derive(Clone, Default)]
-struct Pending(Arc<Mutex<Vec<u8>>>);
+pub(crate) struct Pending(Arc<Mutex<Vec<u8>>>);
 
 impl Pending {
-    fn take(&self) -> Vec<u8> {
+    pub(crate) fn take(&self) -> Vec<u8> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
@@ -182,15 +166,14 @@ impl Write for Pending {
     }
 }
 
-/// A part file being written: encoded batch by batch, uploaded as the bytes come (a
-/// multipart upload on S3, a hidden temporary file on HDFS and local disks), complete only
-/// at [`finish`](PartFile::finish).
+/// A part file being written: encoded batch by batch, uploaded as the bytes come
+/// ([`PartUpload`]), complete only at [`finish`](PartFile::finish); dropped before, its
+/// upload is aborted.
 struct PartFile {
     /// The encoder, until the file ends.
     writer: Option<BatchWriter<Pending>>,
     pending: Pending,
-    upload: WriteMultipart,
-    location: Path,
+    upload: PartUpload,
     /// Its path relative to the staging directory.
     staged: String,
     rows: u64,
@@ -201,18 +184,18 @@ impl PartFile {
         store: &Arc<dyn ObjectStore>,
         location: Path,
         staged: String,
-        format: PartFormat,
+        format: &PartFormat,
         schema: &SchemaRef,
+        live: &Live,
     ) -> Result<Self> {
         let pending = Pending::default();
         let writer = BatchWriter::new(format, pending.clone(), schema.clone())
             .map_err(DataFusionError::Execution)?;
-        let upload = store.put_multipart(&location).await?;
+        let upload = PartUpload::start(store, location, live).await?;
         Ok(PartFile {
             writer: Some(writer),
             pending,
-            upload: WriteMultipart::new(upload),
-            location,
+            upload,
             staged,
             rows: 0,
         })
@@ -229,36 +212,18 @@ impl PartFile {
     /// Hands the encoded bytes to the upload, waiting while too many parts are in flight.
     async fn send(&mut self) -> Result<()> {
         let bytes = self.pending.take();
-        if !bytes.is_empty() {
-            self.upload.wait_for_capacity(PARTS_IN_FLIGHT).await?;
-            self.upload.write(&bytes);
-        }
-        Ok(())
+        self.upload.write(&bytes).await
     }
 
-    /// Ends the file and completes its upload; answers its rows.
+    /// Ends the file and completes its upload; answers its rows. On an error the upload is
+    /// dropped: aborted.
     async fn finish(mut self) -> Result<u64> {
-        let ended = self.writer.take().map(BatchWriter::finish);
-        if let Some(Err(e)) = ended {
-            self.abandon().await;
-            return Err(DataFusionError::Execution(e));
+        if let Some(writer) = self.writer.take() {
+            writer.finish().map_err(DataFusionError::Execution)?;
         }
-        if let Err(e) = self.send().await {
-            self.abandon().await;
-            return Err(e);
-        }
-        let location = self.location.clone();
-        self.upload
-            .finish()
-            .await
-            .map_err(|e| exec_datafusion_err!("cannot complete {location}: {e}"))?;
+        self.send().await?;
+        self.upload.finish().await?;
         Ok(self.rows)
-    }
-
-    /// Gives the file up: its upload is aborted (S3's parts deleted, the temporary file
-    /// removed).
-    async fn abandon(self) {
-        let _ = self.upload.abort().await;
     }
 }
 

@@ -8,8 +8,10 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use object_store::path::Path;
 use serde::{Deserialize, Serialize};
 
+use super::records::RecordsOut;
+
 /// The format of a dataset's part files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PartFormat {
     /// Parquet files (strings as plain `Utf8`, which every reader takes).
@@ -18,16 +20,28 @@ pub enum PartFormat {
     Csv,
     /// One JSON object per line.
     Json,
+    /// Hadoop records of a DDL type, in an encoding, back to back or framed.
+    Records(Box<RecordsOut>),
 }
 
 impl PartFormat {
     /// The part files' extension: `parquet`, `csv`, `json`.
-    pub fn extension(self) -> &'static str {
+    pub fn extension(&self) -> &'static str {
         match self {
             PartFormat::Parquet => "parquet",
             PartFormat::Csv => "csv",
             PartFormat::Json => "json",
+            PartFormat::Records(out) => out.extension(),
         }
+    }
+
+    /// The same, checked against the result's columns `schema`: records must fit their
+    /// type (see [`RecordsOut::checked`]); the other formats take any columns.
+    pub fn checked(&self, schema: &SchemaRef) -> datafusion::common::Result<PartFormat> {
+        Ok(match self {
+            PartFormat::Records(out) => PartFormat::Records(Box::new(out.checked(schema)?)),
+            other => other.clone(),
+        })
     }
 }
 
@@ -38,7 +52,7 @@ impl PartFormat {
 /// let spec = DatasetSpec::new("s3://lake/hits/", "q1", PartFormat::Parquet);
 /// assert_eq!(spec.part_name(3), "part-00003-q1.parquet");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DatasetSpec {
     /// The dataset's directory as a URL ending in `/` (`file:///…/`, `hdfs://nn:8020/…/`,
     /// `s3://bucket/…/`).
@@ -82,6 +96,21 @@ impl DatasetSpec {
     /// `_temporary/<query id>`.
     pub fn staging(&self) -> String {
         format!("{STAGING}/{}", self.query_id)
+    }
+}
+
+/// By its serialized form: what a plan node's `Hash` and `PartialOrd` need, which the DDL
+/// and framing options inside do not have.
+impl std::hash::Hash for DatasetSpec {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        serde_json::to_string(self).unwrap_or_default().hash(state);
+    }
+}
+
+impl PartialOrd for DatasetSpec {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        let text = |s: &Self| serde_json::to_string(s).unwrap_or_default();
+        Some(text(self).cmp(&text(other)))
     }
 }
 

@@ -1,0 +1,118 @@
+//! [`RecordSink`]: records written as `rcc convert` writes them — in an encoding, back to
+//! back or in a framing — for writers outside `rcc convert` (`rcc sql --to records`, whose
+//! part files must hold the bytes `rcc convert` writes for the same records).
+
+use std::io::Write;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use hadoop_record::framing::plasma::PlasmaFormat;
+use hadoop_record::{Error, Format, RecordWriter};
+
+use crate::framing::{parse_framing, FrameWriter, Framing, Payload, WriteOptions};
+
+/// What one record is written through.
+pub type RecordOut = RecordWriter<Box<dyn Write + Send>>;
+
+/// Records of one encoding into `W`, back to back or framed.
+pub struct RecordSink {
+    inner: Inner,
+}
+
+enum Inner {
+    /// Back to back: the record writer over the output.
+    Stream(RecordOut),
+    /// Framed: each record encoded into a buffer, then framed as one payload.
+    Framed {
+        frames: FrameWriter<'static>,
+        writer: RecordOut,
+        buffer: SendBuffer,
+        /// Plasma text lines end where the framing says: CSV's own line end goes.
+        strip_line_end: bool,
+    },
+}
+
+/// A buffer the record writer appends to and the framing takes each record from.
+#[derive(Clone, Default)]
+struct SendBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SendBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl RecordSink {
+    /// Records of `format` into `output`, framed by `framing` (a name `--out-framing`
+    /// takes) with `options` (`--seqfile-*`, `--compression`, …), or back to back.
+    pub fn new<W: Write + Send + 'static>(
+        output: W,
+        format: Format,
+        framing: Option<&str>,
+        options: &WriteOptions,
+    ) -> Result<Self, String> {
+        let Some(name) = framing else {
+            return Ok(RecordSink {
+                inner: Inner::Stream(RecordWriter::new(Box::new(output), format)),
+            });
+        };
+        let framing = parse_framing("--out-framing", name)?;
+        let output = std::io::BufWriter::with_capacity(64 << 10, output);
+        let frames = FrameWriter::new(output, framing, options, None, false, None)?;
+        let buffer = SendBuffer::default();
+        Ok(RecordSink {
+            inner: Inner::Framed {
+                frames,
+                writer: RecordWriter::new(Box::new(buffer.clone()), format),
+                buffer,
+                strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
+                    && format == Format::Csv,
+            },
+        })
+    }
+
+    /// Writes one record, which `write` writes through the writer it is given.
+    pub fn write(
+        &mut self,
+        write: impl FnOnce(&mut RecordOut) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        match &mut self.inner {
+            Inner::Stream(writer) => write(writer),
+            Inner::Framed {
+                frames,
+                writer,
+                buffer,
+                strip_line_end,
+            } => {
+                write(writer)?;
+                writer.flush()?;
+                let bytes =
+                    std::mem::take(&mut *buffer.0.lock().unwrap_or_else(PoisonError::into_inner));
+                let payload = match bytes.as_slice() {
+                    [rest @ .., b'\n'] if *strip_line_end => rest,
+                    all => all,
+                };
+                frames.write(Payload {
+                    record_type: None,
+                    key: None,
+                    bytes: payload,
+                })
+            }
+        }
+    }
+
+    /// Writes what is pending (a framing's last chunk) and flushes.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        match &mut self.inner {
+            Inner::Stream(writer) => writer.flush(),
+            Inner::Framed { frames, .. } => frames.finish(),
+        }
+    }
+}
