@@ -14,13 +14,17 @@ Examples (one machine; each command in its own terminal):
   rcc cluster executor --bind-port 50061 --bind-grpc-port 50062
   rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \\
       'SELECT url, count(*) FROM records GROUP BY url' hdfs://namenode:8020/logs/hits.paddle
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing seqfile \
+      --to parquet --partition-by status -o s3://lake/hits/ 'SELECT * FROM records' \
+      hdfs://namenode:8020/jobs/hits/
 
 Executors read the record files themselves, each its byte ranges: hdfs:// and s3:// FILEs
 straight from HDFS or S3 (the scheduler lists and sizes them there), so every machine needs
 only the store's configuration (HADOOP_CONF_DIR; AWS_* or --s3-endpoint). A local path must
-name the same file on every executor's machine and on the scheduler's. Each executor prints
-one line per task to standard error: the task, its job, stage and partition, and the file
-byte ranges it reads.";
+name the same file on every executor's machine and on the scheduler's. They write datasets
+(rcc sql -o DIR/) the same way: each its partitions' part files, straight into the store.
+Each executor prints one line per task to standard error: the task, its job, stage and
+partition, and the file byte ranges it reads; and one line per part file it writes.";
 
 /// Run a Ballista scheduler or executor that knows record files, for `rcc sql --cluster`
 #[derive(Debug, Args)]

@@ -57,6 +57,14 @@ Examples:
       --in-framing paddle 'SELECT count(*) FROM records' s3://logs/2024/
   rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \
       'SELECT url, count(*) AS n FROM records GROUP BY url' hdfs://namenode:8020/logs/
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing seqfile \
+      --to parquet --partition-by status -o s3://lake/hits/ 'SELECT * FROM records' \
+      hdfs://namenode:8020/jobs/hits/
+  rcc sql --schema web.jr --type web.Hit --in-framing seqfile --to records --out-framing seqfile \
+      --seqfile-compression block -o hdfs://namenode:8020/clean/ \
+      'SELECT * FROM records WHERE bytes > 0' hdfs://namenode:8020/jobs/hits/
+  rcc sql --schema web.jr --type web.Hit --to records --out-schema geo.jr --out-type geo.Place \
+      --out-encoding csv 'SELECT origin.city AS city, origin.zip AS zip FROM records' hits.bin
 
 FILEs are files, directories (the files in them) and globs (quote them), all of one record
 type, encoding and framing: together one table (`records`, or --table). Its columns are the
@@ -71,16 +79,24 @@ straight from the store (local paths must then be the same on every executor).
 parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
 byte offset and field path; exit status 1.
 
--o DIR/ (or COPY (query) TO 'DIR/' [STORED AS …] [PARTITIONED BY (…)]) writes a dataset:
-part-NNNNN-<query id>.<ext>, one per partition of the result, written by the threads that run
-them under DIR/_temporary/, moved into place when all are written, then an empty _SUCCESS
-(as Hadoop commits a job's output); a failed query leaves nothing visible. A DIR that is not
-empty needs --overwrite.
+-o DIR/ (a local directory, hdfs://…/DIR/ or s3://…/DIR/; or COPY (query) TO 'DIR/' [STORED
+AS …] [PARTITIONED BY (…)]) writes a dataset: part-NNNNN-<query id>.<ext>, one per partition
+of the result, written straight into the store by whoever runs the partition (the local
+threads, or with --cluster the executors) under DIR/_temporary/, moved into place when all
+are written, then an empty _SUCCESS (as Hadoop commits a job's output); a failed query
+leaves nothing visible. A DIR that is not empty needs --overwrite. -o FILE (local or a URL)
+writes one file.
+
+--to records writes each row as a record of --out-type (default --type; --out-schema for
+another DDL file), columns matched to fields by name, in --out-encoding, back to back or in
+--out-framing with rcc convert's framing options: the bytes rcc convert writes. A result
+that does not fit the type is refused before anything is written.
 
 ";
 
 /// Query record files with SQL (DataFusion): files, directories and globs as one table, the
-/// result as a table, CSV, JSON lines or Parquet
+/// result as a table, CSV, JSON lines, Parquet or records; as one file or a dataset written
+/// where the data lives (local, HDFS, S3)
 #[derive(Debug, Args)]
 #[command(after_help = format!("{EXAMPLES}{STORAGE_HELP}"))]
 struct SqlArgs {
@@ -123,9 +139,10 @@ struct SqlArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "table")]
     to: OutFormat,
 
-    /// Write the result to FILE instead of standard output; DIR/ (or an existing directory):
-    /// as a dataset, one part file per partition of the result, written by the thread that
-    /// runs it, then `_SUCCESS` (--to parquet, csv or json)
+    /// Write the result to FILE instead of standard output; DIR/ (or an existing directory;
+    /// local, hdfs:// or s3://): as a dataset, one part file per partition of the result,
+    /// written where the partition runs, then `_SUCCESS` (--to parquet, csv, json or
+    /// records)
     #[arg(short = 'o', long = "output", value_name = "FILE|DIR/")]
     output: Option<PathBuf>,
 

@@ -203,15 +203,7 @@ fn an_absent_scheduler_is_a_clear_error() {
 fn an_executor_killed_during_a_query_is_survived() {
     let work = work_in("cli-cluster", "kill", 250_000);
     let paddle = work.paddle("big.paddle");
-    let mut cluster = Cluster::start(
-        &[
-            "--executor-timeout-seconds",
-            "5",
-            "--expire-dead-executor-interval-seconds",
-            "1",
-        ],
-        &["--executor-heartbeat-interval-seconds", "1"],
-    );
+    let mut cluster = Cluster::start_quick_to_lose();
     // Slow enough (seconds per task) that the kill lands while the task runs.
     let query = "SELECT url, count(*) AS n, sum(length(repeat(url, 200))) AS l \
                  FROM records GROUP BY url ORDER BY url";
@@ -285,15 +277,7 @@ fn csv_dataset(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
 fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
     let work = work_in("cli-cluster", "kill-write", 250_000);
     let paddle = work.paddle("big.paddle");
-    let mut cluster = Cluster::start(
-        &[
-            "--executor-timeout-seconds",
-            "5",
-            "--expire-dead-executor-interval-seconds",
-            "1",
-        ],
-        &["--executor-heartbeat-interval-seconds", "1"],
-    );
+    let mut cluster = Cluster::start_quick_to_lose();
     // Slow enough (seconds per task) that the kill lands while the tasks write.
     let query = "SELECT id, url, length(repeat(url, 200)) AS l FROM records";
     let local = sql(

@@ -161,6 +161,22 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// A cluster whose scheduler declares an executor lost 5 s after its heartbeats
+    /// (one a second) stop; Ballista's default is 180 s.
+    pub fn start_quick_to_lose() -> Cluster {
+        Cluster::start(
+            &[
+                "--executor-timeout-seconds",
+                "5",
+                "--expire-dead-executor-interval-seconds",
+                "1",
+            ],
+            &["--executor-heartbeat-interval-seconds", "1"],
+        )
+    }
+}
+
 /// `rcc cluster executor` for the scheduler on loopback port `scheduler_port`, on fresh
 /// loopback ports.
 pub fn executor_args(scheduler_port: &str) -> Vec<String> {
