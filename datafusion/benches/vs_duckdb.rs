@@ -8,6 +8,10 @@
 //! sum(d) FROM records GROUP BY s`. The Parquet file is DuckDB's own (its default writer,
 //! from DataFusion's file of the same records); both answers are checked to agree.
 //!
+//! Then writing: every record as a Parquet dataset, `rcc sql --to parquet -o DIR/ 'SELECT *
+//! FROM records'` against DuckDB's `COPY (SELECT * FROM 'the.parquet') TO 'DIR' (FORMAT
+//! parquet)`, at the same thread counts; what rcc wrote is read back by DuckDB and checked.
+//!
 //! ```sh
 //! cargo build --release -p hadoop-record-cli
 //! cargo bench -p hadoop-record-datafusion --bench vs_duckdb
@@ -60,6 +64,9 @@ con.execute("CREATE VIEW records AS SELECT * FROM read_parquet(%s)" % quote(sys.
 print(json.dumps({"version": duckdb.__version__}), flush=True)
 for line in sys.stdin:
     threads, query = line.rstrip("\n").split("\t", 1)
+    if query.startswith("COPY TO "):
+        query = "COPY (SELECT * FROM read_parquet(%s)) TO %s (FORMAT parquet)" % (
+            quote(sys.argv[1]), quote(query[len("COPY TO "):]))
     con.execute("SET threads = %d" % int(threads))
     t, c = time.perf_counter(), time.process_time()
     rows = con.execute(query).fetchall()
@@ -194,8 +201,6 @@ fn main() {
             best[k].1 = best[k].1.best(theirs);
         }
     }
-    drop(to_duckdb);
-    duckdb.wait().unwrap();
     println!("load average after: {}", load_average());
     println!();
     println!(
@@ -214,7 +219,71 @@ fn main() {
         );
     }
     println!("| rcc sql start-up (`SELECT 1`, table registered) | 1 | {startup} | | | |");
+
+    // Writing every record as Parquet: a dataset of part files, against DuckDB's COPY.
+    let scratch = paddle.with_extension("write-bench");
+    let (ours_dir, theirs_file) = (scratch.join("rcc"), scratch.join("duckdb.parquet"));
+    let rcc_write = |threads: usize| {
+        let _ = std::fs::remove_dir_all(&ours_dir);
+        let mut command = Command::new(&rcc[0]);
+        command.args(&rcc[1..]).arg("--schema").arg(&ddl);
+        command.args([
+            "--type",
+            "bench.Row",
+            "--in-framing",
+            "paddle",
+            "--to",
+            "parquet",
+        ]);
+        command.args(["--partitions", &threads.to_string(), "-o"]);
+        command.arg(format!("{}/", ours_dir.display()));
+        command.args(["SELECT * FROM records"]).arg(&paddle);
+        timed_process(command).0
+    };
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut best = [(Timing::MAX, Timing::MAX); 2];
+    for round in 0..=rounds {
+        for (k, threads) in [1, 2].into_iter().enumerate() {
+            let ours = rcc_write(threads);
+            let _ = std::fs::remove_file(&theirs_file);
+            let copy = format!("COPY TO {}", theirs_file.display());
+            let (theirs, _) = duckdb_query(threads, &copy);
+            if round == 0 {
+                let written = format!(
+                    "SELECT count(*), sum(l), sum(d) FROM read_parquet('{}/*.parquet')",
+                    ours_dir.display()
+                );
+                let (_, ours_rows) = duckdb_query(threads, &written);
+                let (_, all) = duckdb_query(threads, QUERIES[0].1);
+                check_same("the dataset rcc wrote", ours_rows, all);
+                continue;
+            }
+            best[k].0 = best[k].0.best(ours);
+            best[k].1 = best[k].1.best(theirs);
+        }
+    }
+    println!();
+    println!(
+        "| write all as Parquet | threads | rcc sql -o DIR/, best of {rounds}: wall (CPU) | \
+         DuckDB COPY: wall (CPU) | ratio, wall (CPU) | target |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for (threads, (ours, theirs)) in [1, 2].into_iter().zip(best) {
+        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+        let wall = ratio(ours.wall, theirs.wall);
+        println!(
+            "| `SELECT *` | {threads} | {ours} | {theirs} | {wall:.2} ({:.2}) | ≤ {WRITE_TARGET} {} |",
+            ratio(ours.cpu, theirs.cpu),
+            if wall <= WRITE_TARGET { "met" } else { "NOT met" },
+        );
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    drop(to_duckdb);
+    duckdb.wait().unwrap();
 }
+
+/// The write target: `rcc sql -o DIR/` at most this many times DuckDB's `COPY`.
+const WRITE_TARGET: f64 = 1.25;
 
 /// `s`'s 100 values, of 4 to 18 bytes: a word and a suffix.
 fn strings() -> Vec<String> {
