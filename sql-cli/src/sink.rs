@@ -1,6 +1,6 @@
 //! `rcc-sql`'s sink for a result printed or written to a local file: a table for people,
 //! or the bytes of a CSV, JSON-lines, Parquet or records file
-//! ([`BatchWriter`](hadoop_record_datafusion::write::BatchWriter)).
+//! (`hadoop_record_datafusion::write::BatchWriter`).
 
 use std::io::Write;
 

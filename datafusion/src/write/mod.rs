@@ -3,10 +3,11 @@
 //! Ballista cluster's executor), committed as Hadoop's `FileOutputCommitter` commits a
 //! job's output (a dataset appears whole, with `_SUCCESS`, or not at all).
 //!
-//! The data flows one way: [`spec`] (what a write is; shared) → [`encode`] (batches as
-//! file bytes) → [`part`] (a partition's part files, uploaded as they are written) →
-//! [`exec`] / [`node`] (the plan nodes that run it, locally or on a cluster) → [`commit`]
-//! (the job: check the target, commit one attempt per partition, or clean up).
+//! The data flows one way through its modules: `spec` (what a write is; shared) → `encode`
+//! and `records` (batches as file bytes) → `upload` and `part` (a partition's part files,
+//! uploaded as they are written) → `exec` / `node` (the plan nodes that run it, locally or
+//! on a cluster) → `commit` (the job: check the target, commit one attempt per partition,
+//! or clean up).
 //!
 //! ```
 //! use datafusion::execution::SessionStateBuilder;
