@@ -913,6 +913,29 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         );
     }
 
+    // -o URL without a trailing `/`: one file, written whole.
+    let one = hdfs.url_of("/lake/one.csv");
+    let args = [
+        "--in-framing",
+        "seqfile",
+        "--to",
+        "csv",
+        "-o",
+        &one,
+        BY_URL,
+        &input,
+    ];
+    ok(&rcc(&dir, &env, &hit("sql", &args)));
+    assert_eq!(hdfs_files(hdfs, "/lake/one.csv"), [""]);
+    hdfs.command(&format!(
+        "get /lake/one.csv {}",
+        dir.join("one.csv").display()
+    ));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("one.csv")).unwrap(),
+        expected
+    );
+
     // SequenceFiles of Hit records, read back by Hadoop's SequenceFile.Reader through the
     // class `rcc -l java` generates.
     let total: u64 = SEQ_FILES.iter().map(|(_, n, _)| n).sum();
