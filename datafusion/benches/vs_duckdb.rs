@@ -158,18 +158,17 @@ fn main() {
         rcc.join(" ")
     );
     println!("load average before: {}", load_average());
-    let rcc_sql = |threads: usize, query: &str| {
+    // `rcc sql` over the Paddle file's records, by `threads` partitions, writing `to`.
+    let rcc_over_records = |threads: usize, to: &str| {
         let mut command = Command::new(&rcc[0]);
         command.args(&rcc[1..]).arg("--schema").arg(&ddl);
-        command.args([
-            "--type",
-            "bench.Row",
-            "--in-framing",
-            "paddle",
-            "--to",
-            "csv",
-        ]);
-        command.args(["--partitions", &threads.to_string(), query]);
+        command.args(["--type", "bench.Row", "--in-framing", "paddle", "--to", to]);
+        command.args(["--partitions", &threads.to_string()]);
+        command
+    };
+    let rcc_sql = |threads: usize, query: &str| {
+        let mut command = rcc_over_records(threads, "csv");
+        command.arg(query);
         command.arg(&paddle);
         let (timing, out) = timed_process(command);
         let rows = out
@@ -225,17 +224,8 @@ fn main() {
     let (ours_dir, theirs_file) = (scratch.join("rcc"), scratch.join("duckdb.parquet"));
     let rcc_write = |threads: usize| {
         let _ = std::fs::remove_dir_all(&ours_dir);
-        let mut command = Command::new(&rcc[0]);
-        command.args(&rcc[1..]).arg("--schema").arg(&ddl);
-        command.args([
-            "--type",
-            "bench.Row",
-            "--in-framing",
-            "paddle",
-            "--to",
-            "parquet",
-        ]);
-        command.args(["--partitions", &threads.to_string(), "-o"]);
+        let mut command = rcc_over_records(threads, "parquet");
+        command.arg("-o");
         command.arg(format!("{}/", ours_dir.display()));
         command.args(["SELECT * FROM records"]).arg(&paddle);
         timed_process(command).0
