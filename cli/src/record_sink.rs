@@ -25,17 +25,37 @@ enum Inner {
     Framed {
         frames: FrameWriter<'static>,
         writer: RecordOut,
-        buffer: SendBuffer,
+        buffer: SharedBytes,
+        /// The last record's bytes, its allocation reused for the next.
+        record: Vec<u8>,
         /// Plasma text lines end where the framing says: CSV's own line end goes.
         strip_line_end: bool,
     },
 }
 
-/// A buffer the record writer appends to and the framing takes each record from.
+/// Bytes written through one handle and taken through another (a clone), across threads:
+/// what a writer that keeps its output (a record or Parquet writer) has produced since the
+/// last [`take`](SharedBytes::take).
 #[derive(Clone, Default)]
-struct SendBuffer(Arc<Mutex<Vec<u8>>>);
+pub struct SharedBytes(Arc<Mutex<Vec<u8>>>);
 
-impl Write for SendBuffer {
+impl SharedBytes {
+    /// The bytes written since the last take.
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Swaps the bytes written with `spare` (emptied first), keeping both allocations.
+    fn swap(&self, spare: &mut Vec<u8>) {
+        spare.clear();
+        std::mem::swap(
+            &mut *self.0.lock().unwrap_or_else(PoisonError::into_inner),
+            spare,
+        );
+    }
+}
+
+impl Write for SharedBytes {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.0
             .lock()
@@ -66,12 +86,13 @@ impl RecordSink {
         let framing = parse_framing("--out-framing", name)?;
         let output = std::io::BufWriter::with_capacity(64 << 10, output);
         let frames = FrameWriter::new(output, framing, options, None, false, None)?;
-        let buffer = SendBuffer::default();
+        let buffer = SharedBytes::default();
         Ok(RecordSink {
             inner: Inner::Framed {
                 frames,
                 writer: RecordWriter::new(Box::new(buffer.clone()), format),
                 buffer,
+                record: Vec::new(),
                 strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
                     && format == Format::Csv,
             },
@@ -89,13 +110,13 @@ impl RecordSink {
                 frames,
                 writer,
                 buffer,
+                record,
                 strip_line_end,
             } => {
                 write(writer)?;
                 writer.flush()?;
-                let bytes =
-                    std::mem::take(&mut *buffer.0.lock().unwrap_or_else(PoisonError::into_inner));
-                let payload = match bytes.as_slice() {
+                buffer.swap(record);
+                let payload = match record.as_slice() {
                     [rest @ .., b'\n'] if *strip_line_end => rest,
                     all => all,
                 };

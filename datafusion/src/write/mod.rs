@@ -47,6 +47,7 @@ use datafusion::arrow::datatypes::{UInt32Type, UInt64Type};
 use datafusion::common::{exec_datafusion_err, plan_err, DataFusionError, Result};
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::{Extension, LogicalPlan};
+use hadoop_record_cli::record_sink::SharedBytes;
 use object_store::ObjectStoreExt;
 
 pub use encode::BatchWriter;
@@ -165,7 +166,7 @@ pub async fn write_dataset(
     if files.is_empty() && spec.partition_by.is_empty() {
         // No rows: one empty part file all the same, so that the dataset has its columns.
         let staged = format!("attempt-empty/{}", spec.part_name(0));
-        let bytes = part::Pending::default();
+        let bytes = SharedBytes::default();
         let empty = BatchWriter::new(&spec.format, bytes.clone(), schema)
             .and_then(BatchWriter::finish)
             .map(|()| bytes.take())
@@ -227,16 +228,13 @@ fn written(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>> {
 /// fails (S3: a multipart upload completed at the end; HDFS and local disks: a hidden
 /// temporary file renamed). Answers the rows written.
 pub async fn write_file(frame: DataFrame, url: &str, format: &PartFormat) -> Result<u64> {
-    let at = hadoop_record_storage::Location::parse(url).map_err(DataFusionError::Execution)?;
-    let store_url = datafusion::execution::object_store::ObjectStoreUrl::parse(
-        at.store_url().as_str().trim_end_matches('/'),
-    )?;
+    let (store_url, path) = locate(url)?;
     let store = frame.task_ctx().runtime_env().object_store(&store_url)?;
     let schema = Arc::new(frame.schema().as_arrow().clone());
     let format = format.checked(&schema)?;
     let stream = frame.execute_stream().await?;
     let work = new_query_id();
-    let written = part::write_file(&work, &store, at.path, &format, schema, stream).await;
+    let written = part::write_file(&work, &store, path, &format, schema, stream).await;
     if written.is_err() {
         // What was uploaded is aborted before this answers.
         upload::settled(&work).await;

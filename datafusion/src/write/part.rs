@@ -4,9 +4,8 @@
 //! What it wrote is its answer, for the job commit ([`super::commit`]).
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, RecordBatch, StringArray, UInt32Array, UInt64Array,
@@ -18,6 +17,8 @@ use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
 use object_store::path::Path;
 use object_store::ObjectStore;
+
+use hadoop_record_cli::record_sink::SharedBytes;
 
 use super::encode::BatchWriter;
 use super::spec::{child, written_schema, DatasetSpec, PartFormat};
@@ -144,35 +145,13 @@ fn attempt(partition: usize) -> String {
     )
 }
 
-/// The bytes a [`BatchWriter`] has produced and the upload has not yet taken.
-#[derive(Clone, Default)]
-pub(crate) struct Pending(Arc<Mutex<Vec<u8>>>);
-
-impl Pending {
-    pub(crate) fn take(&self) -> Vec<u8> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-}
-
-impl Write for Pending {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut pending = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        pending.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// A part file being written: encoded batch by batch, uploaded as the bytes come
 /// ([`PartUpload`]), complete only at [`finish`](PartFile::finish); dropped before, its
 /// upload is aborted.
 struct PartFile {
     /// The encoder, until the file ends.
-    writer: Option<BatchWriter<Pending>>,
-    pending: Pending,
+    writer: Option<BatchWriter<SharedBytes>>,
+    pending: SharedBytes,
     upload: PartUpload,
     /// Its path relative to the staging directory.
     staged: String,
@@ -188,7 +167,7 @@ impl PartFile {
         schema: &SchemaRef,
         live: &Live,
     ) -> Result<Self> {
-        let pending = Pending::default();
+        let pending = SharedBytes::default();
         let writer = BatchWriter::new(format, pending.clone(), schema.clone())
             .map_err(DataFusionError::Execution)?;
         let upload = PartUpload::start(store, location, live).await?;
