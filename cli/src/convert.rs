@@ -239,14 +239,8 @@ pub(crate) struct ColumnarOptions {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     batch_size: Option<u32>,
 
-    /// With --to parquet: most rows per row group (default 1048576)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    row_group_size: Option<u32>,
-
-    /// With --to parquet: column compression, none, snappy, gzip, lz4 or zstd (default zstd,
-    /// level 1: about snappy's speed, smaller files)
-    #[arg(long, value_name = "C")]
-    parquet_compression: Option<String>,
+    #[command(flatten)]
+    pub(crate) parquet: crate::parquet_out::ParquetOptions,
 }
 
 /// Refuses the columnar options without a columnar format.
@@ -255,8 +249,11 @@ fn no_columnar_options(args: &ConvertArgs) -> Result<(), Early> {
     let given = [
         (o.nullable, "--nullable"),
         (o.batch_size.is_some(), "--batch-size"),
-        (o.row_group_size.is_some(), "--row-group-size"),
-        (o.parquet_compression.is_some(), "--parquet-compression"),
+        (o.parquet.row_group_size.is_some(), "--row-group-size"),
+        (
+            o.parquet.parquet_compression.is_some(),
+            "--parquet-compression",
+        ),
     ];
     match given.iter().find(|(on, _)| *on) {
         Some((_, flag)) => Err(Early::Message(format!(

@@ -21,6 +21,8 @@ pub mod frame;
 pub mod framing;
 mod generate;
 pub mod lsp;
+#[cfg(feature = "columnar")]
+pub mod parquet_out;
 pub mod record_sink;
 pub mod schema_type;
 pub mod storage;

@@ -8,9 +8,10 @@
 //! sum(d) FROM records GROUP BY s`. The Parquet file is DuckDB's own (its default writer,
 //! from DataFusion's file of the same records); both answers are checked to agree.
 //!
-//! Then writing: every record as a Parquet dataset, `rcc sql --to parquet -o DIR/ 'SELECT *
-//! FROM records'` against DuckDB's `COPY (SELECT * FROM 'the.parquet') TO 'DIR' (FORMAT
-//! parquet)`, at the same thread counts; what rcc wrote is read back by DuckDB and checked.
+//! Then writing: every record as a Parquet dataset, `rcc sql --to parquet
+//! --parquet-compression snappy -o DIR/ 'SELECT * FROM records'` against DuckDB's `COPY
+//! (SELECT * FROM 'the.parquet') TO 'DIR' (FORMAT parquet)` (Snappy, DuckDB's default), at
+//! the same thread counts; what rcc wrote is read back by DuckDB and checked.
 //!
 //! ```sh
 //! cargo build --release -p hadoop-record-cli
@@ -225,7 +226,8 @@ fn main() {
     let rcc_write = |threads: usize| {
         let _ = std::fs::remove_dir_all(&ours_dir);
         let mut command = rcc_over_records(threads, "parquet");
-        command.arg("-o");
+        // DuckDB writes Snappy unless told otherwise: the same codec on both sides.
+        command.args(["--parquet-compression", "snappy", "-o"]);
         command.arg(format!("{}/", ours_dir.display()));
         command.args(["SELECT * FROM records"]).arg(&paddle);
         timed_process(command).0

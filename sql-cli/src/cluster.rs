@@ -141,6 +141,10 @@ struct ExecutorArgs {
     storage: StorageArgs,
 }
 
+/// mimalloc: see the manifest.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     companion::main("cluster", run)
 }

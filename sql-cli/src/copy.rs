@@ -4,6 +4,7 @@
 
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::LogicalPlan;
+use hadoop_record_cli::parquet_out::ParquetOptions;
 use hadoop_record_datafusion::write::PartFormat;
 
 use crate::is_dataset;
@@ -29,17 +30,9 @@ pub(crate) fn copy_to_dataset(frame: DataFrame) -> Result<Copy, String> {
     if copy.partition_by.is_empty() && !is_dataset(&target) {
         return Ok(Copy::Not(frame));
     }
-    if !copy.options.is_empty() {
-        let mut options: Vec<&str> = copy.options.keys().map(String::as_str).collect();
-        options.sort_unstable();
-        return Err(format!(
-            "COPY … TO '{target}': options are not supported for datasets ({})",
-            options.join(", ")
-        ));
-    }
     let ext = copy.file_type.get_ext();
-    let format = match ext.trim_start_matches('.').to_ascii_lowercase().as_str() {
-        "parquet" => PartFormat::Parquet,
+    let mut format = match ext.trim_start_matches('.').to_ascii_lowercase().as_str() {
+        "parquet" => PartFormat::Parquet(ParquetOptions::default()),
         "csv" => PartFormat::Csv,
         "json" => PartFormat::Json,
         other => {
@@ -48,6 +41,34 @@ pub(crate) fn copy_to_dataset(frame: DataFrame) -> Result<Copy, String> {
             ))
         }
     };
+    let mut options: Vec<(&String, &String)> = copy.options.iter().collect();
+    options.sort_unstable();
+    for (key, value) in options {
+        // DataFusion's names, which its planner prefixes with `format.`.
+        let name = key.strip_prefix("format.").unwrap_or(key);
+        match (&mut format, name) {
+            (PartFormat::Parquet(parquet), "compression") => {
+                parquet.parquet_compression = Some(value.to_ascii_lowercase());
+                parquet
+                    .properties()
+                    .map_err(|e| format!("COPY … TO '{target}': {e}"))?;
+            }
+            (PartFormat::Parquet(parquet), "max_row_group_size") => {
+                let rows = value.parse().ok().filter(|&n: &u32| n > 0).ok_or_else(|| {
+                    format!(
+                        "COPY … TO '{target}': max_row_group_size `{value}` is not a count of rows"
+                    )
+                })?;
+                parquet.row_group_size = Some(rows);
+            }
+            _ => {
+                return Err(format!(
+                    "COPY … TO '{target}': option `{key}` is not supported for datasets (Parquet \
+                     takes compression and max_row_group_size)"
+                ))
+            }
+        }
+    }
     let partition_by = copy.partition_by.clone();
     let input = copy.input.as_ref().clone();
     let (state, _) = frame.into_parts();

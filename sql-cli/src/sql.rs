@@ -26,6 +26,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use hadoop_record_cli::frame::{report_end, Stop};
 use hadoop_record_cli::framing::{ReadOptions, WriteOptions};
+use hadoop_record_cli::parquet_out::ParquetOptions;
 use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
 use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
@@ -50,7 +51,7 @@ Examples:
       'SELECT * FROM hits' logs/
   rcc sql --schema web.jr --type web.Hit --from xml --to json 'SELECT origin.city FROM records' a.xml
   rcc sql --schema web.jr --type web.Hit --in-framing paddle --to parquet -o hits/ \\
-      'SELECT * FROM records WHERE ok' logs/
+      --parquet-compression snappy 'SELECT * FROM records WHERE ok' logs/
   rcc sql --schema web.jr --type web.Hit --in-framing seqfile \
       'SELECT url, count(*) AS n FROM records GROUP BY url' 'hdfs://namenode:8020/logs/*.seq'
   AWS_ENDPOINT_URL=http://127.0.0.1:9000 rcc sql --schema web.jr --type web.Hit \
@@ -76,7 +77,8 @@ executors of a Ballista cluster (`rcc cluster`), which read hdfs:// and s3:// fi
 straight from the store (local paths must then be the same on every executor).
 
 --to table (the default) prints a table; csv writes a header row; json one object per line;
-parquet needs -o (or a pipe). A bad record stops the query with its file, record number,
+parquet needs -o (or a pipe) and is zstd-compressed unless --parquet-compression (COPY:
+OPTIONS (compression 'snappy')). A bad record stops the query with its file, record number,
 byte offset and field path; exit status 1.
 
 -o DIR/ (a local directory, hdfs://…/DIR/ or s3://…/DIR/; or COPY (query) TO 'DIR/' [STORED
@@ -167,6 +169,9 @@ struct SqlArgs {
     /// same paths
     #[arg(long, value_name = "df://HOST:PORT")]
     cluster: Option<String>,
+
+    #[command(flatten)]
+    parquet: ParquetOptions,
 
     #[command(flatten)]
     records: RecordsOutArgs,
@@ -275,7 +280,7 @@ fn part_format(
         OutFormat::Table => None,
         OutFormat::Csv => Some(PartFormat::Csv),
         OutFormat::Json => Some(PartFormat::Json),
-        OutFormat::Parquet => Some(PartFormat::Parquet),
+        OutFormat::Parquet => Some(PartFormat::Parquet(args.parquet.clone())),
         OutFormat::Records => {
             let record = &args.record;
             let (file, loaded);
@@ -321,6 +326,10 @@ fn is_dataset(output: &str) -> bool {
         || (!hadoop_record_storage::is_url(output) && std::path::Path::new(output).is_dir())
 }
 
+/// mimalloc: see the manifest.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     companion::main("sql", run)
 }
@@ -361,6 +370,17 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
         if let Some(flag) = args.records.given() {
             return Err(format!("{flag} applies to --to records").into());
         }
+    }
+    if args.to == OutFormat::Parquet {
+        args.parquet
+            .properties()
+            .map_err(|e| format!("--parquet-compression: {e}"))?;
+    } else if args.parquet.any_given() {
+        return Err(
+            "--row-group-size and --parquet-compression apply to --to parquet"
+                .to_string()
+                .into(),
+        );
     }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with

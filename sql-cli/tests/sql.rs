@@ -10,7 +10,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fixture_harness::peers::{python, run_script, target_dir};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
@@ -705,6 +705,161 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
         stderr(&out)
     );
     assert!(!w.dir.join("t").exists());
+}
+
+/// Parquet is written as `rcc convert` writes it: zstd unless `--parquet-compression` (or
+/// COPY's `compression` option) says otherwise, in row groups of at most `--row-group-size`
+/// rows; wrong options are clear errors.
+#[test]
+fn parquet_compression_and_row_groups_are_chosen_as_in_rcc_convert() {
+    use datafusion::parquet::basic::Compression;
+    use datafusion::parquet::file::reader::{FileReader, SerializedFileReader};
+    let w = work("parquet-options");
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    let rows = w.values.len();
+    // Each written file's row groups: their row counts and their columns' compressions.
+    let groups = |path: &Path| -> Vec<(i64, Vec<Compression>)> {
+        let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+        let meta = reader.metadata();
+        meta.row_groups()
+            .iter()
+            .map(|g| {
+                (
+                    g.num_rows(),
+                    g.columns().iter().map(|c| c.compression()).collect(),
+                )
+            })
+            .collect()
+    };
+    let parts = |dir: &Path| -> Vec<PathBuf> {
+        let names = listing(dir);
+        assert_eq!(
+            names.first().map(String::as_str),
+            Some("_SUCCESS"),
+            "{names:?}"
+        );
+        names[1..].iter().map(|n| dir.join(n)).collect()
+    };
+    let select = "SELECT id, url, bytes FROM records";
+
+    let single = w.dir.join("one.parquet");
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "parquet",
+        "-o",
+        single.to_str().unwrap(),
+        select,
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let zstd = Compression::ZSTD(Default::default());
+    assert_eq!(groups(&single), [(rows as i64, vec![zstd; 3])]);
+
+    let dir = w.dir.join("snappy");
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "2",
+        "--to",
+        "parquet",
+        "--parquet-compression",
+        "snappy",
+        "--row-group-size",
+        "3",
+        "-o",
+        &format!("{}/", dir.display()),
+        select,
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut written = 0;
+    for part in parts(&dir) {
+        for (n, compressions) in groups(&part) {
+            assert!((1..=3).contains(&n), "{part:?}: a row group of {n} rows");
+            assert_eq!(compressions, [Compression::SNAPPY; 3]);
+            written += n;
+        }
+    }
+    assert_eq!(written, rows as i64);
+
+    let copied = w.dir.join("copied");
+    let copy = format!(
+        "COPY ({select}) TO '{}/' STORED AS PARQUET OPTIONS (compression 'gzip(9)', max_row_group_size 4)",
+        copied.display()
+    );
+    let out = w.sql(&["--in-framing", "paddle", "--to", "csv", &copy, file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for part in parts(&copied) {
+        for (n, compressions) in groups(&part) {
+            assert!((1..=4).contains(&n), "{part:?}: a row group of {n} rows");
+            // A file names its codec, not the level it was written at.
+            assert!(
+                compressions
+                    .iter()
+                    .all(|c| matches!(c, Compression::GZIP(_))),
+                "{compressions:?}"
+            );
+        }
+    }
+
+    // Wrong options: clear errors, nothing written.
+    let target = format!("{}/", w.dir.join("wrong").display());
+    for (args, error) in [
+        (
+            vec![
+                "--to",
+                "parquet",
+                "--parquet-compression",
+                "brotli",
+                "-o",
+                &target,
+            ],
+            "--parquet-compression: unknown compression `brotli`",
+        ),
+        (
+            vec![
+                "--to",
+                "csv",
+                "--parquet-compression",
+                "snappy",
+                "-o",
+                &target,
+            ],
+            "apply to --to parquet",
+        ),
+        (
+            vec!["--to", "json", "--row-group-size", "5", "-o", &target],
+            "apply to --to parquet",
+        ),
+    ] {
+        let mut all = vec!["--in-framing", "paddle"];
+        all.extend(args);
+        all.extend([select, file]);
+        let out = w.sql(&all);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(stderr(&out).contains(error), "{}", stderr(&out));
+    }
+    for (options, error) in [
+        ("(compression 'brotli')", "compression `brotli`"),
+        (
+            "(max_row_group_size 0)",
+            "max_row_group_size `0` is not a count of rows",
+        ),
+        (
+            "(bloom_filter_enabled true)",
+            "option `format.bloom_filter_enabled` is not supported",
+        ),
+    ] {
+        let copy = format!("COPY ({select}) TO '{target}' STORED AS PARQUET OPTIONS {options}");
+        let out = w.sql(&["--in-framing", "paddle", "--to", "csv", &copy, file]);
+        assert_eq!(out.status.code(), Some(1), "{options}");
+        assert!(stderr(&out).contains(error), "{options}: {}", stderr(&out));
+    }
+    assert!(!w.dir.join("wrong").exists());
 }
 
 /// `--partition-by` and `COPY … PARTITIONED BY`: Hive's directories (`col=value/`, values

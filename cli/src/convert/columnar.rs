@@ -19,16 +19,15 @@ use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions, DEFAULT_BATCH_SIZE};
 use hadoop_record_arrow::encode::{BatchEncoder, EncodeOptions};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use super::{
     check_write_options, complete_output, in_payload, no_framing_options, open_sink, open_source,
-    report_end, write_failure, write_flags, Carried, ColumnarOptions, ConvertArgs, InFormat,
-    OutFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
+    report_end, write_failure, write_flags, Carried, ConvertArgs, InFormat, OutFormat, RecordRef,
+    Source, Stop, Writer, OUTPUT_BUFFER,
 };
 use crate::framing::Framing;
+use crate::parquet_out::ParquetFile;
 use crate::schema_type::Early;
 use crate::Context;
 
@@ -94,14 +93,16 @@ fn to_columnar(
         )));
     }
     no_framing_options("--out-framing", &write_flags(&args.write))?;
-    if to == Columnar::Arrow
-        && (args.columnar.row_group_size.is_some() || args.columnar.parquet_compression.is_some())
-    {
+    if to == Columnar::Arrow && args.columnar.parquet.any_given() {
         return Err(Early::Message(
             "--row-group-size and --parquet-compression apply to --to parquet".into(),
         ));
     }
-    let properties = writer_properties(&args.columnar)?;
+    let properties = args
+        .columnar
+        .parquet
+        .properties()
+        .map_err(|e| Early::Message(format!("--parquet-compression: {e}")))?;
     local_only(args.files.output.as_deref(), "written")?;
     args.files.check_distinct()?;
     let in_framing = args
@@ -256,7 +257,7 @@ fn from_columnar(
                 .into(),
         ));
     }
-    if args.columnar.row_group_size.is_some() || args.columnar.parquet_compression.is_some() {
+    if args.columnar.parquet.any_given() {
         return Err(Early::Message(
             "--row-group-size and --parquet-compression apply to --to parquet".into(),
         ));
@@ -326,37 +327,13 @@ fn from_columnar(
     Ok(report_end(context, &[], failure))
 }
 
-/// Parquet writer properties from the options.
-fn writer_properties(options: &ColumnarOptions) -> Result<WriterProperties, Early> {
-    let compression = match options.parquet_compression.as_deref().unwrap_or("zstd") {
-        "none" => Compression::UNCOMPRESSED,
-        "snappy" => Compression::SNAPPY,
-        "gzip" => Compression::GZIP(GzipLevel::default()),
-        "lz4" => Compression::LZ4_RAW,
-        "zstd" => Compression::ZSTD(ZstdLevel::default()),
-        other => {
-            return Err(Early::Message(format!(
-                "--parquet-compression: unknown compression `{other}` (expected none, snappy, \
-                 gzip, lz4 or zstd)"
-            )))
-        }
-    };
-    let mut builder = WriterProperties::builder()
-        .set_compression(compression)
-        .set_created_by(format!("rcc (hadoop-record) {}", env!("CARGO_PKG_VERSION")));
-    if let Some(rows) = options.row_group_size {
-        builder = builder.set_max_row_group_row_count(Some(rows as usize));
-    }
-    Ok(builder.build())
-}
-
 /// A sink that may go to another thread (Parquet's writer wants one).
 type Output = BufWriter<Box<dyn Write + Send>>;
 
 /// A Parquet or Arrow IPC file being written.
 enum ColumnarWriter {
-    Parquet(ArrowWriter<Output>),
-    Arrow(FileWriter<Output>),
+    Parquet(Box<ParquetFile<Output>>),
+    Arrow(Box<FileWriter<Output>>),
 }
 
 impl ColumnarWriter {
@@ -376,18 +353,18 @@ impl ColumnarWriter {
         let out = BufWriter::with_capacity(OUTPUT_BUFFER, out);
         let failed = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", to.name());
         Ok(match to {
-            Columnar::Parquet => ColumnarWriter::Parquet(
-                ArrowWriter::try_new(out, schema, Some(properties)).map_err(|e| failed(&e))?,
-            ),
-            Columnar::Arrow => {
-                ColumnarWriter::Arrow(FileWriter::try_new(out, &schema).map_err(|e| failed(&e))?)
+            Columnar::Parquet => {
+                ColumnarWriter::Parquet(Box::new(ParquetFile::new(out, &schema, properties)))
             }
+            Columnar::Arrow => ColumnarWriter::Arrow(Box::new(
+                FileWriter::try_new(out, &schema).map_err(|e| failed(&e))?,
+            )),
         })
     }
 
     fn write(&mut self, batch: &RecordBatch) -> Result<(), String> {
         match self {
-            ColumnarWriter::Parquet(w) => w.write(batch).map_err(|e| e.to_string()),
+            ColumnarWriter::Parquet(w) => w.write(batch),
             ColumnarWriter::Arrow(w) => w.write(batch).map_err(|e| e.to_string()),
         }
     }
@@ -396,8 +373,7 @@ impl ColumnarWriter {
     fn finish(self) -> Result<(), String> {
         match self {
             ColumnarWriter::Parquet(w) => w
-                .into_inner()
-                .map_err(|e| e.to_string())
+                .finish()
                 .and_then(|mut out| out.flush().map_err(|e| e.to_string())),
             ColumnarWriter::Arrow(mut w) => {
                 w.finish().map_err(|e| e.to_string())?;

@@ -23,7 +23,7 @@
 //! let state = with_dataset_writes(SessionStateBuilder::new().with_default_features()).build();
 //! let ctx = SessionContext::new_with_state(state);
 //! let frame = ctx.sql("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(n, s)").await?;
-//! let spec = DatasetSpec::new(dataset_url(target.to_str().unwrap())?, new_query_id(), PartFormat::Parquet);
+//! let spec = DatasetSpec::new(dataset_url(target.to_str().unwrap())?, new_query_id(), PartFormat::Parquet(Default::default()));
 //! let rows = write_dataset(frame, spec, JobOptions::default()).await?;
 //! assert_eq!(rows, 2);
 //! assert!(target.join("_SUCCESS").exists());

@@ -8,14 +8,17 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use object_store::path::Path;
 use serde::{Deserialize, Serialize};
 
+use hadoop_record_cli::parquet_out::ParquetOptions;
+
 use super::records::RecordsOut;
 
 /// The format of a dataset's part files.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PartFormat {
-    /// Parquet files (strings as plain `Utf8`, which every reader takes).
-    Parquet,
+    /// Parquet files (strings as plain `Utf8`, which every reader takes), compressed and
+    /// grouped as the options say (zstd by default, as `rcc convert` writes them).
+    Parquet(ParquetOptions),
     /// CSV with a header row.
     Csv,
     /// One JSON object per line.
@@ -28,7 +31,7 @@ impl PartFormat {
     /// The part files' extension: `parquet`, `csv`, `json`.
     pub fn extension(&self) -> &'static str {
         match self {
-            PartFormat::Parquet => "parquet",
+            PartFormat::Parquet(_) => "parquet",
             PartFormat::Csv => "csv",
             PartFormat::Json => "json",
             PartFormat::Records(out) => out.extension(),
@@ -49,7 +52,7 @@ impl PartFormat {
 ///
 /// ```
 /// use hadoop_record_datafusion::write::{DatasetSpec, PartFormat};
-/// let spec = DatasetSpec::new("s3://lake/hits/", "q1", PartFormat::Parquet);
+/// let spec = DatasetSpec::new("s3://lake/hits/", "q1", PartFormat::Parquet(Default::default()));
 /// assert_eq!(spec.part_name(3), "part-00003-q1.parquet");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

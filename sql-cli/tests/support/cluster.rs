@@ -122,7 +122,7 @@ impl Drop for Process {
     }
 }
 
-/// A scheduler and two executors on fresh loopback ports.
+/// A scheduler and its executors (two, unless sized) on fresh loopback ports.
 pub struct Cluster {
     pub url: String,
     // Executors first: dropped (killed) before the scheduler.
@@ -133,6 +133,16 @@ pub struct Cluster {
 impl Cluster {
     /// `scheduler_args` and `executor_args` are added to the processes' command lines.
     pub fn start(scheduler_args: &[&str], executor_extra: &[&str]) -> Cluster {
+        Cluster::start_sized(2, 2, scheduler_args, executor_extra)
+    }
+
+    /// A scheduler and `executors` executors of `slots` task slots each.
+    pub fn start_sized(
+        executors: usize,
+        slots: usize,
+        scheduler_args: &[&str],
+        executor_extra: &[&str],
+    ) -> Cluster {
         let port = free_port().to_string();
         let mut args = vec![
             "scheduler",
@@ -144,18 +154,18 @@ impl Cluster {
         args.extend_from_slice(scheduler_args);
         let mut scheduler = Process::start("scheduler", &args);
         scheduler.wait_for(|l| l.contains("listening on 127.0.0.1:"));
-        let mut executors = Vec::new();
-        for i in 0..2 {
+        let mut started = Vec::new();
+        for i in 0..executors {
             let mut args = executor_args(&port);
-            args.extend(["--concurrent-tasks", "2"].map(String::from));
+            args.extend(["--concurrent-tasks".to_owned(), slots.to_string()]);
             args.extend(executor_extra.iter().map(|a| a.to_string()));
             let mut executor = Process::start(&format!("executor {i}"), &args);
             executor.wait_for(|l| l.contains("listening on"));
-            executors.push(executor);
+            started.push(executor);
         }
         Cluster {
             url: format!("df://127.0.0.1:{port}"),
-            executors,
+            executors: started,
             scheduler,
         }
     }

@@ -1,13 +1,19 @@
 //! `rcc sql` over a Paddle file in HDFS (a MiniDFSCluster on loopback: NameNode and two
-//! DataNodes in one JVM, replication 2), stored twice, in 1 MiB blocks (the tests' size)
-//! and in Hadoop's default 128 MiB, against the same scan of the local file, and a
-//! two-executor Ballista cluster over each HDFS copy, in one run, alternating.
+//! DataNodes in one JVM, replication 2), in one run:
 //!
-//! `cargo bench -p hadoop-record-sql-cli --bench hdfs_scan` (`HDFS_BENCH_RECORDS`, default
+//! - **scan**: the file stored twice, in 1 MiB blocks (the tests' size) and in Hadoop's
+//!   default 128 MiB, read by `rcc sql` against the same scan of the local file, and by a
+//!   two-executor Ballista cluster over each HDFS copy, alternating;
+//! - **write**: every record written back into HDFS as a Parquet dataset (`--to parquet -o
+//!   hdfs://…/dir/`, two partitions) by a one-executor and by a two-executor cluster, one
+//!   task slot per executor (each stands for a machine; this one has two cores), alternating.
+//!
+//! `cargo bench -p hadoop-record-sql-cli --bench hdfs` (`HDFS_BENCH_RECORDS`, default
 //! 4,000,000; `HDFS_BENCH_ROUNDS`, default 7; `HDFS_BENCH_WARMUP`, the HDFS scans run
-//! first, untimed, default 10). Prints the median wall time of each, and the
-//! CPU time (user + system) of the `rcc-sql` process for the local and HDFS scans. Not
-//! criterion: each sample is a whole process, and the MiniDFSCluster is the harness's.
+//! first, untimed, default 10; `HDFS_BENCH_PHASES`, default `scan,write`). Prints the
+//! median wall time of each, and the CPU time (user + system) of the `rcc-sql` process for
+//! the local and HDFS scans. Not criterion: each sample is a whole process, and the
+//! MiniDFSCluster is the harness's.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -134,29 +140,41 @@ fn main() {
         copies.push((label, hdfs.url_of(path)));
     }
     let local = paddle.to_str().unwrap();
+    let phases = std::env::var("HDFS_BENCH_PHASES").unwrap_or_else(|_| "scan,write".into());
+    let phases: Vec<&str> = phases.split(',').collect();
+    if phases.contains(&"scan") {
+        scan_phase(&dir, local, &copies, size, rounds);
+    }
+    if phases.contains(&"write") {
+        write_phase(hdfs, &dir, &copies[1], size, rounds);
+    }
+}
 
+/// `rcc sql` and a two-executor cluster over the HDFS copies, against the local file.
+fn scan_phase(dir: &Path, local: &str, copies: &[(String, String)], size: u64, rounds: usize) {
+    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
     let cluster = Cluster::start(&[], &[]);
     // Each case: its name, whether it runs on the cluster, the files.
     let mut cases: Vec<(String, bool, &str)> = vec![("local file, rcc sql".into(), false, local)];
-    for (label, url) in &copies {
+    for (label, url) in copies {
         cases.push((format!("hdfs://, {label}, rcc sql"), false, url));
         cases.push((format!("hdfs://, {label}, 2-executor cluster"), true, url));
     }
 
-    let (expected, _, _) = scan(&dir, None, local);
+    let (expected, _, _) = scan(dir, None, local);
     // A DataNode in service has compiled its hot paths: the MiniDFSCluster's JVM, just
     // started, is given the time to (its JIT otherwise shares the cores with the scans).
     let warm_up = env_or("HDFS_BENCH_WARMUP", 10);
     for _ in 0..warm_up {
-        for (_, url) in &copies {
-            assert_eq!(scan(&dir, None, url).0, expected);
+        for (_, url) in copies {
+            assert_eq!(scan(dir, None, url).0, expected);
         }
     }
     let mut times = vec![(vec![], vec![]); cases.len()];
     for _ in 0..rounds {
         for ((_, on_cluster, files), (walls, cpus)) in cases.iter().zip(&mut times) {
             let url = on_cluster.then_some(cluster.url.as_str());
-            let (out, wall, cpu) = scan(&dir, url, files);
+            let (out, wall, cpu) = scan(dir, url, files);
             assert_eq!(out, expected);
             walls.push(wall);
             cpus.push(cpu);
@@ -184,6 +202,90 @@ fn main() {
             wall.as_secs_f64(),
             mb / wall.as_secs_f64(),
             local_wall.as_secs_f64() / wall.as_secs_f64()
+        );
+    }
+}
+
+/// Every record written into HDFS as a Parquet dataset, from `copy` (its label and URL), by
+/// a one-executor and a two-executor cluster of one task slot per executor.
+fn write_phase(hdfs: &MiniHdfs, dir: &Path, copy: &(String, String), size: u64, rounds: usize) {
+    const TARGET: &str = "/bench/written";
+    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
+    let one = Cluster::start_sized(1, 1, &[], &[]);
+    let two = Cluster::start_sized(2, 1, &[], &[]);
+    let clusters = [("1 executor", &one), ("2 executors", &two)];
+    let target = format!("{}/", hdfs.url_of(TARGET));
+    let mut times = vec![vec![]; clusters.len()];
+    // Round 0 warms up, untimed.
+    for round in 0..=rounds {
+        for ((_, cluster), walls) in clusters.iter().zip(&mut times) {
+            let mut command = Command::new(RCC_SQL);
+            command.current_dir(dir).args([
+                "--schema",
+                "hit.jr",
+                "--type",
+                "hadooprecord.hdfs.Hit",
+                "--in-framing",
+                "paddle",
+                "--to",
+                "parquet",
+                "--partitions",
+                "2",
+                "--overwrite",
+                "--cluster",
+                &cluster.url,
+                "-o",
+                &target,
+                "SELECT * FROM records",
+                &copy.1,
+            ]);
+            let started = Instant::now();
+            let out = run(command);
+            let wall = started.elapsed();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let written = hdfs.list(TARGET);
+            let parts = written
+                .iter()
+                .filter(|(name, _)| name.ends_with(".parquet"))
+                .count();
+            assert!(
+                parts == 2 && written.iter().any(|(name, _)| name.ends_with("_SUCCESS")),
+                "the dataset: {written:?}"
+            );
+            if round > 0 {
+                walls.push(wall);
+            }
+        }
+    }
+    for executor in &two.executors {
+        assert!(
+            executor.stderr().contains(" wrote "),
+            "both executors write part files:\n{}",
+            executor.stderr()
+        );
+    }
+    let names = clusters.map(|(name, _)| name);
+    drop((one, two));
+    let mb = size as f64 / 1e6;
+    println!();
+    println!(
+        "{records} records ({mb:.1} MB Paddle, {}) written into HDFS as Parquet, 2 \
+         partitions, one task slot per executor; median of {rounds}",
+        copy.0
+    );
+    println!("| cluster | wall | MB/s | speed-up |");
+    println!("| --- | --- | --- | --- |");
+    let medians: Vec<Duration> = times.into_iter().map(median).collect();
+    for (name, wall) in names.iter().zip(&medians) {
+        println!(
+            "| {name} | {:.2} s | {:.0} | {:.2}× |",
+            wall.as_secs_f64(),
+            mb / wall.as_secs_f64(),
+            medians[0].as_secs_f64() / wall.as_secs_f64()
         );
     }
 }
