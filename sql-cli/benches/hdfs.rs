@@ -9,8 +9,9 @@
 //!   task slot per executor (each stands for a machine; this one has two cores), alternating.
 //!
 //! `cargo bench -p hadoop-record-sql-cli --bench hdfs` (`HDFS_BENCH_RECORDS`, default
-//! 4,000,000; `HDFS_BENCH_ROUNDS`, default 7; `HDFS_BENCH_WARMUP`, the HDFS scans run
-//! first, untimed, default 10; `HDFS_BENCH_PHASES`, default `scan,write`). Prints the
+//! 4,000,000; `HDFS_BENCH_WRITE_RECORDS`, default 16,000,000; `HDFS_BENCH_ROUNDS`, default
+//! 7; `HDFS_BENCH_WARMUP`, the HDFS scans run first, untimed, default 10;
+//! `HDFS_BENCH_PHASES`, default `scan,write`). Prints the
 //! median wall time of each, and the CPU time (user + system) of the `rcc-sql` process for
 //! the local and HDFS scans. Not criterion: each sample is a whole process, and the
 //! MiniDFSCluster is the harness's.
@@ -102,30 +103,7 @@ fn main() {
     let dir = interop_tests::tools::work_dir().join("hdfs-bench");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("hit.jr"), DDL).unwrap();
-    let paddle = dir.join(format!("hits-{records}.paddle"));
-    if !paddle.exists() {
-        let mut csv = std::io::BufWriter::new(std::fs::File::create(dir.join("hits.csv")).unwrap());
-        for i in 0..records {
-            writeln!(csv, "'u{},{i}", i % 97).unwrap();
-        }
-        csv.into_inner().unwrap();
-        let status = Command::new(RCC_CONVERT)
-            .current_dir(&dir)
-            .args([
-                "--schema",
-                "hit.jr",
-                "--type",
-                "hadooprecord.hdfs.Hit",
-                "--from",
-                "csv",
-            ])
-            .args(["--to", "binary", "--out-framing", "paddle", "hits.csv"])
-            .arg(&paddle)
-            .status()
-            .unwrap();
-        assert!(status.success());
-        std::fs::remove_file(dir.join("hits.csv")).unwrap();
-    }
+    let paddle = paddle_file(&dir, records);
     let size = std::fs::metadata(&paddle).unwrap().len();
     // The file twice: in the test cluster's 1 MiB blocks (46 for the default records), and
     // in Hadoop's default 128 MiB blocks, which clusters in service mostly keep.
@@ -146,8 +124,44 @@ fn main() {
         scan_phase(&dir, local, &copies, size, rounds);
     }
     if phases.contains(&"write") {
-        write_phase(hdfs, &dir, &copies[1], size, rounds);
+        // A cluster's job: large enough that its fixed costs (planning, scheduling, the
+        // commit's renames) do not hide how the writing scales.
+        let records = env_or("HDFS_BENCH_WRITE_RECORDS", 16_000_000);
+        let paddle = paddle_file(&dir, records);
+        let size = std::fs::metadata(&paddle).unwrap().len();
+        let path = format!("/bench/write-{records}.paddle");
+        hdfs.put(&paddle, &path, Some(DEFAULT_BLOCK_SIZE));
+        write_phase(hdfs, &dir, &hdfs.url_of(&path), records, size, rounds);
     }
+}
+
+/// The bench's Paddle file of `records` records in `dir`, made once with `rcc convert`.
+fn paddle_file(dir: &Path, records: u64) -> std::path::PathBuf {
+    let paddle = dir.join(format!("hits-{records}.paddle"));
+    if !paddle.exists() {
+        let mut csv = std::io::BufWriter::new(std::fs::File::create(dir.join("hits.csv")).unwrap());
+        for i in 0..records {
+            writeln!(csv, "'u{},{i}", i % 97).unwrap();
+        }
+        csv.into_inner().unwrap();
+        let status = Command::new(RCC_CONVERT)
+            .current_dir(dir)
+            .args([
+                "--schema",
+                "hit.jr",
+                "--type",
+                "hadooprecord.hdfs.Hit",
+                "--from",
+                "csv",
+            ])
+            .args(["--to", "binary", "--out-framing", "paddle", "hits.csv"])
+            .arg(&paddle)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::remove_file(dir.join("hits.csv")).unwrap();
+    }
+    paddle
 }
 
 /// `rcc sql` and a two-executor cluster over the HDFS copies, against the local file.
@@ -206,19 +220,19 @@ fn scan_phase(dir: &Path, local: &str, copies: &[(String, String)], size: u64, r
     }
 }
 
-/// Every record written into HDFS as a Parquet dataset, from `copy` (its label and URL), by
-/// a one-executor and a two-executor cluster of one task slot per executor.
-fn write_phase(hdfs: &MiniHdfs, dir: &Path, copy: &(String, String), size: u64, rounds: usize) {
+/// Every record of `input` written into HDFS as a Parquet dataset by a one-executor and a
+/// two-executor cluster of one task slot per executor.
+fn write_phase(hdfs: &MiniHdfs, dir: &Path, input: &str, records: u64, size: u64, rounds: usize) {
     const TARGET: &str = "/bench/written";
-    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
     let one = Cluster::start_sized(1, 1, &[], &[]);
     let two = Cluster::start_sized(2, 1, &[], &[]);
     let clusters = [("1 executor", &one), ("2 executors", &two)];
     let target = format!("{}/", hdfs.url_of(TARGET));
     let mut times = vec![vec![]; clusters.len()];
+    let mut busy = vec![vec![]; clusters.len()];
     // Round 0 warms up, untimed.
     for round in 0..=rounds {
-        for ((_, cluster), walls) in clusters.iter().zip(&mut times) {
+        for (((_, cluster), walls), busy) in clusters.iter().zip(&mut times).zip(&mut busy) {
             let mut command = Command::new(RCC_SQL);
             command.current_dir(dir).args([
                 "--schema",
@@ -237,11 +251,11 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, copy: &(String, String), size: u64, 
                 "-o",
                 &target,
                 "SELECT * FROM records",
-                &copy.1,
+                input,
             ]);
-            let started = Instant::now();
+            let (started, cpu) = (Instant::now(), machine_cpu());
             let out = run(command);
-            let wall = started.elapsed();
+            let (wall, cpu) = (started.elapsed(), machine_cpu() - cpu);
             assert!(
                 out.status.success(),
                 "{}",
@@ -258,6 +272,7 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, copy: &(String, String), size: u64, 
             );
             if round > 0 {
                 walls.push(wall);
+                busy.push(cpu);
             }
         }
     }
@@ -273,19 +288,46 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, copy: &(String, String), size: u64, 
     let mb = size as f64 / 1e6;
     println!();
     println!(
-        "{records} records ({mb:.1} MB Paddle, {}) written into HDFS as Parquet, 2 \
-         partitions, one task slot per executor; median of {rounds}",
-        copy.0
+        "{records} records ({mb:.1} MB Paddle in 128 MiB blocks) written into HDFS as \
+         Parquet, 2 partitions, one task slot per executor; median of {rounds}"
     );
-    println!("| cluster | wall | MB/s | speed-up |");
-    println!("| --- | --- | --- | --- |");
+    println!("| cluster | wall | MB/s | speed-up | machine CPU (cores busy) |");
+    println!("| --- | --- | --- | --- | --- |");
     let medians: Vec<Duration> = times.into_iter().map(median).collect();
-    for (name, wall) in names.iter().zip(&medians) {
+    let busy: Vec<Duration> = busy.into_iter().map(median).collect();
+    for ((name, wall), cpu) in names.iter().zip(&medians).zip(&busy) {
         println!(
-            "| {name} | {:.2} s | {:.0} | {:.2}× |",
+            "| {name} | {:.2} s | {:.0} | {:.2}× | {:.2} s ({:.1}) |",
             wall.as_secs_f64(),
             mb / wall.as_secs_f64(),
-            medians[0].as_secs_f64() / wall.as_secs_f64()
+            medians[0].as_secs_f64() / wall.as_secs_f64(),
+            cpu.as_secs_f64(),
+            cpu.as_secs_f64() / wall.as_secs_f64()
         );
     }
+}
+
+/// The CPU time the whole machine has spent busy (every process, HDFS's JVM too), from
+/// `/proc/stat`: what bounds a cluster that shares its cores with the store.
+fn machine_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal: all but idle and iowait are busy.
+    let busy: u64 = ticks
+        .iter()
+        .take(8)
+        .enumerate()
+        .filter(|(i, _)| *i != 3 && *i != 4)
+        .map(|(_, t)| t)
+        .sum();
+    // SAFETY: sysconf only reads a constant of the system.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_micros(busy * 1_000_000 / hz)
 }
