@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 /// let wrong = ParquetOptions { parquet_compression: Some("brotli".into()), ..Default::default() };
 /// assert!(wrong.properties().unwrap_err().contains("unknown compression `brotli`"));
 /// let leveled = ParquetOptions { parquet_compression: Some("zstd(9)".into()), ..Default::default() };
-/// let compression = leveled.properties()?.compression(&Default::default());
+/// let compression = leveled.properties()?.compression(&parquet::schema::types::ColumnPath::from("n"));
 /// assert_eq!(format!("{compression:?}"), "ZSTD(ZstdLevel(9))");
 /// # Ok::<(), String>(())
 /// ```
