@@ -54,21 +54,19 @@ fn children_cpu() -> Duration {
     time(usage.ru_utime) + time(usage.ru_stime)
 }
 
+/// `rcc-sql` over the bench's Paddle files of hits in `dir`, in two partitions, `--to` `to`.
+fn over_hits(dir: &Path, to: &str) -> Command {
+    let mut command = Command::new(RCC_SQL);
+    command
+        .current_dir(dir)
+        .args(["--schema", "hit.jr", "--type", "hadooprecord.hdfs.Hit"]);
+    command.args(["--in-framing", "paddle", "--partitions", "2", "--to", to]);
+    command
+}
+
 /// Runs `rcc-sql` over `files`; its output, wall and CPU time.
 fn scan(dir: &Path, cluster: Option<&str>, files: &str) -> (String, Duration, Duration) {
-    let mut command = Command::new(RCC_SQL);
-    command.current_dir(dir).args([
-        "--schema",
-        "hit.jr",
-        "--type",
-        "hadooprecord.hdfs.Hit",
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "--partitions",
-        "2",
-    ]);
+    let mut command = over_hits(dir, "csv");
     if let Some(url) = cluster {
         command.args(["--cluster", url]);
     }
@@ -233,18 +231,8 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, input: &str, records: u64, size: u64
     // Round 0 warms up, untimed.
     for round in 0..=rounds {
         for (((_, cluster), walls), busy) in clusters.iter().zip(&mut times).zip(&mut busy) {
-            let mut command = Command::new(RCC_SQL);
-            command.current_dir(dir).args([
-                "--schema",
-                "hit.jr",
-                "--type",
-                "hadooprecord.hdfs.Hit",
-                "--in-framing",
-                "paddle",
-                "--to",
-                "parquet",
-                "--partitions",
-                "2",
+            let mut command = over_hits(dir, "parquet");
+            command.args([
                 "--overwrite",
                 "--cluster",
                 &cluster.url,

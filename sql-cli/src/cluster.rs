@@ -2,6 +2,8 @@
 //! (hadoop-record-cluster) that know record files, with Ballista's option names. The
 //! companion command `rcc-cluster`, which `rcc cluster` runs.
 
+mod malloc;
+
 use clap::{Args, Subcommand, ValueEnum};
 use hadoop_record_cli::storage::StorageArgs;
 use hadoop_record_cli::{companion, Context};
@@ -141,11 +143,8 @@ struct ExecutorArgs {
     storage: StorageArgs,
 }
 
-/// mimalloc: see the manifest.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> std::process::ExitCode {
+    malloc::tune();
     companion::main("cluster", run)
 }
 

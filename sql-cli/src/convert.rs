@@ -2,10 +2,9 @@
 //! `rcc` built without them (its `columnar` and `storage` features), which runs this for
 //! those conversions.
 
-/// mimalloc: see the manifest.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+mod malloc;
 
 fn main() -> std::process::ExitCode {
+    malloc::tune();
     hadoop_record_cli::companion::main("convert", hadoop_record_cli::convert::run)
 }

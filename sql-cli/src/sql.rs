@@ -32,6 +32,7 @@ use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
 mod copy;
+mod malloc;
 mod sink;
 
 use copy::Copy;
@@ -326,11 +327,8 @@ fn is_dataset(output: &str) -> bool {
         || (!hadoop_record_storage::is_url(output) && std::path::Path::new(output).is_dir())
 }
 
-/// mimalloc: see the manifest.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> std::process::ExitCode {
+    malloc::tune();
     companion::main("sql", run)
 }
 
