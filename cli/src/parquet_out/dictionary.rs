@@ -37,7 +37,7 @@ pub(crate) fn choose(
 
 /// Whether `column`'s values are too varied for a dictionary to pay: `d` distinct values
 /// of `w` bytes on average among `n`, kept as `d·w` bytes of dictionary and `n` indices of
-/// `⌈log₂ d⌉` bits, against `n·w` bytes plainly. Only plain numbers and byte strings are
+/// `d`'s bit width, against `n·w` bytes plainly. Only plain numbers and byte strings are
 /// judged (the writer has no dictionary for booleans; nested columns keep the default).
 fn worth_no_dictionary(column: &dyn Array) -> bool {
     let Some((n, distinct, bytes)) = distinct_values(column) else {
@@ -180,6 +180,11 @@ mod tests {
         let sparse = Int64Array::from_iter((0..2000).map(|i| (i % 20 == 0).then_some(i)));
         let sparse = RecordBatch::try_from_iter([("n", Arc::new(sparse) as _)]).unwrap();
         assert_eq!(dictionary_kept(&sparse), [true]);
+        // 1500 distinct numbers between 1500 nulls: counted as values, the nulls would
+        // repeat one value often enough for a dictionary to pay.
+        let half = Int64Array::from_iter((0..3000).map(|i| (i % 2 == 1).then_some(i)));
+        let half = RecordBatch::try_from_iter([("n", Arc::new(half) as _)]).unwrap();
+        assert_eq!(dictionary_kept(&half), [false]);
         // A slice judges its own values: distinct numbers, then one repeated.
         let sliced = Int64Array::from_iter_values((0..4096).map(|i| i.min(2048))).slice(2048, 2048);
         let sliced = RecordBatch::try_from_iter([("n", Arc::new(sliced) as _)]).unwrap();
