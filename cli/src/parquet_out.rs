@@ -41,9 +41,14 @@ pub struct ParquetOptions {
 }
 
 impl ParquetOptions {
-    /// Whether any option is given (they apply to Parquet output only).
-    pub fn any_given(&self) -> bool {
-        self.row_group_size.is_some() || self.parquet_compression.is_some()
+    /// Refuses the options for output that is not Parquet (`parquet` false) when any is
+    /// given.
+    pub fn only_for_parquet(&self, parquet: bool) -> Result<(), String> {
+        let given = self.row_group_size.is_some() || self.parquet_compression.is_some();
+        if given && !parquet {
+            return Err("--row-group-size and --parquet-compression apply to --to parquet".into());
+        }
+        Ok(())
     }
 
     /// The writer's properties; an unknown compression is an error naming the known ones

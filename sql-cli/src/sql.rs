@@ -373,12 +373,8 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
         args.parquet
             .properties()
             .map_err(|e| format!("--parquet-compression: {e}"))?;
-    } else if args.parquet.any_given() {
-        return Err(
-            "--row-group-size and --parquet-compression apply to --to parquet"
-                .to_string()
-                .into(),
-        );
+    } else {
+        args.parquet.only_for_parquet(false)?;
     }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
@@ -582,7 +578,8 @@ async fn dataset(
     let spec = DatasetSpec::new(url, new_query_id(), format).with_partition_by(partition_by);
     let job = JobOptions::default()
         .with_overwrite(args.overwrite)
-        .with_tasks_elsewhere(args.cluster.is_some());
+        .with_tasks_elsewhere(args.cluster.is_some())
+        .with_storage(args.storage.options());
     write_dataset(frame, spec, job)
         .await
         .map_err(|e| message(&e))

@@ -17,7 +17,8 @@
 //! - Datasets (`-o hdfs://…/DIR/`, `-o s3://…/DIR/`), flat and Hive-partitioned, written by
 //!   local threads and by a two-executor cluster straight into the stores, read back by
 //!   pyarrow and DuckDB; a non-empty target refused; a damaged record leaves nothing
-//!   visible and no pending multipart upload.
+//!   visible and no pending multipart upload; an executor killed while it uploads to S3
+//!   leaves no pending multipart upload either (the job aborts them).
 //! - `--help` says how stores are configured (`HADOOP_CONF_DIR`, `AWS_*`, `--s3-endpoint`).
 //!
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips the tests that need Java or Python (not the faults').
@@ -1051,4 +1052,114 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         &[] as &[&str],
     );
     assert_eq!(listed, "[]\n[]\n");
+}
+
+/// An executor killed (SIGKILL) while its tasks upload part files to S3: S3 keeps their
+/// multipart uploads (and bills their parts) until someone aborts them, and the dead
+/// executor cannot. The job, whether it succeeds through the other executor or fails,
+/// aborts every upload left in its staging directory: none is pending afterwards, and the
+/// dataset holds every row once or nothing.
+#[test]
+fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
+    let Some(moto_py) = moto_python() else {
+        return;
+    };
+    let work = support::web::work_in("storage", "s3-kill", 250_000);
+    let paddle = work.paddle("big.paddle");
+    let moto = Moto::start(moto_py, &work.dir.join("moto.log"));
+    moto.create_bucket(moto_py, "lake");
+    let mut cluster = Cluster::start_quick_to_lose_with(&["--s3-endpoint", &moto.endpoint]);
+    // Slow enough (seconds per task) that the kill lands while the tasks upload.
+    let query = "SELECT id, url, length(repeat(url, 200)) AS l FROM records";
+    let boto = format!(
+        "import boto3, sys, time\n\
+         c = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
+         aws_secret_access_key='s', region_name='us-east-1')\n\
+         def pending():\n    \
+             return c.list_multipart_uploads(Bucket='lake', Prefix='killed/').get('Uploads', [])\n",
+        moto.endpoint
+    );
+    let (dir, cluster_url, endpoint) =
+        (work.dir.clone(), cluster.url.clone(), moto.endpoint.clone());
+    let paddle_arg = paddle.to_str().unwrap().to_owned();
+    let remote = std::thread::spawn(move || {
+        let mut command = Command::new(support::RCC_SQL);
+        command
+            .current_dir(&dir)
+            .args(["--schema", "web.jr", "--type", "web.Hit", "--cluster"])
+            .arg(&cluster_url)
+            .args(["--in-framing", "paddle", "--partitions", "4", "--to", "csv"])
+            .args(["-o", "s3://lake/killed/", query, &paddle_arg])
+            .envs([
+                ("AWS_ENDPOINT_URL", endpoint.as_str()),
+                ("AWS_ACCESS_KEY_ID", "k"),
+                ("AWS_SECRET_ACCESS_KEY", "s"),
+                ("AWS_REGION", "us-east-1"),
+            ]);
+        run(command)
+    });
+    // Every task has begun its upload (two slots on each executor): whichever executor
+    // is killed has uploads in progress.
+    let seen = fixture_harness::peers::run_script(
+        moto_py,
+        &format!(
+            "{boto}deadline = time.time() + 120\n\
+             while len(pending()) < 4 and time.time() < deadline:\n    time.sleep(0.05)\n\
+             print(len(pending()))"
+        ),
+        &[] as &[&str],
+    );
+    cluster.executors[0].kill();
+    assert!(
+        seen.trim().parse::<usize>().unwrap() >= 4,
+        "the tasks' uploads were not seen: {seen}"
+    );
+    let remote = remote.join().unwrap();
+    let listed = fixture_harness::peers::run_script(
+        moto_py,
+        &format!(
+            "{boto}print(len(pending()))\n\
+             keys = [o['Key'] for o in c.list_objects_v2(Bucket='lake', Prefix='killed/')\
+             .get('Contents', [])]\n\
+             print(' '.join(sorted(k.split('/', 1)[1] for k in keys)))\n\
+             parts = [k for k in keys if k.endswith('.csv') and '/_' not in k]\n\
+             print(sum(len(c.get_object(Bucket='lake', Key=k)['Body'].read().decode()\
+             .splitlines()) - 1 for k in parts))"
+        ),
+        &[] as &[&str],
+    );
+    let lines: Vec<&str> = listed.lines().collect();
+    let [pending, names, rows] = lines[..] else {
+        panic!("{listed}");
+    };
+    assert_eq!(
+        pending,
+        "0",
+        "uploads left pending; the job: {}",
+        stderr(&remote)
+    );
+    let names: Vec<&str> = names.split_whitespace().collect();
+    eprintln!(
+        "the job {}: {names:?}",
+        if remote.status.success() {
+            "succeeded"
+        } else {
+            "failed"
+        }
+    );
+    if remote.status.success() {
+        assert!(names.contains(&"_SUCCESS"), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n.starts_with("_temporary")),
+            "{names:?}"
+        );
+        assert_eq!(rows, "250000", "every row exactly once");
+    } else {
+        assert!(
+            names.iter().all(|n| n.starts_with('_')),
+            "a failed job left {names:?}: {}",
+            stderr(&remote)
+        );
+        assert!(!names.contains(&"_SUCCESS"), "{names:?}");
+    }
 }

@@ -14,6 +14,8 @@
 //! - [`Upload`]: an object written whole or not at all, as Hadoop's output committers do:
 //!   HDFS writes a hidden temporary file and renames it when done, S3 completes a
 //!   multipart upload; an upload dropped before [`Upload::commit`] is abandoned.
+//! - [`abort_pending_uploads`]: aborts the multipart uploads a killed process left under a
+//!   prefix of an S3 bucket.
 //! - [`blocking`]: the same for code that is not async (`rcc frame`, `rcc convert`).
 
 pub mod blocking;
@@ -21,12 +23,14 @@ mod guard;
 mod location;
 mod open;
 mod read;
+mod uploads;
 mod write;
 
 pub use guard::{Guarded, DEADLINE};
 pub use location::{is_url, Location};
 pub use open::{open_store, StorageOptions};
 pub use read::RangeReader;
+pub use uploads::abort_pending_uploads;
 pub use write::{Commit, SharedUpload, Upload};
 
 pub use object_store;

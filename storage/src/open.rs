@@ -68,12 +68,24 @@ pub fn open_store(url: &Url, options: &StorageOptions) -> Result<Arc<dyn ObjectS
 }
 
 /// `url`'s scheme and authority, as a store is named in messages.
-fn store_name(url: &Url) -> String {
+pub(crate) fn store_name(url: &Url) -> String {
     let host = &url[url::Position::BeforeHost..url::Position::AfterPort];
     format!("{}://{host}", url.scheme())
 }
 
 fn s3(url: &Url, name: &str, options: &StorageOptions) -> Result<Arc<dyn ObjectStore>, String> {
+    let store = s3_builder(url, name, options)?
+        .build()
+        .map_err(|e| format!("{name}: {e}"))?;
+    Ok(Arc::new(store))
+}
+
+/// How [`open_store`] makes the S3 client of `url` (named `name` in messages).
+pub(crate) fn s3_builder(
+    url: &Url,
+    name: &str,
+    options: &StorageOptions,
+) -> Result<AmazonS3Builder, String> {
     let bucket = url
         .host_str()
         .ok_or_else(|| format!("{name}: the URL names no bucket"))?;
@@ -87,7 +99,11 @@ fn s3(url: &Url, name: &str, options: &StorageOptions) -> Result<Arc<dyn ObjectS
     if let Some(endpoint) = endpoint {
         // A local or private S3-compatible store is often plain HTTP.
         let http = endpoint.starts_with("http://");
-        builder = builder.with_endpoint(endpoint).with_allow_http(http);
+        // Both keys: object_store prefers `AWS_ENDPOINT_URL_S3`'s over the generic one.
+        builder = builder
+            .with_config(AmazonS3ConfigKey::S3Endpoint, &endpoint)
+            .with_endpoint(endpoint)
+            .with_allow_http(http);
     }
     if env("AWS_REGION").is_none() && env("AWS_DEFAULT_REGION").is_none() {
         builder = builder.with_region("us-east-1");
@@ -103,15 +119,10 @@ fn s3(url: &Url, name: &str, options: &StorageOptions) -> Result<Arc<dyn ObjectS
         ..RetryConfig::default()
     };
     let connect = Duration::from_secs(5);
-    let store = builder
-        .with_retry(retry)
-        .with_config(
-            AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
-            format!("{}s", connect.as_secs()),
-        )
-        .build()
-        .map_err(|e| format!("{name}: {e}"))?;
-    Ok(Arc::new(store))
+    Ok(builder.with_retry(retry).with_config(
+        AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
+        format!("{}s", connect.as_secs()),
+    ))
 }
 
 #[cfg(test)]
@@ -123,6 +134,19 @@ mod tests {
         let url = Url::parse("ftp://host/a").unwrap();
         let e = open_store(&url, &StorageOptions::default()).unwrap_err();
         assert_eq!(e, "ftp://host: no store for URLs of scheme `ftp`");
+    }
+
+    #[test]
+    fn the_endpoint_option_wins_over_every_variable() {
+        // object_store prefers `AWS_ENDPOINT_URL_S3` to the generic endpoint: the option
+        // sets both.
+        let url = Url::parse("s3://lake/a").unwrap();
+        let options = StorageOptions::default().with_s3_endpoint(Some("http://127.0.0.1:1".into()));
+        let builder = s3_builder(&url, "s3://lake", &options).unwrap();
+        for key in [AmazonS3ConfigKey::S3Endpoint, AmazonS3ConfigKey::Endpoint] {
+            let value = builder.get_config_value(&key);
+            assert_eq!(value.as_deref(), Some("http://127.0.0.1:1"), "{key:?}");
+        }
     }
 
     #[test]

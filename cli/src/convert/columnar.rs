@@ -93,11 +93,10 @@ fn to_columnar(
         )));
     }
     no_framing_options("--out-framing", &write_flags(&args.write))?;
-    if to == Columnar::Arrow && args.columnar.parquet.any_given() {
-        return Err(Early::Message(
-            "--row-group-size and --parquet-compression apply to --to parquet".into(),
-        ));
-    }
+    args.columnar
+        .parquet
+        .only_for_parquet(to == Columnar::Parquet)
+        .map_err(Early::Message)?;
     let properties = args
         .columnar
         .parquet
@@ -257,11 +256,10 @@ fn from_columnar(
                 .into(),
         ));
     }
-    if args.columnar.parquet.any_given() {
-        return Err(Early::Message(
-            "--row-group-size and --parquet-compression apply to --to parquet".into(),
-        ));
-    }
+    args.columnar
+        .parquet
+        .only_for_parquet(false)
+        .map_err(Early::Message)?;
     let out_framing = args
         .out_framing
         .as_deref()

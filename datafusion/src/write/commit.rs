@@ -2,7 +2,9 @@
 //! output: the target is checked before anything runs, the part files wait under
 //! `_temporary/<query id>/` (hidden from readers) while the partitions write them, and the
 //! job commit moves the files the job's answer names into place, then writes the empty
-//! `_SUCCESS`. A failed job removes its staging directory and leaves nothing visible.
+//! `_SUCCESS`. A failed job removes its staging directory and leaves nothing visible. On S3,
+//! both also abort the multipart uploads left in the staging directory by tasks that were
+//! killed while they wrote.
 //!
 //! The answer names one attempt per partition: the files of an attempt that Ballista ran
 //! again (its executor lost) stay in the staging directory and go with it.
@@ -12,8 +14,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use futures::StreamExt;
+use hadoop_record_storage::{abort_pending_uploads, StorageOptions};
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use url::Url;
 
 use super::spec::{child, hidden, DatasetSpec, STAGING};
 
@@ -60,6 +64,8 @@ pub(crate) struct Target {
     overwrite: bool,
     /// Whether the directory held nothing at all before the job (a failed job removes it).
     made: bool,
+    /// How the store is reached, for the pending uploads of the staging directory.
+    storage: StorageOptions,
 }
 
 impl Target {
@@ -102,7 +108,14 @@ impl Target {
             local,
             overwrite,
             made,
+            storage: StorageOptions::default(),
         })
+    }
+
+    /// The same target, its store reached with `storage` (for [`abort_pending_uploads`]).
+    pub fn with_storage(mut self, storage: StorageOptions) -> Self {
+        self.storage = storage;
+        self
     }
 
     /// The job commit: with `overwrite`, the old contents go; the part files move into
@@ -176,7 +189,15 @@ impl Target {
         }
     }
 
+    /// Removes the job's staging directory, and on S3 aborts the multipart uploads left in
+    /// it: those of tasks killed while they wrote, which S3 would keep (and bill) forever.
     async fn remove_staging(&self, spec: &DatasetSpec) {
+        if let Ok(prefix) = Url::parse(&format!("{}{}/", self.url, spec.staging())) {
+            if let Err(e) = abort_pending_uploads(&prefix, &self.storage).await {
+                // The dataset is not harmed: say what may be left, and go on.
+                eprintln!("warning: {e}: uploads left under {prefix} may remain");
+            }
+        }
         let _ = self.remove(&child(&self.dir, &spec.staging())).await;
         // Other jobs' staging directories stay; an empty `_temporary` goes.
         let temporary = child(&self.dir, STAGING);

@@ -48,6 +48,7 @@ use datafusion::common::{exec_datafusion_err, plan_err, DataFusionError, Result}
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::{Extension, LogicalPlan};
 use hadoop_record_cli::record_sink::SharedBytes;
+use hadoop_record_storage::StorageOptions;
 use object_store::ObjectStoreExt;
 
 pub use encode::BatchWriter;
@@ -63,7 +64,7 @@ use spec::child;
 
 hadoop_record::__options! {
     /// How a dataset job commits.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct JobOptions {
         /// Replace the contents of a target that is not empty, at the job commit (default
         /// false: such a target is refused).
@@ -72,6 +73,10 @@ hadoop_record::__options! {
         /// cleans its staging directory again while their stragglers finish (default
         /// false: they run in this process, which waits for them).
         tasks_elsewhere / with_tasks_elsewhere: copy bool = false;
+        /// How the session reaches its stores (those of its
+        /// [`StorageRegistry`](crate::StorageRegistry)): on S3, the job's commit and
+        /// abort list the multipart uploads its killed tasks left, and abort them.
+        storage / with_storage: ref StorageOptions = StorageOptions::default();
     }
 }
 
@@ -144,6 +149,7 @@ pub async fn write_dataset(
     let store = state.runtime_env().object_store(&store_url)?;
     let target = Target::begin(store.clone(), &spec.url, dir.clone(), overwrite)
         .await
+        .map(|target| target.with_storage(job.storage().clone()))
         .map_err(DataFusionError::Execution)?;
     let schema = Arc::new(plan.schema().as_arrow().clone());
     let node = WriteNode::new(plan, spec.clone())?;

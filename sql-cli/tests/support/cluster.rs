@@ -175,15 +175,19 @@ impl Cluster {
     /// A cluster whose scheduler declares an executor lost 5 s after its heartbeats
     /// (one a second) stop; Ballista's default is 180 s.
     pub fn start_quick_to_lose() -> Cluster {
-        Cluster::start(
-            &[
-                "--executor-timeout-seconds",
-                "5",
-                "--expire-dead-executor-interval-seconds",
-                "1",
-            ],
-            &["--executor-heartbeat-interval-seconds", "1"],
-        )
+        Cluster::start_quick_to_lose_with(&[])
+    }
+
+    /// [`Cluster::start_quick_to_lose`], every process also given `extra` (`--s3-endpoint`).
+    pub fn start_quick_to_lose_with(extra: &[&str]) -> Cluster {
+        let scheduler = [
+            "--executor-timeout-seconds",
+            "5",
+            "--expire-dead-executor-interval-seconds",
+            "1",
+        ];
+        let executor = ["--executor-heartbeat-interval-seconds", "1"];
+        Cluster::start(&[&scheduler, extra].concat(), &[&executor, extra].concat())
     }
 }
 
