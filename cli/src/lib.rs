@@ -21,7 +21,6 @@ pub mod frame;
 pub mod framing;
 mod generate;
 pub mod lsp;
-#[cfg(feature = "columnar")]
 pub mod parquet_out;
 pub mod record_sink;
 pub mod schema_type;
