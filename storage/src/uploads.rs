@@ -48,8 +48,7 @@ pub async fn abort_pending_uploads(
         Some(bucket) => bucket,
         None => return Ok(0),
     };
-    let key_prefix = prefix.path().trim_start_matches('/');
-    let pending = bucket.pending(key_prefix).await?;
+    let pending = bucket.pending(&key_prefix(prefix)?).await?;
     for upload in &pending {
         let key = Path::parse(&upload.key).map_err(|e| format!("{}: {e}", bucket.name))?;
         let aborted = bucket.client.abort_multipart(&key, &upload.upload_id);
@@ -59,6 +58,16 @@ pub async fn abort_pending_uploads(
             .map_err(|e| format!("cannot abort the upload of {}/{key}: {e}", bucket.name))?;
     }
     Ok(pending.len())
+}
+
+/// The keys under `url`'s path begin with this: the path as object_store names objects (its
+/// `%XX` escapes decoded, as every URL of a store is read), ending in `/`.
+fn key_prefix(url: &Url) -> Result<String, String> {
+    let dir = Path::from_url_path(url.path()).map_err(|e| format!("{url}: {e}"))?;
+    Ok(match dir.as_ref() {
+        "" => String::new(),
+        dir => format!("{dir}/"),
+    })
 }
 
 /// An S3 bucket as `open_store` reaches it.
@@ -265,6 +274,17 @@ mod tests {
         let error = Listing::parse(b"<Error><Code>AccessDenied</Code>").unwrap_err();
         assert!(error.starts_with("an answer S3 does not give"), "{error}");
         assert!(Listing::parse(&[0xff, 0xfe]).is_err());
+    }
+
+    #[test]
+    fn prefixes_are_keys_as_object_store_names_them() {
+        let prefix = |url: &str| key_prefix(&Url::parse(url).unwrap()).unwrap();
+        assert_eq!(
+            prefix("s3://lake/my dir/_temporary/q/"),
+            "my dir/_temporary/q/"
+        );
+        assert_eq!(prefix("s3://lake/a%3Db/_temporary/q"), "a=b/_temporary/q/");
+        assert_eq!(prefix("s3://lake/"), "");
     }
 
     #[tokio::test]
