@@ -1,5 +1,6 @@
 //! `rcc sql` over a Paddle file in HDFS (a MiniDFSCluster on loopback: NameNode and two
-//! DataNodes in one JVM, replication 2), in one run:
+//! DataNodes in one JVM, replication 2, files in Hadoop's default 128 MiB blocks unless
+//! their writer chooses), in one run:
 //!
 //! - **scan**: the file stored twice, in 1 MiB blocks (the tests' size) and in Hadoop's
 //!   default 128 MiB, read by `rcc sql` against the same scan of the local file, and by a
@@ -13,7 +14,7 @@
 //! 7; `HDFS_BENCH_WARMUP`, the HDFS scans run first, untimed, default 10;
 //! `HDFS_BENCH_PHASES`, default `scan,write`). Prints the
 //! median wall time of each, and the CPU time (user + system) of the `rcc-sql` process for
-//! the local and HDFS scans. Not criterion: each sample is a whole process, and the
+//! the local and HDFS scans, of the executors and of HDFS's JVM for the writes. Not criterion: each sample is a whole process, and the
 //! MiniDFSCluster is the harness's.
 
 #[path = "../tests/support/mod.rs"]
@@ -93,9 +94,12 @@ fn median(mut times: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let Some(hdfs) = MiniHdfs::get() else {
+    // Files whose writer does not choose come in Hadoop's default blocks, as in a cluster in
+    // service (the test binaries' cluster has 1 MiB): the datasets the write phase writes.
+    let Some(hdfs) = MiniHdfs::start_with_block_size(DEFAULT_BLOCK_SIZE) else {
         return;
     };
+    let hdfs = &hdfs;
     let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
     let rounds = env_or("HDFS_BENCH_ROUNDS", 7) as usize;
     let dir = interop_tests::tools::work_dir().join("hdfs-bench");
@@ -107,11 +111,11 @@ fn main() {
     // in Hadoop's default 128 MiB blocks, which clusters in service mostly keep.
     let mut copies = vec![];
     for (path, block_size) in [
-        ("/bench/hits.paddle", None),
-        ("/bench/hits-128m.paddle", Some(DEFAULT_BLOCK_SIZE)),
+        ("/bench/hits.paddle", 1 << 20),
+        ("/bench/hits-128m.paddle", DEFAULT_BLOCK_SIZE),
     ] {
-        let blocks = hdfs.put(&paddle, path, block_size);
-        let label = format!("{} MiB blocks", block_size.unwrap_or(1 << 20) >> 20);
+        let blocks = hdfs.put(&paddle, path, Some(block_size));
+        let label = format!("{} MiB blocks", block_size >> 20);
         println!("{label}: {blocks} blocks");
         copies.push((label, hdfs.url_of(path)));
     }
@@ -226,11 +230,12 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, input: &str, records: u64, size: u64
     let two = Cluster::start_sized(2, 1, &[], &[]);
     let clusters = [("1 executor", &one), ("2 executors", &two)];
     let target = format!("{}/", hdfs.url_of(TARGET));
-    let mut times = vec![vec![]; clusters.len()];
-    let mut busy = vec![vec![]; clusters.len()];
+    // Per cluster and run: wall time, then the CPU time of the machine, of the executors and
+    // of HDFS's JVM.
+    let mut samples = vec![vec![]; clusters.len()];
     // Round 0 warms up, untimed.
     for round in 0..=rounds {
-        for (((_, cluster), walls), busy) in clusters.iter().zip(&mut times).zip(&mut busy) {
+        for ((_, cluster), samples) in clusters.iter().zip(&mut samples) {
             let mut command = over_hits(dir, "parquet");
             command.args([
                 "--overwrite",
@@ -241,9 +246,14 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, input: &str, records: u64, size: u64
                 "SELECT * FROM records",
                 input,
             ]);
-            let (started, cpu) = (Instant::now(), machine_cpu());
+            let executors = || -> Duration {
+                let pids = cluster.executors.iter().map(|e| e.child.id());
+                pids.map(process_cpu).sum()
+            };
+            let cpu = || [machine_cpu(), executors(), process_cpu(hdfs.pid())];
+            let (started, before) = (Instant::now(), cpu());
             let out = run(command);
-            let (wall, cpu) = (started.elapsed(), machine_cpu() - cpu);
+            let (wall, after) = (started.elapsed(), cpu());
             assert!(
                 out.status.success(),
                 "{}",
@@ -259,8 +269,8 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, input: &str, records: u64, size: u64
                 "the dataset: {written:?}"
             );
             if round > 0 {
-                walls.push(wall);
-                busy.push(cpu);
+                let [machine, executors, jvm] = [0, 1, 2].map(|i| after[i] - before[i]);
+                samples.push([wall, machine, executors, jvm]);
             }
         }
     }
@@ -279,20 +289,49 @@ fn write_phase(hdfs: &MiniHdfs, dir: &Path, input: &str, records: u64, size: u64
         "{records} records ({mb:.1} MB Paddle in 128 MiB blocks) written into HDFS as \
          Parquet, 2 partitions, one task slot per executor; median of {rounds}"
     );
-    println!("| cluster | wall | MB/s | speed-up | machine CPU (cores busy) |");
-    println!("| --- | --- | --- | --- | --- |");
-    let medians: Vec<Duration> = times.into_iter().map(median).collect();
-    let busy: Vec<Duration> = busy.into_iter().map(median).collect();
-    for ((name, wall), cpu) in names.iter().zip(&medians).zip(&busy) {
+    println!("| cluster | wall | MB/s | speed-up | CPU: executors | HDFS | machine (cores busy) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    let medians: Vec<[Duration; 4]> = samples
+        .into_iter()
+        .map(|runs| [0, 1, 2, 3].map(|i| median(runs.iter().map(|run| run[i]).collect())))
+        .collect();
+    for (name, [wall, machine, executors, jvm]) in names.iter().zip(&medians) {
+        let secs = |d: &Duration| d.as_secs_f64();
         println!(
-            "| {name} | {:.2} s | {:.0} | {:.2}× | {:.2} s ({:.1}) |",
-            wall.as_secs_f64(),
-            mb / wall.as_secs_f64(),
-            medians[0].as_secs_f64() / wall.as_secs_f64(),
-            cpu.as_secs_f64(),
-            cpu.as_secs_f64() / wall.as_secs_f64()
+            "| {name} | {:.2} s | {:.0} | {:.2}× | {:.2} s | {:.2} s | {:.2} s ({:.1}) |",
+            secs(wall),
+            mb / secs(wall),
+            secs(&medians[0][0]) / secs(wall),
+            secs(executors),
+            secs(jvm),
+            secs(machine),
+            secs(machine) / secs(wall)
         );
     }
+    // Two executors and HDFS share two cores: the job cannot end before their CPU time, spread
+    // over both, is spent.
+    let [_, _, executors, jvm] = medians[1];
+    let floor = (executors + jvm).as_secs_f64() / 2.0;
+    println!(
+        "On two cores, two executors need at least {floor:.2} s: at most {:.2}× one executor.",
+        medians[0][0].as_secs_f64() / floor
+    );
+}
+
+/// The CPU time (user + system) process `pid` has spent so far, from `/proc/PID/stat`;
+/// zero once it is gone.
+fn process_cpu(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's name, which ends with the last `)`: utime and stime
+    // are the 12th and 13th.
+    let fields = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = fields
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse::<u64>().ok())
+        .sum();
+    ticks_to_duration(ticks)
 }
 
 /// The CPU time the whole machine has spent busy (every process, HDFS's JVM too), from
@@ -315,7 +354,12 @@ fn machine_cpu() -> Duration {
         .filter(|(i, _)| *i != 3 && *i != 4)
         .map(|(_, t)| t)
         .sum();
+    ticks_to_duration(busy)
+}
+
+/// Clock ticks (`/proc`'s unit of CPU time) as a duration.
+fn ticks_to_duration(ticks: u64) -> Duration {
     // SAFETY: sysconf only reads a constant of the system.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Duration::from_micros(busy * 1_000_000 / hz)
+    Duration::from_micros(ticks * 1_000_000 / hz)
 }

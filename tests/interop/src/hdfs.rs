@@ -20,6 +20,8 @@ use crate::tools::{self, say};
 /// A running MiniDFSCluster and the pipe to its driver.
 pub struct MiniHdfs {
     url: String,
+    /// The JVM's process id.
+    pid: u32,
     pipe: Mutex<(ChildStdin, BufReader<ChildStdout>)>,
     log: PathBuf,
 }
@@ -34,12 +36,23 @@ impl MiniHdfs {
                 if tools::skipped("the tests against HDFS (MiniDFSCluster)") {
                     return None;
                 }
-                Some(MiniHdfs::start())
+                Some(MiniHdfs::start(None))
             })
             .as_ref()
     }
 
-    fn start() -> MiniHdfs {
+    /// A cluster of the caller's own, not the binary's shared one, whose files come in
+    /// blocks of `block_size` bytes where their writer does not choose (as a cluster in
+    /// service, whose `dfs.blocksize` is 128 MiB, writes them); `None` when the peer tests
+    /// are skipped. It shuts down when dropped.
+    pub fn start_with_block_size(block_size: u64) -> Option<MiniHdfs> {
+        if tools::skipped("the tests against HDFS (MiniDFSCluster)") {
+            return None;
+        }
+        Some(MiniHdfs::start(Some(block_size)))
+    }
+
+    fn start(block_size: Option<u64>) -> MiniHdfs {
         let jdk = hdfs_jdk();
         let project = tools::repo_root().join("tests/interop/java/hdfs");
         let work = tools::work_dir().join("hdfs");
@@ -59,6 +72,7 @@ impl MiniHdfs {
             .arg("-Xmx1g")
             .arg("hadooprecord.hdfs.Driver")
             .arg(&base)
+            .args(block_size.map(|n| n.to_string()))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(fs::File::create(&log).expect("the cluster's log file"))
@@ -77,15 +91,18 @@ impl MiniHdfs {
             );
         };
         say(&format!(
-            "HDFS 3.4.2 MiniDFSCluster (1 NameNode, 2 DataNodes, 1 MiB blocks) at {url} (JDK {}, log {})",
+            "HDFS 3.4.2 MiniDFSCluster (1 NameNode, 2 DataNodes, {} MiB blocks) at {url} (JDK {}, log {})",
+            block_size.unwrap_or(1 << 20) >> 20,
             jdk.feature,
             log.display()
         ));
         // The driver exits when the test binary does (its standard input closes), and the
         // child is not waited for: a test binary ends with its statics alive.
+        let pid = child.id();
         std::mem::forget(child);
         MiniHdfs {
             url: url.to_owned(),
+            pid,
             pipe: Mutex::new((stdin, stdout)),
             log,
         }
@@ -94,6 +111,12 @@ impl MiniHdfs {
     /// The NameNode's URL, `hdfs://127.0.0.1:PORT`.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The process id of the JVM that runs the cluster (NameNode and DataNodes), to see
+    /// what it costs.
+    pub fn pid(&self) -> u32 {
+        self.pid
     }
 
     /// `path` (absolute, `/data/a.seq`) as a URL.
@@ -129,7 +152,7 @@ impl MiniHdfs {
     }
 
     /// Copies the local file `local` to `path` in HDFS with Hadoop's client, in blocks of
-    /// the cluster's 1 MiB or of `block_size` bytes (a multiple of 512, as `hdfs dfs -D
+    /// the cluster's default size or of `block_size` bytes (a multiple of 512, as `hdfs dfs -D
     /// dfs.blocksize=N -put` writes them); the number of blocks it takes.
     pub fn put(&self, local: &std::path::Path, path: &str, block_size: Option<u64>) -> usize {
         let size = block_size.map_or(String::new(), |n| format!(" {n}"));

@@ -27,6 +27,8 @@ import org.apache.hadoop.util.ReflectionUtils;
  * A MiniDFSCluster (one NameNode, two DataNodes, 1 MiB blocks, replication 2) on loopback
  * ports, driven over standard input one command a line; each answer is one line on standard
  * output ({@code ok ...} or {@code error ...}). Hadoop's own log goes to standard error.
+ * Arguments: the cluster's directory, and optionally its default block size in bytes (the
+ * {@code dfs.blocksize} of files whose writer does not choose one) instead of 1 MiB.
  *
  * <pre>
  * (start)                      ready hdfs://127.0.0.1:PORT
@@ -37,7 +39,7 @@ import org.apache.hadoop.util.ReflectionUtils;
  *                              SequenceFile.Reader: ok RECORDS SUM_N URL_COUNTS
  *                              (URL_COUNTS: url=count,... in url order)
  * put LOCAL PATH [BLOCKSIZE]   copies a local file in (in blocks of BLOCKSIZE bytes, a
- *                              multiple of 512; default the cluster's 1 MiB); ok BLOCKS
+ *                              multiple of 512; default the cluster's); ok BLOCKS
  * get PATH LOCAL               copies a file out; ok
  * list DIR                     ok NAME:SIZE ... (every file below DIR, hidden ones too)
  * stopdn I                     stops DataNode I (0 or 1); ok
@@ -51,7 +53,7 @@ public final class Driver {
     public static void main(String[] args) throws Exception {
         File base = new File(args[0]);
         Configuration conf = new Configuration();
-        conf.setLong("dfs.blocksize", 1 << 20);
+        conf.setLong("dfs.blocksize", args.length > 1 ? Long.parseLong(args[1]) : 1 << 20);
         conf.setInt("dfs.replication", 2);
         conf.setInt("dfs.heartbeat.interval", 1);
         // Clients (ours) must be able to reach the DataNodes by the address they register.
