@@ -360,7 +360,8 @@ fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
 }
 
 /// `rcc sql -o DIR/` killed (SIGKILL) half way through its write: no `_SUCCESS`, no part
-/// file under a visible name (what it wrote stays under the hidden `_temporary/`).
+/// file under a visible name (what it wrote stays under the hidden `_temporary/`). The
+/// same job run again commits the whole dataset and removes what the killed one left.
 #[test]
 fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
     let work = work_in("cli-cluster", "kill-client", 250_000);
@@ -410,6 +411,31 @@ fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
         names.iter().all(|n| n.starts_with('_')),
         "visible after the kill: {names:?}"
     );
+    let left = walk(&staging);
+    assert!(!left.is_empty(), "the killed job left nothing to clean up");
+
+    // Hidden leftovers do not make the target "not empty"; the next job removes them.
+    let out = sql_in(
+        &work.dir,
+        None,
+        &[
+            "--in-framing",
+            "paddle",
+            "--partitions",
+            "2",
+            "--to",
+            "csv",
+            "-o",
+            &format!("{}/", target.display()),
+            "SELECT id FROM records",
+            path(&paddle),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (rows, names) = csv_dataset(&target);
+    assert_eq!(rows.len(), 250_000, "{names:?}");
+    assert!(names.contains(&"_SUCCESS".to_owned()), "{names:?}");
+    assert!(!staging.exists(), "left behind: {:?}", walk(&staging));
 }
 
 /// The files below `dir`, at any depth.

@@ -2,9 +2,9 @@
 //! output: the target is checked before anything runs, the part files wait under
 //! `_temporary/<query id>/` (hidden from readers) while the partitions write them, and the
 //! job commit moves the files the job's answer names into place, then writes the empty
-//! `_SUCCESS`. A failed job removes its staging directory and leaves nothing visible. On S3,
-//! both also abort the multipart uploads left in the staging directory by tasks that were
-//! killed while they wrote.
+//! `_SUCCESS`. A failed job leaves nothing visible. Both remove `_temporary/`, and on S3
+//! abort the multipart uploads left under it by tasks killed while they wrote, this job's
+//! or an earlier one's whose client was killed (as Hadoop's committers clean up a job).
 //!
 //! The answer names one attempt per partition: the files of an attempt that Ballista ran
 //! again (its executor lost) stay in the staging directory and go with it.
@@ -119,7 +119,7 @@ impl Target {
     }
 
     /// The job commit: with `overwrite`, the old contents go; the part files move into
-    /// place; the staging directory goes; then `_SUCCESS` is written.
+    /// place; `_temporary/` goes; then `_SUCCESS` is written.
     pub async fn commit(&self, spec: &DatasetSpec, files: &[WrittenFile]) -> Result<(), String> {
         let failed = |what: &str, e: String| format!("cannot commit {}{what}: {e}", self.url);
         if self.overwrite {
@@ -142,7 +142,7 @@ impl Target {
                 .await
                 .map_err(|e| failed(&file.file, e.to_string()))?;
         }
-        self.remove_staging(spec).await;
+        self.remove_staging().await;
         self.store
             .put(&child(&self.dir, "_SUCCESS"), PutPayload::new())
             .await
@@ -150,19 +150,18 @@ impl Target {
             .map_err(|e| failed("_SUCCESS", e.to_string()))
     }
 
-    /// A failed job: its staging directory goes, and the dataset's directory if the job
-    /// made it.
-    pub async fn abort(&self, spec: &DatasetSpec) {
-        self.remove_staging(spec).await;
+    /// A failed job: `_temporary/` goes, and the dataset's directory if the job made it.
+    pub async fn abort(&self) {
+        self.remove_staging().await;
         self.remove_made_dir().await;
     }
 
     /// A failed job whose tasks ran on a cluster's executors, some of which may still be
-    /// writing (Ballista does not wait for a failed job's other tasks): the staging
-    /// directory is removed again while files keep appearing in it, until it has stayed
-    /// empty for three seconds (at most half a minute).
+    /// writing (Ballista does not wait for a failed job's other tasks): `_temporary/` is
+    /// removed again while files keep appearing in the job's staging directory, until it
+    /// has stayed empty for three seconds (at most half a minute).
     pub async fn abort_after_stragglers(&self, spec: &DatasetSpec) {
-        self.remove_staging(spec).await;
+        self.remove_staging().await;
         let staging = child(&self.dir, &spec.staging());
         let (mut quiet, mut rounds) = (0, 0);
         while quiet < 3 && rounds < 30 {
@@ -171,7 +170,7 @@ impl Target {
             let left = self.store.list(Some(&staging)).next().await.is_some();
             if left {
                 quiet = 0;
-                self.remove_staging(spec).await;
+                self.remove_staging().await;
             } else {
                 quiet += 1;
             }
@@ -189,28 +188,20 @@ impl Target {
         }
     }
 
-    /// Removes the job's staging directory, and on S3 aborts the multipart uploads left in
-    /// it: those of tasks killed while they wrote, which S3 would keep (and bill) forever.
-    async fn remove_staging(&self, spec: &DatasetSpec) {
-        if let Ok(prefix) = Url::parse(&format!("{}{}/", self.url, spec.staging())) {
+    /// Removes `_temporary/`, and on S3 aborts the multipart uploads left under it: as
+    /// Hadoop's committers clean up a job (`FileOutputCommitter` deletes all of
+    /// `_temporary`, S3A's abort every pending upload under the destination), this job's
+    /// leftovers go with those of jobs whose client was killed, which nobody else would
+    /// remove (S3 keeps and bills pending uploads forever). Two jobs must not write into one
+    /// target at once, as with Hadoop.
+    async fn remove_staging(&self) {
+        if let Ok(prefix) = Url::parse(&format!("{}{STAGING}/", self.url)) {
             if let Err(e) = abort_pending_uploads(&prefix, &self.storage).await {
                 // The dataset is not harmed: say what may be left, and go on.
                 eprintln!("warning: {e}: uploads left under {prefix} may remain");
             }
         }
-        let _ = self.remove(&child(&self.dir, &spec.staging())).await;
-        // Other jobs' staging directories stay; an empty `_temporary` goes.
-        let temporary = child(&self.dir, STAGING);
-        match &self.local {
-            Some(path) => drop(std::fs::remove_dir(path.join(STAGING))),
-            None => {
-                if let Ok((files, dirs)) = entries(&self.store, &temporary).await {
-                    if files.is_empty() && dirs.is_empty() {
-                        let _ = self.store.delete(&temporary).await;
-                    }
-                }
-            }
-        }
+        let _ = self.remove(&child(&self.dir, STAGING)).await;
     }
 
     /// Removes the file or directory tree at `path`.

@@ -164,7 +164,7 @@ pub async fn write_dataset(
                 target.abort_after_stragglers(&spec).await;
             } else {
                 upload::settled(&spec.query_id).await;
-                target.abort(&spec).await;
+                target.abort().await;
             }
             return Err(e);
         }
@@ -188,7 +188,7 @@ pub async fn write_dataset(
             Err(e) => Err(e),
         };
         if let Err(e) = put {
-            target.abort(&spec).await;
+            target.abort().await;
             return Err(e);
         }
         files.push(WrittenFile {
@@ -199,7 +199,7 @@ pub async fn write_dataset(
         });
     }
     if let Err(e) = target.commit(&spec, &files).await {
-        target.abort(&spec).await;
+        target.abort().await;
         return Err(DataFusionError::Execution(e));
     }
     Ok(files.iter().map(|f| f.rows).sum())
