@@ -14,8 +14,8 @@
 //! 7; `HDFS_BENCH_WARMUP`, the HDFS scans run first, untimed, default 10;
 //! `HDFS_BENCH_PHASES`, default `scan,write`). Prints the
 //! median wall time of each, and the CPU time (user + system) of the `rcc-sql` process for
-//! the local and HDFS scans, of the executors and of HDFS's JVM for the writes. Not criterion: each sample is a whole process, and the
-//! MiniDFSCluster is the harness's.
+//! the local and HDFS scans, of the executors and of HDFS's JVM for the writes. Not
+//! criterion: each sample is a whole process, and the MiniDFSCluster is the harness's.
 
 #[path = "../tests/support/mod.rs"]
 mod support;

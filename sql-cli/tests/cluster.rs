@@ -411,8 +411,10 @@ fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
         names.iter().all(|n| n.starts_with('_')),
         "visible after the kill: {names:?}"
     );
-    let left = walk(&staging);
-    assert!(!left.is_empty(), "the killed job left nothing to clean up");
+    assert!(
+        !walk(&staging).is_empty(),
+        "the killed job left nothing to clean up"
+    );
 
     // Hidden leftovers do not make the target "not empty"; the next job removes them.
     let out = sql_in(

@@ -18,7 +18,8 @@
 //!   local threads and by a two-executor cluster straight into the stores, read back by
 //!   pyarrow and DuckDB; a non-empty target refused; a damaged record leaves nothing
 //!   visible and no pending multipart upload; an executor killed while it uploads to S3
-//!   leaves no pending multipart upload either (the job aborts them).
+//!   leaves no pending multipart upload either, nor does an earlier job's killed client
+//!   (the job aborts them).
 //! - `--help` says how stores are configured (`HADOOP_CONF_DIR`, `AWS_*`, `--s3-endpoint`).
 //!
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips the tests that need Java or Python (not the faults').
@@ -1087,7 +1088,8 @@ fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
             "{boto}gone = 'killed/_temporary/gone/attempt-0-0/part-00000-gone.csv'\n\
              u = c.create_multipart_upload(Bucket='lake', Key=gone)['UploadId']\n\
              c.upload_part(Bucket='lake', Key=gone, UploadId=u, PartNumber=1, Body=b'id')\n\
-             c.put_object(Bucket='lake', Key=gone.replace('-0', '-1'), Body=b'id\\n')"
+             c.put_object(Bucket='lake', \
+             Key='killed/_temporary/gone/attempt-1-0/part-00001-gone.csv', Body=b'id\\n')"
         ),
         &[] as &[&str],
     );

@@ -64,7 +64,7 @@ pub(crate) struct Target {
     overwrite: bool,
     /// Whether the directory held nothing at all before the job (a failed job removes it).
     made: bool,
-    /// How the store is reached, for the pending uploads of the staging directory.
+    /// How the store is reached, for the uploads pending under `_temporary/`.
     storage: StorageOptions,
 }
 
@@ -142,7 +142,7 @@ impl Target {
                 .await
                 .map_err(|e| failed(&file.file, e.to_string()))?;
         }
-        self.remove_staging().await;
+        self.remove_temporary().await;
         self.store
             .put(&child(&self.dir, "_SUCCESS"), PutPayload::new())
             .await
@@ -152,7 +152,7 @@ impl Target {
 
     /// A failed job: `_temporary/` goes, and the dataset's directory if the job made it.
     pub async fn abort(&self) {
-        self.remove_staging().await;
+        self.remove_temporary().await;
         self.remove_made_dir().await;
     }
 
@@ -161,7 +161,7 @@ impl Target {
     /// removed again while files keep appearing in the job's staging directory, until it
     /// has stayed empty for three seconds (at most half a minute).
     pub async fn abort_after_stragglers(&self, spec: &DatasetSpec) {
-        self.remove_staging().await;
+        self.remove_temporary().await;
         let staging = child(&self.dir, &spec.staging());
         let (mut quiet, mut rounds) = (0, 0);
         while quiet < 3 && rounds < 30 {
@@ -170,7 +170,7 @@ impl Target {
             let left = self.store.list(Some(&staging)).next().await.is_some();
             if left {
                 quiet = 0;
-                self.remove_staging().await;
+                self.remove_temporary().await;
             } else {
                 quiet += 1;
             }
@@ -194,7 +194,7 @@ impl Target {
     /// leftovers go with those of jobs whose client was killed, which nobody else would
     /// remove (S3 keeps and bills pending uploads forever). Two jobs must not write into one
     /// target at once, as with Hadoop.
-    async fn remove_staging(&self) {
+    async fn remove_temporary(&self) {
         if let Ok(prefix) = Url::parse(&format!("{}{STAGING}/", self.url)) {
             if let Err(e) = abort_pending_uploads(&prefix, &self.storage).await {
                 // The dataset is not harmed: say what may be left, and go on.

@@ -75,7 +75,8 @@ hadoop_record::__options! {
         tasks_elsewhere / with_tasks_elsewhere: copy bool = false;
         /// How the session reaches its stores (those of its
         /// [`StorageRegistry`](crate::StorageRegistry)): on S3, the job's commit and
-        /// abort list the multipart uploads its killed tasks left, and abort them.
+        /// abort list the multipart uploads left under `_temporary/` (by its killed tasks,
+        /// or by an earlier job whose client was killed), and abort them.
         storage / with_storage: ref StorageOptions = StorageOptions::default();
     }
 }

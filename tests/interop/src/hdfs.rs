@@ -31,14 +31,7 @@ impl MiniHdfs {
     /// are skipped.
     pub fn get() -> Option<&'static MiniHdfs> {
         static CLUSTER: OnceLock<Option<MiniHdfs>> = OnceLock::new();
-        CLUSTER
-            .get_or_init(|| {
-                if tools::skipped("the tests against HDFS (MiniDFSCluster)") {
-                    return None;
-                }
-                Some(MiniHdfs::start(None))
-            })
-            .as_ref()
+        CLUSTER.get_or_init(|| MiniHdfs::start(None)).as_ref()
     }
 
     /// A cluster of the caller's own, not the binary's shared one, whose files come in
@@ -46,13 +39,15 @@ impl MiniHdfs {
     /// service, whose `dfs.blocksize` is 128 MiB, writes them); `None` when the peer tests
     /// are skipped. It shuts down when dropped.
     pub fn start_with_block_size(block_size: u64) -> Option<MiniHdfs> {
+        MiniHdfs::start(Some(block_size))
+    }
+
+    /// A cluster whose default block size is `block_size` (1 MiB if `None`), unless the
+    /// peer tests are skipped.
+    fn start(block_size: Option<u64>) -> Option<MiniHdfs> {
         if tools::skipped("the tests against HDFS (MiniDFSCluster)") {
             return None;
         }
-        Some(MiniHdfs::start(Some(block_size)))
-    }
-
-    fn start(block_size: Option<u64>) -> MiniHdfs {
         let jdk = hdfs_jdk();
         let project = tools::repo_root().join("tests/interop/java/hdfs");
         let work = tools::work_dir().join("hdfs");
@@ -100,12 +95,12 @@ impl MiniHdfs {
         // child is not waited for: a test binary ends with its statics alive.
         let pid = child.id();
         std::mem::forget(child);
-        MiniHdfs {
+        Some(MiniHdfs {
             url: url.to_owned(),
             pid,
             pipe: Mutex::new((stdin, stdout)),
             log,
-        }
+        })
     }
 
     /// The NameNode's URL, `hdfs://127.0.0.1:PORT`.
