@@ -157,6 +157,12 @@ impl<R: Read> ChunkScanner<R> {
         }
     }
 
+    /// Tells the scanner that its input ends at stream offset `len` (the input's own
+    /// length), so that a payload's buffer is sized once for it.
+    pub(crate) fn input_ends_at(&mut self, len: u64) {
+        self.src.ends_at(len);
+    }
+
     /// (Recovering mode) passes over the chunks and damage before `offset` without opening
     /// or reporting them.
     pub(crate) fn skip_before(&mut self, offset: u64) {

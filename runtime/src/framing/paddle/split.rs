@@ -72,14 +72,15 @@ impl<R: Read + Seek> PaddleReader<R> {
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
     pub fn split(mut inner: R, start: u64, end: u64, options: PaddleReadOptions) -> Result<Self> {
+        let len = inner.seek(SeekFrom::End(0))?;
         if options.recover {
             inner.seek(SeekFrom::Start(0))?;
             let mut scanner = ChunkScanner::at(inner, options, 0);
+            scanner.input_ends_at(len);
             scanner.skip_before(start);
             let first = (start == 0).then_some(0);
             return Ok(Self::from_scanner(scanner, first, start..end));
         }
-        let len = inner.seek(SeekFrom::End(0))?;
         let (mut offset, mut records) = (0u64, 0u64);
         while offset < start && offset < len {
             let header = header_at(&mut inner, offset, len, &options)?;
@@ -93,7 +94,8 @@ impl<R: Read + Seek> PaddleReader<R> {
             records += u64::from(header.num_records);
         }
         inner.seek(SeekFrom::Start(offset))?;
-        let scanner = ChunkScanner::at(inner, options, offset);
+        let mut scanner = ChunkScanner::at(inner, options, offset);
+        scanner.input_ends_at(len);
         Ok(Self::from_scanner(scanner, Some(records), start..end))
     }
 }
