@@ -12,14 +12,22 @@ use object_store::{GetOptions, GetRange, ObjectStore};
 use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
 
-/// How much a reader fetches at a time.
+/// How much a reader fetches at a time while it reads on sequentially.
 pub const BLOCK: u64 = 8 << 20;
+
+/// How much a read fetches where a reader has just arrived (its first read, or one after a
+/// seek elsewhere): enough for a header or a record, which is all a reader that hops
+/// through a file wants (a Paddle split walking the chunk headers before its range). A
+/// read that goes on from there fetches a [`BLOCK`] and the one after it.
+pub const PROBE: u64 = 64 << 10;
 
 /// An object read block by block with ranged gets: only the blocks that reads reach are
 /// fetched, so a reader that seeks to a split and reads it fetches that range (and the
-/// rest of the block its last record ends in). While a block is read, the next one is
-/// fetched (up to [`read_ahead_until`](RangeReader::read_ahead_until)), so that the
-/// transfer overlaps the decoding. A block is kept as the pieces the store sent (an HDFS
+/// rest of the block its last record ends in). A read where the reader has just arrived
+/// fetches only a [`PROBE`]; reads that go on from there fetch [`BLOCK`]s, and while a
+/// block is read, the next one is fetched (up to
+/// [`read_ahead_until`](RangeReader::read_ahead_until)), so that the transfer overlaps the
+/// decoding. A block is kept as the pieces the store sent (an HDFS
 /// packet, an HTTP body chunk), not copied into one buffer: reads copy each byte once,
 /// into the caller's buffer. It waits on the runtime through `handle`, so it is used from
 /// a thread that may block (not a runtime's worker).
@@ -33,6 +41,8 @@ pub struct RangeReader {
     block: VecDeque<Bytes>,
     block_start: u64,
     block_end: u64,
+    /// Where the last fetch ended, if any: a read there goes on sequentially.
+    fetched_to: Option<u64>,
     /// The fetch of the block that starts at `block_end`.
     next: Option<(u64, JoinHandle<object_store::Result<Vec<Bytes>>>)>,
     /// No block starting at or after this is fetched ahead of a read.
@@ -51,6 +61,7 @@ impl RangeReader {
             block: VecDeque::new(),
             block_start: 0,
             block_end: 0,
+            fetched_to: None,
             next: None,
             ahead_end: size,
             handle,
@@ -118,14 +129,19 @@ impl Read for RangeReader {
             return Ok(0);
         }
         if !(self.block_start..self.block_end).contains(&self.pos) {
-            let pieces = self.fetch(self.pos, BLOCK.max(buf.len() as u64))?;
+            let sequential = self.fetched_to == Some(self.pos);
+            let len = if sequential { BLOCK } else { PROBE };
+            let pieces = self.fetch(self.pos, len.max(buf.len() as u64))?;
             self.block = pieces.into_iter().filter(|p| !p.is_empty()).collect();
             self.block_start = self.pos;
             self.block_end = self.pos + self.block.iter().map(|p| p.len() as u64).sum::<u64>();
+            self.fetched_to = Some(self.block_end);
             if self.block.is_empty() {
                 return Ok(0);
             }
-            self.fetch_ahead();
+            if sequential {
+                self.fetch_ahead();
+            }
         }
         // Pieces wholly before the position are done with.
         while let Some(piece) = self.block.front() {
@@ -252,10 +268,11 @@ mod tests {
         reader.take(len as u64).read_to_end(&mut all).unwrap();
         assert!(all == data, "every byte once, in order");
 
-        // A split of the first block and a half: the third block is not fetched ahead.
+        // A split of a block and a half: read to its end, the block after the one its end
+        // lies in (which starts after the split) is not fetched ahead.
         let mut split =
             RangeReader::new(store, path, len as u64, handle).read_ahead_until(BLOCK + BLOCK / 2);
-        let mut part = vec![0; BLOCK as usize + 10];
+        let mut part = vec![0; (BLOCK + BLOCK / 2) as usize + 10];
         for piece in part.chunks_mut(1 << 16) {
             split.read_exact(piece).unwrap();
         }
@@ -264,5 +281,121 @@ mod tests {
         split.seek(SeekFrom::Start(10)).unwrap();
         split.read_exact(&mut part[..4]).unwrap();
         assert_eq!(part[..4], data[10..14]);
+    }
+
+    /// An in-memory store that adds up the bytes its ranged gets ask for.
+    #[derive(Debug, Default)]
+    struct Counting {
+        inner: InMemory,
+        asked: std::sync::atomic::AtomicU64,
+    }
+
+    impl std::fmt::Display for Counting {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("Counting")
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl ObjectStore for Counting {
+        async fn put_opts(
+            &self,
+            location: &Path,
+            payload: object_store::PutPayload,
+            opts: object_store::PutOptions,
+        ) -> object_store::Result<object_store::PutResult> {
+            self.inner.put_opts(location, payload, opts).await
+        }
+        async fn put_multipart_opts(
+            &self,
+            location: &Path,
+            opts: object_store::PutMultipartOptions,
+        ) -> object_store::Result<Box<dyn object_store::MultipartUpload>> {
+            self.inner.put_multipart_opts(location, opts).await
+        }
+        async fn get_opts(
+            &self,
+            location: &Path,
+            options: GetOptions,
+        ) -> object_store::Result<object_store::GetResult> {
+            if let Some(GetRange::Bounded(range)) = &options.range {
+                let asked = range.end - range.start;
+                self.asked
+                    .fetch_add(asked, std::sync::atomic::Ordering::Relaxed);
+            }
+            self.inner.get_opts(location, options).await
+        }
+        fn delete_stream(
+            &self,
+            locations: futures::stream::BoxStream<'static, object_store::Result<Path>>,
+        ) -> futures::stream::BoxStream<'static, object_store::Result<Path>> {
+            self.inner.delete_stream(locations)
+        }
+        fn list(
+            &self,
+            prefix: Option<&Path>,
+        ) -> futures::stream::BoxStream<'static, object_store::Result<object_store::ObjectMeta>>
+        {
+            self.inner.list(prefix)
+        }
+        async fn list_with_delimiter(
+            &self,
+            prefix: Option<&Path>,
+        ) -> object_store::Result<object_store::ListResult> {
+            self.inner.list_with_delimiter(prefix).await
+        }
+        async fn copy_opts(
+            &self,
+            from: &Path,
+            to: &Path,
+            options: object_store::CopyOptions,
+        ) -> object_store::Result<()> {
+            self.inner.copy_opts(from, to, options).await
+        }
+    }
+
+    #[test]
+    fn hops_through_an_object_fetch_small_pieces_and_reads_that_go_on_fetch_blocks() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let counting = Arc::new(Counting::default());
+        let store: Arc<dyn ObjectStore> = counting.clone();
+        let len = 12 * BLOCK as usize;
+        let data: Vec<u8> = (0..=250u8).cycle().take(len).collect();
+        let path = Path::from("chunks");
+        runtime
+            .block_on(store.put(&path, data.clone().into()))
+            .unwrap();
+        let asked = || counting.asked.load(std::sync::atomic::Ordering::Relaxed);
+        let mut reader = RangeReader::new(store, path, len as u64, runtime.handle().clone());
+        // A Paddle split's walk over the chunk headers before its range: 28 bytes every 4 MiB.
+        let hops = len as u64 / (4 << 20);
+        for i in 0..hops {
+            let mut header = [0; 28];
+            reader.seek(SeekFrom::Start(i * (4 << 20))).unwrap();
+            reader.read_exact(&mut header).unwrap();
+            assert_eq!(header[..], data[(i * (4 << 20)) as usize..][..28]);
+        }
+        assert!(reader.next.is_none(), "nothing fetched ahead of a hop");
+        assert_eq!(asked(), hops * PROBE, "a probe per hop");
+
+        // Then the split itself, read on from where it starts in pieces: all its bytes, a
+        // first piece and a block fetched ahead at most.
+        let (start, split, piece) = (5 * BLOCK + 100, 4 * BLOCK, 256 << 10);
+        let before = asked();
+        reader.seek(SeekFrom::Start(start)).unwrap();
+        let mut got = vec![0; split as usize];
+        for piece in got.chunks_mut(piece as usize) {
+            reader.read_exact(piece).unwrap();
+        }
+        assert!(got[..] == data[start as usize..][..split as usize]);
+        let fetched = asked() - before;
+        assert!(
+            (split..=split + piece + BLOCK).contains(&fetched),
+            "{fetched} bytes asked for a split of {split}"
+        );
     }
 }
