@@ -24,7 +24,7 @@ pub const PROBE: u64 = 64 << 10;
 /// An object read block by block with ranged gets: only the blocks that reads reach are
 /// fetched, so a reader that seeks to a split and reads it fetches that range (and the
 /// rest of the block its last record ends in). A read where the reader has just arrived
-/// fetches only a [`PROBE`]; reads that go on from there fetch [`BLOCK`]s, and while a
+/// fetches only 64 KiB; reads that go on from there fetch blocks of 8 MiB, and while a
 /// block is read, the next one is fetched (up to
 /// [`read_ahead_until`](RangeReader::read_ahead_until)), so that the transfer overlaps the
 /// decoding. A block is kept as the pieces the store sent (an HDFS
