@@ -105,6 +105,15 @@ impl Scan {
                 framing.open_range_in_memory(encoding, file, start..end, buffers)
             }
             input => {
+                let framing = match (framing, &input) {
+                    // A remote file's ranges take whole chunks: a chunk a range's end cuts
+                    // is fetched once, not by both ranges. Every range of a file is read
+                    // from the same store, so all take the same rule.
+                    (Framing::Paddle(o), Input::Remote(_)) => {
+                        Framing::Paddle(o.with_whole_chunks(true))
+                    }
+                    _ => *framing,
+                };
                 let input = Counting::new(input, format.progress.clone());
                 framing.open_range_pooled(encoding, input, start..end, buffers)
             }

@@ -11,7 +11,8 @@ use bytes::Bytes;
 
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::paddle::{
-    Compressor, Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
+    Compressor, Layout, PaddleIndex, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
+    PaddleWriter,
 };
 use hadoop_record::framing::plasma::{
     Compression, FixedWriter, TextOptions, TextWriter, VarReadOptions, VarWriteOptions,
@@ -202,6 +203,29 @@ proptest! {
         let file = paddle_file(&records, options);
         let framing = Framing::Paddle(PaddleReadOptions::default().with_layout(options.layout()));
         check_partition(framing, Format::Binary, &file, &cuts, &records)?;
+    }
+
+    /// Splits that take whole chunks (as remote files are read) partition the records too,
+    /// each chunk's records all delivered by the split its header starts in.
+    #[test]
+    fn paddle_ranges_of_whole_chunks_partition_the_records(
+        records in prop::collection::vec(payload(), 0..30),
+        options in paddle_settings(),
+        cuts in cuts(),
+    ) {
+        let file = paddle_file(&records, options);
+        let read = PaddleReadOptions::default().with_layout(options.layout()).with_whole_chunks(true);
+        check_partition(Framing::Paddle(read), Format::Binary, &file, &cuts, &records)?;
+        // Each split's records are whole chunks: those whose headers start in it.
+        let index = PaddleIndex::load(&mut Cursor::new(&file), &read).unwrap();
+        for (start, end) in ranges(file.len(), &cuts) {
+            let r = read_range(Framing::Paddle(read), Format::Binary, &file, start, end);
+            let owned: u64 = index.chunks().iter()
+                .filter(|c| (start..end).contains(&c.offset))
+                .map(|c| u64::from(c.header.num_records))
+                .sum();
+            prop_assert_eq!(r.payloads.len() as u64, owned, "{}..{}", start, end);
+        }
     }
 
     /// With recovery, ranges of a damaged file deliver what a whole-file recovering reader

@@ -208,6 +208,13 @@ options! {
         recover / with_recover: copy bool = false;
         /// Largest stored or decompressed chunk payload accepted (default 64 MiB).
         max_chunk_bytes / with_max_chunk_bytes: copy u64 = PaddleReadOptions::DEFAULT_MAX_CHUNK_BYTES;
+        /// (Splits) a split takes the chunks that start inside it, with all their records,
+        /// instead of its share of every chunk it overlaps (default false; recovering splits
+        /// always take whole chunks). A chunk that a split's end cuts is then read once, by
+        /// one split, not whole by both: what a remote file wants, where reading a chunk
+        /// means fetching it. Splits of a file with few large chunks are less even. Every
+        /// split of one file must be read with the same setting.
+        whole_chunks / with_whole_chunks: copy bool = false;
     }
 }
 

@@ -139,8 +139,10 @@ impl<R: Read> PaddleReader<R> {
                     self.place.next = 0;
                     self.place.pos = 0;
                     let chunk = &self.scanner.chunk;
-                    let window = if self.scanner.options().recover {
-                        // Recovering splits take whole chunks (see `split`).
+                    let options = self.scanner.options();
+                    let window = if options.recover || options.whole_chunks {
+                        // Recovering splits take whole chunks (see `split`), as splits
+                        // told to do.
                         0..chunk.records
                     } else {
                         record_window(chunk.offset, &chunk.header, self.start, self.end)

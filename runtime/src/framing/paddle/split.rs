@@ -43,7 +43,8 @@ impl<R: Read + Seek> PaddleReader<R> {
     /// A reader of the split `[start, end)` of a file: the records placed in the range,
     /// record `k` of a chunk of `n` records and `len` bytes being placed at `k * len / n`
     /// bytes into the chunk (each split sharing a chunk reads and checks all of it; with
-    /// [`PaddleReadOptions::recover`], whole chunks: those whose header starts in the range).
+    /// [`PaddleReadOptions::recover`] or [`PaddleReadOptions::whole_chunks`], whole chunks:
+    /// those whose header starts in the range).
     /// Any offsets work; `end` may lie past the end of the file.
     ///
     /// The first chunk is found by following the header chain from offset 0 (20 bytes read
@@ -85,7 +86,7 @@ impl<R: Read + Seek> PaddleReader<R> {
         while offset < start && offset < len {
             let header = header_at(&mut inner, offset, len, &options)?;
             let next = offset + HEADER_LEN as u64 + u64::from(header.compressed_size);
-            if next > start {
+            if next > start && !options.whole_chunks() {
                 // The chunk holding `start`: its records from `start` on are this split's.
                 records += u64::from(record_window(offset, &header, start, end).start);
                 break;
@@ -137,7 +138,10 @@ impl PaddleReader<Cursor<Bytes>> {
 /// `offset + k * len / n` (rounded down): its share of the chunk. A split takes the records
 /// placed inside it, so a chunk larger than a split is shared between splits (each reads and
 /// checks the whole chunk) and splits of a file with few large chunks stay even. Compressed
-/// chunks split the same way: the rule needs no record's position in the file.
+/// chunks split the same way: the rule needs no record's position in the file. Not used
+/// by splits that take whole chunks ([`PaddleReadOptions::whole_chunks`], recovering).
+///
+/// [`PaddleReadOptions::whole_chunks`]: super::PaddleReadOptions::whole_chunks
 pub(super) fn record_window(offset: u64, header: &ChunkHeader, start: u64, end: u64) -> Range<u32> {
     let len = HEADER_LEN as u128 + u128::from(header.compressed_size);
     let n = header.num_records;
