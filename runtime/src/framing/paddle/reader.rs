@@ -141,8 +141,8 @@ impl<R: Read> PaddleReader<R> {
                     let chunk = &self.scanner.chunk;
                     let options = self.scanner.options();
                     let window = if options.recover || options.whole_chunks {
-                        // Recovering splits take whole chunks (see `split`), as splits
-                        // told to do.
+                        // Recovering splits take whole chunks (see `split`), and so do
+                        // splits told to.
                         0..chunk.records
                     } else {
                         record_window(chunk.offset, &chunk.header, self.start, self.end)

@@ -137,9 +137,9 @@ impl<R: Read> Source<R> {
 
     /// Appends up to `n` bytes to `out`, fewer only at end of input; returns how many.
     /// `out` grows only with bytes actually read, or once by the bytes the input still
-    /// holds when its end is known ([`Source::ends_at`]). The bytes arrive in pieces of at most
-    /// [`PIECE`]: after each, `arrived` gets all of `out` and the number of bytes just
-    /// appended, to look at them while they are in cache.
+    /// holds when its end is known ([`Source::ends_at`]). The bytes arrive in pieces of
+    /// at most [`PIECE`]: after each, `arrived` gets all of `out` and the number of bytes
+    /// just appended, to look at them while they are in cache.
     pub(crate) fn read_into(
         &mut self,
         n: u64,
