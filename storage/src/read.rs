@@ -41,8 +41,6 @@ pub struct RangeReader {
     block: VecDeque<Bytes>,
     block_start: u64,
     block_end: u64,
-    /// Where the last fetch ended, if any: a read there goes on sequentially.
-    fetched_to: Option<u64>,
     /// The fetch of the block that starts at `block_end`.
     next: Option<(u64, JoinHandle<object_store::Result<Vec<Bytes>>>)>,
     /// No block starting at or after this is fetched ahead of a read.
@@ -61,7 +59,6 @@ impl RangeReader {
             block: VecDeque::new(),
             block_start: 0,
             block_end: 0,
-            fetched_to: None,
             next: None,
             ahead_end: size,
             handle,
@@ -129,13 +126,13 @@ impl Read for RangeReader {
             return Ok(0);
         }
         if !(self.block_start..self.block_end).contains(&self.pos) {
-            let sequential = self.fetched_to == Some(self.pos);
+            // A read where the last fetch ended (there was one) goes on sequentially.
+            let sequential = self.block_end > 0 && self.pos == self.block_end;
             let len = if sequential { BLOCK } else { PROBE };
             let pieces = self.fetch(self.pos, len.max(buf.len() as u64))?;
             self.block = pieces.into_iter().filter(|p| !p.is_empty()).collect();
             self.block_start = self.pos;
             self.block_end = self.pos + self.block.iter().map(|p| p.len() as u64).sum::<u64>();
-            self.fetched_to = Some(self.block_end);
             if self.block.is_empty() {
                 return Ok(0);
             }
