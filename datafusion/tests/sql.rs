@@ -3,10 +3,13 @@
 //! DataFusion), read whole or split into byte ranges; projection pushdown skips what a
 //! query does not ask for; bad records and bad paths are named; tables over directories,
 //! globs and a non-local object store; SQL's binary-string functions on `buffer` columns
-//! ([`binary_strings`]).
+//! ([`binary_strings`]); dataset writes against stores that fail at every
+//! request, and with more values than files they may keep open ([`dataset_writes`]).
 
 #[path = "sql/binary_strings.rs"]
 mod binary_strings;
+#[path = "sql/dataset_writes.rs"]
+mod dataset_writes;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -97,7 +97,7 @@ impl Guarded {
 }
 
 /// The error of a call that took longer than `deadline`.
-fn late(url: &str, what: &str, deadline: Duration) -> Error {
+pub(crate) fn late(url: &str, what: &str, deadline: Duration) -> Error {
     Error::Generic {
         store: "storage",
         source: format!(
@@ -109,7 +109,7 @@ fn late(url: &str, what: &str, deadline: Duration) -> Error {
 }
 
 /// `e` with `url` in its message (a missing object keeps its kind, for callers that test it).
-fn named(e: Error, url: &str) -> Error {
+pub(crate) fn named(e: Error, url: &str) -> Error {
     match e {
         Error::NotFound { source, .. } => Error::NotFound {
             path: url.to_owned(),

@@ -14,14 +14,17 @@
 //! - [`Upload`]: an object written whole or not at all, as Hadoop's output committers do:
 //!   HDFS writes a hidden temporary file and renames it when done, S3 completes a
 //!   multipart upload; an upload dropped before [`Upload::commit`] is abandoned.
-//! - [`abort_pending_uploads`]: aborts the multipart uploads a killed process left under a
-//!   prefix of an S3 bucket.
+//! - [`PendingUploads`]: multipart uploads that one process fills and another completes
+//!   (a dataset's tasks and its job commit, with no copy); S3's are attached to its store
+//!   ([`pending_uploads`]). [`abort_pending_uploads`] aborts those a killed process left
+//!   under a prefix of an S3 bucket.
 //! - [`blocking`]: the same for code that is not async (`rcc frame`, `rcc convert`).
 
 pub mod blocking;
 mod guard;
 mod location;
 mod open;
+mod pending;
 mod read;
 mod uploads;
 mod write;
@@ -29,6 +32,9 @@ mod write;
 pub use guard::{Guarded, DEADLINE};
 pub use location::{is_url, Location};
 pub use open::{open_store, StorageOptions};
+pub use pending::{
+    attach_pending_uploads, part_ids, pending_uploads, PendingUpload, PendingUploads,
+};
 pub use read::RangeReader;
 pub use uploads::abort_pending_uploads;
 pub use write::{Commit, SharedUpload, Upload};

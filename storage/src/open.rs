@@ -10,6 +10,8 @@ use object_store::{ClientConfigKey, ObjectStore, RetryConfig};
 use url::Url;
 
 use crate::guard::{Guarded, DEADLINE};
+use crate::pending::attach_pending_uploads;
+use crate::uploads::Bucket;
 
 /// How stores are reached beyond what the environment says.
 ///
@@ -60,7 +62,8 @@ pub fn open_store(url: &Url, options: &StorageOptions) -> Result<Arc<dyn ObjectS
                 .build()
                 .map_err(|e| format!("{name}: {e}"))?,
         ),
-        "s3" | "s3a" => s3(url, &name, options)?,
+        // Guarded, with its pending uploads attached to the guarded store.
+        "s3" | "s3a" => return s3(url, &name, options),
         "file" => Arc::new(LocalFileSystem::new()),
         other => return Err(format!("{name}: no store for URLs of scheme `{other}`")),
     };
@@ -73,11 +76,14 @@ pub(crate) fn store_name(url: &Url) -> String {
     format!("{}://{host}", url.scheme())
 }
 
+/// An S3 bucket's store, with its pending uploads attached ([`crate::pending_uploads`]).
 fn s3(url: &Url, name: &str, options: &StorageOptions) -> Result<Arc<dyn ObjectStore>, String> {
-    let store = s3_builder(url, name, options)?
-        .build()
-        .map_err(|e| format!("{name}: {e}"))?;
-    Ok(Arc::new(store))
+    let bucket = Bucket::of(url, options)?.ok_or_else(|| format!("{name}: not an S3 URL"))?;
+    let store: Arc<dyn ObjectStore> = Arc::new(Guarded::new(
+        Arc::new(bucket.client.clone()),
+        name.to_owned(),
+    ));
+    Ok(attach_pending_uploads(store, Arc::new(bucket)))
 }
 
 /// How [`open_store`] makes the S3 client of `url` (named `name` in messages).
@@ -147,6 +153,15 @@ mod tests {
             let value = builder.get_config_value(&key);
             assert_eq!(value.as_deref(), Some("http://127.0.0.1:1"), "{key:?}");
         }
+    }
+
+    #[test]
+    fn s3_stores_have_pending_uploads_and_local_ones_do_not() {
+        let options = StorageOptions::default().with_s3_endpoint(Some("http://127.0.0.1:1".into()));
+        let s3 = open_store(&Url::parse("s3://lake/a/").unwrap(), &options).unwrap();
+        assert!(crate::pending_uploads(&s3).is_some());
+        let local = open_store(&Url::parse("file:///tmp/").unwrap(), &options).unwrap();
+        assert!(crate::pending_uploads(&local).is_none());
     }
 
     #[test]

@@ -1,25 +1,34 @@
-//! [`abort_pending_uploads`]: the multipart uploads under a prefix of an S3 bucket that
-//! were begun and never completed nor aborted — what a process killed while it uploaded
-//! leaves behind. S3 keeps their parts, and bills them, until someone aborts them.
-//!
-//! object_store aborts an upload whose id it knows, but cannot list a bucket's uploads:
-//! the listing (S3's `ListMultipartUploads`) is made here, signed by object_store's own
-//! [`AwsAuthorizer`] with the credentials of the client [`open_store`](crate::open_store)
-//! would make, and sent to the same endpoint.
+//! S3's pending uploads ([`PendingUploads`]): the multipart uploads of a bucket, made,
+//! filled, completed and aborted through object_store's S3 client, each call within a
+//! deadline, and listed — what object_store cannot do: the listing (S3's
+//! `ListMultipartUploads`) is made here, signed by object_store's own [`AwsAuthorizer`]
+//! with the credentials of the client [`open_store`](crate::open_store) makes, and sent to
+//! the same endpoint. [`abort_pending_uploads`] aborts those a killed process left behind:
+//! S3 keeps their parts, and bills them, until someone aborts them.
 
+use std::future::Future;
 use std::time::Duration;
 
+use async_trait::async_trait;
 use object_store::aws::{AmazonS3, AmazonS3ConfigKey, AwsAuthorizer};
 use object_store::client::{HttpConnector, HttpRequest, HttpRequestBody, ReqwestConnector};
-use object_store::multipart::MultipartStore;
+use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path;
-use object_store::ClientOptions;
+use object_store::{ClientOptions, MultipartId, PutPayload, PutResult};
 use serde::Deserialize;
 use url::Url;
 
 use crate::guard::DEADLINE;
 use crate::open::{s3_builder, store_name};
+use crate::pending::{PendingUpload, PendingUploads};
 use crate::StorageOptions;
+
+/// How long S3 may take to complete an upload: it answers at once and keeps the
+/// connection alive while it assembles the parts, which can take minutes for large objects.
+const COMPLETE_DEADLINE: Duration = Duration::from_secs(600);
+
+/// The slowest transfer a part's upload may make beyond [`DEADLINE`], in bytes a second.
+const SLOWEST: u64 = 1 << 20;
 
 /// Pages of a listing read at most: a server that keeps answering "more" is not followed
 /// forever (S3 gives 1,000 uploads a page).
@@ -51,10 +60,9 @@ pub async fn abort_pending_uploads(
     let pending = bucket.pending(&key_prefix(prefix)?).await?;
     for upload in &pending {
         let key = Path::parse(&upload.key).map_err(|e| format!("{}: {e}", bucket.name))?;
-        let aborted = bucket.client.abort_multipart(&key, &upload.upload_id);
-        tokio::time::timeout(DEADLINE, aborted)
+        bucket
+            .abort_multipart(&key, &upload.upload_id)
             .await
-            .map_err(|_| bucket.no_answer())?
             .map_err(|e| format!("cannot abort the upload of {}/{key}: {e}", bucket.name))?;
     }
     Ok(pending.len())
@@ -70,20 +78,23 @@ fn key_prefix(url: &Url) -> Result<String, String> {
     })
 }
 
-/// An S3 bucket as `open_store` reaches it.
-struct Bucket {
+/// An S3 bucket as `open_store` reaches it, with its pending uploads.
+#[derive(Debug)]
+pub(crate) struct Bucket {
     /// `s3://BUCKET`, for messages.
     name: String,
-    client: AmazonS3,
+    pub(crate) client: AmazonS3,
     /// The bucket's URL as object_store addresses it (path or virtual-hosted style).
     endpoint: String,
     region: String,
     signed: bool,
+    /// An S3 Express bucket, whose uploads this listing cannot ask for.
+    express: bool,
 }
 
 impl Bucket {
     /// The bucket of an `s3://` or `s3a://` URL; `None` for other stores.
-    fn of(url: &Url, options: &StorageOptions) -> Result<Option<Bucket>, String> {
+    pub(crate) fn of(url: &Url, options: &StorageOptions) -> Result<Option<Bucket>, String> {
         if !matches!(url.scheme(), "s3" | "s3a") {
             return Ok(None);
         }
@@ -98,11 +109,7 @@ impl Bucket {
         let region = value(AmazonS3ConfigKey::Region).unwrap_or_else(|| "us-east-1".into());
         let virtual_hosted =
             value(AmazonS3ConfigKey::VirtualHostedStyleRequest).is_some_and(|v| v == "true");
-        if value(AmazonS3ConfigKey::S3Express).is_some_and(|v| v == "true") {
-            return Err(format!(
-                "{name}: listing the uploads of an S3 Express bucket is not supported"
-            ));
-        }
+        let express = value(AmazonS3ConfigKey::S3Express).is_some_and(|v| v == "true");
         // As object_store's builder addresses the bucket.
         let endpoint = value(AmazonS3ConfigKey::S3Endpoint).or(value(AmazonS3ConfigKey::Endpoint));
         let endpoint = match (endpoint, virtual_hosted) {
@@ -118,6 +125,7 @@ impl Bucket {
             endpoint,
             region,
             signed,
+            express,
         }))
     }
 
@@ -125,8 +133,29 @@ impl Bucket {
         format!("{}: no answer within {} s", self.name, DEADLINE.as_secs())
     }
 
+    /// `call` on `location`, within `deadline`, its error naming the object's URL.
+    async fn call<T>(
+        &self,
+        location: &Path,
+        what: &str,
+        deadline: Duration,
+        call: impl Future<Output = object_store::Result<T>>,
+    ) -> object_store::Result<T> {
+        let url = format!("{}/{location}", self.name);
+        match tokio::time::timeout(deadline, call).await {
+            Ok(result) => result.map_err(|e| crate::guard::named(e, &url)),
+            Err(_) => Err(crate::guard::late(&url, what, deadline)),
+        }
+    }
+
     /// The uploads in progress under `prefix`, every page of the listing.
     async fn pending(&self, prefix: &str) -> Result<Vec<Pending>, String> {
+        if self.express {
+            return Err(format!(
+                "{}: listing the uploads of an S3 Express bucket is not supported",
+                self.name
+            ));
+        }
         let allow_http = self.endpoint.starts_with("http://");
         let http = ReqwestConnector::default()
             .connect(
@@ -204,6 +233,68 @@ impl Bucket {
             "cannot list the uploads of {}: more than {MAX_PAGES} pages",
             self.name
         ))
+    }
+}
+
+#[async_trait]
+impl MultipartStore for Bucket {
+    async fn create_multipart(&self, path: &Path) -> object_store::Result<MultipartId> {
+        let made = self.client.create_multipart(path);
+        self.call(path, "starting an upload", DEADLINE, made).await
+    }
+
+    async fn put_part(
+        &self,
+        path: &Path,
+        id: &MultipartId,
+        part_idx: usize,
+        data: PutPayload,
+    ) -> object_store::Result<PartId> {
+        let deadline = DEADLINE + Duration::from_secs(data.content_length() as u64 / SLOWEST);
+        let put = self.client.put_part(path, id, part_idx, data);
+        self.call(path, "uploading a part", deadline, put).await
+    }
+
+    async fn complete_multipart(
+        &self,
+        path: &Path,
+        id: &MultipartId,
+        parts: Vec<PartId>,
+    ) -> object_store::Result<PutResult> {
+        let complete = self.client.complete_multipart(path, id, parts);
+        let what = "completing an upload";
+        self.call(path, what, COMPLETE_DEADLINE, complete).await
+    }
+
+    async fn abort_multipart(&self, path: &Path, id: &MultipartId) -> object_store::Result<()> {
+        let abort = self.client.abort_multipart(path, id);
+        self.call(path, "aborting an upload", DEADLINE, abort).await
+    }
+}
+
+#[async_trait]
+impl PendingUploads for Bucket {
+    async fn list_pending(&self, prefix: &Path) -> object_store::Result<Vec<PendingUpload>> {
+        let generic = |e: String| object_store::Error::Generic {
+            store: "S3",
+            source: e.into(),
+        };
+        let prefix = match prefix.as_ref() {
+            "" => String::new(),
+            dir => format!("{dir}/"),
+        };
+        let listed = self.pending(&prefix).await.map_err(generic)?;
+        listed
+            .into_iter()
+            .map(|upload| {
+                let location =
+                    Path::parse(&upload.key).map_err(|e| generic(format!("{}: {e}", self.name)))?;
+                Ok(PendingUpload {
+                    location,
+                    id: upload.upload_id,
+                })
+            })
+            .collect()
     }
 }
 

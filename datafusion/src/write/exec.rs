@@ -168,7 +168,7 @@ impl ExecutionPlan for WriteExec {
         let task = PartTask {
             spec: self.spec.clone(),
             store,
-            staging: super::spec::child(&dir, &self.spec.staging()),
+            dir,
             partition: numbered,
             keys,
         };

@@ -6,8 +6,9 @@
 //! The data flows one way through its modules: `spec` (what a write is; shared) → `encode`
 //! and `records` (batches as file bytes) → `upload` and `part` (a partition's part files,
 //! uploaded as they are written) → `exec` / `node` (the plan nodes that run it, locally or
-//! on a cluster) → `commit` (the job: check the target, commit one attempt per partition,
-//! or clean up).
+//! on a cluster) → `tree` (the target's directory in its store), `lease` (a job's claim on
+//! it) and `swap` (the commit's moves and journal) → `commit` (the job: check the target,
+//! commit one attempt per partition, or clean up).
 //!
 //! ```
 //! use datafusion::execution::SessionStateBuilder;
@@ -34,33 +35,33 @@
 mod commit;
 mod encode;
 mod exec;
+mod lease;
 mod node;
 mod part;
 mod records;
 mod spec;
+mod swap;
+mod tree;
 mod upload;
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{UInt32Type, UInt64Type};
 use datafusion::common::{exec_datafusion_err, plan_err, DataFusionError, Result};
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::{Extension, LogicalPlan};
 use hadoop_record_cli::record_sink::SharedBytes;
 use hadoop_record_storage::StorageOptions;
-use object_store::ObjectStoreExt;
 
 pub use encode::BatchWriter;
 pub use exec::WriteExec;
 pub use node::{with_dataset_writes, WriteNode, WritePlanner};
 pub use part::log_parts;
 pub use records::RecordsOut;
-pub use spec::{DatasetSpec, PartFormat, STAGING};
+pub use spec::{DatasetSpec, PartFormat, DEFAULT_MAX_OPEN_FILES, STAGING};
 
-use commit::{one_attempt_each, Target, WrittenFile};
+use commit::{one_attempt_each, Target};
 use exec::locate;
-use spec::child;
+use spec::written_files;
 
 hadoop_record::__options! {
     /// How a dataset job commits.
@@ -73,10 +74,9 @@ hadoop_record::__options! {
         /// cleans its staging directory again while their stragglers finish (default
         /// false: they run in this process, which waits for them).
         tasks_elsewhere / with_tasks_elsewhere: copy bool = false;
-        /// How the session reaches its stores (those of its
-        /// [`StorageRegistry`](crate::StorageRegistry)): on S3, the job's commit and
-        /// abort list the multipart uploads left under `_temporary/` (by its killed tasks,
-        /// or by an earlier job whose client was killed), and abort them.
+        /// Unused: a store's pending uploads come with the store
+        /// ([`hadoop_record_storage::pending_uploads`]). Kept so that code that sets it
+        /// still builds.
         storage / with_storage: ref StorageOptions = StorageOptions::default();
     }
 }
@@ -148,17 +148,22 @@ pub async fn write_dataset(
     let part_columns = Arc::new(plan.schema().as_arrow().project(&kept)?);
     spec.format = spec.format.checked(&part_columns)?;
     let store = state.runtime_env().object_store(&store_url)?;
-    let target = Target::begin(store.clone(), &spec.url, dir.clone(), overwrite)
-        .await
-        .map(|target| target.with_storage(job.storage().clone()))
-        .map_err(DataFusionError::Execution)?;
+    let target = Target::begin(
+        store.clone(),
+        &spec.url,
+        dir.clone(),
+        overwrite,
+        &spec.query_id,
+    )
+    .await
+    .map_err(DataFusionError::Execution)?;
     let schema = Arc::new(plan.schema().as_arrow().clone());
     let node = WriteNode::new(plan, spec.clone())?;
     let write = LogicalPlan::Extension(Extension {
         node: Arc::new(node),
     });
     let answer = DataFrame::new(state, write).collect().await;
-    let mut files = match answer.and_then(|batches| written(&batches)) {
+    let mut files = match answer.and_then(|batches| written_files(&batches)) {
         Ok(files) => one_attempt_each(files),
         Err(e) => {
             if job.tasks_elsewhere {
@@ -172,62 +177,31 @@ pub async fn write_dataset(
     };
     if files.is_empty() && spec.partition_by.is_empty() {
         // No rows: one empty part file all the same, so that the dataset has its columns.
-        let staged = format!("attempt-empty/{}", spec.part_name(0));
+        let spec = Arc::new(spec.clone());
         let bytes = SharedBytes::default();
         let empty = BatchWriter::new(&spec.format, bytes.clone(), schema)
             .and_then(BatchWriter::finish)
             .map(|()| bytes.take())
             .map_err(DataFusionError::Execution);
-        let put = match empty {
-            Ok(bytes) => {
-                let at = child(&child(&dir, &spec.staging()), &staged);
-                store
-                    .put(&at, bytes.into())
-                    .await
-                    .map_err(DataFusionError::from)
-            }
+        let written = match empty {
+            Ok(bytes) => part::write_bytes(&spec, &store, &dir, spec.part_name(0), &bytes).await,
             Err(e) => Err(e),
         };
-        if let Err(e) = put {
-            target.abort().await;
-            return Err(e);
+        match written {
+            Ok(file) => files.push(file),
+            Err(e) => {
+                upload::settled(&spec.query_id).await;
+                target.abort().await;
+                return Err(e);
+            }
         }
-        files.push(WrittenFile {
-            partition: 0,
-            staged,
-            file: spec.part_name(0),
-            rows: 0,
-        });
     }
-    if let Err(e) = target.commit(&spec, &files).await {
-        target.abort().await;
-        return Err(DataFusionError::Execution(e));
-    }
+    // The commit cleans up after itself, or leaves for the next job what only it can finish.
+    target
+        .commit(&spec, &files)
+        .await
+        .map_err(DataFusionError::Execution)?;
     Ok(files.iter().map(|f| f.rows).sum())
-}
-
-/// The files a write's answer names.
-fn written(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>> {
-    let mut files = Vec::new();
-    for batch in batches {
-        let bad = || exec_datafusion_err!("a dataset write answered {:?}", batch.schema());
-        let [partition, staged, file, rows] = batch.columns() else {
-            return Err(bad());
-        };
-        let partition = partition.as_primitive_opt::<UInt32Type>().ok_or_else(bad)?;
-        let staged = staged.as_string_opt::<i32>().ok_or_else(bad)?;
-        let file = file.as_string_opt::<i32>().ok_or_else(bad)?;
-        let rows = rows.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
-        for i in 0..batch.num_rows() {
-            files.push(WrittenFile {
-                partition: partition.value(i),
-                staged: staged.value(i).to_owned(),
-                file: file.value(i).to_owned(),
-                rows: rows.value(i),
-            });
-        }
-    }
-    Ok(files)
 }
 
 /// Runs `frame` and writes its result as one file of `format` at `url` (`file:///…`,

@@ -1,28 +1,29 @@
 //! One partition of a query's result, written where it runs (a local thread or a cluster's
 //! executor) as part files in the dataset's staging directory: one file, or with
 //! `partition_by` one per value of those columns, laid out Hive's way (`col=value/part-…`).
-//! What it wrote is its answer, for the job commit ([`super::commit`]).
+//! On a store with pending uploads (S3), each file is instead a multipart upload of its
+//! final path, left pending. What it wrote is its answer, for the job commit
+//! ([`super::commit`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, RecordBatch, StringArray, UInt32Array, UInt64Array,
-};
+use datafusion::arrow::array::{Array, AsArray, RecordBatch, UInt32Array};
 use datafusion::arrow::compute::{cast, take_record_batch};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
 use datafusion::common::{DataFusionError, Result};
 use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
+use hadoop_record_storage::{pending_uploads, PendingUploads};
 use object_store::path::Path;
 use object_store::ObjectStore;
 
 use hadoop_record_cli::record_sink::SharedBytes;
 
 use super::encode::BatchWriter;
-use super::spec::{child, written_schema, DatasetSpec, PartFormat};
-use super::upload::{Live, PartUpload};
+use super::spec::{child, written_batch, DatasetSpec, PartFormat, WrittenFile};
+use super::upload::{Live, PartUpload, Sent};
 
 static LOG_PARTS: AtomicBool = AtomicBool::new(false);
 
@@ -36,78 +37,194 @@ pub fn log_parts(on: bool) {
 pub(crate) struct PartTask {
     pub spec: Arc<DatasetSpec>,
     pub store: Arc<dyn ObjectStore>,
-    /// The staging directory in the store.
-    pub staging: Path,
+    /// The dataset's directory in the store.
+    pub dir: Path,
     pub partition: usize,
     /// The indices of the columns that lay the dataset out.
     pub keys: Vec<usize>,
 }
 
 impl PartTask {
-    /// Writes `stream` and answers what it wrote ([`written_schema`]). A partition without
-    /// rows writes nothing; on an error, what it started is abandoned.
+    /// Writes `stream` and answers what it wrote ([`written_batch`]). A partition without
+    /// rows writes nothing; on an error, what it started is abandoned. With `keys`, at most
+    /// [`DatasetSpec::max_open_files`] files are open at once: past it, the one written to
+    /// least recently is finished, and a later row of its value starts the value's next
+    /// file ([`DatasetSpec::rolled_part_name`]).
     pub async fn write(self, mut stream: SendableRecordBatchStream) -> Result<RecordBatch> {
         // Counted until this partition ends or is cancelled: a failed job waits for it.
         let live = Live::new(&self.spec.query_id);
-        let attempt = attempt(self.partition);
-        let name = self.spec.part_name(self.partition);
-        let mut files: HashMap<String, PartFile> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        let outcome: Result<()> = async {
-            while let Some(batch) = stream.next().await {
-                let batch = batch?;
-                if batch.num_rows() == 0 {
-                    continue;
-                }
-                for (dirs, batch) in split(&batch, &self.keys)? {
-                    let file = format!("{dirs}{name}");
-                    if !files.contains_key(&file) {
-                        let staged = format!("{attempt}/{file}");
-                        let location = child(&self.staging, &staged);
-                        let format = &self.spec.format;
-                        let schema = batch.schema();
-                        let part =
-                            PartFile::start(&self.store, location, staged, format, &schema, &live)
-                                .await?;
-                        files.insert(file.clone(), part);
-                        order.push(file.clone());
-                    }
-                    if let Some(part) = files.get_mut(&file) {
-                        part.write(&batch).await?;
-                    }
-                }
-            }
-            Ok(())
-        }
-        .await;
-        // On an error, the files started are dropped: their uploads aborted.
-        outcome?;
-        let (mut staged, mut rows) = (Vec::new(), Vec::new());
-        for file in &order {
-            let Some(part) = files.remove(file) else {
+        let place = Place::new(&self.spec, &self.store, &self.dir, self.partition);
+        let mut open = OpenFiles::new(self.spec.max_open_files);
+        // How many files each value has started.
+        let mut started: HashMap<String, usize> = HashMap::new();
+        let mut written = Vec::new();
+        while let Some(batch) = stream.next().await {
+            let batch = batch?;
+            if batch.num_rows() == 0 {
                 continue;
-            };
-            staged.push(part.staged.clone());
-            let written = part.finish().await?;
-            if LOG_PARTS.load(Ordering::Relaxed) {
-                eprintln!(
-                    "partition {} wrote {}{}/{} ({written} rows)",
-                    self.partition,
-                    self.spec.url,
-                    self.spec.staging(),
-                    staged.last().map_or("", String::as_str)
-                );
             }
-            rows.push(written);
+            for (dirs, batch) in split(&batch, &self.keys)? {
+                if !open.contains(&dirs) {
+                    if let Some(oldest) = open.make_room() {
+                        written.push(place.finish(oldest).await?);
+                    }
+                    let count = started.entry(dirs.clone()).or_default();
+                    let file = format!(
+                        "{dirs}{}",
+                        self.spec.rolled_part_name(self.partition, *count)
+                    );
+                    *count += 1;
+                    let part = place.start(file, &batch.schema(), &live).await?;
+                    open.insert(dirs.clone(), part);
+                }
+                if let Some(part) = open.get_mut(&dirs) {
+                    part.write(&batch).await?;
+                }
+            }
         }
-        let n = order.len();
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(UInt32Array::from(vec![self.partition as u32; n])),
-            Arc::new(StringArray::from(staged)),
-            Arc::new(StringArray::from(order)),
-            Arc::new(UInt64Array::from(rows)),
-        ];
-        Ok(RecordBatch::try_new(written_schema(), columns)?)
+        for part in open.drain() {
+            written.push(place.finish(part).await?);
+        }
+        written_batch(&written)
+    }
+}
+
+/// Where a partition's attempt writes its part files: on a store with pending uploads
+/// (S3), uploads of their final paths that the job commit completes; on the others, files
+/// in the attempt's staging directory that the job commit renames.
+struct Place {
+    spec: Arc<DatasetSpec>,
+    store: Arc<dyn ObjectStore>,
+    pending: Option<Arc<dyn PendingUploads>>,
+    dir: Path,
+    staging: Path,
+    partition: usize,
+    attempt: String,
+}
+
+impl Place {
+    /// A new attempt at `partition` of the dataset at `dir` of `store`.
+    fn new(
+        spec: &Arc<DatasetSpec>,
+        store: &Arc<dyn ObjectStore>,
+        dir: &Path,
+        partition: usize,
+    ) -> Self {
+        Place {
+            attempt: attempt(partition),
+            pending: pending_uploads(store),
+            store: store.clone(),
+            dir: dir.clone(),
+            staging: child(dir, &spec.staging()),
+            spec: spec.clone(),
+            partition,
+        }
+    }
+
+    /// Starts the upload of the part file `file` (its path in the dataset).
+    async fn upload(&self, file: &str, live: &Live) -> Result<PartUpload> {
+        match &self.pending {
+            Some(pending) => PartUpload::start_pending(pending, child(&self.dir, file), live).await,
+            None => {
+                let staged = child(&self.staging, &format!("{}/{file}", self.attempt));
+                PartUpload::start(&self.store, staged, live).await
+            }
+        }
+    }
+
+    /// Starts the part file `file` of rows of `schema`.
+    async fn start(&self, file: String, schema: &SchemaRef, live: &Live) -> Result<PartFile> {
+        let upload = self.upload(&file, live).await?;
+        PartFile::start(&self.spec.format, schema, upload, file)
+    }
+
+    /// Ends `part`, and answers what it wrote.
+    async fn finish(&self, part: PartFile) -> Result<WrittenFile> {
+        let file = part.file.clone();
+        let (rows, sent) = part.finish().await?;
+        if LOG_PARTS.load(Ordering::Relaxed) {
+            let url = &self.spec.url;
+            match &sent.pending {
+                Some(_) => eprintln!(
+                    "partition {} wrote {url}{file} ({rows} rows; pending until the job commits)",
+                    self.partition
+                ),
+                None => eprintln!(
+                    "partition {} wrote {url}{}/{}/{file} ({rows} rows)",
+                    self.partition,
+                    self.spec.staging(),
+                    self.attempt
+                ),
+            }
+        }
+        Ok(self.written(file, rows, sent))
+    }
+
+    fn written(&self, file: String, rows: u64, sent: Sent) -> WrittenFile {
+        WrittenFile {
+            partition: self.partition as u32,
+            attempt: self.attempt.clone(),
+            file,
+            rows,
+            bytes: sent.bytes,
+            upload: sent.pending,
+        }
+    }
+}
+
+/// The part files a partition has open, by their Hive directories, at most `max` of them.
+struct OpenFiles {
+    max: usize,
+    /// Each file, the order it was started in and when it was last written to.
+    files: HashMap<String, (PartFile, u64, u64)>,
+    clock: u64,
+}
+
+impl OpenFiles {
+    fn new(max: usize) -> Self {
+        OpenFiles {
+            max: max.max(1),
+            files: HashMap::new(),
+            clock: 0,
+        }
+    }
+
+    fn contains(&self, dirs: &str) -> bool {
+        self.files.contains_key(dirs)
+    }
+
+    /// With `max` files open, takes out the one written to least recently.
+    fn make_room(&mut self) -> Option<PartFile> {
+        if self.files.len() < self.max {
+            return None;
+        }
+        let oldest = self
+            .files
+            .iter()
+            .min_by_key(|(_, (_, _, used))| *used)
+            .map(|(dirs, _)| dirs.clone())?;
+        self.files.remove(&oldest).map(|(part, _, _)| part)
+    }
+
+    fn insert(&mut self, dirs: String, part: PartFile) {
+        self.clock += 1;
+        self.files.insert(dirs, (part, self.clock, self.clock));
+    }
+
+    fn get_mut(&mut self, dirs: &str) -> Option<&mut PartFile> {
+        self.clock += 1;
+        let clock = self.clock;
+        self.files.get_mut(dirs).map(|(part, _, used)| {
+            *used = clock;
+            part
+        })
+    }
+
+    /// Every file still open, in the order they were started.
+    fn drain(&mut self) -> Vec<PartFile> {
+        let mut files: Vec<_> = self.files.drain().map(|(_, file)| file).collect();
+        files.sort_by_key(|(_, started, _)| *started);
+        files.into_iter().map(|(part, _, _)| part).collect()
     }
 }
 
@@ -121,14 +238,32 @@ pub(crate) async fn write_file(
     schema: SchemaRef,
     mut stream: SendableRecordBatchStream,
 ) -> Result<u64> {
-    let staged = location.to_string();
     let live = Live::new(work);
-    let mut file = PartFile::start(store, location, staged, format, &schema, &live).await?;
+    let upload = PartUpload::start(store, location.clone(), &live).await?;
+    let mut file = PartFile::start(format, &schema, upload, location.to_string())?;
     // On an error the file is dropped: its upload aborted.
     while let Some(batch) = stream.next().await {
         file.write(&batch?).await?;
     }
-    file.finish().await
+    file.finish().await.map(|(rows, _)| rows)
+}
+
+/// Writes `bytes` whole as the part file `file` of a job's attempt `attempt` at
+/// partition `partition`, as a task would (a pending upload on S3, a staged file
+/// elsewhere): the empty part file of a result without rows.
+pub(crate) async fn write_bytes(
+    spec: &Arc<DatasetSpec>,
+    store: &Arc<dyn ObjectStore>,
+    dir: &Path,
+    file: String,
+    bytes: &[u8],
+) -> Result<WrittenFile> {
+    let live = Live::new(&spec.query_id);
+    let place = Place::new(spec, store, dir, 0);
+    let mut upload = place.upload(&file, &live).await?;
+    upload.write(bytes).await?;
+    let sent = upload.finish().await?;
+    Ok(place.written(file, 0, sent))
 }
 
 /// A name for this attempt at a partition, unique among the attempts of a job (Ballista
@@ -153,29 +288,26 @@ struct PartFile {
     writer: Option<BatchWriter<SharedBytes>>,
     pending: SharedBytes,
     upload: PartUpload,
-    /// Its path relative to the staging directory.
-    staged: String,
+    /// Its path in the dataset (or, for a single file, where it goes).
+    file: String,
     rows: u64,
 }
 
 impl PartFile {
-    async fn start(
-        store: &Arc<dyn ObjectStore>,
-        location: Path,
-        staged: String,
+    fn start(
         format: &PartFormat,
         schema: &SchemaRef,
-        live: &Live,
+        upload: PartUpload,
+        file: String,
     ) -> Result<Self> {
         let pending = SharedBytes::default();
         let writer = BatchWriter::new(format, pending.clone(), schema.clone())
             .map_err(DataFusionError::Execution)?;
-        let upload = PartUpload::start(store, location, live).await?;
         Ok(PartFile {
             writer: Some(writer),
             pending,
             upload,
-            staged,
+            file,
             rows: 0,
         })
     }
@@ -194,15 +326,15 @@ impl PartFile {
         self.upload.write(&bytes).await
     }
 
-    /// Ends the file and completes its upload; answers its rows. On an error the upload is
-    /// dropped: aborted.
-    async fn finish(mut self) -> Result<u64> {
+    /// Ends the file and its upload; answers its rows and what the upload left. On an
+    /// error the upload is dropped: aborted.
+    async fn finish(mut self) -> Result<(u64, Sent)> {
         if let Some(writer) = self.writer.take() {
             writer.finish().map_err(DataFusionError::Execution)?;
         }
         self.send().await?;
-        self.upload.finish().await?;
-        Ok(self.rows)
+        let sent = self.upload.finish().await?;
+        Ok((self.rows, sent))
     }
 }
 

@@ -4,7 +4,12 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, ListBuilder, RecordBatch, StringArray, StringBuilder, UInt32Array,
+    UInt64Array,
+};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, UInt32Type, UInt64Type};
+use datafusion::common::{exec_datafusion_err, Result};
 use object_store::path::Path;
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +71,18 @@ pub struct DatasetSpec {
     pub format: PartFormat,
     /// The columns that lay the dataset out, Hive's way (`col=value/`).
     pub partition_by: Vec<String>,
+    /// With `partition_by`, the part files a task keeps open at most: past it, the one
+    /// written to least recently is finished, and a later row of its value starts a new
+    /// file (`part-NNNNN-<query id>-cK.<ext>`).
+    #[serde(default = "default_max_open_files")]
+    pub max_open_files: usize,
+}
+
+/// The default of [`DatasetSpec::max_open_files`].
+pub const DEFAULT_MAX_OPEN_FILES: usize = 64;
+
+fn default_max_open_files() -> usize {
+    DEFAULT_MAX_OPEN_FILES
 }
 
 impl DatasetSpec {
@@ -76,7 +93,15 @@ impl DatasetSpec {
             query_id: query_id.into(),
             format,
             partition_by: Vec::new(),
+            max_open_files: DEFAULT_MAX_OPEN_FILES,
         }
+    }
+
+    /// The same, keeping at most `n` part files open per task (at least 1).
+    #[must_use]
+    pub fn with_max_open_files(mut self, n: usize) -> Self {
+        self.max_open_files = n.max(1);
+        self
     }
 
     /// The same, laid out by the columns `columns`.
@@ -90,6 +115,21 @@ impl DatasetSpec {
     pub fn part_name(&self, partition: usize) -> String {
         format!(
             "part-{partition:05}-{}.{}",
+            self.query_id,
+            self.format.extension()
+        )
+    }
+
+    /// The name of the `count`-th part file partition `partition` writes for one value of
+    /// the `partition_by` columns: [`part_name`](Self::part_name), then, each time the
+    /// file was finished to keep at most [`max_open_files`](Self::max_open_files) open,
+    /// `part-NNNNN-<query id>-cK.<ext>` (K = `count`).
+    pub fn rolled_part_name(&self, partition: usize, count: usize) -> String {
+        if count == 0 {
+            return self.part_name(partition);
+        }
+        format!(
+            "part-{partition:05}-{}-c{count}.{}",
             self.query_id,
             self.format.extension()
         )
@@ -120,6 +160,18 @@ impl PartialOrd for DatasetSpec {
 /// The directory of the jobs' staging areas, hidden from a dataset's readers.
 pub const STAGING: &str = "_temporary";
 
+/// The query id in the name of a part file of [`DatasetSpec::part_name`]'s or
+/// [`DatasetSpec::rolled_part_name`]'s form (`part-00003-<id>.csv`, `part-00003-<id>-c2.csv`).
+pub(crate) fn query_of_part(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("part-")?;
+    let (number, rest) = rest.split_once('-')?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let end = rest.find(['-', '.']).unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|id| !id.is_empty())
+}
+
 /// `dir/name`, for object paths (either may be empty), taken as they are: a part file's
 /// Hive directories keep their own `%XX` escapes (`k=a%2Fb`), which object_store's
 /// `Path::join` would escape again.
@@ -140,14 +192,172 @@ pub(crate) fn hidden(name: &str) -> bool {
     name.starts_with('_') || name.starts_with('.')
 }
 
-/// What writing a partition answers, one row per file written: the partition, the file
-/// relative to the staging directory (`<attempt>/<dirs>part-…`), its path in the dataset
-/// (`<dirs>part-…`) and its rows.
+/// A part file a partition wrote: one row of what [`WriteExec`](super::WriteExec) answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct WrittenFile {
+    pub partition: u32,
+    /// The task attempt that wrote it (`attempt-<partition>-…`), unique in the job.
+    pub attempt: String,
+    /// Its path in the dataset: `<dirs>part-…`.
+    pub file: String,
+    pub rows: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// On a store with pending uploads (S3), the upload that makes it at `file` when the
+    /// job commits; otherwise (HDFS, local disks) it waits in the staging directory, at
+    /// [`staged`](WrittenFile::staged).
+    pub upload: Option<Uploaded>,
+}
+
+/// A part file's pending upload: its id and its parts' ids (S3's ETags), in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Uploaded {
+    pub id: String,
+    pub parts: Vec<String>,
+}
+
+impl WrittenFile {
+    /// Its path relative to the staging directory: `<attempt>/<dirs>part-…`.
+    pub fn staged(&self) -> String {
+        format!("{}/{}", self.attempt, self.file)
+    }
+}
+
+/// What writing a partition answers, one row per file written (a [`WrittenFile`]).
 pub(crate) fn written_schema() -> SchemaRef {
+    let etag = Arc::new(Field::new("item", DataType::Utf8, false));
     Arc::new(Schema::new(vec![
         Field::new("partition", DataType::UInt32, false),
-        Field::new("staged", DataType::Utf8, false),
+        Field::new("attempt", DataType::Utf8, false),
         Field::new("file", DataType::Utf8, false),
         Field::new("rows", DataType::UInt64, false),
+        Field::new("bytes", DataType::UInt64, false),
+        Field::new("upload", DataType::Utf8, true),
+        Field::new("parts", DataType::List(etag), true),
     ]))
+}
+
+/// `files` as one batch of [`written_schema`].
+pub(crate) fn written_batch(files: &[WrittenFile]) -> Result<RecordBatch> {
+    let mut parts = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(Field::new(
+        "item",
+        DataType::Utf8,
+        false,
+    )));
+    for file in files {
+        match &file.upload {
+            Some(upload) => {
+                for etag in &upload.parts {
+                    parts.values().append_value(etag);
+                }
+                parts.append(true);
+            }
+            None => parts.append(false),
+        }
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(UInt32Array::from_iter_values(
+            files.iter().map(|f| f.partition),
+        )),
+        Arc::new(StringArray::from_iter_values(
+            files.iter().map(|f| &f.attempt),
+        )),
+        Arc::new(StringArray::from_iter_values(files.iter().map(|f| &f.file))),
+        Arc::new(UInt64Array::from_iter_values(files.iter().map(|f| f.rows))),
+        Arc::new(UInt64Array::from_iter_values(files.iter().map(|f| f.bytes))),
+        Arc::new(StringArray::from_iter(
+            files.iter().map(|f| f.upload.as_ref().map(|u| &u.id)),
+        )),
+        Arc::new(parts.finish()),
+    ];
+    Ok(RecordBatch::try_new(written_schema(), columns)?)
+}
+
+/// The files a write's answer names.
+pub(crate) fn written_files(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>> {
+    let mut files = Vec::new();
+    for batch in batches {
+        let bad = || exec_datafusion_err!("a dataset write answered {:?}", batch.schema());
+        let [partition, attempt, file, rows, bytes, upload, parts] = batch.columns() else {
+            return Err(bad());
+        };
+        let partition = partition.as_primitive_opt::<UInt32Type>().ok_or_else(bad)?;
+        let attempt = attempt.as_string_opt::<i32>().ok_or_else(bad)?;
+        let file = file.as_string_opt::<i32>().ok_or_else(bad)?;
+        let rows = rows.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
+        let bytes = bytes.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
+        let upload = upload.as_string_opt::<i32>().ok_or_else(bad)?;
+        let parts = parts.as_list_opt::<i32>().ok_or_else(bad)?;
+        for i in 0..batch.num_rows() {
+            let upload = if upload.is_null(i) {
+                None
+            } else {
+                let etags = parts.value(i);
+                let etags = etags.as_string_opt::<i32>().ok_or_else(bad)?;
+                Some(Uploaded {
+                    id: upload.value(i).to_owned(),
+                    parts: etags
+                        .iter()
+                        .map(|e| e.unwrap_or_default().to_owned())
+                        .collect(),
+                })
+            };
+            files.push(WrittenFile {
+                partition: partition.value(i),
+                attempt: attempt.value(i).to_owned(),
+                file: file.value(i).to_owned(),
+                rows: rows.value(i),
+                bytes: bytes.value(i),
+                upload,
+            });
+        }
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_files_travel_as_a_batch_and_back() {
+        let files = vec![
+            WrittenFile {
+                partition: 3,
+                attempt: "attempt-00003-a".into(),
+                file: "k=1/part-00003-q.csv".into(),
+                rows: 7,
+                bytes: 120,
+                upload: None,
+            },
+            WrittenFile {
+                partition: 0,
+                attempt: "attempt-00000-b".into(),
+                file: "part-00000-q-c1.csv".into(),
+                rows: 1,
+                bytes: 12 << 20,
+                upload: Some(Uploaded {
+                    id: "u1".into(),
+                    parts: vec!["\"e1\"".into(), "\"e2\"".into()],
+                }),
+            },
+        ];
+        let batch = written_batch(&files).unwrap();
+        assert_eq!(written_files(&[batch]).unwrap(), files);
+        assert_eq!(files[0].staged(), "attempt-00003-a/k=1/part-00003-q.csv");
+    }
+
+    #[test]
+    fn part_names_carry_their_query() {
+        let spec = DatasetSpec::new("file:///d/", "18f3a0c2b", PartFormat::Csv);
+        assert_eq!(spec.rolled_part_name(4, 0), "part-00004-18f3a0c2b.csv");
+        assert_eq!(spec.rolled_part_name(4, 2), "part-00004-18f3a0c2b-c2.csv");
+        for count in [0, 2] {
+            let name = spec.rolled_part_name(4, count);
+            assert_eq!(query_of_part(&name), Some("18f3a0c2b"));
+        }
+        assert_eq!(query_of_part("part-00000"), None);
+        assert_eq!(query_of_part("part-r-00000"), None);
+        assert_eq!(query_of_part("data.csv"), None);
+    }
 }
