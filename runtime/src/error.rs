@@ -181,6 +181,17 @@ impl Error {
         self
     }
 
+    /// Prefixes the message with what was being done: `what: message`.
+    #[must_use]
+    pub(crate) fn context(mut self, what: &str) -> Self {
+        let message = match self.inner.message.as_ref() {
+            "" => self.inner.kind.describe(),
+            message => message,
+        };
+        self.inner.message = Cow::Owned(format!("{what}: {message}"));
+        self
+    }
+
     /// The kind of failure.
     pub fn kind(&self) -> ErrorKind {
         self.inner.kind
@@ -317,9 +328,10 @@ impl std::error::Error for Error {
     }
 }
 
-/// The error of a writer's `into_inner` when writing what it holds fails: the error and the
-/// writer, which still holds what it could not write, as `std::io::IntoInnerError` gives
-/// back a `BufWriter`. `?` turns it into the [`Error`] alone.
+/// The error of a writer's `into_inner` when writing what it holds fails — a
+/// [`RecordWriter`](crate::RecordWriter)'s or a framing writer's (`PaddleWriter`, …): the
+/// error and the writer, which still holds what it could not write, as
+/// `std::io::IntoInnerError` gives back a `BufWriter`. `?` turns it into the [`Error`] alone.
 ///
 /// ```
 /// use std::io::{self, Write};
@@ -346,13 +358,17 @@ impl std::error::Error for Error {
 /// # Ok::<(), hadoop_record::Error>(())
 /// ```
 pub struct IntoInnerError<W> {
-    writer: W,
+    /// Boxed: a framing writer is large, and the error of every `Result` it is in would be.
+    writer: Box<W>,
     error: Error,
 }
 
 impl<W> IntoInnerError<W> {
     pub(crate) fn new(writer: W, error: Error) -> Self {
-        IntoInnerError { writer, error }
+        IntoInnerError {
+            writer: Box::new(writer),
+            error,
+        }
     }
 
     /// Why writing failed.
@@ -362,7 +378,7 @@ impl<W> IntoInnerError<W> {
 
     /// The writer, which still holds what could not be written.
     pub fn into_inner(self) -> W {
-        self.writer
+        *self.writer
     }
 
     /// The error, dropping the writer.
@@ -372,7 +388,7 @@ impl<W> IntoInnerError<W> {
 
     /// The error and the writer.
     pub fn into_parts(self) -> (Error, W) {
-        (self.error, self.writer)
+        (self.error, *self.writer)
     }
 }
 

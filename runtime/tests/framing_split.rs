@@ -5,7 +5,9 @@
 
 mod support;
 
-use std::io::{Cursor, Read};
+use std::cell::RefCell;
+use std::io::{self, Cursor, Read, Write};
+use std::rc::Rc;
 
 use bytes::Bytes;
 
@@ -22,8 +24,8 @@ use hadoop_record::framing::seqfile::{
 };
 use hadoop_record::framing::split::{Framing, Split};
 use hadoop_record::framing::v1::{V1ReadOptions, V1Reader};
-use hadoop_record::framing::BufferPool;
-use hadoop_record::Format;
+use hadoop_record::framing::{BufferPool, FrameWrite};
+use hadoop_record::{ErrorKind, Format, IntoInnerError};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use support::frames::{paddle_file, paddle_options, var_file, write_frames};
@@ -457,7 +459,6 @@ fn strict_paddle_ranges_report_a_broken_chain() {
 fn writers_write_what_is_pending_when_dropped_or_taken_back() {
     use hadoop_record::framing::plasma::VarWriter;
     use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions};
-    use hadoop_record::framing::FrameWrite;
 
     // Text-safe records of one size, so that every framing can carry them.
     let some: Vec<Vec<u8>> = (0..40u8).map(|i| vec![b'a' + i % 26; 48]).collect();
@@ -519,4 +520,200 @@ fn writers_write_what_is_pending_when_dropped_or_taken_back() {
     both_ways!(Framing::V1(V1ReadOptions::default()), |w| {
         V1FrameWriter::new(w, "Rec", FileHeader::new(), V1WriteOptions::default()).unwrap()
     });
+}
+
+/// What a [`Flaky`] sink holds: the bytes it took, the calls made (`write` and `flush`),
+/// and the call that fails (counted from 1; 0 for none).
+#[derive(Debug, Default)]
+struct FlakyState {
+    bytes: Vec<u8>,
+    calls: u64,
+    fail_at: u64,
+}
+
+/// A sink, shared with the test, that fails one call with "disk full" (as a full disk
+/// does, until something is deleted) and takes every other one.
+#[derive(Clone, Debug, Default)]
+struct Flaky(Rc<RefCell<FlakyState>>);
+
+impl Flaky {
+    fn failing_at(call: u64) -> Self {
+        let sink = Flaky::default();
+        sink.0.borrow_mut().fail_at = call;
+        sink
+    }
+
+    fn call(&self) -> io::Result<()> {
+        let mut state = self.0.borrow_mut();
+        state.calls += 1;
+        if state.calls == state.fail_at {
+            return Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"));
+        }
+        Ok(())
+    }
+
+    /// The bytes taken and the calls made so far.
+    fn seen(&self) -> (Vec<u8>, u64) {
+        let state = self.0.borrow();
+        (state.bytes.clone(), state.calls)
+    }
+}
+
+impl Write for Flaky {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.call()?;
+        self.0.borrow_mut().bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.call()
+    }
+}
+
+/// Checks that the writers `make` builds fail loudly when the sink fails its N-th call,
+/// for every N a healthy sink sees: after a failed `write_payload` or `finish`, dropping
+/// the writer calls the sink no more; a failed `into_inner` returns an error that names
+/// the method and the sink's error and holds the writer, which (dropped) calls the sink no
+/// more or (taken again, after a failed call that wrote nothing) writes the whole file.
+/// `what` is the message of that error before the sink's.
+fn check_fails_loudly<F: FrameWrite>(
+    name: &str,
+    what: &str,
+    records: &[Vec<u8>],
+    make: impl Fn(Flaky) -> F,
+    into_inner: fn(F) -> Result<Flaky, IntoInnerError<F>>,
+) {
+    let write = |w: &mut F| records.iter().try_for_each(|r| w.write_payload(r));
+    let sink = Flaky::default();
+    let mut writer = make(sink.clone());
+    write(&mut writer).unwrap();
+    let (_, writing) = sink.seen();
+    drop(into_inner(writer).unwrap());
+    let (file, calls) = sink.seen();
+    assert!(calls > writing, "{name}: into_inner calls the sink");
+    for n in 1..=calls {
+        let at = format!(
+            "{name}, {} records, call {n} of {calls} failing",
+            records.len()
+        );
+        let sink = Flaky::failing_at(n);
+        let mut writer = make(sink.clone());
+        let e = write(&mut writer)
+            .and_then(|()| writer.finish())
+            .unwrap_err();
+        assert!(e.to_string().ends_with("disk full"), "{at}: {e}");
+        let seen = sink.seen();
+        drop(writer);
+        assert_eq!(sink.seen(), seen, "{at}: dropped after an error");
+        if n <= writing {
+            continue;
+        }
+        let sink = Flaky::failing_at(n);
+        let mut writer = make(sink.clone());
+        write(&mut writer).unwrap();
+        let e = into_inner(writer).unwrap_err();
+        assert_eq!(e.error().kind(), ErrorKind::Io, "{at}");
+        let message = e.to_string();
+        assert_eq!(message, format!("{what}: disk full"), "{at}");
+        let source = std::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(source.as_ref(), Some(&message), "{at}");
+        let writer = e.into_inner();
+        if n == writing + 1 {
+            drop(into_inner(writer).unwrap());
+            assert_eq!(sink.seen().0, file, "{at}: taken again");
+        } else {
+            let seen = sink.seen();
+            drop(writer);
+            assert_eq!(sink.seen(), seen, "{at}: dropped after into_inner failed");
+        }
+    }
+}
+
+/// Every framing writer fails loudly (see [`check_fails_loudly`]): a failed output is not
+/// closed into a well-formed, shorter file by `drop`, and `into_inner` gives the writer
+/// back with the error.
+#[test]
+fn writers_that_failed_write_nothing_more_and_give_the_writer_back() {
+    use hadoop_record::framing::plasma::VarWriter;
+    use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions, V1Writer};
+
+    let some: Vec<Vec<u8>> = (0..40u8).map(|i| vec![b'a' + i % 26; 48]).collect();
+    for records in [&some[..], &[]] {
+        check_fails_loudly(
+            "mesos",
+            "MesosWriter::into_inner failed flushing the writer",
+            records,
+            MesosWriter::new,
+            MesosWriter::into_inner,
+        );
+        check_fails_loudly(
+            "paddle",
+            "PaddleWriter::into_inner failed writing the pending chunk",
+            records,
+            |w| {
+                let options = PaddleWriteOptions::default()
+                    .with_compressor(Compressor::Snappy)
+                    .with_max_chunk_size(1000);
+                PaddleWriter::with_options(w, options)
+            },
+            PaddleWriter::into_inner,
+        );
+        check_fails_loudly(
+            "seqfile-block",
+            "SeqWriter::into_inner failed writing the header and the pending block",
+            records,
+            |w| {
+                let options = SeqWriteOptions::new("x.Y")
+                    .with_compression(SeqCompression::Block)
+                    .with_codec(Codec::Deflate)
+                    .with_sync([7; 16]);
+                SeqWriter::new(w, options)
+            },
+            SeqWriter::into_inner,
+        );
+        check_fails_loudly(
+            "seqfile",
+            "SeqWriter::into_inner failed writing the header and the pending block",
+            records,
+            |w| SeqWriter::new(w, SeqWriteOptions::new("x.Y").with_sync([7; 16])),
+            SeqWriter::into_inner,
+        );
+        check_fails_loudly(
+            "plasma-var",
+            "VarWriter::into_inner failed writing the final chunk",
+            records,
+            |w| VarWriter::new(w, VarWriteOptions::default().with_chunk_size(256)).unwrap(),
+            VarWriter::into_inner,
+        );
+        check_fails_loudly(
+            "plasma-text",
+            "TextWriter::into_inner failed writing the buffered records",
+            records,
+            TextWriter::new,
+            TextWriter::into_inner,
+        );
+        check_fails_loudly(
+            "plasma-fixed",
+            "FixedWriter::into_inner failed writing the buffered records",
+            records,
+            |w| FixedWriter::new(w, 48).unwrap(),
+            FixedWriter::into_inner,
+        );
+        check_fails_loudly(
+            "v1",
+            "V1Writer::into_inner failed writing the header and the buffered records",
+            records,
+            |w| V1FrameWriter::new(w, "Rec", FileHeader::new(), V1WriteOptions::default()).unwrap(),
+            V1FrameWriter::into_inner,
+        );
+    }
+
+    // A refused record is an error too: the writer dropped after it writes no header.
+    let sink = Flaky::default();
+    let mut writer =
+        V1Writer::new(sink.clone(), FileHeader::new(), V1WriteOptions::default()).unwrap();
+    writer.write_record(".index", b"0").unwrap_err();
+    drop(writer);
+    assert_eq!(sink.seen(), (Vec::new(), 0));
 }

@@ -13,10 +13,17 @@ pub use pool::BufferPool;
 
 /// A writer that frames payloads.
 ///
-/// Every framing writer writes what is pending (a chunk, a block, a header) when it is
-/// dropped, ignoring errors, as `std::io::BufWriter` does; its `into_inner` writes it and
-/// reports errors, then gives back the writer. Call [`FrameWrite::finish`] to write it and
-/// go on.
+/// Every framing writer's `into_inner` writes what is pending (a chunk, a block, a header)
+/// and gives back the writer; when that fails, it returns an [`IntoInnerError`] that says
+/// what failed and holds the framing writer, as `std::io::BufWriter` does. Call
+/// [`FrameWrite::finish`] to write what is pending and go on.
+///
+/// A framing writer dropped without `into_inner` writes what is pending, ignoring errors —
+/// unless one of its writing methods (`write_payload`, `finish`, …) has returned an error:
+/// then it writes nothing more, so that a failed output does not end as a well-formed,
+/// shorter file. Call `finish` or `into_inner` to close such an output anyway.
+///
+/// [`IntoInnerError`]: crate::IntoInnerError
 pub trait FrameWrite {
     /// Frames one payload.
     fn write_payload(&mut self, payload: &[u8]) -> Result<()>;
@@ -43,13 +50,6 @@ pub(crate) fn fuse<T>(done: &mut bool, step: Result<Option<T>>) -> Option<Result
         *done = true;
     }
     item
-}
-
-/// Flushes a buffered writer and returns the writer inside.
-pub(crate) fn unbuffer<W: std::io::Write>(writer: std::io::BufWriter<W>) -> Result<W> {
-    writer
-        .into_inner()
-        .map_err(|e| crate::error::Error::from(e.into_error()))
 }
 
 mod held;

@@ -136,24 +136,23 @@ impl<W: Write> MesosWriter<W> {
     }
 }
 
-finish_on_drop!(MesosWriter, FrameWrite::finish, Ok);
+finish_on_drop!(MesosWriter, FrameWrite::finish, "flushing the writer");
 
 impl<W: Write> FrameWrite for MesosWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
         let mut line = [0u8; 21];
-        self.inner
+        let result = self
+            .inner
             .write_all(length_line(payload.len() as u64, &mut line))
-            .map_err(|e| Error::from(e).in_record(self.records))?;
-        self.inner
-            .write_all(payload)
-            .map_err(|e| Error::from(e).in_record(self.records))?;
-        self.records += 1;
-        Ok(())
+            .and_then(|()| self.inner.write_all(payload))
+            .map_err(|e| Error::from(e).in_record(self.records));
+        self.records += u64::from(result.is_ok());
+        self.inner.watch(result)
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.inner.flush()?;
-        Ok(())
+        let result = self.inner.flush().map_err(Error::from);
+        self.inner.watch(result)
     }
 }
 

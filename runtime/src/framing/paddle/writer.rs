@@ -183,12 +183,12 @@ impl<W: Write> PaddleWriter<W> {
     /// Writes the pending chunk, if it has records.
     pub fn flush_chunk(&mut self) -> Result<()> {
         let (inner, chunks) = (&mut *self.inner, &mut self.chunks);
-        self.builder.flush(|header, stored| {
+        let result = self.builder.flush(|header, stored| {
             write_chunk(inner, header, stored)?;
             *chunks += 1;
             Ok(())
-        })?;
-        Ok(())
+        });
+        self.inner.watch(result.map(drop))
     }
 }
 
@@ -201,22 +201,28 @@ fn write_chunk(inner: &mut impl Write, header: &[u8; HEADER_LEN], stored: &[u8])
 impl<W: Write> FrameWrite for PaddleWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
         let (inner, chunks) = (&mut *self.inner, &mut self.chunks);
-        self.builder
+        let result = self
+            .builder
             .push(payload, |header, stored| {
                 write_chunk(inner, header, stored)?;
                 *chunks += 1;
                 Ok(())
             })
-            .map_err(|e| e.in_record(self.records))?;
-        self.records += 1;
-        Ok(())
+            .map_err(|e| e.in_record(self.records));
+        self.records += u64::from(result.is_ok());
+        self.inner.watch(result)
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.flush_chunk()?;
-        self.inner.flush()?;
-        Ok(())
+        let result = self
+            .flush_chunk()
+            .and_then(|()| self.inner.flush().map_err(Error::from));
+        self.inner.watch(result)
     }
 }
 
-finish_on_drop!(PaddleWriter, FrameWrite::finish, Ok);
+finish_on_drop!(
+    PaddleWriter,
+    FrameWrite::finish,
+    "writing the pending chunk"
+);

@@ -4,6 +4,7 @@
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 use crate::uninterrupted::read_some;
 
@@ -164,7 +165,7 @@ pub(crate) fn check_length(payload: &[u8], size: usize, container: &str) -> Resu
 
 /// Writes records of exactly `size` bytes; a payload of another length is refused.
 pub struct FixedWriter<W: Write> {
-    inner: BufWriter<W>,
+    inner: Held<BufWriter<W>>,
     size: usize,
     records: u64,
 }
@@ -174,7 +175,7 @@ impl<W: Write> FixedWriter<W> {
     pub fn new(inner: W, size: usize) -> Result<Self> {
         check_size(size)?;
         Ok(FixedWriter {
-            inner: BufWriter::with_capacity(READ_BUFFER, inner),
+            inner: Held::new(BufWriter::with_capacity(READ_BUFFER, inner)),
             size,
             records: 0,
         })
@@ -184,23 +185,26 @@ impl<W: Write> FixedWriter<W> {
     pub fn records_written(&self) -> u64 {
         self.records
     }
-
-    /// Flushes and returns the underlying writer.
-    pub fn into_inner(self) -> Result<W> {
-        crate::framing::unbuffer(self.inner)
-    }
 }
+
+finish_on_drop!(
+    FixedWriter,
+    FrameWrite::finish,
+    "writing the buffered records",
+    buffered
+);
 
 impl<W: Write> FrameWrite for FixedWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        check_length(payload, self.size, "file").map_err(|e| e.in_record(self.records))?;
-        self.inner.write_all(payload)?;
-        self.records += 1;
-        Ok(())
+        let result = check_length(payload, self.size, "file")
+            .map_err(|e| e.in_record(self.records))
+            .and_then(|()| self.inner.write_all(payload).map_err(Error::from));
+        self.records += u64::from(result.is_ok());
+        self.inner.watch(result)
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.inner.flush()?;
-        Ok(())
+        let result = self.inner.flush().map_err(Error::from);
+        self.inner.watch(result)
     }
 }

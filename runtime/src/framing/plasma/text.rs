@@ -11,6 +11,7 @@
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 use crate::options::options;
 use crate::uninterrupted::read_some;
@@ -268,7 +269,7 @@ impl<R: Read> Iterator for TextReader<R> {
 ///
 /// Output is buffered: call [`FrameWrite::finish`] (or [`TextWriter::into_inner`]) at the end.
 pub struct TextWriter<W: Write> {
-    inner: BufWriter<W>,
+    inner: Held<BufWriter<W>>,
     records: u64,
 }
 
@@ -276,7 +277,7 @@ impl<W: Write> TextWriter<W> {
     /// A writer into `inner`.
     pub fn new(inner: W) -> Self {
         TextWriter {
-            inner: BufWriter::with_capacity(READ_BUFFER, inner),
+            inner: Held::new(BufWriter::with_capacity(READ_BUFFER, inner)),
             records: 0,
         }
     }
@@ -285,12 +286,14 @@ impl<W: Write> TextWriter<W> {
     pub fn records_written(&self) -> u64 {
         self.records
     }
-
-    /// Flushes and returns the underlying writer.
-    pub fn into_inner(self) -> Result<W> {
-        crate::framing::unbuffer(self.inner)
-    }
 }
+
+finish_on_drop!(
+    TextWriter,
+    FrameWrite::finish,
+    "writing the buffered records",
+    buffered
+);
 
 /// Checks that a payload can be a text record.
 pub fn check_payload(payload: &[u8]) -> Result<()> {
@@ -305,15 +308,19 @@ pub fn check_payload(payload: &[u8]) -> Result<()> {
 
 impl<W: Write> FrameWrite for TextWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        check_payload(payload).map_err(|e| e.in_record(self.records))?;
-        self.inner.write_all(payload)?;
-        self.inner.write_all(b"\n")?;
-        self.records += 1;
-        Ok(())
+        let result = check_payload(payload)
+            .map_err(|e| e.in_record(self.records))
+            .and_then(|()| {
+                self.inner.write_all(payload)?;
+                self.inner.write_all(b"\n")?;
+                Ok(())
+            });
+        self.records += u64::from(result.is_ok());
+        self.inner.watch(result)
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.inner.flush()?;
-        Ok(())
+        let result = self.inner.flush().map_err(Error::from);
+        self.inner.watch(result)
     }
 }

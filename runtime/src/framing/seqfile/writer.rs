@@ -123,9 +123,9 @@ impl<W: Write> SeqWriter<W> {
 
     fn start(&mut self) -> Result<()> {
         if !self.started {
-            self.started = true;
             let header = self.header.encode();
             self.put(&header)?;
+            self.started = true;
         }
         Ok(())
     }
@@ -161,6 +161,11 @@ impl<W: Write> SeqWriter<W> {
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
     pub fn append(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        let result = self.append_pair(key, value);
+        self.inner.watch(result)
+    }
+
+    fn append_pair(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
         // A codec this build lacks fails before anything is written.
         if let Some(engine) = &self.engine {
             engine.check()?;
@@ -235,6 +240,11 @@ impl<W: Write> SeqWriter<W> {
 
     /// Writes the pending block, if it has records (`BlockCompressWriter.sync()`).
     pub fn flush_block(&mut self) -> Result<()> {
+        let result = self.write_block();
+        self.inner.watch(result)
+    }
+
+    fn write_block(&mut self) -> Result<()> {
         if self.block.records == 0 {
             return Ok(());
         }
@@ -252,6 +262,26 @@ impl<W: Write> SeqWriter<W> {
         let n = vint::encode(i64::from(self.block.records), &mut head);
         self.put(&head[..n])?;
         let block = std::mem::take(&mut self.block);
+        let written = self.write_buffers(&block);
+        // Keep the allocations for the next block; after a failure, the records too.
+        self.block = block;
+        written?;
+        for buffer in [
+            &mut self.block.key_lens,
+            &mut self.block.keys,
+            &mut self.block.val_lens,
+            &mut self.block.vals,
+        ] {
+            buffer.clear();
+        }
+        self.block.records = 0;
+        self.blocks += 1;
+        Ok(())
+    }
+
+    /// Writes a block's four buffers, each compressed after its compressed length.
+    fn write_buffers(&mut self, block: &Block) -> Result<()> {
+        let mut head = [0u8; vint::MAX_LEN];
         for buffer in [&block.key_lens, &block.keys, &block.val_lens, &block.vals] {
             self.scratch.clear();
             self.engine
@@ -264,18 +294,6 @@ impl<W: Write> SeqWriter<W> {
             self.inner.write_all(&self.scratch)?;
             self.pos += (n + self.scratch.len()) as u64;
         }
-        // Keep the allocations for the next block.
-        self.block = block;
-        for buffer in [
-            &mut self.block.key_lens,
-            &mut self.block.keys,
-            &mut self.block.val_lens,
-            &mut self.block.vals,
-        ] {
-            buffer.clear();
-        }
-        self.block.records = 0;
-        self.blocks += 1;
         Ok(())
     }
 }
@@ -300,11 +318,16 @@ impl<W: Write> FrameWrite for SeqWriter<W> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        self.start()?;
-        self.flush_block()?;
-        self.inner.flush()?;
-        Ok(())
+        let result = self
+            .start()
+            .and_then(|()| self.flush_block())
+            .and_then(|()| self.inner.flush().map_err(Error::from));
+        self.inner.watch(result)
     }
 }
 
-finish_on_drop!(SeqWriter, FrameWrite::finish, Ok);
+finish_on_drop!(
+    SeqWriter,
+    FrameWrite::finish,
+    "writing the header and the pending block"
+);

@@ -4,7 +4,7 @@ use std::io::{BufWriter, Write};
 
 use super::header::{is_strict_key, write_header, FileHeader};
 use super::{V1WriteOptions, MAX_TYPE_LEN};
-use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::error::{excerpt, Error, ErrorKind, IntoInnerError, Result};
 use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 
@@ -153,7 +153,14 @@ impl<W: Write> V1Writer<W> {
 
     /// Writes one record of `record_type`.
     pub fn write_record(&mut self, record_type: &str, payload: &[u8]) -> Result<()> {
-        check_record_type(record_type).map_err(|e| e.in_record(self.records))?;
+        let result = check_record_type(record_type)
+            .map_err(|e| e.in_record(self.records))
+            .and_then(|()| self.write_checked(record_type, payload));
+        self.inner.watch(result)
+    }
+
+    /// Writes the header if no record did, then a record of a checked type.
+    fn write_checked(&mut self, record_type: &str, payload: &[u8]) -> Result<()> {
         self.ensure_header()?;
         write_segments(
             &mut self.inner,
@@ -167,13 +174,19 @@ impl<W: Write> V1Writer<W> {
 
     /// Writes the header if no record did, and flushes.
     pub fn finish(&mut self) -> Result<()> {
-        self.ensure_header()?;
-        self.inner.flush()?;
-        Ok(())
+        let result = self
+            .ensure_header()
+            .and_then(|()| self.inner.flush().map_err(Error::from));
+        self.inner.watch(result)
     }
 }
 
-finish_on_drop!(V1Writer, V1Writer::finish, crate::framing::unbuffer);
+finish_on_drop!(
+    V1Writer,
+    V1Writer::finish,
+    "writing the header and the buffered records",
+    buffered
+);
 
 /// A [`V1Writer`] that writes every payload as a record of one type, for the generic
 /// framing interface (`rcc frame --to v1 --record-type T`).
@@ -211,23 +224,31 @@ impl<W: Write> V1FrameWriter<W> {
         &mut self.writer
     }
 
-    /// Finishes and returns the underlying writer.
-    pub fn into_inner(self) -> Result<W> {
-        self.writer.into_inner()
+    /// Finishes and returns the underlying writer, as [`V1Writer::into_inner`] does; its
+    /// error holds this writer.
+    pub fn into_inner(self) -> Result<W, IntoInnerError<Self>> {
+        let V1FrameWriter {
+            writer,
+            record_type,
+        } = self;
+        writer.into_inner().map_err(|e| {
+            let (error, writer) = e.into_parts();
+            IntoInnerError::new(
+                V1FrameWriter {
+                    writer,
+                    record_type,
+                },
+                error,
+            )
+        })
     }
 }
 
 impl<W: Write> FrameWrite for V1FrameWriter<W> {
     fn write_payload(&mut self, payload: &[u8]) -> Result<()> {
-        self.writer.ensure_header()?;
-        write_segments(
-            &mut self.writer.inner,
-            &self.record_type,
-            payload,
-            self.writer.options.max_segment_len,
-        )?;
-        self.writer.records += 1;
-        Ok(())
+        // The type was checked by `new`.
+        let result = self.writer.write_checked(&self.record_type, payload);
+        self.writer.inner.watch(result)
     }
 
     fn finish(&mut self) -> Result<()> {

@@ -9,7 +9,7 @@ use super::header::{
     DEFAULT_CHUNK_SIZE,
 };
 use super::snappy::Snappy;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::framing::held::{finish_on_drop, Held};
 use crate::framing::FrameWrite;
 use crate::options::options;
@@ -129,20 +129,15 @@ impl<W: Write> VarWriter<W> {
         Ok(())
     }
 
-    /// The first record start in the raw range `[from, to)`, relative to `from`, dropping
-    /// the starts before `to`.
-    fn first_record_in(&mut self, from: u64, to: u64) -> Option<u32> {
-        let mut first = None;
-        while let Some(&s) = self.starts.front() {
-            if s >= to {
-                break;
-            }
-            if first.is_none() && s >= from {
-                first = Some((s - from) as u32);
-            }
-            self.starts.pop_front();
-        }
-        first
+    /// The first record start in the raw range `[from, to)`, relative to `from`. (The
+    /// starts stay until [`VarWriter::end_chunk`]: a chunk whose writing failed is written
+    /// again alike.)
+    fn first_record_in(&self, from: u64, to: u64) -> Option<u32> {
+        self.starts
+            .iter()
+            .take_while(|&&s| s < to)
+            .find(|&&s| s >= from)
+            .map(|&s| (s - from) as u32)
     }
 
     /// Writes `pending ++ head` uncompressed as one chunk and empties `pending`.
@@ -230,6 +225,9 @@ impl<W: Write> VarWriter<W> {
     /// Bookkeeping after a chunk of `raw` payload bytes, `stored` of them on disk.
     fn end_chunk(&mut self, raw: usize, stored: usize, is_final: bool) -> Result<()> {
         self.emitted += raw as u64;
+        while self.starts.front().is_some_and(|&s| s < self.emitted) {
+            self.starts.pop_front();
+        }
         self.chunks += 1;
         self.last_final = is_final;
         let padding = (self.capacity() - stored) as u64;
@@ -242,9 +240,27 @@ impl<W: Write> VarWriter<W> {
         Ok(())
     }
 
+    /// Writes what is pending as the final chunk (or an empty final chunk), and flushes.
+    fn write_final_chunk(&mut self) -> Result<()> {
+        if self.encoder.is_some() {
+            while !self.pending.is_empty() {
+                self.emit_compressed(true)?;
+            }
+        } else if !self.pending.is_empty() {
+            self.emit_stored(&[], true)?;
+        }
+        if !self.last_final {
+            // The last chunk filled its slot (or there is none yet): end with an empty
+            // final chunk so readers can tell a complete file from a cut one.
+            self.emit_stored(&[], true)?;
+        }
+        self.inner.flush().map_err(Error::from)
+    }
+
     fn pay_padding(&mut self) -> Result<()> {
-        let owed = std::mem::take(&mut self.owed_padding);
-        write_zeros(&mut self.inner, owed)
+        write_zeros(&mut self.inner, self.owed_padding)?;
+        self.owed_padding = 0;
+        Ok(())
     }
 }
 
@@ -263,28 +279,17 @@ impl<W: Write> FrameWrite for VarWriter<W> {
         let start = self.emitted + self.pending.len() as u64;
         self.starts.push_back(start);
         let (prefix, n) = encode_length(payload.len() as u64);
-        self.append(&prefix[..n])?;
-        self.append(payload)?;
-        self.records += 1;
-        Ok(())
+        let result = self
+            .append(&prefix[..n])
+            .and_then(|()| self.append(payload));
+        self.records += u64::from(result.is_ok());
+        self.inner.watch(result)
     }
 
     fn finish(&mut self) -> Result<()> {
-        if self.encoder.is_some() {
-            while !self.pending.is_empty() {
-                self.emit_compressed(true)?;
-            }
-        } else if !self.pending.is_empty() {
-            self.emit_stored(&[], true)?;
-        }
-        if !self.last_final {
-            // The last chunk filled its slot (or there is none yet): end with an empty
-            // final chunk so readers can tell a complete file from a cut one.
-            self.emit_stored(&[], true)?;
-        }
-        self.inner.flush()?;
-        Ok(())
+        let result = self.write_final_chunk();
+        self.inner.watch(result)
     }
 }
 
-finish_on_drop!(VarWriter, FrameWrite::finish, Ok);
+finish_on_drop!(VarWriter, FrameWrite::finish, "writing the final chunk");
