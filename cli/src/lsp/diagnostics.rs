@@ -8,7 +8,7 @@ use hadoop_record_compiler::query::Analysis;
 use hadoop_record_compiler::{Diagnostic, Severity};
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, Position, Range, Url};
 
-use super::documents::World;
+use super::documents::{Uris, World};
 use super::position::LineIndex;
 
 /// The diagnostics of every file the open documents' analyses report on, by URI. A

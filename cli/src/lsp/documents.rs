@@ -1,6 +1,6 @@
 //! What the server knows: the open documents laid over the disk, one analysis per open
 //! document (kept up to date after every change, reusing unchanged files' syntax trees),
-//! the workspace's DDL files, and the load options.
+//! the workspace folders, and the load options.
 
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
@@ -10,13 +10,24 @@ use std::sync::Arc;
 use hadoop_record_compiler::backend::Api;
 use hadoop_record_compiler::query::{self, Analysis, OverlayFileSystem};
 use hadoop_record_compiler::{LoadOptions, ParseCache, RealFileSystem};
-use lsp_types::{TextDocumentContentChangeEvent, Url};
+use lsp_types::{FileChangeType, FileEvent, TextDocumentContentChangeEvent, Url};
 
 use super::position::LineIndex;
 
-/// Most DDL files the workspace scan lists (references, rename and workspace symbols look
-/// at them): enough for any real project, and a bound on a scan of a home directory.
-const MAX_WORKSPACE_FILES: usize = 10_000;
+/// Names files by URI: an open document by the URI the client opened it under, any other
+/// file by its path.
+pub(crate) trait Uris {
+    /// The URI the client opened the document at `key` under, if it is open.
+    fn open_uri(&self, key: &Path) -> Option<&Url>;
+
+    /// The URI of the file at `key`.
+    fn uri(&self, key: &Path) -> Option<Url> {
+        match self.open_uri(key) {
+            Some(uri) => Some(uri.clone()),
+            None => Url::from_file_path(key).ok(),
+        }
+    }
+}
 
 /// An open document.
 #[derive(Debug)]
@@ -80,14 +91,6 @@ impl World {
     /// The key of the document or file at `uri`.
     pub fn key(&self, uri: &Url) -> PathBuf {
         self.fs.key(&uri_path(uri))
-    }
-
-    /// The URI of the file at `key`: the client's for an open document.
-    pub fn uri(&self, key: &Path) -> Option<Url> {
-        match self.documents.get(key) {
-            Some(document) => Some(document.uri.clone()),
-            None => Url::from_file_path(key).ok(),
-        }
     }
 
     /// Opens (or replaces) the document at `uri`.
@@ -156,10 +159,23 @@ impl World {
         self.mark_changed(key);
     }
 
-    /// Notes that files changed on disk: every document is analysed again.
-    pub fn disk_changed(&mut self) {
-        let keys: Vec<PathBuf> = self.documents.keys().cloned().collect();
-        for key in keys {
+    /// Notes that the files of `events` changed on disk (the client watches them): the
+    /// documents that read a changed file are analysed again, and every document when a
+    /// file was created or deleted (it may be an include that was missing, or one whose
+    /// path no longer resolves to the path it was read under). An open document's own file
+    /// is not read: the client's text counts.
+    pub fn files_changed(&mut self, events: &[FileEvent]) {
+        for event in events {
+            let key = self.key(&event.uri);
+            if self.fs.document(&key).is_some() {
+                continue;
+            }
+            if event.typ != FileChangeType::CHANGED {
+                let keys: Vec<PathBuf> = self.documents.keys().cloned().collect();
+                for key in keys {
+                    self.mark_changed(key);
+                }
+            }
             self.mark_changed(key);
         }
     }
@@ -211,36 +227,11 @@ impl World {
             &mut self.cache,
         ))
     }
+}
 
-    /// The text of the file at `key`: the open document's, else the file's on disk.
-    pub fn text(&self, key: &Path) -> Option<String> {
-        match self.fs.document(key) {
-            Some(text) => Some(text.to_owned()),
-            None => std::fs::read_to_string(key).ok(),
-        }
-    }
-
-    /// Every DDL file known: the open documents, then the `.jr` files of the workspace
-    /// folders (hidden folders, `target` and `node_modules` skipped), each once.
-    pub fn known_files(&self) -> Vec<PathBuf> {
-        let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
-        let mut out = Vec::new();
-        for key in self.documents.keys() {
-            if seen.insert(key.clone()) {
-                out.push(key.clone());
-            }
-        }
-        let mut found = Vec::new();
-        for folder in &self.folders {
-            scan(folder, &mut found);
-        }
-        for path in found {
-            let key = self.fs.key(&path);
-            if seen.insert(key.clone()) {
-                out.push(key);
-            }
-        }
-        out
+impl Uris for World {
+    fn open_uri(&self, key: &Path) -> Option<&Url> {
+        self.documents.get(key).map(|d| &d.uri)
     }
 }
 
@@ -249,33 +240,4 @@ fn parsed_itself(analysis: &Analysis, key: &Path) -> bool {
     analysis
         .file_id(key)
         .is_some_and(|f| analysis.tree(f).is_some())
-}
-
-/// Appends the `.jr` files below `dir` to `out`, up to [`MAX_WORKSPACE_FILES`] in all.
-fn scan(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut pending = vec![dir.to_owned()];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                if !name.starts_with('.') && name != "target" && name != "node_modules" {
-                    pending.push(entry.path());
-                }
-            } else if kind.is_file() && name.ends_with(".jr") {
-                if out.len() >= MAX_WORKSPACE_FILES {
-                    return;
-                }
-                out.push(entry.path());
-            }
-        }
-    }
 }

@@ -1,5 +1,5 @@
-//! Hover: a field's DDL type and its Rust, Java and C++ types; a record's qualified name,
-//! comment and generated types; where an include leads.
+//! Hover: a field's DDL type, comment and its Rust, Java and C++ types; a record's
+//! qualified name, comment and generated types; where an include leads.
 
 use std::fmt::Write;
 
@@ -49,17 +49,15 @@ pub(crate) fn hover(analysis: &Analysis, apis: &Api, occurrence: &Occurrence) ->
     }
 }
 
-/// The comment written above a record, for its hover.
-/// The record's comment (the comments next to its declaration), if it has one.
-fn record_comment(model: &Model, r: RecordIndex) -> Option<String> {
-    let doc = model.record(r).doc();
+/// A declaration's comment (the bodies of the comments next to it), if it has one.
+fn comment(doc: String) -> Option<String> {
     (!doc.is_empty()).then_some(doc)
 }
 
 fn record_hover(model: &Model, apis: &Api, r: RecordIndex) -> String {
     let record = model.record(r);
     let mut out = format!("```ddl\nclass {}\n```\n", record.qualified_name(),);
-    if let Some(comment) = record_comment(model, r) {
+    if let Some(comment) = comment(record.doc()) {
         let _ = write!(out, "\n{comment}\n");
     }
     let _ = write!(
@@ -84,7 +82,8 @@ fn field_hover(model: &Model, apis: &Api, r: RecordIndex, index: usize) -> Strin
         field.name(),
         record.qualified_name()
     );
-    if let Some(comment) = record_comment(model, r) {
+    // The field's own comment: the record's is on the record's hover.
+    if let Some(comment) = comment(field.doc()) {
         let _ = write!(out, "\n{comment}\n");
     }
     out.push('\n');

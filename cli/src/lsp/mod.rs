@@ -4,29 +4,35 @@
 //! Data flow: `server` reads messages and feeds the documents to `documents` (the open
 //! documents over the disk, one analysis per document); `diagnostics` publishes what the
 //! analyses report; each request has a small module (`hover`, `navigate`, `rename`,
-//! `complete`, `symbols`, `format`); `position` converts byte offsets to the protocol's
-//! UTF-16 positions.
+//! `complete`, `symbols`, `format`); those that walk the workspace folders read a copy of
+//! the documents (`workspace`) on a worker thread (`jobs`), cancellable; `position`
+//! converts byte offsets to the protocol's UTF-16 positions.
 
 mod complete;
 mod diagnostics;
 mod documents;
 mod format;
 mod hover;
+mod jobs;
 mod navigate;
 mod position;
 mod rename;
 mod server;
 mod symbols;
+mod workspace;
 
 use std::path::PathBuf;
 
 use clap::Args;
 use hadoop_record_compiler::LoadOptions;
-use lsp_server::Connection;
+use lsp_server::{Connection, Message, Request, RequestId};
+use lsp_types::notification::{DidChangeWatchedFiles, Notification as _};
+use lsp_types::request::{RegisterCapability, Request as _};
 use lsp_types::{
-    CompletionOptions, HoverProviderCapability, InitializeParams, OneOf, RenameOptions,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
-    WorkDoneProgressOptions,
+    ClientCapabilities, CompletionOptions, DidChangeWatchedFilesRegistrationOptions,
+    FileSystemWatcher, GlobPattern, HoverProviderCapability, InitializeParams, OneOf, Registration,
+    RegistrationParams, RenameOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, WorkDoneProgressOptions,
 };
 use serde::Deserialize;
 
@@ -118,8 +124,52 @@ pub fn serve(
         }),
     };
     connection.initialize_finish(id, serde_json::to_value(result)?)?;
-    server::Server::new(World::new(options, folders)).run(connection)?;
+    let client = &params.capabilities;
+    if watches_files(client) {
+        connection.sender.send(watch_request())?;
+    }
+    let versioned_edits = client
+        .workspace
+        .as_ref()
+        .and_then(|w| w.workspace_edit.as_ref())
+        .and_then(|e| e.document_changes)
+        == Some(true);
+    server::Server::new(World::new(options, folders), versioned_edits, connection)
+        .run(connection)?;
     Ok(())
+}
+
+/// Whether the client registers file watchers the server asks for.
+fn watches_files(client: &ClientCapabilities) -> bool {
+    client
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        == Some(true)
+}
+
+/// The request that asks the client to report changes to `.jr` files on disk (an include
+/// edited outside the editor): `workspace/didChangeWatchedFiles` for `**/*.jr`.
+fn watch_request() -> Message {
+    let options = DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![FileSystemWatcher {
+            glob_pattern: GlobPattern::String("**/*.jr".to_owned()),
+            kind: None,
+        }],
+    };
+    let params = RegistrationParams {
+        registrations: vec![Registration {
+            id: "rcc-watch-jr".to_owned(),
+            method: DidChangeWatchedFiles::METHOD.to_owned(),
+            register_options: serde_json::to_value(options).ok(),
+        }],
+    };
+    Message::Request(Request::new(
+        RequestId::from("rcc-watch-jr".to_owned()),
+        RegisterCapability::METHOD.to_owned(),
+        params,
+    ))
 }
 
 /// The folders to look for DDL files in: the workspace folders, else the root.

@@ -1,20 +1,23 @@
 //! Go to definition (a record name to its declaration, an include to the file) and find
-//! references (every place that names a record, in every DDL file of the workspace).
+//! references (every place that names a record, in every DDL file of the workspace: a
+//! walk, on a worker thread).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use hadoop_record_compiler::query::{self, Analysis, Occurrence, RecordKey};
 use hadoop_record_compiler::{FileId, Span};
+use lsp_server::ResponseError;
 use lsp_types::{Location, Position, Range};
 
-use super::documents::World;
+use super::documents::Uris;
+use super::jobs::Cancel;
 use super::position::LineIndex;
+use super::workspace::Workspace;
 
 /// Where `occurrence` is declared.
 pub(crate) fn definition(
-    world: &World,
+    world: &impl Uris,
     analysis: &Analysis,
     occurrence: &Occurrence,
 ) -> Option<Location> {
@@ -46,7 +49,7 @@ pub(crate) fn definition(
 
 /// The LSP location of `span` in `file` of `analysis`.
 pub(crate) fn location(
-    world: &World,
+    world: &impl Uris,
     analysis: &Analysis,
     file: FileId,
     span: Span,
@@ -56,31 +59,17 @@ pub(crate) fn location(
     Some(Location::new(world.uri(source.canonical_path())?, range))
 }
 
-/// An analysis of every DDL file known (open documents first), each as a root: what a
-/// question about the whole workspace looks at.
-pub(crate) fn workspace_analyses(world: &mut World) -> Vec<Arc<Analysis>> {
-    let mut out: Vec<Arc<Analysis>> = Vec::new();
-    for key in world.known_files() {
-        let analysis = match world.documents.get(&key) {
-            Some(document) => document.analysis.clone(),
-            None => Arc::new(query::analyze(
-                &world.fs,
-                &[&key],
-                &world.options,
-                &mut world.cache,
-            )),
-        };
-        out.push(analysis);
-    }
-    out
-}
-
 /// Every place that names the record `key`, in every known file; with its declaration
 /// when `declaration` is set.
-pub(crate) fn references(world: &mut World, key: &RecordKey, declaration: bool) -> Vec<Location> {
+pub(crate) fn references(
+    workspace: &Workspace,
+    key: &RecordKey,
+    declaration: bool,
+    cancel: &Cancel,
+) -> Result<Vec<Location>, ResponseError> {
     let mut seen: BTreeSet<(PathBuf, Span)> = BTreeSet::new();
     let mut out = Vec::new();
-    for analysis in workspace_analyses(world) {
+    for analysis in workspace.analyses(cancel)? {
         let Some(r) = analysis.record_by_key(key) else {
             continue;
         };
@@ -92,9 +81,9 @@ pub(crate) fn references(world: &mut World, key: &RecordKey, declaration: bool) 
             }
             let path = analysis.model().file(file).canonical_path().to_owned();
             if seen.insert((path, span)) {
-                out.extend(location(world, &analysis, file, span));
+                out.extend(location(workspace, &analysis, file, span));
             }
         }
     }
-    out
+    Ok(out)
 }

@@ -1,21 +1,28 @@
 //! The main loop: messages come in on a channel, notifications change the documents,
 //! requests are answered by small handlers, and whenever no message is waiting the
 //! documents that changed are analysed again and their diagnostics published. Several
-//! quick changes thus cost one analysis, without a timer. A panic in a handler is caught:
-//! the request gets an error, the server goes on.
+//! quick changes thus cost one analysis, without a timer. Requests that walk the
+//! workspace (find references, rename, workspace symbols) are answered by a worker thread
+//! (`jobs`), so that hover and the others never wait for a walk. A request the client
+//! cancels before its answer is answered with `RequestCancelled`. A panic in a handler is
+//! caught: the request gets an error, the server goes on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use hadoop_record_compiler::query;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
+use hadoop_record_compiler::{query, ParseCache};
+use lsp_server::{
+    Connection, ErrorCode, Message, Notification, Request, RequestId, Response, ResponseError,
+};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    Notification as _, PublishDiagnostics,
+    Cancel as CancelRequest, DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument,
+    DidOpenTextDocument, Exit, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
     Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _, WorkspaceSymbolRequest,
+    PrepareRenameRequest, References, Rename, Request as _, Shutdown, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     CompletionResponse, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
@@ -24,99 +31,173 @@ use lsp_types::{
 };
 use serde_json::Value;
 
-use super::documents::{Document, World};
+use super::documents::{Document, Uris, World};
+use super::jobs::{cancelled, failure, internal_error, Answer, Jobs, Work};
 use super::position::LineIndex;
+use super::workspace::Workspace;
 use super::{complete, diagnostics, format, hover, navigate, rename, symbols};
 
-/// The error of a request: `code` and a message for the user.
-fn failure(code: ErrorCode, message: impl Into<String>) -> ResponseError {
-    ResponseError {
-        code: code as i32,
-        message: message.into(),
-        data: None,
-    }
+/// How long the server waits for `exit` after `shutdown`.
+const EXIT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How a request is answered: now, on the main loop, or by work on a worker thread.
+pub(crate) enum Reply {
+    Now(Answer),
+    Later(Work),
 }
 
-type Answer = Result<Value, ResponseError>;
+/// What a walk handler gives: its result now, or the walk that computes it, for a worker
+/// thread.
+enum Outcome<T> {
+    Ready(T),
+    Walk(Work<T>),
+}
 
-/// The server: the documents and what was last published.
+/// What a walk handler returns.
+type Walked<T> = Result<Outcome<T>, ResponseError>;
+
+/// The server: the documents, what was last published, the requests on worker threads.
 pub(crate) struct Server {
     world: World,
     published: HashMap<Url, Vec<lsp_types::Diagnostic>>,
+    /// The client takes rename edits with documents' versions (`documentChanges`).
+    versioned_edits: bool,
+    jobs: Jobs,
+    /// The walks' parse cache (the main loop's is the world's).
+    walk_cache: Arc<Mutex<ParseCache>>,
+    /// Messages read ahead of their turn, to see whether the client cancelled a request
+    /// before it is answered.
+    inbox: VecDeque<Message>,
 }
 
 impl Server {
-    pub fn new(world: World) -> Self {
+    /// A server of `world` for the client of `connection`; `versioned_edits` when the
+    /// client takes `documentChanges` in workspace edits.
+    pub fn new(world: World, versioned_edits: bool, connection: &Connection) -> Self {
         Server {
             world,
             published: HashMap::new(),
+            versioned_edits,
+            jobs: Jobs::new(connection.sender.clone()),
+            walk_cache: Arc::default(),
+            inbox: VecDeque::new(),
         }
     }
 
     /// Serves `connection` until the client shuts the server down or goes away.
-    pub fn run(mut self, connection: &Connection) -> Result<(), lsp_server::ProtocolError> {
-        while let Ok(first) = connection.receiver.recv() {
-            let mut next = Some(first);
-            while let Some(message) = next {
-                match message {
-                    Message::Request(request) => {
-                        // A request sees every change made before it.
+    pub fn run(mut self, connection: &Connection) -> Result<(), String> {
+        loop {
+            let message = match self.inbox.pop_front() {
+                Some(message) => message,
+                None => match connection.receiver.try_recv() {
+                    Ok(message) => message,
+                    Err(_) => {
+                        // Nothing waiting: analyse what changed, then prepare hover.
                         self.publish(connection);
-                        if connection.handle_shutdown(&request)? {
-                            return Ok(());
+                        if connection.receiver.is_empty() {
+                            self.prepare();
                         }
-                        let response = self.respond(request);
-                        send(connection, Message::Response(response));
-                    }
-                    Message::Notification(notification) => {
-                        if notification.method == "exit" {
-                            return Ok(());
+                        match connection.receiver.recv() {
+                            Ok(message) => message,
+                            Err(_) => return Ok(()),
                         }
-                        self.notify(notification);
                     }
-                    Message::Response(_) => {}
+                },
+            };
+            match message {
+                Message::Request(request) => {
+                    // A request sees every change made before it.
+                    self.publish(connection);
+                    if request.method == Shutdown::METHOD {
+                        return self.shut_down(connection, request.id);
+                    }
+                    let id = request.id.clone();
+                    self.inbox.extend(connection.receiver.try_iter());
+                    if self.inbox.iter().any(|m| cancels(m, &id)) {
+                        send(connection, response(id, Err(cancelled())));
+                        continue;
+                    }
+                    let method = request.method.clone();
+                    match self.respond(request) {
+                        Reply::Now(result) => send(connection, response(id, result)),
+                        Reply::Later(work) => self.jobs.spawn(id, method, work),
+                    }
                 }
-                next = connection.receiver.try_recv().ok();
-            }
-            self.publish(connection);
-            if connection.receiver.is_empty() {
-                self.prepare();
+                Message::Notification(notification) => match notification.method.as_str() {
+                    Exit::METHOD => return Ok(()),
+                    CancelRequest::METHOD => {
+                        if let Ok(id) = serde_json::from_value(notification.params["id"].clone()) {
+                            self.jobs.cancel(&id);
+                        }
+                    }
+                    _ => self.notify(notification),
+                },
+                Message::Response(_) => {}
             }
         }
-        Ok(())
     }
 
-    /// Answers `request`, also when its handler panics.
-    pub fn respond(&mut self, request: Request) -> Response {
-        let id = request.id.clone();
+    /// Answers `shutdown` (cancelling what runs on worker threads) and waits for `exit`;
+    /// requests in between are refused, as the protocol says.
+    fn shut_down(&mut self, connection: &Connection, id: RequestId) -> Result<(), String> {
+        self.jobs.cancel_all();
+        send(connection, response(id, Ok(Value::Null)));
+        loop {
+            let message = match self.inbox.pop_front() {
+                Some(message) => message,
+                None => connection
+                    .receiver
+                    .recv_timeout(EXIT_TIMEOUT)
+                    .map_err(|e| format!("no `exit` after `shutdown`: {e}"))?,
+            };
+            match message {
+                Message::Notification(n) if n.method == Exit::METHOD => return Ok(()),
+                Message::Request(request) => send(
+                    connection,
+                    response(
+                        request.id,
+                        Err(failure(
+                            ErrorCode::InvalidRequest,
+                            "rcc lsp is shutting down: send `exit`",
+                        )),
+                    ),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// Answers `request`, or gives the work that will; a handler that panics answers an
+    /// internal error.
+    pub fn respond(&mut self, request: Request) -> Reply {
         let method = request.method.clone();
-        Response {
-            id,
-            response_result: answer(&method, || self.dispatch(request)),
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(request))) {
+            Ok(reply) => reply,
+            Err(panic) => Reply::Now(Err(internal_error(&method, panic.as_ref()))),
         }
     }
 
-    fn dispatch(&mut self, request: Request) -> Answer {
+    fn dispatch(&mut self, request: Request) -> Reply {
         match request.method.as_str() {
             HoverRequest::METHOD => handle::<HoverRequest>(self, request, Self::hover),
             GotoDefinition::METHOD => handle::<GotoDefinition>(self, request, Self::definition),
-            References::METHOD => handle::<References>(self, request, Self::references),
+            References::METHOD => walk::<References>(self, request, Self::references),
             PrepareRenameRequest::METHOD => {
                 handle::<PrepareRenameRequest>(self, request, Self::prepare_rename)
             }
-            Rename::METHOD => handle::<Rename>(self, request, Self::rename),
+            Rename::METHOD => walk::<Rename>(self, request, Self::rename),
             Completion::METHOD => handle::<Completion>(self, request, Self::completion),
             DocumentSymbolRequest::METHOD => {
                 handle::<DocumentSymbolRequest>(self, request, Self::document_symbols)
             }
             WorkspaceSymbolRequest::METHOD => {
-                handle::<WorkspaceSymbolRequest>(self, request, Self::workspace_symbols)
+                walk::<WorkspaceSymbolRequest>(self, request, Self::workspace_symbols)
             }
             Formatting::METHOD => handle::<Formatting>(self, request, Self::formatting),
-            method => Err(failure(
+            method => Reply::Now(Err(failure(
                 ErrorCode::MethodNotFound,
                 format!("rcc lsp does not answer `{method}`"),
-            )),
+            ))),
         }
     }
 
@@ -148,7 +229,11 @@ impl Server {
                     world.close(&p.text_document.uri);
                 }
             }
-            DidChangeWatchedFiles::METHOD => world.disk_changed(),
+            DidChangeWatchedFiles::METHOD => {
+                if let Ok(p) = params::<DidChangeWatchedFiles>(notification) {
+                    world.files_changed(&p.changes);
+                }
+            }
             _ => {}
         }));
         if let Err(panic) = applied {
@@ -216,6 +301,11 @@ impl Server {
         }
     }
 
+    /// What a walk of the workspace reads: a copy of the documents as they are now.
+    fn workspace(&self) -> Workspace {
+        Workspace::new(&self.world, self.walk_cache.clone())
+    }
+
     /// The open document at `uri`, with its text.
     fn document(&self, uri: &Url) -> Result<(&Document, String), ResponseError> {
         let key = self.world.key(uri);
@@ -280,25 +370,28 @@ impl Server {
     fn references(
         &mut self,
         p: lsp_types::ReferenceParams,
-    ) -> Result<Option<Vec<lsp_types::Location>>, ResponseError> {
+    ) -> Walked<Option<Vec<lsp_types::Location>>> {
         let Some((analysis, occurrence)) = self.occurrence(&p.text_document_position)? else {
-            return Ok(None);
+            return Ok(Outcome::Ready(None));
         };
         let declaration = p.context.include_declaration;
-        Ok(Some(match occurrence {
+        Ok(match occurrence {
             query::Occurrence::RecordDeclaration { record, .. }
             | query::Occurrence::RecordReference { record, .. } => {
                 let key = analysis.record_key(record);
-                navigate::references(&mut self.world, &key, declaration)
+                let workspace = self.workspace();
+                Outcome::Walk(Box::new(move |cancel| {
+                    navigate::references(&workspace, &key, declaration, cancel).map(Some)
+                }))
             }
             // DDL names a field nowhere but in its declaration.
-            query::Occurrence::Field { .. } if declaration => {
+            query::Occurrence::Field { .. } if declaration => Outcome::Ready(Some(
                 navigate::definition(&self.world, &analysis, &occurrence)
                     .into_iter()
-                    .collect()
-            }
-            _ => Vec::new(),
-        }))
+                    .collect(),
+            )),
+            _ => Outcome::Ready(Some(Vec::new())),
+        })
     }
 
     fn prepare_rename(
@@ -320,10 +413,7 @@ impl Server {
         )))
     }
 
-    fn rename(
-        &mut self,
-        p: lsp_types::RenameParams,
-    ) -> Result<Option<lsp_types::WorkspaceEdit>, ResponseError> {
+    fn rename(&mut self, p: lsp_types::RenameParams) -> Walked<Option<lsp_types::WorkspaceEdit>> {
         let Some((analysis, occurrence)) = self.occurrence(&p.text_document_position)? else {
             return Err(failure(ErrorCode::RequestFailed, "nothing to rename here"));
         };
@@ -333,9 +423,11 @@ impl Server {
                 "only a record or a field can be renamed",
             ));
         };
-        rename::rename(&mut self.world, &target, &p.new_name)
-            .map(Some)
-            .map_err(|message| failure(ErrorCode::RequestFailed, message))
+        let workspace = self.workspace();
+        let versioned = self.versioned_edits;
+        Ok(Outcome::Walk(Box::new(move |cancel| {
+            rename::rename(&workspace, &target, &p.new_name, versioned, cancel).map(Some)
+        })))
     }
 
     fn completion(
@@ -367,10 +459,12 @@ impl Server {
     fn workspace_symbols(
         &mut self,
         p: lsp_types::WorkspaceSymbolParams,
-    ) -> Result<Option<lsp_types::WorkspaceSymbolResponse>, ResponseError> {
-        Ok(Some(lsp_types::WorkspaceSymbolResponse::Flat(
-            symbols::workspace_symbols(&mut self.world, &p.query),
-        )))
+    ) -> Walked<Option<lsp_types::WorkspaceSymbolResponse>> {
+        let workspace = self.workspace();
+        Ok(Outcome::Walk(Box::new(move |cancel| {
+            let found = symbols::workspace_symbols(&workspace, &p.query, cancel)?;
+            Ok(Some(lsp_types::WorkspaceSymbolResponse::Flat(found)))
+        })))
     }
 
     fn formatting(
@@ -382,40 +476,62 @@ impl Server {
     }
 }
 
-/// What `handler` answers, or an internal error when it panics.
-fn answer(method: &str, handler: impl FnOnce() -> Answer) -> Answer {
-    catch_unwind(AssertUnwindSafe(handler))
-        .unwrap_or_else(|panic| Err(internal_error(method, panic.as_ref())))
-}
-
 /// Decodes the parameters of `request`, runs `handler`, encodes its result.
 fn handle<R: lsp_types::request::Request>(
     server: &mut Server,
     request: Request,
     handler: fn(&mut Server, R::Params) -> Result<R::Result, ResponseError>,
-) -> Answer {
-    let params: R::Params = serde_json::from_value(request.params)
-        .map_err(|e| failure(ErrorCode::InvalidParams, format!("{}: {e}", R::METHOD)))?;
-    let result = handler(server, params)?;
+) -> Reply {
+    Reply::Now(decode::<R>(request).and_then(|p| encode(handler(server, p)?)))
+}
+
+/// Decodes the parameters of `request` and runs `handler`; the walk it gives is the reply's
+/// work, for a worker thread.
+fn walk<R: lsp_types::request::Request>(
+    server: &mut Server,
+    request: Request,
+    handler: fn(&mut Server, R::Params) -> Walked<R::Result>,
+) -> Reply
+where
+    R::Result: 'static,
+{
+    match decode::<R>(request).and_then(|p| handler(server, p)) {
+        Ok(Outcome::Ready(result)) => Reply::Now(encode(result)),
+        Ok(Outcome::Walk(walk)) => Reply::Later(Box::new(move |cancel| encode(walk(cancel)?))),
+        Err(e) => Reply::Now(Err(e)),
+    }
+}
+
+fn decode<R: lsp_types::request::Request>(request: Request) -> Result<R::Params, ResponseError> {
+    serde_json::from_value(request.params)
+        .map_err(|e| failure(ErrorCode::InvalidParams, format!("{}: {e}", R::METHOD)))
+}
+
+fn encode(result: impl serde::Serialize) -> Answer {
     serde_json::to_value(result).map_err(|e| failure(ErrorCode::InternalError, e.to_string()))
+}
+
+/// Whether `message` cancels request `id`.
+fn cancels(message: &Message, id: &RequestId) -> bool {
+    match message {
+        Message::Notification(n) if n.method == CancelRequest::METHOD => {
+            serde_json::to_value(id).is_ok_and(|id| n.params.get("id") == Some(&id))
+        }
+        _ => false,
+    }
+}
+
+fn response(id: RequestId, result: Answer) -> Message {
+    Message::Response(Response {
+        id,
+        response_result: result,
+    })
 }
 
 fn params<N: lsp_types::notification::Notification>(
     notification: Notification,
 ) -> Result<N::Params, serde_json::Error> {
     serde_json::from_value(notification.params)
-}
-
-/// The error for a handler that panicked, logged to standard error (the editor's log).
-fn internal_error(what: &str, panic: &(dyn std::any::Any + Send)) -> ResponseError {
-    let reason = panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".to_owned());
-    let message = format!("rcc lsp: internal error in `{what}`: {reason} (please report it)");
-    eprintln!("{message}");
-    failure(ErrorCode::InternalError, message)
 }
 
 fn send(connection: &Connection, message: Message) {
@@ -426,12 +542,14 @@ fn send(connection: &Connection, message: Message) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::jobs::answer;
     use hadoop_record_compiler::LoadOptions;
-    use lsp_server::RequestId;
 
     #[test]
     fn a_panicking_handler_answers_an_error_and_the_server_goes_on() {
-        let mut server = Server::new(World::new(LoadOptions::default(), Vec::new()));
+        let (connection, _client) = Connection::memory();
+        let world = World::new(LoadOptions::default(), Vec::new());
+        let mut server = Server::new(world, false, &connection);
         let error = answer("test", || panic!("boom {}", 42)).unwrap_err();
         assert_eq!(error.code, ErrorCode::InternalError as i32);
         assert!(error.message.contains("boom 42"), "{}", error.message);
@@ -444,10 +562,9 @@ mod tests {
                 "position": {"line": 0, "character": 0}
             }),
         );
-        let response = server.respond(hover);
-        assert_eq!(
-            response.response_result.unwrap_err().code,
-            ErrorCode::InvalidParams as i32
-        );
+        let Reply::Now(Err(error)) = server.respond(hover) else {
+            panic!("an error, now");
+        };
+        assert_eq!(error.code, ErrorCode::InvalidParams as i32);
     }
 }

@@ -1,11 +1,15 @@
 //! Document symbols (an outline of modules, classes and fields) and workspace symbols
-//! (every module, class and field of every DDL file known, matched against a query).
+//! (every module, class and field of every DDL file known, matched against a query: a
+//! walk, on a worker thread).
 
 use hadoop_record_compiler::query::{self, OutlineItem, OutlineKind};
+use lsp_server::ResponseError;
 use lsp_types::{DocumentSymbol, Location, SymbolInformation, SymbolKind};
 
-use super::documents::World;
+use super::documents::Uris;
+use super::jobs::Cancel;
 use super::position::LineIndex;
+use super::workspace::Workspace;
 
 fn kind(kind: OutlineKind) -> SymbolKind {
     match kind {
@@ -51,13 +55,20 @@ fn matches(query: &str, name: &str) -> bool {
 
 /// The modules, classes (by qualified name) and fields of every known file that match
 /// `query`. Files that do not parse add nothing.
-pub(crate) fn workspace_symbols(world: &mut World, query: &str) -> Vec<SymbolInformation> {
+pub(crate) fn workspace_symbols(
+    workspace: &Workspace,
+    query: &str,
+    cancel: &Cancel,
+) -> Result<Vec<SymbolInformation>, ResponseError> {
     let mut out = Vec::new();
-    for key in world.known_files() {
-        let (Some(text), Some(uri)) = (world.text(&key), world.uri(&key)) else {
+    let files = workspace.known_files(cancel)?;
+    let mut cache = workspace.cache();
+    for key in files {
+        cancel.check()?;
+        let (Some(text), Some(uri)) = (workspace.text(&key), workspace.uri(&key)) else {
             continue;
         };
-        let Ok(tree) = world.cache.parse(&key, &text) else {
+        let Ok(tree) = cache.parse(&key, &text) else {
             continue;
         };
         let index = LineIndex::new(&text);
@@ -85,5 +96,5 @@ pub(crate) fn workspace_symbols(world: &mut World, query: &str) -> Vec<SymbolInf
             }
         }
     }
-    out
+    Ok(out)
 }
