@@ -275,6 +275,18 @@ impl ConvertArgs {
         matches!(self.from, InFormat::Parquet | InFormat::Arrow)
             || matches!(self.to, OutFormat::Parquet | OutFormat::Arrow)
     }
+
+    /// Refuses an output that would destroy the input or a DDL file (`--schema`,
+    /// `--writer-schema`, `--key-schema`): [`Files::check_output`].
+    fn check_output(&self) -> Result<(), String> {
+        let ddl: Vec<&std::path::Path> = [Some(&self.schema), self.writer_schema.as_ref()]
+            .into_iter()
+            .chain([self.key_schema.as_ref()])
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect();
+        self.files.check_output(&ddl)
+    }
 }
 
 /// Runs `rcc convert`; true on success.
@@ -327,7 +339,7 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     }
     no_columnar_options(&args)?;
     check_write_options(&args, out_framing, keep_types)?;
-    args.files.check_distinct()?;
+    args.check_output()?;
     let mut source = open_source(&args, in_framing)?;
     let (mut sink, complete) = open_sink(
         &args,

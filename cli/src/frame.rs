@@ -155,7 +155,7 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
              name the records' Java class with --record-type module.Class",
         );
     }
-    args.files.check_distinct()?;
+    args.files.check_output(&[])?;
     let input = open_input(args.files.input.as_deref(), &args.files.storage)?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
     let (output, complete) = create_output(args.files.output.as_deref(), &args.files.storage)?;

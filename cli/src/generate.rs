@@ -16,6 +16,7 @@ use hadoop_record_compiler::backend::{
 use hadoop_record_compiler::Model;
 
 use super::{Context, LoadArgs};
+use crate::output_guard::{check_output, OutputKind};
 
 /// Languages code can be generated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -103,6 +104,14 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
     let Some(model) = load.load(context, &files) else {
         return false;
     };
+    // `-o` over a DDL file would destroy it.
+    if let Some(output) = &output {
+        let read: Vec<&Path> = model.files_read().collect();
+        if let Err(message) = check_output(output, OutputKind::File, &read) {
+            context.error(&message);
+            return false;
+        }
+    }
     match language {
         Language::Rust => generate_rust(context, &model, destdir, output, nullable),
         Language::Cpp => generate_cpp(context, &model, destdir, output),

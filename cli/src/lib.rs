@@ -21,6 +21,7 @@ pub mod frame;
 pub mod framing;
 mod generate;
 pub mod lsp;
+pub mod output_guard;
 pub mod parquet_out;
 pub mod record_sink;
 pub mod schema_type;

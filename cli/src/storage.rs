@@ -8,6 +8,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use hadoop_record_compiler::atomic_file::AtomicFile;
+
+use crate::output_guard::{check_output, OutputKind};
 
 /// Where the help of commands that take URLs says how stores are configured.
 pub const STORAGE_HELP: &str = "\
@@ -54,19 +57,20 @@ impl Files {
             .any(|p| url_of(p).is_some())
     }
 
-    /// Refuses to write over the input, which creating the output would empty first.
-    pub(crate) fn check_distinct(&self) -> Result<(), String> {
-        let real = |p: Option<&Path>| {
-            p.filter(|p| *p != Path::new("-") && url_of(p).is_none())
-                .and_then(|p| p.canonicalize().ok())
+    /// Refuses an output that would destroy an input: one that is, or contains, the input,
+    /// a DDL file of `ddl`, the working or home directory, `/` or a bucket's root
+    /// ([`check_output`]).
+    pub(crate) fn check_output(&self, ddl: &[&Path]) -> Result<(), String> {
+        let Some(output) = self.output.as_deref() else {
+            return Ok(());
         };
-        match (real(self.input.as_deref()), real(self.output.as_deref())) {
-            (Some(i), Some(o)) if i == o => Err(format!(
-                "the output {} is the input: writing it would destroy the input",
-                o.display()
-            )),
-            _ => Ok(()),
-        }
+        let inputs: Vec<&Path> = self
+            .input
+            .as_deref()
+            .into_iter()
+            .chain(ddl.iter().copied())
+            .collect();
+        check_output(output, OutputKind::File, &inputs)
     }
 }
 
@@ -131,45 +135,58 @@ fn no_storage(url: &str) -> String {
     )
 }
 
-/// An output file being written: it is complete only after [`Output::commit`]. A local
-/// file is written in place; a file in HDFS or S3 appears at the commit, whole, and not at
-/// all if the output is dropped before it (a failed conversion).
-pub(crate) struct Output {
+/// An output file being written: it is complete only after [`Output::commit`], and not
+/// there at all if the output is dropped before (a failed command). A local file is
+/// written to a hidden temporary beside it, renamed over the old file at the commit
+/// ([`AtomicFile`]: the old file's permissions kept); a file in HDFS or S3 appears at the
+/// commit, whole. Standard output is written as it goes.
+pub struct Output(Completion);
+
+enum Completion {
+    Stdout,
+    Local(AtomicFile, PathBuf),
     #[cfg(feature = "storage")]
-    commit: Option<hadoop_record_storage::Commit>,
+    Remote(hadoop_record_storage::Commit),
 }
 
 impl Output {
-    /// Makes the output appear (a URL's); call it after the writer has flushed everything.
-    pub(crate) fn commit(self) -> Result<(), String> {
-        #[cfg(feature = "storage")]
-        if let Some(commit) = self.commit {
-            return commit.commit().map_err(|e| e.to_string());
+    /// Makes the output appear; call it once the writer has flushed everything.
+    pub fn commit(self) -> Result<(), String> {
+        match self.0 {
+            Completion::Stdout => Ok(()),
+            Completion::Local(file, path) => file
+                .commit()
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            #[cfg(feature = "storage")]
+            Completion::Remote(commit) => commit.commit().map_err(|e| e.to_string()),
         }
-        Ok(())
     }
 }
 
 /// Creates `path` for writing (`None` or `-`: standard output), unbuffered, and the
 /// [`Output`] that completes it.
-pub(crate) fn create_output(
+pub fn create_output(
     path: Option<&Path>,
     storage: &StorageArgs,
 ) -> Result<(Box<dyn Write + Send>, Output), String> {
-    let local = Output {
-        #[cfg(feature = "storage")]
-        commit: None,
-    };
     // Standard output unlocked (a lock guard cannot go to another thread); the writers
     // above it buffer, so it is locked once per buffer.
+    let stdout = || -> (Box<dyn Write + Send>, Output) {
+        (Box::new(io::stdout()), Output(Completion::Stdout))
+    };
     match path {
-        None => Ok((Box::new(io::stdout()), local)),
-        Some(p) if p == Path::new("-") => Ok((Box::new(io::stdout()), local)),
+        None => Ok(stdout()),
+        Some(p) if p == Path::new("-") => Ok(stdout()),
         Some(p) if url_of(p).is_some() => create_url(url_of(p).unwrap_or_default(), storage),
-        Some(p) => match File::create(p) {
-            Ok(f) => Ok((Box::new(f), local)),
-            Err(e) => Err(format!("cannot write {}: {e}", p.display())),
-        },
+        Some(p) => {
+            let cannot = |e: io::Error| format!("cannot write {}: {e}", p.display());
+            let file = AtomicFile::create(p).map_err(cannot)?;
+            let writer = file.file().try_clone().map_err(cannot)?;
+            Ok((
+                Box::new(writer),
+                Output(Completion::Local(file, p.to_owned())),
+            ))
+        }
     }
 }
 
@@ -177,10 +194,7 @@ pub(crate) fn create_output(
 fn create_url(url: &str, storage: &StorageArgs) -> Result<(Box<dyn Write + Send>, Output), String> {
     let upload = hadoop_record_storage::blocking::create(url, &storage.options())?;
     let (writer, commit) = upload.into_shared();
-    let output = Output {
-        commit: Some(commit),
-    };
-    Ok((Box::new(writer), output))
+    Ok((Box::new(writer), Output(Completion::Remote(commit))))
 }
 
 #[cfg(not(feature = "storage"))]

@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use hadoop_record::meta::RecordTypeInfo;
 use hadoop_record::{Format, RecordWriter};
 
+use super::output_guard::{check_output, OutputKind};
 use super::schema_type::{Early, SchemaType};
 use super::storage::{create_output, StorageArgs};
 use super::Context;
@@ -70,8 +71,15 @@ pub(crate) fn run(context: &Context, args: TypeInfoArgs) -> bool {
             return false;
         }
     };
+    // Over the DDL file, the output would destroy it.
+    let ddl = [args.record.schema.as_path()];
+    let guarded = match args.output.as_deref() {
+        Some(output) => check_output(output, OutputKind::File, &ddl),
+        None => Ok(()),
+    };
     let local = StorageArgs::default();
-    let written = create_output(args.output.as_deref(), &local).and_then(|(out, complete)| {
+    let written = guarded.and_then(|()| create_output(args.output.as_deref(), &local));
+    let written = written.and_then(|(out, complete)| {
         let mut writer = RecordWriter::new(out, args.to.format());
         writer
             .write(&info)

@@ -452,19 +452,38 @@ fn bad_records_stop_the_conversion_with_the_rows_before_them_in_a_valid_file() {
         let args: Vec<&str> = line.split(' ').collect();
         convert_output(&work, "rec.jr", "t.Rec", &args, stdin)
     };
-    let o = run("--from csv --to parquet --batch-size 1 - out.parquet", csv);
+    // On standard output, the rows before the bad record, in a valid file.
+    let o = run("--from csv --to parquet --batch-size 1", csv);
     assert!(!o.status.success());
     assert_stderr_contains(
         &o,
         "record 2, line 3:15, in Rec.m[0]: expected a long, found `x`",
     );
-    let back = convert(
-        &work,
-        "rec.jr",
-        "t.Rec",
-        &["--from", "parquet", "--to", "csv", "out.parquet"],
+    let back = run("--from parquet --to csv", &o.stdout);
+    assert_eq!(
+        back.stdout,
+        &csv[..csv.iter().position(|&b| b == b'3').unwrap()]
     );
-    assert_eq!(back, &csv[..csv.iter().position(|&b| b == b'3').unwrap()]);
+    // Into a file (Parquet or Arrow): the old file as it was, and no temporary.
+    for to in ["parquet", "arrow"] {
+        fs::write(work.join("out.bin"), b"the old file").unwrap();
+        let o = run(
+            &format!("--from csv --to {to} --batch-size 1 - out.bin"),
+            csv,
+        );
+        assert!(!o.status.success(), "{to}");
+        assert_eq!(
+            fs::read(work.join("out.bin")).unwrap(),
+            b"the old file",
+            "{to}"
+        );
+        let mut names: Vec<String> = fs::read_dir(&work)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["out.bin", "rec.jr"], "{to}");
+    }
     // Options that do not apply.
     for (line, want) in [
         (

@@ -625,6 +625,75 @@ fn files_and_standard_streams() {
     );
 }
 
+/// The names in `dir`, sorted.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A conversion that fails halfway leaves the old output as it was, and no temporary; one
+/// that succeeds replaces it whole. An output that is the input or the DDL is refused.
+#[test]
+fn outputs_are_replaced_whole_and_never_destroy_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case("stream_allprims_x3.csv");
+    std::fs::copy(
+        hadoop_java_dir().join(&c.schema),
+        dir.path().join("prims.jr"),
+    )
+    .unwrap();
+    let csv = String::from_utf8(c.modern_bytes()).unwrap();
+    std::fs::write(dir.path().join("good.csv"), &csv).unwrap();
+    // The second record's boolean is `F`; make it `X`.
+    std::fs::write(dir.path().join("bad.csv"), csv.replacen(",F,", ",X,", 1)).unwrap();
+    std::fs::write(dir.path().join("out.bin"), b"the old output").unwrap();
+    let names = ["bad.csv", "good.csv", "out.bin", "prims.jr"];
+    let convert = |input: &str, output: &str| {
+        let schema = ("prims.jr", c.record_type.as_str());
+        convert_in(dir.path(), schema, ("csv", "binary"), &[input, output], b"")
+    };
+
+    let failed = convert("bad.csv", "out.bin");
+    assert_eq!(failed.status.code(), Some(1));
+    assert_stderr_contains(&failed, "error: record 1, line 2:3, in AllPrims.z: ");
+    assert_eq!(
+        std::fs::read(dir.path().join("out.bin")).unwrap(),
+        b"the old output"
+    );
+    assert_eq!(listing(dir.path()), names);
+
+    let done = convert("good.csv", "out.bin");
+    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    let binary = case("stream_allprims_x3.binary").bytes();
+    assert_eq!(std::fs::read(dir.path().join("out.bin")).unwrap(), binary);
+    assert_eq!(listing(dir.path()), names);
+
+    let real = dir.path().canonicalize().unwrap();
+    for (output, input) in [("good.csv", "good.csv"), ("prims.jr", "prims.jr")] {
+        let refused = convert("good.csv", output);
+        assert_eq!(
+            stderr(&refused),
+            format!(
+                "error: refusing to write {0}: it is the input {0}; name another file\n",
+                real.join(input).display()
+            )
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("good.csv")).unwrap(),
+        csv
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("prims.jr")).unwrap(),
+        std::fs::read(hadoop_java_dir().join(&c.schema)).unwrap()
+    );
+    assert_eq!(listing(dir.path()), names);
+}
+
 #[test]
 fn help_has_examples() {
     let help = rcc(&["convert", "--help"], b"");

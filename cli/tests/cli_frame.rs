@@ -638,7 +638,14 @@ fn errors_before_any_work() {
         b"",
     );
     assert_eq!(same.status.code(), Some(1));
-    assert!(stderr(&same).contains("is the input: writing it would destroy the input"));
+    let copy_real = copy.canonicalize().unwrap();
+    assert_eq!(
+        stderr(&same),
+        format!(
+            "error: refusing to write {0}: it is the input {0}; name another file\n",
+            copy_real.display()
+        )
+    );
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(mesos).unwrap());
     let unreadable = rcc(
         &[
@@ -656,6 +663,95 @@ fn errors_before_any_work() {
     let usage = rcc(&["frame", "--from", "mesos"], b"");
     assert_eq!(usage.status.code(), Some(2));
     assert!(stderr(&usage).contains("--to <F>"));
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// An output file appears whole when the conversion succeeds, with the old file's
+/// permissions; a conversion that fails midway leaves the old file and no temporary; an
+/// output that would destroy the input is refused.
+#[test]
+fn outputs_are_replaced_whole_and_never_destroy_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = fixtures().join("mesos/truncated_record.recordio");
+    let good = fixtures().join("mesos/binary_payloads.recordio");
+    std::fs::copy(&damaged, dir.path().join("damaged.recordio")).unwrap();
+    std::fs::copy(&good, dir.path().join("good.recordio")).unwrap();
+    let out = dir.path().join("out.paddle");
+    std::fs::write(&out, b"the old output").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    let frame = |input: &str, output: &str| {
+        rcc_in(
+            dir.path(),
+            &["frame", "--from", "mesos", "--to", "paddle", input, output],
+            b"",
+        )
+    };
+    let names = ["damaged.recordio", "good.recordio", "out.paddle"];
+
+    // Damage halfway: the records before it were written, but not over the old file.
+    let failed = frame("damaged.recordio", "out.paddle");
+    assert_eq!(failed.status.code(), Some(1));
+    assert_stderr_contains(&failed, "damaged mesos input");
+    assert_eq!(std::fs::read(&out).unwrap(), b"the old output");
+    assert_eq!(listing(dir.path()), names);
+
+    // Success: the new file, as standard output gets it, with the old file's mode.
+    let done = frame("good.recordio", "out.paddle");
+    assert_eq!(done.status.code(), Some(0), "{}", stderr(&done));
+    let piped = rcc(
+        &["frame", "--from", "mesos", "--to", "paddle"],
+        &std::fs::read(&good).unwrap(),
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), piped.stdout);
+    assert_eq!(listing(dir.path()), names);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o640);
+    }
+
+    // The working directory, or the input by another name: refused, nothing touched.
+    let real = dir.path().canonicalize().unwrap();
+    let before: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(dir.path().join(n)).unwrap())
+        .collect();
+    let cwd = frame("good.recordio", ".");
+    assert_eq!(
+        stderr(&cwd),
+        format!(
+            "error: refusing to write {0}: it is the working directory {0}; name another file\n",
+            real.display()
+        )
+    );
+    let same = frame("good.recordio", "./sub/../good.recordio");
+    assert_eq!(same.status.code(), Some(1));
+    assert_stderr_contains(
+        &same,
+        &format!("it is the input {}", real.join("good.recordio").display()),
+    );
+    assert_eq!(listing(dir.path()), names);
+    for (name, bytes) in names.iter().zip(&before) {
+        assert_eq!(
+            &std::fs::read(dir.path().join(name)).unwrap(),
+            bytes,
+            "{name}"
+        );
+    }
 }
 
 #[test]

@@ -248,12 +248,20 @@ fn damage_is_reported_with_its_offset_and_recover_skips_it() {
         stdout(&out)
     );
 
+    // Into a file: none is written. On standard output: the records before the damage.
     let strict = tmp("strict.rio");
+    let _ = std::fs::remove_file(&strict);
     let out = frame("--from seqfile --to mesos", &file, &strict);
     assert!(!out.status.success());
     assert_stderr_contains(&out, &format!("byte {}", victim.offset));
+    assert!(!strict.exists());
+    let out = frame("--from seqfile --to mesos", &file, Path::new("-"));
+    assert!(!out.status.success());
     let before: u64 = i.blocks[..2].iter().map(|b| b.records).sum();
-    assert_eq!(mesos_payloads(&strict), records()[..before as usize]);
+    let payloads: Vec<Vec<u8>> = MesosReader::new(&out.stdout[..])
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(payloads, records()[..before as usize]);
 
     let saved = tmp("saved.rio");
     let out = frame("--from seqfile --to mesos --recover", &file, &saved);

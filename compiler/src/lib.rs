@@ -12,7 +12,7 @@
 //! prints them. [`query`] answers an editor's questions (`rcc lsp`) from the same stages.
 //! Beside the back ends, [`format`](mod@format) prints a syntax tree in the canonical
 //! layout with its comments (`rcc fmt`), and [`describe`] gives the model as JSON
-//! (`rcc describe`).
+//! (`rcc describe`). Files are written whole through [`atomic_file`].
 //!
 //! ```no_run
 //! // build.rs
@@ -27,6 +27,7 @@
 //! }
 //! ```
 
+pub mod atomic_file;
 pub mod backend;
 mod check;
 pub mod config;

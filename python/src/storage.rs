@@ -4,11 +4,13 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use hadoop_record_compiler::atomic_file::AtomicFile;
 use hadoop_record_datafusion::{list_files, with_storage};
-use hadoop_record_storage::{blocking, is_url, Commit, SharedUpload, StorageOptions};
+use hadoop_record_storage::{blocking, is_url, SharedUpload, StorageOptions};
 
 /// The storage options of the `s3_endpoint=` argument (over `AWS_ENDPOINT_URL`).
 pub(crate) fn options(s3_endpoint: Option<String>) -> StorageOptions {
@@ -60,18 +62,37 @@ pub(crate) fn open(url: &str, storage: &StorageOptions) -> io::Result<Box<dyn Re
     }
 }
 
-/// Creates `path` (a local path or a URL) for writing: the writer of its bytes, and for a
-/// URL the [`Commit`] that makes the file appear, whole, once they are flushed (dropped
-/// before it, nothing appears).
+/// Makes a written file appear: a URL's upload completed, a local file's hidden temporary
+/// renamed over the old file ([`AtomicFile`]).
+pub(crate) enum Commit {
+    Remote(hadoop_record_storage::Commit),
+    Local(AtomicFile),
+}
+
+impl Commit {
+    /// Makes the file appear, whole; call it once its bytes are flushed. Dropped before,
+    /// nothing appears and an old local file stays as it was.
+    pub(crate) fn commit(self) -> io::Result<()> {
+        match self {
+            Commit::Remote(commit) => commit.commit(),
+            Commit::Local(file) => file.commit(),
+        }
+    }
+}
+
+/// Creates `path` (a local path or a URL) for writing: the writer of its bytes, and the
+/// [`Commit`] that makes the file appear, whole, once they are flushed.
 pub(crate) fn create(
     path: &str,
     storage: &StorageOptions,
-) -> io::Result<(Box<dyn Write + Send>, Option<Commit>)> {
+) -> io::Result<(Box<dyn Write + Send>, Commit)> {
     if is_url(path) && !path.starts_with("file://") {
         let upload = blocking::create(path, storage).map_err(io::Error::other)?;
-        let (writer, commit): (SharedUpload, Commit) = upload.into_shared();
-        return Ok((Box::new(writer), Some(commit)));
+        let (writer, commit): (SharedUpload, _) = upload.into_shared();
+        return Ok((Box::new(writer), Commit::Remote(commit)));
     }
     let local = path.strip_prefix("file://").unwrap_or(path);
-    Ok((Box::new(File::create(local)?), None))
+    let file = AtomicFile::create(Path::new(local))?;
+    let writer = file.file().try_clone()?;
+    Ok((Box::new(writer), Commit::Local(file)))
 }

@@ -421,7 +421,8 @@ fn write_rows(
             written += 1;
         }
     }
-    // The records written so far stay readable, as with rcc convert.
+    // Finished after a failure too (what is pending flushed), as rcc convert does; the
+    // caller commits the file only without one.
     let finished = sink.finish();
     match (failure, finished) {
         (Some(f), _) => Err(f),
@@ -550,13 +551,10 @@ pub(crate) fn write(
             id,
         };
         let written = write_rows(&mut batches, file, plan, encoding, &encoders)?;
-        match commit {
-            Some(commit) => commit
-                .commit()
-                .map(|()| written)
-                .map_err(|e| Failure::Io(e.into())),
-            None => Ok(written),
-        }
+        commit
+            .commit()
+            .map(|()| written)
+            .map_err(|e| Failure::Io(e.into()))
     });
     result.map_err(|failure| match failure {
         Failure::Input(e) => PyValueError::new_err(format!("the data could not be read: {e}")),

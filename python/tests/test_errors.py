@@ -1,12 +1,14 @@
 """Bad input and wrong arguments: damaged or hostile records raise RecordError naming what
 rcc names (file, record, offset, field path); wrong arguments name the choices; several
-threads read at once."""
+threads read at once; a failed write leaves the old file."""
 
 from __future__ import annotations
 
 import random
+import stat
 import threading
 
+import pyarrow as pa
 import pytest
 
 import hadoop_record as hr
@@ -172,3 +174,25 @@ def test_threads_read_at_once(tmp_path, web_schema):
     assert not errors
     assert len(results) == 12
     assert all(r.equals(want) for r in results)
+
+
+def test_a_failed_local_write_leaves_the_old_file(tmp_path, web_schema):
+    path = tmp_path / "hits.paddle"
+    path.write_bytes(b"the old file")
+    path.chmod(0o640)
+    table = web_arrow(web_schema, 500)
+
+    def batches():
+        yield from table.to_batches(max_chunksize=100)
+        raise RuntimeError("the source failed half way")
+
+    stream = pa.RecordBatchReader.from_batches(table.schema, batches())
+    with pytest.raises(ValueError, match="could not be read"):
+        hr.write(stream, path, web_schema, "web.Hit", framing="paddle")
+    assert path.read_bytes() == b"the old file"
+    assert [p.name for p in tmp_path.iterdir()] == ["hits.paddle"]
+    # Written whole, it replaces the old file and keeps its mode.
+    hr.write(table, path, web_schema, "web.Hit", framing="paddle")
+    assert hr.read_table(path, web_schema, "web.Hit", framing="paddle").equals(table)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["hits.paddle"]

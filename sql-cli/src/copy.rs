@@ -2,12 +2,15 @@
 //! `-o DIR/` runs: a dataset written part by part where the partitions run, and committed
 //! (`hadoop_record_datafusion::write`). A `COPY` to a single file is DataFusion's own.
 
+use std::path::Path;
+
 use datafusion::dataframe::DataFrame;
 use datafusion::logical_expr::LogicalPlan;
+use hadoop_record_cli::output_guard::{check_output, OutputKind};
 use hadoop_record_cli::parquet_out::ParquetOptions;
 use hadoop_record_datafusion::write::PartFormat;
 
-use crate::is_dataset;
+use crate::output_kind;
 
 /// A query, or a `COPY` of one to a dataset.
 pub(crate) enum Copy {
@@ -21,13 +24,20 @@ pub(crate) enum Copy {
 }
 
 /// Whether `frame` copies a query's result to a dataset (a directory, local or a store's
-/// URL ending in `/`, or partitioned): then the query and how to write it.
-pub(crate) fn copy_to_dataset(frame: DataFrame) -> Result<Copy, String> {
+/// URL ending in `/`, or partitioned): then the query and how to write it. A `COPY` whose
+/// target would destroy one of `inputs` (or the working directory, …: [`check_output`]) is
+/// refused.
+pub(crate) fn copy_to_dataset(frame: DataFrame, inputs: &[&Path]) -> Result<Copy, String> {
     let LogicalPlan::Copy(copy) = frame.logical_plan() else {
         return Ok(Copy::Not(frame));
     };
     let target = copy.output_url.clone();
-    if copy.partition_by.is_empty() && !is_dataset(&target) {
+    let kind = match output_kind(&target) {
+        OutputKind::File if !copy.partition_by.is_empty() => OutputKind::Dataset,
+        kind => kind,
+    };
+    check_output(Path::new(&target), kind, inputs)?;
+    if kind == OutputKind::File {
         return Ok(Copy::Not(frame));
     }
     let ext = copy.file_type.get_ext();

@@ -2,8 +2,8 @@
 //! over record files with DataFusion (hadoop-record-datafusion), printed as a table, CSV,
 //! JSON lines or Parquet. The companion command `rcc-sql`, which `rcc sql` runs.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::{self, BufWriter, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,9 +26,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use hadoop_record_cli::frame::{report_end, Stop};
 use hadoop_record_cli::framing::{ReadOptions, WriteOptions};
+use hadoop_record_cli::output_guard::{check_output, OutputKind};
 use hadoop_record_cli::parquet_out::ParquetOptions;
 use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
-use hadoop_record_cli::storage::{StorageArgs, STORAGE_HELP};
+use hadoop_record_cli::storage::{create_output, StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
 mod copy;
@@ -38,7 +39,7 @@ mod sink;
 use copy::Copy;
 use hadoop_record_datafusion::write::{
     dataset_url, new_query_id, with_dataset_writes, write_dataset, write_file, DatasetSpec,
-    JobOptions, PartFormat, RecordsOut,
+    JobOptions, PartFormat, RecordsOut, DEFAULT_MAX_OPEN_FILES,
 };
 use sink::Sink;
 
@@ -88,7 +89,10 @@ of the result, written straight into the store by whoever runs the partition (th
 threads, or with --cluster the executors) under DIR/_temporary/, moved into place when all
 are written, then an empty _SUCCESS (as Hadoop commits a job's output); a failed query
 leaves nothing visible. A DIR that is not empty needs --overwrite. -o FILE (local or a URL)
-writes one file.
+writes one file, which appears whole once the query has succeeded (a local one through a
+hidden .FILE.*.tmp beside it): a failed query leaves the old file as it was. An output that
+is or holds a FILE or a DDL file, the working or home directory, / or a bucket's root is
+refused before the query runs.
 
 --to records writes each row as a record of --out-type (default --type; --out-schema for
 another DDL file), columns matched to fields by name, in --out-encoding, back to back or in
@@ -150,7 +154,8 @@ struct SqlArgs {
     output: Option<PathBuf>,
 
     /// Replace the contents of a dataset directory that is not empty (at the commit, once
-    /// every part file is written)
+    /// every part file is written); never a directory holding the inputs, the working or
+    /// home directory
     #[arg(long)]
     overwrite: bool,
 
@@ -159,6 +164,12 @@ struct SqlArgs {
     /// read partitioned datasets
     #[arg(long, value_name = "COL,...", value_delimiter = ',')]
     partition_by: Vec<String>,
+
+    /// With --partition-by, the part files each task keeps open at most; past it the least
+    /// recently written is finished and a later row of its value starts a new part file
+    /// (part-NNNNN-<query id>-cK.<ext>) [default: 64]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_open_files: Option<u32>,
 
     /// Threads (and file ranges) working at once (default: the number of cores; with
     /// --cluster, the task slots of the cluster's executors)
@@ -188,6 +199,9 @@ struct SqlArgs {
     #[arg(value_name = "FILE", required = true)]
     files: Vec<String>,
 }
+
+// The default `--max-open-files`'s help names.
+const _: () = assert!(DEFAULT_MAX_OPEN_FILES == 64);
 
 /// `--to records`: the records written, as `rcc convert` writes them.
 #[derive(Debug, Args)]
@@ -388,6 +402,10 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
     }
     let record = &args.record;
     let model = load_model(context, &record.schema, &record.include_dirs)?;
+    let inputs = inputs(&args, &model);
+    if let Some(output) = &args.output {
+        check_output(output, output_kind(&output.to_string_lossy()), &inputs)?;
+    }
     let schema = model.to_schema().into_schema();
     let id = find_type(&schema, &record.type_name, &record.schema)?;
     let framing = FramingOptions::default()
@@ -412,11 +430,33 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
         .build()
         .map_err(|e| format!("cannot start the query engine: {e}"))?;
     let out = part_format(context, &args, &model)?;
-    runtime.block_on(query(&args, options, out))
+    runtime.block_on(query(&args, &inputs, options, out))
+}
+
+/// What the query reads, which its output must not destroy: the FILEs, the DDL files and
+/// what they include.
+fn inputs<'a>(args: &'a SqlArgs, model: &'a hadoop_record_compiler::Model) -> Vec<&'a Path> {
+    args.files
+        .iter()
+        .map(Path::new)
+        .chain([args.record.schema.as_path()])
+        .chain(args.records.out_schema.as_deref())
+        .chain(model.files_read())
+        .collect()
+}
+
+/// How `output` (`-o`, `COPY … TO`) is written: a dataset or one file.
+fn output_kind(output: &str) -> OutputKind {
+    if is_dataset(output) {
+        OutputKind::Dataset
+    } else {
+        OutputKind::File
+    }
 }
 
 async fn query(
     args: &SqlArgs,
+    inputs: &[&Path],
     options: RecordTableOptions,
     out: Option<PartFormat>,
 ) -> Result<Ran, Early> {
@@ -467,7 +507,7 @@ async fn query(
         .cluster
         .is_none()
         .then(|| Progress::start(format.progress()));
-    let result = write_result(args, out, frame).await;
+    let result = write_result(args, inputs, out, frame).await;
     if let Some(progress) = progress {
         progress.finish();
     }
@@ -477,10 +517,11 @@ async fn query(
 /// Runs the query and writes its result as `--to` says.
 async fn write_result(
     args: &SqlArgs,
+    inputs: &[&Path],
     out: Option<PartFormat>,
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<(), String> {
-    let frame = match copy::copy_to_dataset(frame)? {
+    let frame = match copy::copy_to_dataset(frame, inputs)? {
         Copy::Dataset {
             target,
             format,
@@ -517,6 +558,9 @@ async fn write_result(
         if !args.partition_by.is_empty() {
             return Err("--partition-by is for a dataset: -o DIR/".into());
         }
+        if args.max_open_files.is_some() {
+            return Err("--max-open-files is for a dataset: -o DIR/ or COPY … TO 'DIR/'".into());
+        }
     }
     match output {
         Some(target) if is_dataset(&target) => {
@@ -547,12 +591,9 @@ async fn write_result(
                 .map(|f| f.checked(&schema))
                 .transpose()
                 .map_err(|e| message(&e))?;
-            let out: Box<dyn Write + Send> = match &output {
-                Some(path) => Box::new(
-                    std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
-                ),
-                None => Box::new(io::stdout()),
-            };
+            // A local file appears at the commit, whole; dropped before it (a failed
+            // query), the old file stays as it was.
+            let (out, complete) = create_output(output.as_deref().map(Path::new), &args.storage)?;
             let output = BufWriter::with_capacity(64 << 10, out);
             let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
             let mut sink = Sink::new(format.as_ref(), output, schema)?;
@@ -560,7 +601,8 @@ async fn write_result(
                 let batch = batch.map_err(|e| message(&e))?;
                 sink.write(batch)?;
             }
-            sink.finish()
+            sink.finish()?;
+            complete.commit()
         }
     }
 }
@@ -575,7 +617,12 @@ async fn dataset(
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<u64, String> {
     let url = dataset_url(target).map_err(|e| message(&e))?;
-    let spec = DatasetSpec::new(url, new_query_id(), format).with_partition_by(partition_by);
+    let max_open_files = args
+        .max_open_files
+        .map_or(DEFAULT_MAX_OPEN_FILES, |n| n as usize);
+    let spec = DatasetSpec::new(url, new_query_id(), format)
+        .with_partition_by(partition_by)
+        .with_max_open_files(max_open_files);
     let job = JobOptions::default()
         .with_overwrite(args.overwrite)
         .with_tasks_elsewhere(args.cluster.is_some())

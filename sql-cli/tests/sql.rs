@@ -1142,3 +1142,268 @@ fn records_out_are_the_bytes_rcc_convert_writes() {
         stderr(&out)
     );
 }
+
+/// Every file below `dir`, hidden ones too, with its bytes.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files.insert(path.clone(), Vec::new());
+                dirs.push(path);
+            } else {
+                files.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// `rcc-sql` over the paddle framing in `w.dir`, with HOME set to `home`.
+fn sql_with_home(w: &Work, home: &Path, args: &[&str]) -> std::process::Output {
+    let mut command = std::process::Command::new(support::RCC_SQL);
+    command
+        .args([
+            "--schema",
+            "web.jr",
+            "--type",
+            "web.Hit",
+            "--in-framing",
+            "paddle",
+        ])
+        .args(args)
+        .current_dir(&w.dir)
+        .env("HOME", home);
+    support::run(command, b"")
+}
+
+/// An output that is, or holds, an input (a FILE or the DDL), the working or home
+/// directory, `/` or a store's root is refused before the query runs, --overwrite or not,
+/// and nothing is touched.
+#[test]
+fn outputs_that_would_destroy_inputs_are_refused() {
+    let w = work("guard");
+    std::fs::create_dir_all(w.dir.join("data")).unwrap();
+    std::fs::create_dir_all(w.dir.join("home")).unwrap();
+    w.paddle("data/hits.paddle");
+    let real = w.dir.canonicalize().unwrap();
+    let home = real.join("home");
+    let root = real.display();
+    let input = real.join("data/hits.paddle");
+    let input = input.display();
+    let all = "SELECT * FROM records";
+    let copy_to_data = "COPY (SELECT id FROM records) TO 'data/' STORED AS CSV";
+    let copy_to_here = "COPY (SELECT id FROM records) TO './' STORED AS CSV";
+    let home_out = format!("{}/", home.display());
+    let parquet = ["--to", "parquet", "--overwrite"];
+    let dataset = "name a new directory for it";
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["--to", "csv", "-o", "data/hits.paddle", all, "data/hits.paddle"],
+            format!("refusing to write {input}: it is the input {input}; name another file"),
+        ),
+        (
+            vec!["--to", "csv", "-o", "web.jr", all, "data/"],
+            format!("refusing to write {root}/web.jr: it is the input {root}/web.jr; name another file"),
+        ),
+        (
+            [&parquet[..], &["-o", "data", all, "data/"]].concat(),
+            format!("refusing to write the dataset {root}/data/: it is the input {root}/data; {dataset}"),
+        ),
+        (
+            [&parquet[..], &["-o", "data/", all, "data/*.paddle"]].concat(),
+            format!("refusing to write the dataset {root}/data/: it is the input {root}/data/*.paddle; {dataset}"),
+        ),
+        (
+            [&parquet[..], &["-o", ".", all, "data/hits.paddle"]].concat(),
+            format!("refusing to write the dataset {root}/: it is the working directory {root}; {dataset}"),
+        ),
+        (
+            [&parquet[..], &["-o", &home_out, all, "data/hits.paddle"]].concat(),
+            format!(
+                "refusing to write the dataset {0}/: it is your home directory {0}; {dataset}",
+                home.display()
+            ),
+        ),
+        (
+            [&parquet[..], &["-o", "/", all, "data/hits.paddle"]].concat(),
+            format!("refusing to write the dataset /: it is the root directory; {dataset}"),
+        ),
+        (
+            [&parquet[..], &["-o", "s3://bucket/", all, "data/hits.paddle"]].concat(),
+            format!("refusing to write the dataset s3://bucket/: it is the root of its store; {dataset}"),
+        ),
+        (
+            vec!["--to", "parquet", "-o", "s3://bucket", all, "data/hits.paddle"],
+            "refusing to write s3://bucket: it is the root of its store; name another file".into(),
+        ),
+        (
+            [&parquet[..], &["-o", "hdfs://nn:8020/", all, "data/hits.paddle"]].concat(),
+            format!("refusing to write the dataset hdfs://nn:8020/: it is the root of its store; {dataset}"),
+        ),
+        (
+            vec!["--overwrite", copy_to_data, "data/hits.paddle"],
+            format!("refusing to write the dataset {root}/data/: it contains the input {input}; {dataset}"),
+        ),
+        (
+            vec!["--overwrite", copy_to_here, "data/hits.paddle"],
+            format!("refusing to write the dataset {root}/: it is the working directory {root}; {dataset}"),
+        ),
+    ];
+    let before = snapshot(&w.dir);
+    for (args, expected) in &cases {
+        let out = sql_with_home(&w, &home, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(stderr(&out), format!("error: {expected}\n"), "{args:?}");
+        assert_eq!(snapshot(&w.dir), before, "{args:?}");
+    }
+}
+
+/// `-o FILE` appears whole when the query has succeeded, with the mode of the file it
+/// replaces; a query that fails halfway leaves the old file as it was, and no temporary.
+#[test]
+fn a_failed_query_leaves_the_old_file() {
+    let w = work("old-file");
+    let paddle = w.paddle("hits.paddle");
+    let mut bytes = std::fs::read(&paddle).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(w.dir.join("damaged.paddle"), &bytes).unwrap();
+    let old = w.dir.join("hits.csv");
+    std::fs::write(&old, b"the old answer\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    let before = snapshot(&w.dir);
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "-o",
+        "hits.csv",
+        "SELECT * FROM records",
+        "damaged.paddle",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("damaged.paddle"), "{}", stderr(&out));
+    assert_eq!(snapshot(&w.dir), before);
+
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "-o",
+        "hits.csv",
+        BY_URL,
+        "hits.paddle",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&old).unwrap(),
+        by_url_csv(&w.by_url())
+    );
+    let names: Vec<PathBuf> = snapshot(&w.dir).into_keys().collect();
+    let expected: Vec<PathBuf> = before.into_keys().collect();
+    assert_eq!(names, expected, "no temporary is left");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&old).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o640);
+    }
+}
+
+/// `--max-open-files N`: with --partition-by, a task past N open part files finishes the
+/// least recently written and starts the value's next file; only for datasets.
+#[test]
+fn max_open_files_rolls_part_files() {
+    // Batches of 8192 rows: three of them, each with every value.
+    let w = work_in("cli-sql", "max-open-files", 20_000);
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    let query = "SELECT id, id % 3 AS g FROM records";
+    let write = |dir: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--in-framing",
+            "paddle",
+            "--partitions",
+            "1",
+            "--to",
+            "csv",
+            "--partition-by",
+            "g",
+        ];
+        args.extend_from_slice(extra);
+        args.extend(["-o", dir, query, file]);
+        w.sql(&args)
+    };
+    // Part files per value, and the ids in them.
+    let read = |dir: &str| {
+        let mut files = Vec::new();
+        let mut ids = Vec::new();
+        for g in 0..3 {
+            let group = w.dir.join(dir).join(format!("g={g}"));
+            let names = listing(&group);
+            for name in &names {
+                let text = std::fs::read_to_string(group.join(name)).unwrap();
+                let mut lines = text.lines();
+                assert_eq!(lines.next(), Some("id"), "{name}");
+                ids.extend(lines.map(|l| (g, l.parse::<i64>().unwrap())));
+            }
+            files.push(names);
+        }
+        ids.sort_unstable();
+        (files, ids)
+    };
+    let all: Vec<(i64, i64)> = {
+        let mut all: Vec<_> = (0..w.values.len() as i64).map(|i| (i % 3, i)).collect();
+        all.sort_unstable();
+        all
+    };
+
+    let out = write("default/", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (files, ids) = read("default");
+    assert_eq!(ids, all);
+    assert!(files.iter().all(|f| f.len() == 1), "{files:?}");
+
+    let out = write("one/", &["--max-open-files", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (files, ids) = read("one");
+    assert_eq!(ids, all);
+    assert!(files.iter().all(|f| f.len() > 1), "{files:?}");
+    for name in files.iter().flatten() {
+        assert!(
+            name.starts_with("part-00000-") && name.ends_with(".csv"),
+            "{name}"
+        );
+    }
+    assert!(files[0].iter().any(|n| n.ends_with("-c1.csv")), "{files:?}");
+
+    // Only for datasets; at least 1.
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "--max-open-files",
+        "4",
+        "-o",
+        "x.csv",
+        query,
+        file,
+    ]);
+    assert_eq!(
+        stderr(&out),
+        "error: --max-open-files is for a dataset: -o DIR/ or COPY … TO 'DIR/'\n"
+    );
+    assert!(!w.dir.join("x.csv").exists());
+    let out = w.sql(&["--max-open-files", "0", "-o", "zero/", query, file]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

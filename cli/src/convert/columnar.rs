@@ -29,6 +29,7 @@ use super::{
 use crate::framing::Framing;
 use crate::parquet_out::ParquetFile;
 use crate::schema_type::Early;
+use crate::storage::{create_output, Output, StorageArgs};
 use crate::Context;
 
 /// Parquet or Arrow.
@@ -103,7 +104,7 @@ fn to_columnar(
         .properties()
         .map_err(|e| Early::Message(format!("--parquet-compression: {e}")))?;
     local_only(args.files.output.as_deref(), "written")?;
-    args.files.check_distinct()?;
+    args.check_output()?;
     let in_framing = args
         .in_framing
         .as_deref()
@@ -128,7 +129,7 @@ fn to_columnar(
         );
     let decoder = BatchDecoder::new(schema.clone(), id, options)
         .map_err(|e| Early::Message(e.to_string()))?;
-    let mut out = ColumnarWriter::create(
+    let (mut out, complete) = ColumnarWriter::create(
         args.files.output.as_deref(),
         to,
         decoder.schema(),
@@ -220,6 +221,7 @@ fn to_columnar(
     if let Err(e) = out.finish() {
         failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
     }
+    complete_output(complete, &mut failure);
     Ok(report_end(context, &skipped, failure))
 }
 
@@ -267,7 +269,7 @@ fn from_columnar(
         .transpose()?;
     check_write_options(args, out_framing, false)?;
     local_only(args.files.input.as_deref(), "read")?;
-    args.files.check_distinct()?;
+    args.check_output()?;
     let batch_size = args
         .columnar
         .batch_size
@@ -326,38 +328,35 @@ fn from_columnar(
 }
 
 /// A sink that may go to another thread (Parquet's writer wants one).
-type Output = BufWriter<Box<dyn Write + Send>>;
+type Buffered = BufWriter<Box<dyn Write + Send>>;
 
 /// A Parquet or Arrow IPC file being written.
 enum ColumnarWriter {
-    Parquet(Box<ParquetFile<Output>>),
-    Arrow(Box<FileWriter<Output>>),
+    Parquet(Box<ParquetFile<Buffered>>),
+    Arrow(Box<FileWriter<Buffered>>),
 }
 
 impl ColumnarWriter {
+    /// The writer of `path` (local, or standard output), and the [`Output`] that makes the
+    /// file appear once it is finished.
     fn create(
         path: Option<&Path>,
         to: Columnar,
         schema: SchemaRef,
         properties: WriterProperties,
-    ) -> Result<Self, Early> {
-        let out: Box<dyn Write + Send> = match path {
-            None => Box::new(io::stdout()),
-            Some(p) if p == Path::new("-") => Box::new(io::stdout()),
-            Some(p) => {
-                Box::new(File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?)
-            }
-        };
+    ) -> Result<(Self, Output), Early> {
+        let (out, complete) = create_output(path, &StorageArgs::default())?;
         let out = BufWriter::with_capacity(OUTPUT_BUFFER, out);
         let failed = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", to.name());
-        Ok(match to {
+        let writer = match to {
             Columnar::Parquet => {
                 ColumnarWriter::Parquet(Box::new(ParquetFile::new(out, &schema, properties)))
             }
             Columnar::Arrow => ColumnarWriter::Arrow(Box::new(
                 FileWriter::try_new(out, &schema).map_err(|e| failed(&e))?,
             )),
-        })
+        };
+        Ok((writer, complete))
     }
 
     fn write(&mut self, batch: &RecordBatch) -> Result<(), String> {
@@ -367,7 +366,8 @@ impl ColumnarWriter {
         }
     }
 
-    /// Ends the file (its footer), also after a failure: the rows so far stay readable.
+    /// Ends the file (its footer), also after a failure: on standard output the rows so far
+    /// stay readable (a file is not committed then).
     fn finish(self) -> Result<(), String> {
         match self {
             ColumnarWriter::Parquet(w) => w

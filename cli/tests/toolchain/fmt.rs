@@ -50,6 +50,45 @@ fn fmt_rewrites_the_files_named_and_those_in_directories() {
     }
 }
 
+/// A file is rewritten whole through a hidden temporary (`atomic_file`), which keeps its
+/// permissions and its symbolic link, and leaves nothing beside it.
+#[cfg(unix)]
+#[test]
+fn fmt_keeps_permissions_and_links_and_leaves_no_temporary() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let dir = dir_with(&[("a.jr", UNFORMATTED), ("b.jr", UNFORMATTED)]);
+    let mode = |name: &str| {
+        std::fs::metadata(dir.path().join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
+    };
+    for (name, kept) in [("a.jr", 0o640), ("b.jr", 0o664)] {
+        let permissions = std::fs::Permissions::from_mode(kept);
+        std::fs::set_permissions(dir.path().join(name), permissions).unwrap();
+    }
+    symlink("b.jr", dir.path().join("link.jr")).unwrap();
+    let out = rcc_in(dir.path(), &["fmt", "a.jr", "link.jr"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        (read(dir.path(), "a.jr"), mode("a.jr")),
+        (FORMATTED.into(), 0o640)
+    );
+    assert_eq!(
+        (read(dir.path(), "b.jr"), mode("b.jr")),
+        (FORMATTED.into(), 0o664)
+    );
+    let link = std::fs::symlink_metadata(dir.path().join("link.jr")).unwrap();
+    assert!(link.file_type().is_symlink());
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.jr", "b.jr", "link.jr"]);
+}
+
 #[test]
 fn fmt_check_names_every_file_that_would_change_and_changes_none() {
     let dir = dir_with(&[

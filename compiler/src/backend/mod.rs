@@ -134,7 +134,8 @@ pub(crate) fn record_api<N>(
 }
 
 /// Writes `contents` to `path` unless the file already holds exactly that, creating parent
-/// directories as needed. Returns whether the file was written.
+/// directories as needed. Returns whether the file was written. The file is replaced whole
+/// ([`crate::atomic_file`]), keeping its permissions: a failure midway leaves it as it was.
 pub fn write_if_changed(path: &Path, contents: &[u8]) -> io::Result<bool> {
     match std::fs::read(path) {
         Ok(existing) if existing == contents => return Ok(false),
@@ -145,7 +146,7 @@ pub fn write_if_changed(path: &Path, contents: &[u8]) -> io::Result<bool> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(path, contents)?;
+    crate::atomic_file::write_atomic(path, contents)?;
     Ok(true)
 }
 
