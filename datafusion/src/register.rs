@@ -153,7 +153,18 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
         .options_mut()
         .execution
         .listing_table_ignore_subdirectory = false;
-    let mut files: Vec<ObjectMeta> = url
+    // Listed through the URL without its glob: DataFusion's own match leaves out the
+    // segments with a `=` (Hive's `col=value/`) before matching, so that `*/*.seq` would
+    // miss `day=1/a.seq`. The glob is matched below, on every segment.
+    let everything = match url.get_glob() {
+        Some(_) => ListingTableUrl::parse(format!(
+            "{}{}",
+            url.object_store().as_str(),
+            folder_of(url.prefix())
+        ))?,
+        None => url.clone(),
+    };
+    let mut files: Vec<ObjectMeta> = everything
         .list_all_files(&below, store.as_ref(), "")
         .await?
         .try_collect()
@@ -210,6 +221,15 @@ const WILDCARDS: [char; 3] = ['*', '?', '['];
 /// glob (`hdfs://nn:8020/logs/2024-*/*.seq`) DataFusion leaves to its caller: the folder
 /// before the first wildcard is listed, and the rest matches the files below it
 /// ([`list_path`] keeps a folder's or a glob's visible files).
+/// A folder's path as a URL's path after the store's `/`: `logs/` (its segments as
+/// object_store escapes them), or nothing for the store's root.
+fn folder_of(prefix: &object_store::path::Path) -> String {
+    match prefix.as_ref() {
+        "" => String::new(),
+        folder => format!("{folder}/"),
+    }
+}
+
 pub(crate) fn table_url(path: &str) -> Result<ListingTableUrl> {
     let url_glob = path
         .find(WILDCARDS)
@@ -243,6 +263,7 @@ mod tests {
             "logs/.a.seq.crc",
             "logs/_SUCCESS",
             "logs/old/c.seq",
+            "logs/day=1/d.seq",
             "logs.seq",
         ] {
             store.put(&Path::from(key), vec![1].into()).await.unwrap();
@@ -257,7 +278,15 @@ mod tests {
         let deep = list_files(&ctx, &["s3://bucket/logs/*/*.seq"])
             .await
             .unwrap();
-        assert_eq!(deep, ["s3://bucket/logs/old/c.seq"]);
+        assert_eq!(
+            deep,
+            ["s3://bucket/logs/day=1/d.seq", "s3://bucket/logs/old/c.seq"]
+        );
+        // Hive's directories match as any other.
+        let hive = list_files(&ctx, &["s3://bucket/logs/day=*/*.seq"])
+            .await
+            .unwrap();
+        assert_eq!(hive, ["s3://bucket/logs/day=1/d.seq"]);
         let one = list_files(&ctx, &["s3://bucket/logs.seq"]).await.unwrap();
         assert_eq!(one, ["s3://bucket/logs.seq"]);
         let e = list_files(&ctx, &["s3://bucket/nothing"])

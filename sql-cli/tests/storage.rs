@@ -1178,3 +1178,329 @@ fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
         assert!(!names.contains(&"_SUCCESS"), "{names:?}");
     }
 }
+
+/// A dataset's directory in HDFS or S3 (moto), looked at through object_store.
+struct Peek {
+    runtime: tokio::runtime::Runtime,
+    store: std::sync::Arc<dyn hadoop_record_storage::object_store::ObjectStore>,
+    dir: hadoop_record_storage::object_store::path::Path,
+}
+
+impl Peek {
+    fn new(url: &str, endpoint: &str) -> Peek {
+        let parsed = url::Url::parse(url).unwrap();
+        let options = hadoop_record_storage::StorageOptions::default()
+            .with_s3_endpoint(Some(endpoint.to_owned()));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let store: std::sync::Arc<dyn hadoop_record_storage::object_store::ObjectStore> =
+            match parsed.scheme() {
+                // moto's keys, which this process does not have in its environment.
+                "s3" => std::sync::Arc::new(
+                    hadoop_record_storage::object_store::aws::AmazonS3Builder::new()
+                        .with_bucket_name(parsed.host_str().unwrap())
+                        .with_endpoint(endpoint)
+                        .with_allow_http(true)
+                        .with_access_key_id("k")
+                        .with_secret_access_key("s")
+                        .with_region("us-east-1")
+                        .build()
+                        .unwrap(),
+                ),
+                _ => {
+                    let _entered = runtime.enter();
+                    hadoop_record_storage::open_store(&parsed, &options).unwrap()
+                }
+            };
+        let dir = hadoop_record_storage::object_store::path::Path::from_url_path(parsed.path())
+            .unwrap();
+        Peek {
+            runtime,
+            store,
+            dir,
+        }
+    }
+
+    /// Every object under the directory, by its path relative to it, read whole.
+    fn objects(&self) -> std::collections::BTreeMap<String, Vec<u8>> {
+        use futures::TryStreamExt;
+        use hadoop_record_storage::object_store::ObjectStoreExt;
+        self.runtime.block_on(async {
+            let listed: Vec<_> = self.store.list(Some(&self.dir)).try_collect().await.unwrap();
+            let mut objects = std::collections::BTreeMap::new();
+            for meta in listed {
+                let got = self.store.get(&meta.location).await.unwrap();
+                let relative = meta.location.as_ref()[self.dir.as_ref().len() + 1..].to_owned();
+                objects.insert(relative, got.bytes().await.unwrap().to_vec());
+            }
+            objects
+        })
+    }
+
+    /// The journal of a commit under way (`_temporary/<query>/_commit.json`), if any.
+    fn journal(&self) -> Option<serde_json::Value> {
+        use hadoop_record_storage::object_store::ObjectStoreExt;
+        self.runtime.block_on(async {
+            let staging = self.dir.clone().join("_temporary");
+            let listed = self.store.list_with_delimiter(Some(&staging)).await.ok()?;
+            for job in listed.common_prefixes {
+                if let Ok(got) = self.store.get(&job.join("_commit.json")).await {
+                    let bytes = got.bytes().await.ok()?;
+                    return serde_json::from_slice(&bytes).ok();
+                }
+            }
+            None
+        })
+    }
+}
+
+/// What readers see of a dataset: its visible files, and whether `_SUCCESS` is there.
+fn visible(objects: &std::collections::BTreeMap<String, Vec<u8>>) -> (Vec<String>, bool) {
+    let files = objects
+        .keys()
+        .filter(|p| !p.split('/').any(|s| s.starts_with('_') || s.starts_with('.')))
+        .cloned()
+        .collect();
+    (files, objects.contains_key("_SUCCESS"))
+}
+
+/// Overwrites that lose nothing, in HDFS and in S3 (moto): a part file larger than an
+/// upload part is committed by completing its multipart upload (no CopyObject in moto's
+/// request log; a multipart ETag); an overwrite whose input is damaged leaves the old
+/// dataset byte for byte, `_SUCCESS` included; a client SIGKILLed during its job commit
+/// (once the commit's journal is written) leaves every old or every new file where it
+/// belongs, and the next job into the target finishes that commit before its own.
+#[test]
+fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, local)) = hdfs_with_files() else {
+        return;
+    };
+    let Some(moto_py) = moto_python() else {
+        return;
+    };
+    let dir = work("overwrites");
+    let moto = Moto::start(moto_py, &dir.join("moto.log"));
+    moto.create_bucket(moto_py, "lake");
+    let env = [
+        ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
+        ("AWS_ACCESS_KEY_ID", "k"),
+        ("AWS_SECRET_ACCESS_KEY", "s"),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    let input = hdfs.url_of("/seq/");
+    let boto = format!(
+        "import boto3\nc = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
+         aws_secret_access_key='s', region_name='us-east-1')\n",
+        moto.endpoint
+    );
+
+    // A 20 MB part file: a multipart upload of several parts, completed at the commit.
+    let big = "SELECT url, n, repeat(url, 60) AS pad FROM records WHERE n < 60000";
+    let args = [
+        "--in-framing",
+        "seqfile",
+        "--partitions",
+        "1",
+        "--to",
+        "csv",
+        "-o",
+        "s3://lake/big/",
+        big,
+        &input,
+    ];
+    ok(&rcc(&dir, &env, &hit("sql", &args)));
+    let log = std::fs::read_to_string(dir.join("moto.log")).unwrap();
+    let requests: Vec<&str> = log.lines().filter(|l| l.contains("/lake/big/")).collect();
+    assert!(
+        requests.iter().any(|l| l.contains("POST /lake/big/part-") && l.contains("uploadId=")),
+        "no upload completed:\n{}",
+        requests.join("\n")
+    );
+    for line in &requests {
+        // A CopyObject (or a PutObject) of a part is a PUT without an upload's id.
+        let put_whole = line.contains("\"PUT /lake/big/part-") && !line.contains("uploadId=");
+        assert!(!put_whole, "a part was copied or put whole: {line}");
+    }
+    let etags = fixture_harness::peers::run_script(
+        moto_py,
+        &format!(
+            "{boto}for o in c.list_objects_v2(Bucket='lake', Prefix='big/')['Contents']:\n    \
+             print(o['Key'], o['Size'], o['ETag'])\n\
+             print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))"
+        ),
+        &[] as &[&str],
+    );
+    let part = etags
+        .lines()
+        .find(|l| l.starts_with("big/part-"))
+        .unwrap_or_else(|| panic!("{etags}"));
+    let (size, etag) = part.split_once(' ').unwrap().1.split_once(' ').unwrap();
+    assert!(size.parse::<u64>().unwrap() > 10 << 20, "{part}");
+    let parts: u32 = etag
+        .trim_matches('"')
+        .rsplit_once('-')
+        .map(|(_, n)| n.parse().unwrap())
+        .unwrap_or_else(|| panic!("not a multipart ETag: {part}"));
+    assert!(parts >= 2, "{part}");
+    assert!(etags.ends_with("\n0\n"), "uploads left pending: {etags}");
+
+    // A damaged record, for jobs that fail.
+    let mut bytes = std::fs::read(local.join("seq/plain.seq")).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 64] {
+        *b ^= 0x55;
+    }
+    std::fs::write(dir.join("damaged.seq"), &bytes).unwrap();
+    hdfs.put(&dir.join("damaged.seq"), "/overwrites-damaged/plain.seq", None);
+    let damaged = hdfs.url_of("/overwrites-damaged/");
+
+    // Records laid out by 50 values of b (the old ones: 25), a part file each per partition.
+    let write = |target: &str, query: &str, from: &str| -> Output {
+        let args = [
+            "--in-framing",
+            "seqfile",
+            "--partitions",
+            "4",
+            "--to",
+            "records",
+            "--partition-by",
+            "b",
+            "--overwrite",
+            "-o",
+            target,
+            query,
+            from,
+        ];
+        rcc(&dir, &env, &hit("sql", &args))
+    };
+    let old = "SELECT url, n, n % 50 AS b FROM records WHERE n % 2 = 0";
+    let new = "SELECT url, n, n % 50 AS b FROM records";
+    let count = |target: &str| -> String {
+        let glob = format!("{target}*/*.bin");
+        let args = ["SELECT count(*) AS c, sum(n) AS s FROM records", glob.as_str()];
+        let out = rcc(&dir, &env, &hit("sql", &[&["--to", "csv"][..], &args].concat()));
+        if !out.status.success() {
+            let files = Peek::new(target, &moto.endpoint).objects();
+            panic!("{}: {:?}", stderr(&out), files.keys().take(20).collect::<Vec<_>>());
+        }
+        stdout(&out)
+    };
+    let answer = |query: &str| {
+        let args = [
+            "--in-framing",
+            "seqfile",
+            "--to",
+            "csv",
+            query,
+            input.as_str(),
+        ];
+        ok(&rcc(&dir, &env, &hit("sql", &args)))
+    };
+    let counted = "SELECT count(*) AS c, sum(n) AS s FROM records";
+    let (old_answer, new_answer) = (
+        answer(&format!("{counted} WHERE n % 2 = 0")),
+        answer(counted),
+    );
+    for target in [hdfs.url_of("/overwrites/"), "s3://lake/overwrites/".to_owned()] {
+        ok(&write(&target, old, &input));
+        assert_eq!(count(&target), old_answer, "{target}");
+        let peek = Peek::new(&target, &moto.endpoint);
+        let before = peek.objects();
+        let (files, success) = visible(&before);
+        assert!(success && files.len() == 100, "{target}: {files:?}");
+
+        // An overwrite that fails: the old dataset as it was, byte for byte.
+        let out = write(&target, new, &damaged);
+        assert_eq!(out.status.code(), Some(1), "{target}: {}", stderr(&out));
+        assert!(stderr(&out).contains("plain.seq"), "{}", stderr(&out));
+        assert!(
+            peek.objects() == before,
+            "{target}: the failed overwrite changed the dataset"
+        );
+
+        // The client killed during its commit: the commit's journal seen, then SIGKILL.
+        let mut command = Command::new(support::rcc());
+        let args = [
+            "--in-framing",
+            "seqfile",
+            "--partitions",
+            "4",
+            "--to",
+            "records",
+            "--partition-by",
+            "b",
+            "--overwrite",
+            "-o",
+            &target,
+            new,
+            &input,
+        ];
+        command
+            .current_dir(&dir)
+            .args(hit("sql", &args))
+            .envs(env)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = command.spawn().unwrap();
+        let started = Instant::now();
+        let journal = loop {
+            if let Some(journal) = peek.journal() {
+                child.kill().unwrap();
+                break journal;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "{target}: the job ended before its commit was seen"
+            );
+            assert!(started.elapsed() < PATIENCE, "{target}: no commit seen");
+        };
+        child.wait().unwrap();
+        let after = peek.objects();
+        let (now, success) = visible(&after);
+        let (old_files, _) = visible(&before);
+        let new_files: Vec<String> = journal["new"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["file"].as_str().unwrap().to_owned())
+            .collect();
+        let all_old = old_files.iter().all(|f| after.get(f) == before.get(f));
+        let all_new = new_files.iter().all(|f| now.contains(f));
+        assert!(all_old || all_new, "{target}: neither dataset is whole: {now:?}");
+        if success {
+            let only_old = now == old_files;
+            let mut sorted_new = new_files.clone();
+            sorted_new.sort();
+            assert!(only_old || now == sorted_new, "{target}: a mix with _SUCCESS");
+        }
+
+        // The next job finishes the killed one's commit, then fails on its own input: the
+        // killed job's dataset, whole.
+        let out = write(&target, old, &damaged);
+        assert_eq!(out.status.code(), Some(1), "{target}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("note: finished the commit of query"),
+            "{target}: {}",
+            stderr(&out)
+        );
+        let recovered = peek.objects();
+        let (files, success) = visible(&recovered);
+        assert!(success, "{target}: {files:?}");
+        assert!(files.iter().all(|f| new_files.contains(f)), "{target}: {files:?}");
+        assert_eq!(count(&target), new_answer, "{target}");
+        assert!(
+            recovered.keys().all(|k| !k.starts_with("_temporary")),
+            "{target}: {:?}",
+            recovered.keys().filter(|k| k.starts_with('_')).collect::<Vec<_>>()
+        );
+    }
+    let pending = fixture_harness::peers::run_script(
+        moto_py,
+        &format!("{boto}print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))"),
+        &[] as &[&str],
+    );
+    assert_eq!(pending.trim(), "0");
+}

@@ -92,6 +92,9 @@ impl Guarded {
                 }
             }
         })
+        // Ended, it stays ended: object_store's `bytes()` asks an empty object's stream
+        // for a second item.
+        .fuse()
         .boxed()
     }
 }
@@ -271,6 +274,22 @@ mod tests {
         async fn copy_opts(&self, _: &Path, _: &Path, _: CopyOptions) -> Result<()> {
             futures::future::pending().await
         }
+    }
+
+    #[tokio::test]
+    async fn an_empty_object_is_read_whole() {
+        let inner = Arc::new(InMemory::new());
+        inner.put(&Path::from("_SUCCESS"), PutPayload::new()).await.unwrap();
+        let store = Guarded::new(inner, "hdfs://nn:8020");
+        let got = store.get(&Path::from("_SUCCESS")).await.unwrap();
+        // InMemory answers with bytes; a stream (HDFS's, S3's) is what the guard wraps.
+        let streamed = GetResult {
+            payload: GetResultPayload::Stream(
+                store.guard_stream(futures::stream::empty().boxed(), "x".into(), "reading"),
+            ),
+            ..got
+        };
+        assert!(streamed.bytes().await.unwrap().is_empty());
     }
 
     #[tokio::test(start_paused = true)]
