@@ -86,13 +86,16 @@ byte offset and field path; exit status 1.
 -o DIR/ (a local directory, hdfs://…/DIR/ or s3://…/DIR/; or COPY (query) TO 'DIR/' [STORED
 AS …] [PARTITIONED BY (…)]) writes a dataset: part-NNNNN-<query id>.<ext>, one per partition
 of the result, written straight into the store by whoever runs the partition (the local
-threads, or with --cluster the executors) under DIR/_temporary/, moved into place when all
-are written, then an empty _SUCCESS (as Hadoop commits a job's output); a failed query
-leaves nothing visible. A DIR that is not empty needs --overwrite. -o FILE (local or a URL)
-writes one file, which appears whole once the query has succeeded (a local one through a
-hidden .FILE.*.tmp beside it): a failed query leaves the old file as it was. An output that
-is or holds a FILE or a DDL file, the working or home directory, / or a bucket's root is
-refused before the query runs.
+threads, or with --cluster the executors): under DIR/_temporary/ (HDFS, local disks), or as
+S3 multipart uploads left pending. The job commit then moves them into place (a rename each;
+on S3 an upload completed, no copy), checks them, and only then removes the old contents
+(--overwrite) and writes an empty _SUCCESS, as Hadoop's committers do: a failed query or
+commit leaves the old contents as they were. A DIR that is not empty needs --overwrite; one
+that holds more than a dataset (a .jr, a src/, a _delta_log/), or that another job is
+writing, is refused. -o FILE (local or a URL) writes one file, which appears whole once the
+query has succeeded (a local one through a hidden .FILE.*.tmp beside it): a failed query
+leaves the old file as it was. An output that is or holds a FILE or a DDL file, the working
+or home directory, / or a bucket's root is refused before the query runs.
 
 --to records writes each row as a record of --out-type (default --type; --out-schema for
 another DDL file), columns matched to fields by name, in --out-encoding, back to back or in

@@ -1375,6 +1375,11 @@ fn max_open_files_rolls_part_files() {
 
     let out = write("one/", &["--max-open-files", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("were started again for a value whose file was finished to keep 1 open (--max-open-files): rows ordered by g would write one file per value"),
+        "{}",
+        stderr(&out)
+    );
     let (files, ids) = read("one");
     assert_eq!(ids, all);
     assert!(files.iter().all(|f| f.len() > 1), "{files:?}");
@@ -1406,4 +1411,72 @@ fn max_open_files_rolls_part_files() {
     assert!(!w.dir.join("x.csv").exists());
     let out = w.sql(&["--max-open-files", "0", "-o", "zero/", query, file]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// `--partition-by` over 5,000 distinct values, in no order: every row is written, and the
+/// query's peak memory (its resident set, from `wait4`) stays under 1 GiB, however many
+/// part files the values take.
+#[test]
+fn partitioning_by_five_thousand_values_keeps_memory_bounded() {
+    let w = work_in("cli-sql", "five-thousand", 10_000);
+    let paddle = w.paddle("hits.paddle");
+    let mut command = std::process::Command::new(support::RCC_SQL);
+    command.current_dir(&w.dir).args([
+        "--schema",
+        "web.jr",
+        "--type",
+        "web.Hit",
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "1",
+        "--to",
+        "parquet",
+        "--partition-by",
+        "k",
+        "-o",
+        "by-k/",
+        "SELECT id, url, tags, counts, origin, id % 5000 AS k FROM records",
+        paddle.to_str().unwrap(),
+    ]);
+    // Waited for by `wait4` below, which also gives its resource usage.
+    #[allow(clippy::zombie_processes)]
+    let child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: `usage` is written by the kernel; the child is ours and not waited for
+    // elsewhere.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as i32);
+    let mut errors = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.unwrap(), &mut errors).unwrap();
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{errors}"
+    );
+    let peak = usage.ru_maxrss as u64 * 1024;
+    eprintln!("peak resident set: {} MiB", peak >> 20);
+    assert!(peak < 1 << 30, "peak resident set {} MiB", peak >> 20);
+
+    // Every row once, in the directory of its value, read back by DuckDB.
+    let dirs = listing(&w.dir.join("by-k"));
+    assert_eq!(dirs.iter().filter(|d| d.starts_with("k=")).count(), 5000);
+    let Some(python) = fixture_harness::peers::python() else {
+        return;
+    };
+    let counted = fixture_harness::peers::run_script(
+        python,
+        "import duckdb, sys\n\
+         con = duckdb.connect()\n\
+         con.execute('SET enable_progress_bar = false')\n\
+         print(con.sql(f\"SELECT count(*), count(DISTINCT id), sum(id), \
+         count(*) FILTER (WHERE k <> id % 5000) FROM read_parquet('{sys.argv[1]}/**/*.parquet', \
+         hive_partitioning = true)\").fetchone())",
+        &[w.dir.join("by-k").to_str().unwrap()],
+    );
+    assert_eq!(counted.trim(), "(10000, 10000, 49995000, 0)");
 }

@@ -32,9 +32,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::{OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
-use fixture_harness::peers::{moto_python, target_dir};
+use fixture_harness::peers::{moto_python, target_dir, MotoServer};
 use interop_tests::hdfs::MiniHdfs;
-use support::cluster::{free_port, run, Cluster, PATIENCE};
+use support::cluster::{run, Cluster, PATIENCE};
 use support::{csv_query, stderr, stdout};
 
 /// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
@@ -529,71 +529,14 @@ fn stores_that_do_not_answer_fail_naming_their_url() {
     drop(silent);
 }
 
-/// moto's S3 server on a loopback port, killed on drop.
-struct Moto {
-    child: Child,
-    endpoint: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Moto {
-    fn start(python: &Path, log: &Path) -> Moto {
-        let port = free_port();
-        let child = Command::new(python)
-            .args([
-                "-m",
-                "moto.server",
-                "-H",
-                "127.0.0.1",
-                "-p",
-                &port.to_string(),
-            ])
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .expect("moto's server starts");
-        let endpoint = format!("http://127.0.0.1:{port}");
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "moto did not listen"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Moto { child, endpoint }
-    }
-
-    /// Creates `bucket` with boto3 (moto's dependency).
-    fn create_bucket(&self, python: &Path, bucket: &str) {
-        let script = format!(
-            "import boto3; boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
-             aws_secret_access_key='s', region_name='us-east-1').create_bucket(Bucket='{bucket}')",
-            self.endpoint
-        );
-        let out = Command::new(python).args(["-c", &script]).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
 #[test]
 fn s3_reads_writes_lists_globs_and_ranges() {
     let Some(python) = moto_python() else {
         return;
     };
     let dir = work("s3");
-    let moto = Moto::start(python, &dir.join("moto.log"));
-    moto.create_bucket(python, "logs");
+    let moto = MotoServer::start(python, &dir.join("moto.log"));
+    moto.create_bucket("logs");
     let env = [
         ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
         ("AWS_ACCESS_KEY_ID", "k"),
@@ -819,8 +762,8 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         return;
     };
     let dir = work("datasets");
-    let moto = Moto::start(moto_py, &dir.join("moto.log"));
-    moto.create_bucket(moto_py, "lake");
+    let moto = MotoServer::start(moto_py, &dir.join("moto.log"));
+    moto.create_bucket("lake");
     let env = [
         ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
         ("AWS_ACCESS_KEY_ID", "k"),
@@ -1068,8 +1011,8 @@ fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
     };
     let work = support::web::work_in("storage", "s3-kill", 250_000);
     let paddle = work.paddle("big.paddle");
-    let moto = Moto::start(moto_py, &work.dir.join("moto.log"));
-    moto.create_bucket(moto_py, "lake");
+    let moto = MotoServer::start(moto_py, &work.dir.join("moto.log"));
+    moto.create_bucket("lake");
     let mut cluster = Cluster::start_quick_to_lose_with(&["--s3-endpoint", &moto.endpoint]);
     // Slow enough (seconds per task) that the kill lands while the tasks upload.
     let query = "SELECT id, url, length(repeat(url, 200)) AS l FROM records";
@@ -1214,8 +1157,8 @@ impl Peek {
                     hadoop_record_storage::open_store(&parsed, &options).unwrap()
                 }
             };
-        let dir = hadoop_record_storage::object_store::path::Path::from_url_path(parsed.path())
-            .unwrap();
+        let dir =
+            hadoop_record_storage::object_store::path::Path::from_url_path(parsed.path()).unwrap();
         Peek {
             runtime,
             store,
@@ -1228,7 +1171,12 @@ impl Peek {
         use futures::TryStreamExt;
         use hadoop_record_storage::object_store::ObjectStoreExt;
         self.runtime.block_on(async {
-            let listed: Vec<_> = self.store.list(Some(&self.dir)).try_collect().await.unwrap();
+            let listed: Vec<_> = self
+                .store
+                .list(Some(&self.dir))
+                .try_collect()
+                .await
+                .unwrap();
             let mut objects = std::collections::BTreeMap::new();
             for meta in listed {
                 let got = self.store.get(&meta.location).await.unwrap();
@@ -1260,7 +1208,10 @@ impl Peek {
 fn visible(objects: &std::collections::BTreeMap<String, Vec<u8>>) -> (Vec<String>, bool) {
     let files = objects
         .keys()
-        .filter(|p| !p.split('/').any(|s| s.starts_with('_') || s.starts_with('.')))
+        .filter(|p| {
+            !p.split('/')
+                .any(|s| s.starts_with('_') || s.starts_with('.'))
+        })
         .cloned()
         .collect();
     (files, objects.contains_key("_SUCCESS"))
@@ -1282,8 +1233,8 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         return;
     };
     let dir = work("overwrites");
-    let moto = Moto::start(moto_py, &dir.join("moto.log"));
-    moto.create_bucket(moto_py, "lake");
+    let moto = MotoServer::start(moto_py, &dir.join("moto.log"));
+    moto.create_bucket("lake");
     let env = [
         ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
         ("AWS_ACCESS_KEY_ID", "k"),
@@ -1315,7 +1266,9 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
     let log = std::fs::read_to_string(dir.join("moto.log")).unwrap();
     let requests: Vec<&str> = log.lines().filter(|l| l.contains("/lake/big/")).collect();
     assert!(
-        requests.iter().any(|l| l.contains("POST /lake/big/part-") && l.contains("uploadId=")),
+        requests
+            .iter()
+            .any(|l| l.contains("POST /lake/big/part-") && l.contains("uploadId=")),
         "no upload completed:\n{}",
         requests.join("\n")
     );
@@ -1354,7 +1307,11 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         *b ^= 0x55;
     }
     std::fs::write(dir.join("damaged.seq"), &bytes).unwrap();
-    hdfs.put(&dir.join("damaged.seq"), "/overwrites-damaged/plain.seq", None);
+    hdfs.put(
+        &dir.join("damaged.seq"),
+        "/overwrites-damaged/plain.seq",
+        None,
+    );
     let damaged = hdfs.url_of("/overwrites-damaged/");
 
     // Records laid out by 50 values of b (the old ones: 25), a part file each per partition.
@@ -1380,11 +1337,22 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
     let new = "SELECT url, n, n % 50 AS b FROM records";
     let count = |target: &str| -> String {
         let glob = format!("{target}*/*.bin");
-        let args = ["SELECT count(*) AS c, sum(n) AS s FROM records", glob.as_str()];
-        let out = rcc(&dir, &env, &hit("sql", &[&["--to", "csv"][..], &args].concat()));
+        let args = [
+            "SELECT count(*) AS c, sum(n) AS s FROM records",
+            glob.as_str(),
+        ];
+        let out = rcc(
+            &dir,
+            &env,
+            &hit("sql", &[&["--to", "csv"][..], &args].concat()),
+        );
         if !out.status.success() {
             let files = Peek::new(target, &moto.endpoint).objects();
-            panic!("{}: {:?}", stderr(&out), files.keys().take(20).collect::<Vec<_>>());
+            panic!(
+                "{}: {:?}",
+                stderr(&out),
+                files.keys().take(20).collect::<Vec<_>>()
+            );
         }
         stdout(&out)
     };
@@ -1404,7 +1372,10 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         answer(&format!("{counted} WHERE n % 2 = 0")),
         answer(counted),
     );
-    for target in [hdfs.url_of("/overwrites/"), "s3://lake/overwrites/".to_owned()] {
+    for target in [
+        hdfs.url_of("/overwrites/"),
+        "s3://lake/overwrites/".to_owned(),
+    ] {
         ok(&write(&target, old, &input));
         assert_eq!(count(&target), old_answer, "{target}");
         let peek = Peek::new(&target, &moto.endpoint);
@@ -1469,12 +1440,18 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
             .collect();
         let all_old = old_files.iter().all(|f| after.get(f) == before.get(f));
         let all_new = new_files.iter().all(|f| now.contains(f));
-        assert!(all_old || all_new, "{target}: neither dataset is whole: {now:?}");
+        assert!(
+            all_old || all_new,
+            "{target}: neither dataset is whole: {now:?}"
+        );
         if success {
             let only_old = now == old_files;
             let mut sorted_new = new_files.clone();
             sorted_new.sort();
-            assert!(only_old || now == sorted_new, "{target}: a mix with _SUCCESS");
+            assert!(
+                only_old || now == sorted_new,
+                "{target}: a mix with _SUCCESS"
+            );
         }
 
         // The next job finishes the killed one's commit, then fails on its own input: the
@@ -1489,12 +1466,18 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         let recovered = peek.objects();
         let (files, success) = visible(&recovered);
         assert!(success, "{target}: {files:?}");
-        assert!(files.iter().all(|f| new_files.contains(f)), "{target}: {files:?}");
+        assert!(
+            files.iter().all(|f| new_files.contains(f)),
+            "{target}: {files:?}"
+        );
         assert_eq!(count(&target), new_answer, "{target}");
         assert!(
             recovered.keys().all(|k| !k.starts_with("_temporary")),
             "{target}: {:?}",
-            recovered.keys().filter(|k| k.starts_with('_')).collect::<Vec<_>>()
+            recovered
+                .keys()
+                .filter(|k| k.starts_with('_'))
+                .collect::<Vec<_>>()
         );
     }
     let pending = fixture_harness::peers::run_script(

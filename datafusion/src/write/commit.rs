@@ -185,8 +185,15 @@ impl Target {
                 return Err(format!("cannot commit {url}: {e}; nothing was changed"));
             }
         };
+        let started = std::time::Instant::now();
         match swap.forward(&self.tree, false).await {
             Ok(()) => {
+                log::info!(
+                    "committed {url}: {} part files in place, {} old files replaced, in {:.3} s",
+                    swap.new.len(),
+                    swap.old.len(),
+                    started.elapsed().as_secs_f64()
+                );
                 if let Err(e) = swap.forget(&self.tree).await {
                     eprintln!("warning: {e}: the next job into {url} removes it");
                 }

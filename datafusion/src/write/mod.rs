@@ -201,6 +201,17 @@ pub async fn write_dataset(
         .commit(&spec, &files)
         .await
         .map_err(DataFusionError::Execution)?;
+    let rolled = files.iter().filter(|f| spec::is_rolled(&f.file)).count();
+    if rolled > 0 {
+        eprintln!(
+            "note: {rolled} of the {} part files were started again for a value whose file \
+             was finished to keep {} open (--max-open-files): rows ordered by {} would \
+             write one file per value and partition",
+            files.len(),
+            spec.max_open_files,
+            spec.partition_by.join(", ")
+        );
+    }
     Ok(files.iter().map(|f| f.rows).sum())
 }
 

@@ -160,6 +160,16 @@ impl PartialOrd for DatasetSpec {
 /// The directory of the jobs' staging areas, hidden from a dataset's readers.
 pub const STAGING: &str = "_temporary";
 
+/// Whether a part file's path names a file started again for its value
+/// ([`DatasetSpec::rolled_part_name`] with a count: `…-c2.csv`).
+pub(crate) fn is_rolled(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let stem = name.split('.').next().unwrap_or_default();
+    stem.rsplit_once("-c")
+        .is_some_and(|(_, k)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        && query_of_part(name).is_some()
+}
+
 /// The query id in the name of a part file of [`DatasetSpec::part_name`]'s or
 /// [`DatasetSpec::rolled_part_name`]'s form (`part-00003-<id>.csv`, `part-00003-<id>-c2.csv`).
 pub(crate) fn query_of_part(name: &str) -> Option<&str> {
@@ -356,6 +366,8 @@ mod tests {
             let name = spec.rolled_part_name(4, count);
             assert_eq!(query_of_part(&name), Some("18f3a0c2b"));
         }
+        assert!(is_rolled("k=1/part-00004-18f3a0c2b-c2.csv"));
+        assert!(!is_rolled("k=1/part-00004-18f3a0c2b.csv"));
         assert_eq!(query_of_part("part-00000"), None);
         assert_eq!(query_of_part("part-r-00000"), None);
         assert_eq!(query_of_part("data.csv"), None);

@@ -82,6 +82,71 @@ pub fn moto_python() -> Option<&'static Path> {
         .as_deref()
 }
 
+/// moto's S3 server on a loopback port (started with [`moto_python`]'s Python), its
+/// requests logged to a file; killed on drop.
+pub struct MotoServer {
+    child: std::process::Child,
+    /// `http://127.0.0.1:PORT`.
+    pub endpoint: String,
+    python: PathBuf,
+}
+
+impl MotoServer {
+    /// Starts moto's server with `python`, its log (one line per request) at `log`.
+    pub fn start(python: &Path, log: &Path) -> MotoServer {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free loopback port");
+        let child = Command::new(python)
+            .args([
+                "-m",
+                "moto.server",
+                "-H",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(log).expect("moto's log"))
+            .spawn()
+            .expect("moto's server starts");
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "moto did not listen"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        MotoServer {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+            python: python.to_owned(),
+        }
+    }
+
+    /// Creates `bucket` with boto3 (moto's dependency).
+    pub fn create_bucket(&self, bucket: &str) {
+        run_script(
+            &self.python,
+            &format!(
+                "import boto3; boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
+                 aws_secret_access_key='s', region_name='us-east-1').create_bucket(Bucket='{bucket}')",
+                self.endpoint
+            ),
+            &[] as &[&str],
+        );
+    }
+}
+
+impl Drop for MotoServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Whether the peers are skipped ([`SKIP_VAR`]); says so, naming `what` is skipped.
 fn skipped(what: &str) -> bool {
     let skip = std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
