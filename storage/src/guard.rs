@@ -279,14 +279,19 @@ mod tests {
     #[tokio::test]
     async fn an_empty_object_is_read_whole() {
         let inner = Arc::new(InMemory::new());
-        inner.put(&Path::from("_SUCCESS"), PutPayload::new()).await.unwrap();
+        inner
+            .put(&Path::from("_SUCCESS"), PutPayload::new())
+            .await
+            .unwrap();
         let store = Guarded::new(inner, "hdfs://nn:8020");
         let got = store.get(&Path::from("_SUCCESS")).await.unwrap();
         // InMemory answers with bytes; a stream (HDFS's, S3's) is what the guard wraps.
         let streamed = GetResult {
-            payload: GetResultPayload::Stream(
-                store.guard_stream(futures::stream::empty().boxed(), "x".into(), "reading"),
-            ),
+            payload: GetResultPayload::Stream(store.guard_stream(
+                futures::stream::empty().boxed(),
+                "x".into(),
+                "reading",
+            )),
             ..got
         };
         assert!(streamed.bytes().await.unwrap().is_empty());
