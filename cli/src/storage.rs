@@ -11,6 +11,7 @@ use clap::Args;
 use hadoop_record_compiler::atomic_file::AtomicFile;
 
 use crate::output_guard::{check_output, OutputKind};
+pub use crate::store_url::{is_url, url_of};
 
 /// Where the help of commands that take URLs says how stores are configured.
 pub const STORAGE_HELP: &str = "\
@@ -80,19 +81,6 @@ impl StorageArgs {
     pub fn options(&self) -> hadoop_record_storage::StorageOptions {
         hadoop_record_storage::StorageOptions::default().with_s3_endpoint(self.s3_endpoint.clone())
     }
-}
-
-/// `path` as a URL of a store (`hdfs://…`, `s3://…`), if it is one.
-pub fn url_of(path: &Path) -> Option<&str> {
-    path.to_str().filter(|p| is_url(p))
-}
-
-/// Whether `arg` is a URL of a store (`hdfs://`, `viewfs://`, `s3://`, `s3a://`, `file://`).
-pub fn is_url(arg: &str) -> bool {
-    // The storage crate's test, repeated here for the light build, which lacks the crate.
-    arg.split_once("://").is_some_and(|(scheme, _)| {
-        ["hdfs", "viewfs", "s3", "s3a", "file"].contains(&scheme.to_ascii_lowercase().as_str())
-    })
 }
 
 /// Opens `path` for reading: `None` or `-` is standard input, a URL is read from its store.

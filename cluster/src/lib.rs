@@ -27,7 +27,9 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::prelude::SessionContext;
-use hadoop_record_datafusion::{register_binary_strings, RecordFormat, RecordTableOptions};
+use hadoop_record_datafusion::{
+    register_binary_strings, table_format, RecordFormat, RecordTableOptions,
+};
 
 pub use client::{check_reachable, remote_context, scheduler_address, CONNECT_TIMEOUT};
 pub use codec::{codecs, RecordLogicalCodec, RecordPhysicalCodec};
@@ -38,15 +40,16 @@ pub use table::RecordTable;
 
 /// Registers `paths` as table `name` of the records `options` describe, as
 /// [`SessionContextExt::register_records`](hadoop_record_datafusion::SessionContextExt::register_records)
-/// does, but as a [`RecordTable`]: a table a plan can carry to a Ballista scheduler. The
-/// session gets SQL's binary-string functions, as there.
+/// does, but as a [`RecordTable`]: a table a plan can carry to a Ballista scheduler. Its
+/// framing is found or checked here ([`table_format`]), and travels to the executors found.
+/// The session gets SQL's binary-string functions, as there.
 pub async fn register_records(
     ctx: &SessionContext,
     name: &str,
     options: RecordTableOptions,
     paths: &[&str],
 ) -> Result<Arc<RecordFormat>> {
-    let format = Arc::new(RecordFormat::try_new(options)?);
+    let format = Arc::new(table_format(ctx, options, paths).await?);
     let table = RecordTable::try_new(ctx, format.clone(), paths).await?;
     register_binary_strings(ctx);
     ctx.register_table(name, Arc::new(table))?;

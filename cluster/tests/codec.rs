@@ -37,17 +37,22 @@ fn data(dir: &Path) {
     }
 }
 
-async fn context(dir: &Path) -> SessionContext {
+/// A context of four partitions with the table `hits` over [`data`] in a new directory,
+/// which lives as long as the caller keeps it.
+async fn context() -> (tempfile::TempDir, SessionContext) {
+    let dir = tempfile::tempdir().unwrap();
+    data(dir.path());
     let config = SessionConfig::new()
         .with_target_partitions(4)
         .with_repartition_file_min_size(1 << 10);
     let ctx = SessionContext::new_with_config(config);
-    let options = RecordTableOptions::new(dir.join("m.jr"), "m.Hit").with_encoding(Format::Csv);
-    let glob = dir.join("*.csv");
+    let ddl = dir.path().join("m.jr");
+    let options = RecordTableOptions::new(ddl, "m.Hit").with_encoding(Format::Csv);
+    let glob = dir.path().join("*.csv");
     register_records(&ctx, "hits", options, &[glob.to_str().unwrap()])
         .await
         .unwrap();
-    ctx
+    (dir, ctx)
 }
 
 const QUERIES: [&str; 3] = [
@@ -59,9 +64,7 @@ const QUERIES: [&str; 3] = [
 
 #[tokio::test]
 async fn a_logical_plan_over_a_record_table_round_trips() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
-    let ctx = context(dir.path()).await;
+    let (_dir, ctx) = context().await;
     let codec = RecordLogicalCodec::default();
     for query in QUERIES {
         let plan = ctx.sql(query).await.unwrap().into_unoptimized_plan();
@@ -102,9 +105,7 @@ async fn a_logical_plan_over_a_record_table_round_trips() {
 
 #[tokio::test]
 async fn a_physical_plan_with_file_ranges_round_trips() {
-    let dir = tempfile::tempdir().unwrap();
-    data(dir.path());
-    let ctx = context(dir.path()).await;
+    let (_dir, ctx) = context().await;
     let codec = RecordPhysicalCodec::default();
     for query in QUERIES {
         let plan = ctx

@@ -180,17 +180,9 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use fixture_harness::process::listing;
 
-    /// The names in `dir`, sorted.
-    fn listing(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    }
+    use super::*;
 
     #[test]
     fn the_old_file_stays_until_the_commit_and_after_a_failure() {

@@ -322,24 +322,30 @@ mod tests {
             .join(path)
     }
 
-    fn lines(bytes: Vec<u8>) -> Vec<String> {
-        String::from_utf8(bytes)
+    /// Compiles `files` with `config` into a new directory: the result, the `cargo:` lines
+    /// written, and the directory.
+    fn compile(
+        mut config: Config,
+        files: &[&Path],
+    ) -> (Result<PathBuf, Error>, Vec<String>, tempfile::TempDir) {
+        let out = tempfile::tempdir().unwrap();
+        let mut cargo = Vec::new();
+        let result = config
+            .out_dir(out.path())
+            .compile_reporting(files, &mut cargo);
+        let lines = String::from_utf8(cargo)
             .unwrap()
             .lines()
             .map(str::to_owned)
-            .collect()
+            .collect();
+        (result, lines, out)
     }
 
     #[test]
     fn every_file_read_is_watched_once() {
-        let out = tempfile::tempdir().unwrap();
-        let mut cargo = Vec::new();
         let root = ddl("docs/outlinks.jr");
-        let path = Config::new()
-            .out_dir(out.path())
-            .compile_reporting(&[&root, &root], &mut cargo)
-            .unwrap();
-        assert_eq!(path, out.path().join("outlinks.rs"));
+        let (path, cargo, out) = compile(Config::new(), &[&root, &root]);
+        assert_eq!(path.unwrap(), out.path().join("outlinks.rs"));
         let warning = |file: &str, at: &str, class: &str| {
             format!(
                 "cargo:warning={}:{at}: `;` after the `}}` of class `{class}`: Hadoop's rcc \
@@ -348,7 +354,7 @@ mod tests {
             )
         };
         assert_eq!(
-            lines(cargo),
+            cargo,
             [
                 format!("cargo:rerun-if-changed={}", root.display()),
                 format!("cargo:rerun-if-changed={}", ddl("docs/links.jr").display()),
@@ -361,15 +367,9 @@ mod tests {
 
     #[test]
     fn files_are_watched_when_the_ddl_has_errors_too() {
-        let out = tempfile::tempdir().unwrap();
-        let mut cargo = Vec::new();
         let root = ddl("bad/include_cycle.jr");
-        let err = Config::new()
-            .out_dir(out.path())
-            .compile_reporting(&[&root], &mut cargo)
-            .unwrap_err();
-        assert!(matches!(err, Error::Ddl(_)));
-        let watched = lines(cargo);
+        let (err, watched, out) = compile(Config::new(), &[&root]);
+        assert!(matches!(err, Err(Error::Ddl(_))));
         assert!(watched.len() > 1, "{watched:?}");
         assert_eq!(
             watched[0],
@@ -380,14 +380,10 @@ mod tests {
 
     #[test]
     fn watching_and_warnings_can_be_turned_off() {
-        let out = tempfile::tempdir().unwrap();
-        let mut cargo = Vec::new();
-        Config::new()
-            .out_dir(out.path())
-            .emit_rerun_if_changed(false)
-            .emit_warnings(false)
-            .compile_reporting(&[ddl("docs/links.jr")], &mut cargo)
-            .unwrap();
+        let mut config = Config::new();
+        config.emit_rerun_if_changed(false).emit_warnings(false);
+        let (path, cargo, _out) = compile(config, &[&ddl("docs/links.jr")]);
+        path.unwrap();
         assert!(cargo.is_empty());
     }
 }

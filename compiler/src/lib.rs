@@ -39,6 +39,8 @@ pub mod model;
 pub mod query;
 pub mod source;
 pub mod syntax;
+#[cfg(test)]
+mod test_support;
 
 use std::path::Path;
 

@@ -55,6 +55,22 @@ pub enum Type {
     Record(RecordIndex),
 }
 
+impl Type {
+    /// Calls `f` with every record this type refers to, at any depth (vector elements, map
+    /// keys and values), in order.
+    pub fn for_each_record(&self, f: &mut impl FnMut(RecordIndex)) {
+        match self {
+            Type::Primitive(_) => {}
+            Type::Vector(t) => t.for_each_record(f),
+            Type::Map(k, v) => {
+                k.for_each_record(f);
+                v.for_each_record(f);
+            }
+            Type::Record(r) => f(*r),
+        }
+    }
+}
+
 /// A comment that belongs to a module, record or field: one directly before it (*leading*),
 /// or after it on the same line (*trailing*); see [`ast::AttachedComments`].
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -208,18 +208,18 @@ fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
         .map(|(i, _)| i + 1)
 }
 
+/// Source file 0, named `name` (its path too), holding `text`: what unit tests read.
+#[cfg(test)]
+pub(crate) fn test_file(name: &str, text: &str) -> SourceFile {
+    SourceFile::new(FileId::new(0), name.into(), name.into(), text.into(), true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn file(text: &str) -> SourceFile {
-        SourceFile::new(
-            FileId::new(0),
-            "a.jr".into(),
-            "a.jr".into(),
-            text.into(),
-            true,
-        )
+        test_file("a.jr", text)
     }
 
     #[test]

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use cpp_support::{run, Draw, Rng};
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case, Encoding};
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
 
@@ -533,7 +534,9 @@ fn random_values_cross_rust_cpp_rust_unchanged() {
                 .collect();
             let mut bytes = Vec::new();
             for (e, name) in ENCODINGS {
-                let mut w = RecordWriter::new(Vec::new(), e.format());
+                // The C++ runtime prints floats as JDK 19+ does (docs/cpp.md).
+                let mut w =
+                    RecordWriter::new(Vec::new(), e.format()).with_float_text(FloatText::Shortest);
                 for v in &values {
                     w.write_value(schema.schema(), id, v).unwrap();
                 }

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote_spanned};
 use syn::ext::IdentExt;
+use syn::spanned::Spanned;
 use syn::{parse_quote, Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use crate::attr;
@@ -56,6 +59,15 @@ impl<'a> Record<'a> {
             display: attrs.display,
             order: attrs.order,
         })
+    }
+
+    /// `<Ty as Field>::method` for `field`, spanned at the field's type so that an
+    /// unsupported type is reported there (with the runtime's `on_unimplemented` message).
+    pub fn field_fn(&self, field: &Field, method: &str) -> TokenStream {
+        let krate = &self.krate;
+        let ty = field.ty;
+        let method = format_ident!("{}", method);
+        quote_spanned!(ty.span()=> <#ty as #krate::field::Field>::#method)
     }
 }
 

@@ -152,10 +152,7 @@ impl Container {
         let mut order = Attr::new("ord` or `partial_ord");
         for_each_key(cx, attrs, |meta| {
             if meta.path.is_ident("name") {
-                if let Some(s) = string_value(cx, meta)? {
-                    check_ident(cx, &s, "record name");
-                    name.set(cx, &meta.path, spanned(&s));
-                }
+                name_value(cx, meta, &mut name, "record name")?;
             } else if meta.path.is_ident("module") {
                 if let Some(s) = string_value(cx, meta)? {
                     check_module(cx, &s);
@@ -225,10 +222,7 @@ impl Field {
         let mut name = Attr::new("name");
         for_each_key(cx, attrs, |meta| {
             if meta.path.is_ident("name") {
-                if let Some(s) = string_value(cx, meta)? {
-                    check_ident(cx, &s, "field name");
-                    name.set(cx, &meta.path, spanned(&s));
-                }
+                name_value(cx, meta, &mut name, "field name")?;
             } else {
                 unknown_key(cx, meta, FIELD_KEYS)?;
             }
@@ -250,6 +244,20 @@ fn for_each_key(
             cx.syn_error(e);
         }
     }
+}
+
+/// `name = "..."`: a DDL name, of `what` (a record or a field), into `name`.
+fn name_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    name: &mut Attr<Spanned>,
+    what: &str,
+) -> syn::Result<()> {
+    if let Some(s) = string_value(cx, meta)? {
+        check_ident(cx, &s, what);
+        name.set(cx, &meta.path, spanned(&s));
+    }
+    Ok(())
 }
 
 fn spanned(s: &LitStr) -> Spanned {

@@ -5,7 +5,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Record;
-use crate::record::field_fn;
 
 /// Body of `Record::compare_hadoop(&self, __other: &Self)`.
 pub fn hadoop(record: &Record) -> TokenStream {
@@ -33,7 +32,7 @@ fn fieldwise(record: &Record, method: &str, decided: TokenStream) -> TokenStream
         .split_last()
         .expect("a record has at least one field");
     let steps = rest.iter().map(|field| {
-        let compare = field_fn(record, field, method);
+        let compare = record.field_fn(field, method);
         let member = field.member;
         quote! {
             let __o = #compare(&self.#member, &__other.#member);
@@ -42,7 +41,7 @@ fn fieldwise(record: &Record, method: &str, decided: TokenStream) -> TokenStream
             }
         }
     });
-    let compare = field_fn(record, last, method);
+    let compare = record.field_fn(last, method);
     let member = last.member;
     quote! {
         #(#steps)*
@@ -57,7 +56,7 @@ fn fieldwise(record: &Record, method: &str, decided: TokenStream) -> TokenStream
 pub fn raw(record: &Record) -> TokenStream {
     let krate = &record.krate;
     let steps = record.fields.iter().map(|field| {
-        let compare = field_fn(record, field, "cmp_raw");
+        let compare = record.field_fn(field, "cmp_raw");
         let tag = &field.name;
         quote! {
             let __o = #compare(__a, __b).map_err(|__e| #krate::__private::in_field(__e, #tag))?;

@@ -6,7 +6,6 @@ use quote::quote;
 
 use crate::ast::Record;
 use crate::compare;
-use crate::record::field_fn;
 
 pub fn expand(record: &Record) -> TokenStream {
     let krate = &record.krate;
@@ -17,7 +16,7 @@ pub fn expand(record: &Record) -> TokenStream {
     let partial_ties = compare::partial(record, "partial_cmp_ties");
     let option_ordering = quote!(#krate::__private::Option<#krate::__private::Ordering>);
     let skips = record.fields.iter().map(|field| {
-        let skip = field_fn(record, field, "skip_raw");
+        let skip = record.field_fn(field, "skip_raw");
         let tag = &field.name;
         quote! {
             #skip(__input).map_err(|__e| #krate::__private::in_field(__e, #tag))?;

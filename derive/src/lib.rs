@@ -5,9 +5,10 @@
 //! The derive stitches calls to the runtime's `Field` impls field by field; the runtime owns
 //! every byte. See `hadoop_record::Record` for the attributes.
 //!
-//! Module layout: `attr` parses `#[record(...)]`, `ast` checks the struct into a model,
-//! `record`, `field`, `compare`, `display` and `order` emit the impls; `ctxt` collects errors so that
-//! all of them are reported in one pass.
+//! Module layout: `attr` parses `#[record(...)]`, `ast` checks the struct into a model (and
+//! names the `Field` calls the impls make), `record`, `field`, `compare`, `display` and
+//! `order` emit the impls; `ctxt` collects errors so that all of them are reported in one
+//! pass.
 
 mod ast;
 mod attr;

@@ -5,17 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Field, Record};
+use crate::ast::Record;
 use crate::compare;
-
-/// `<Ty as Field>::method`, spanned at the field's type so that an unsupported type is
-/// reported there (with the runtime's `on_unimplemented` message).
-pub fn field_fn(record: &Record, field: &Field, method: &str) -> TokenStream {
-    let krate = &record.krate;
-    let ty = field.ty;
-    let method = format_ident!("{}", method);
-    quote_spanned!(ty.span()=> <#ty as #krate::field::Field>::#method)
-}
 
 pub fn expand(record: &Record) -> TokenStream {
     let krate = &record.krate;
@@ -25,7 +16,7 @@ pub fn expand(record: &Record) -> TokenStream {
     let module = &record.module;
 
     let writes = record.fields.iter().map(|field| {
-        let write = field_fn(record, field, "write");
+        let write = record.field_fn(field, "write");
         let member = field.member;
         let tag = &field.name;
         quote! {
@@ -37,7 +28,7 @@ pub fn expand(record: &Record) -> TokenStream {
         .map(|i| format_ident!("__field{}", i))
         .collect();
     let reads = record.fields.iter().zip(&locals).map(|(field, local)| {
-        let read = field_fn(record, field, "read");
+        let read = record.field_fn(field, "read");
         let tag = &field.name;
         quote! {
             let #local = #read(__input, #tag).map_err(|__e| #krate::__private::in_field(__e, #tag))?;
@@ -52,7 +43,7 @@ pub fn expand(record: &Record) -> TokenStream {
         .zip(&locals)
         .enumerate()
         .map(|(i, (field, local))| {
-            let read = field_fn(record, field, "read");
+            let read = record.field_fn(field, "read");
             let tag = &field.name;
             quote! {
                 #krate::__private::Some(#i) => {
@@ -76,7 +67,7 @@ pub fn expand(record: &Record) -> TokenStream {
     });
 
     let defs = record.fields.iter().map(|field| {
-        let field_type = field_fn(record, field, "field_type");
+        let field_type = record.field_fn(field, "field_type");
         let tag = &field.name;
         quote!(#krate::schema::FieldDef::new(#tag, #field_type(__schema)))
     });

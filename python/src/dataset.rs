@@ -20,7 +20,7 @@ use crate::capsule::to_pyarrow_schema;
 use crate::errors::from_datafusion;
 use crate::options::{paths as expand, TableArgs};
 use crate::provider::WithStores;
-use crate::storage;
+use crate::storage::{self, Inputs};
 
 /// The runtime that runs the datasets' scans for their foreign callers.
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -132,6 +132,10 @@ pub(crate) fn dataset(
     batch_size: usize,
     s3_endpoint: Option<String>,
 ) -> PyResult<Dataset> {
+    let inputs = Inputs {
+        paths: expand(paths)?,
+        storage: storage::options(s3_endpoint),
+    };
     let format = TableArgs {
         schema,
         include,
@@ -145,15 +149,13 @@ pub(crate) fn dataset(
         memory_map,
         batch_size,
     }
-    .format()?;
-    let paths = expand(paths)?;
+    .format(py, &inputs)?;
     let ctx = Arc::new(
-        storage::session(SessionConfig::new(), storage::options(s3_endpoint))
-            .map_err(from_datafusion)?,
+        storage::session(SessionConfig::new(), inputs.storage.clone()).map_err(from_datafusion)?,
     );
     let table = py
         .detach(|| {
-            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            let paths: Vec<&str> = inputs.paths.iter().map(String::as_str).collect();
             runtime().block_on(record_table(&ctx, Arc::new(format), &paths))
         })
         .map_err(from_datafusion)?;

@@ -13,7 +13,7 @@ use hadoop_record::value::json::JsonReader;
 use hadoop_record_arrow::decode::{BatchDecoder, DecodeOptions};
 use hadoop_record_datafusion::{Place, RecordError};
 
-use crate::read::{ReadError, Source};
+use crate::source::{ReadError, Source};
 use crate::storage;
 use hadoop_record_storage::StorageOptions;
 

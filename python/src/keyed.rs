@@ -15,7 +15,7 @@ use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, DecodeOptions};
 use hadoop_record_datafusion::{Place, RecordError, RecordFormat};
 
-use crate::read::{ReadError, Source};
+use crate::source::{ReadError, Source};
 use crate::storage;
 use hadoop_record_storage::StorageOptions;
 

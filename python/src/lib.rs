@@ -14,6 +14,7 @@ mod options;
 mod provider;
 mod read;
 mod schema;
+mod source;
 mod storage;
 mod values;
 mod write;

@@ -17,38 +17,14 @@ use pyo3::types::PyCapsule;
 use crate::capsule::{
     consumed, schema_capsule, stream_capsule, to_pyarrow_batch, to_pyarrow_schema, to_pyarrow_table,
 };
-use crate::errors::{from_datafusion, message};
+use crate::errors::from_datafusion;
 use crate::json::JsonSource;
 use crate::keyed::{Keyed, KeyedSource, KEY};
 use crate::options::{check_columns, paths as expand, resolve, TableArgs};
+use crate::source::{ReadError, Source};
 use crate::storage::{self, Inputs};
 use hadoop_record_arrow::decode::DecodeOptions;
 use pyo3::exceptions::PyValueError;
-
-/// Where batches come from.
-pub(crate) trait Source: Send {
-    /// The next batch; `None` at the end.
-    fn next_batch(&mut self) -> Result<Option<RecordBatch>, ReadError>;
-}
-
-/// Why a batch could not be read.
-#[derive(Debug)]
-pub(crate) enum ReadError {
-    /// A scan's error (a bad record inside names its file, record, offset, field path).
-    Scan(DataFusionError),
-}
-
-impl ReadError {
-    fn into_py(self) -> PyErr {
-        let ReadError::Scan(e) = self;
-        from_datafusion(e)
-    }
-
-    fn into_arrow(self) -> ArrowError {
-        let ReadError::Scan(e) = self;
-        ArrowError::ExternalError(message(&e).into())
-    }
-}
 
 /// A query's batches, pulled on the caller's thread (one partition: the files in order).
 struct Query {
@@ -285,6 +261,21 @@ pub(crate) fn read(
 ) -> PyResult<Reader> {
     // JSON files are read by the JSON reader; the format still finds the record type.
     let json = encoding == "json";
+    if json && (framing.is_some() || key_type.is_some()) {
+        return Err(PyValueError::new_err(
+            "JSON records are read unframed (framing=None, no key_type=)",
+        ));
+    }
+    let inputs = Inputs {
+        paths: expand(paths)?,
+        storage: storage::options(s3_endpoint),
+    };
+    let framing = match (json, key_type) {
+        (true, _) => Some("none"),
+        // Keys are a SequenceFile's: its reader says what a file that is none is.
+        (false, Some(_)) => framing.or(Some("seqfile")),
+        (false, None) => framing,
+    };
     let format = TableArgs {
         schema,
         include: include.clone(),
@@ -298,17 +289,8 @@ pub(crate) fn read(
         memory_map,
         batch_size,
     }
-    .format()?;
-    let inputs = Inputs {
-        paths: expand(paths)?,
-        storage: storage::options(s3_endpoint),
-    };
+    .format(py, &inputs)?;
     if json {
-        if framing.is_some() || key_type.is_some() {
-            return Err(PyValueError::new_err(
-                "JSON records are read unframed (framing=None, no key_type=)",
-            ));
-        }
         return json_reader(py, format, inputs, columns, n_rows, batch_size);
     }
     if let Some(key_type) = key_type {

@@ -2,15 +2,17 @@
 //! that every reader, writer and dataset made from it reads no file again.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions};
 use hadoop_record_compiler::{load, load_with, LoadOptions, MemoryFileSystem, Model};
-use hadoop_record_datafusion::DdlSource;
+use hadoop_record_datafusion::{DdlSource, RecordFormat, RecordTableOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::capsule::to_pyarrow_schema;
-use crate::options::resolve;
+use crate::errors::from_datafusion;
 
 /// Record types declared in Hadoop record DDL (`.jr` files), with everything they include.
 ///
@@ -92,7 +94,7 @@ impl PySchema {
         r#type: &str,
         nullable: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (schema, id) = resolve(slf.as_any(), None, r#type)?;
+        let (schema, id) = record_type(slf.get().source.clone(), r#type)?;
         let arrow = arrow_schema(
             &schema,
             id,
@@ -105,4 +107,12 @@ impl PySchema {
     fn __repr__(&self) -> String {
         format!("Schema({:?}, types={:?})", self.name, self.types)
     }
+}
+
+/// The record type `type_name` of the DDL `source`: the runtime schema and its id.
+pub(crate) fn record_type(source: DdlSource, type_name: &str) -> PyResult<(Arc<Schema>, RecordId)> {
+    let format = RecordFormat::try_new(RecordTableOptions::from_ddl(source, type_name))
+        .map_err(from_datafusion)?;
+    let (schema, id) = format.record_type();
+    Ok((schema.clone(), id))
 }

@@ -9,7 +9,9 @@ use std::path::Path;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use hadoop_record_compiler::atomic_file::AtomicFile;
-use hadoop_record_datafusion::{list_files, with_storage};
+use hadoop_record_datafusion::{
+    list_files, table_format, with_storage, RecordFormat, RecordTableOptions,
+};
 use hadoop_record_storage::{blocking, is_url, SharedUpload, StorageOptions};
 
 /// The storage options of the `s3_endpoint=` argument (over `AWS_ENDPOINT_URL`).
@@ -43,6 +45,23 @@ impl Inputs {
         let ctx = session(SessionConfig::new(), self.storage.clone())?;
         let paths: Vec<&str> = self.paths.iter().map(String::as_str).collect();
         runtime.block_on(list_files(&ctx, &paths))
+    }
+}
+
+impl Inputs {
+    /// The format of a table of these files of the records `options` describe
+    /// ([`hadoop_record_datafusion::table_format`]): a framing `auto` found from the first
+    /// bytes of the first file, one named checked against them.
+    pub(crate) fn format(
+        &self,
+        options: RecordTableOptions,
+    ) -> datafusion::common::Result<RecordFormat> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let ctx = session(SessionConfig::new(), self.storage.clone())?;
+        let paths: Vec<&str> = self.paths.iter().map(String::as_str).collect();
+        runtime.block_on(table_format(&ctx, options, &paths))
     }
 }
 

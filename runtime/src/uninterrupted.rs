@@ -14,3 +14,24 @@ pub(crate) fn read_some<R: Read + ?Sized>(reader: &mut R, buf: &mut [u8]) -> Res
         }
     }
 }
+
+/// Reads once into `buf[*end..]`, as [`read_some`] does, and moves `end` past the bytes read:
+/// whether any came. At the end of the input it sets `eof` instead.
+#[inline]
+pub(crate) fn read_more<R: Read + ?Sized>(
+    reader: &mut R,
+    buf: &mut [u8],
+    end: &mut usize,
+    eof: &mut bool,
+) -> Result<bool> {
+    match read_some(reader, &mut buf[*end..])? {
+        0 => {
+            *eof = true;
+            Ok(false)
+        }
+        n => {
+            *end += n;
+            Ok(true)
+        }
+    }
+}

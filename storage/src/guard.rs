@@ -26,6 +26,10 @@ use object_store::{
 /// later piece of a read) before the call fails.
 pub const DEADLINE: Duration = Duration::from_secs(20);
 
+/// How long S3 may take to complete an upload: it answers at once and keeps the
+/// connection alive while it assembles the parts, which can take minutes for large objects.
+pub(crate) const COMPLETE_DEADLINE: Duration = Duration::from_secs(600);
+
 /// A store whose every call fails after [`DEADLINE`] without an answer, and whose errors
 /// name the store's URL.
 #[derive(Debug, Clone)]
@@ -113,29 +117,20 @@ pub(crate) fn late(url: &str, what: &str, deadline: Duration) -> Error {
 
 /// `e` with `url` in its message (a missing object keeps its kind, for callers that test it).
 pub(crate) fn named(e: Error, url: &str) -> Error {
-    match e {
-        Error::NotFound { source, .. } => Error::NotFound {
-            path: url.to_owned(),
-            source,
-        },
-        Error::AlreadyExists { source, .. } => Error::AlreadyExists {
-            path: url.to_owned(),
-            source,
-        },
-        Error::Precondition { source, .. } => Error::Precondition {
-            path: url.to_owned(),
-            source,
-        },
-        Error::NotModified { source, .. } => Error::NotModified {
-            path: url.to_owned(),
-            source,
-        },
-        e if e.to_string().contains(url) => e,
-        e => Error::Generic {
-            store: "storage",
-            source: format!("{url}: {e}").into(),
-        },
+    /// `e` of one of these kinds, the same kind at `url`.
+    macro_rules! at_url {
+        ($($kind:ident),*) => {
+            match e {
+                $(Error::$kind { source, .. } => Error::$kind { path: url.to_owned(), source },)*
+                e if e.to_string().contains(url) => e,
+                e => Error::Generic {
+                    store: "storage",
+                    source: format!("{url}: {e}").into(),
+                },
+            }
+        };
     }
+    at_url!(NotFound, AlreadyExists, Precondition, NotModified)
 }
 
 impl fmt::Display for Guarded {

@@ -21,6 +21,7 @@
 //! - [`blocking`]: the same for code that is not async (`rcc frame`, `rcc convert`).
 
 pub mod blocking;
+mod config;
 mod guard;
 mod location;
 mod open;
@@ -29,9 +30,10 @@ mod read;
 mod uploads;
 mod write;
 
+pub use config::StorageOptions;
 pub use guard::{Guarded, DEADLINE};
 pub use location::{is_url, Location};
-pub use open::{open_store, StorageOptions};
+pub use open::open_store;
 pub use pending::{
     attach_pending_uploads, part_ids, pending_uploads, PendingUpload, PendingUploads,
 };

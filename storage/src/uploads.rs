@@ -18,14 +18,9 @@ use object_store::{ClientOptions, MultipartId, PutPayload, PutResult};
 use serde::Deserialize;
 use url::Url;
 
-use crate::guard::DEADLINE;
-use crate::open::{s3_builder, store_name};
+use crate::config::{s3_builder, store_name, StorageOptions};
+use crate::guard::{COMPLETE_DEADLINE, DEADLINE};
 use crate::pending::{PendingUpload, PendingUploads};
-use crate::StorageOptions;
-
-/// How long S3 may take to complete an upload: it answers at once and keeps the
-/// connection alive while it assembles the parts, which can take minutes for large objects.
-const COMPLETE_DEADLINE: Duration = Duration::from_secs(600);
 
 /// The slowest transfer a part's upload may make beyond [`DEADLINE`], in bytes a second.
 const SLOWEST: u64 = 1 << 20;

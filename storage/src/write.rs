@@ -138,19 +138,20 @@ mod tests {
     use super::*;
     use object_store::memory::InMemory;
 
-    fn runtime() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_multi_thread()
+    /// A runtime of one worker, its handle, and an empty in-memory store.
+    fn memory() -> (tokio::runtime::Runtime, Handle, Arc<dyn ObjectStore>) {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
-            .unwrap()
+            .unwrap();
+        let handle = runtime.handle().clone();
+        (runtime, handle, Arc::new(InMemory::new()))
     }
 
     #[test]
     fn an_object_appears_at_the_commit_and_not_before() {
-        let runtime = runtime();
-        let handle = runtime.handle().clone();
-        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let (_runtime, handle, store) = memory();
         let path = Path::from("out/a.paddle");
         let mut upload =
             Upload::start(&store, &path, "mem:///out/a.paddle", handle.clone()).unwrap();
@@ -166,9 +167,7 @@ mod tests {
 
     #[test]
     fn an_upload_dropped_before_its_commit_leaves_nothing() {
-        let runtime = runtime();
-        let handle = runtime.handle().clone();
-        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let (_runtime, handle, store) = memory();
         let path = Path::from("a");
         let mut upload = Upload::start(&store, &path, "mem:///a", handle.clone()).unwrap();
         upload.write_all(&[1; 6 << 20]).unwrap();
@@ -178,9 +177,7 @@ mod tests {
 
     #[test]
     fn a_shared_upload_appears_at_its_commit_or_not_at_all() {
-        let runtime = runtime();
-        let handle = runtime.handle().clone();
-        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let (_runtime, handle, store) = memory();
         let (done, dropped) = (Path::from("done"), Path::from("dropped"));
         for (path, commit) in [(&done, true), (&dropped, false)] {
             let upload = Upload::start(&store, path, path.as_ref(), handle.clone()).unwrap();

@@ -267,56 +267,41 @@ fn order_of_declaration(input: &Input<'_>, severity: Severity) -> Vec<Diagnostic
             }
             let reference = &input.references[r.index()][k];
             let target = &input.records[reference.target.index()];
-            let d = if known.contains(&reference.target) {
-                Diagnostic::new(
-                    severity,
+            let (message, here, there, help) = if known.contains(&reference.target) {
+                (
                     format!(
                         "record `{}` is named before its declaration",
                         target.qualified_name()
                     ),
-                )
-                .primary(
-                    reference.file,
-                    reference.span,
                     "Hadoop's rcc does not know it yet here",
-                )
-                .secondary(
-                    target.location().file,
-                    target.location().span,
                     "declared here, later in Hadoop's reading order",
-                )
-                .help(
                     "declare (or include) records before the records that name them: \
                      Hadoop's rcc reads a file top to bottom, an included file where its \
-                     `include` stands",
+                     `include` stands"
+                        .to_owned(),
                 )
             } else {
                 let root_path = input.files[root.index()].path();
                 let declared = input.files[target.location().file.index()].path();
-                Diagnostic::new(
-                    severity,
+                (
                     format!(
                         "record `{}` is not declared in `{}` or the files it includes",
                         target.qualified_name(),
                         root_path.display()
                     ),
-                )
-                .primary(
-                    reference.file,
-                    reference.span,
                     "Hadoop's rcc does not know it here",
-                )
-                .secondary(
-                    target.location().file,
-                    target.location().span,
                     "declared here",
+                    format!(
+                        "include the file that declares it, `{}`: Hadoop's rcc compiles each \
+                         file named on its command line on its own",
+                        declared.display()
+                    ),
                 )
-                .help(format!(
-                    "include the file that declares it, `{}`: Hadoop's rcc compiles each \
-                     file named on its command line on its own",
-                    declared.display()
-                ))
             };
+            let d = Diagnostic::new(severity, message)
+                .primary(reference.file, reference.span, here)
+                .secondary(target.location().file, target.location().span, there)
+                .help(help);
             out.push(d);
         }
     }

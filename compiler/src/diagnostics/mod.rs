@@ -146,14 +146,8 @@ impl Diagnostic {
     }
 
     /// Adds the primary label: where the problem is.
-    pub(crate) fn primary(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label {
-            file,
-            span,
-            message: bounded(message.into()),
-            primary: true,
-        });
-        self
+    pub(crate) fn primary(self, file: FileId, span: Span, message: impl Into<String>) -> Self {
+        self.label(file, span, message.into(), true)
     }
 
     /// Adds a secondary label: a related place. Past [`MAX_LABELS`] places, a note counts
@@ -177,11 +171,15 @@ impl Diagnostic {
             self.left_out = Some((count, note));
             return self;
         }
+        self.label(file, span, message.into(), false)
+    }
+
+    fn label(mut self, file: FileId, span: Span, message: String, primary: bool) -> Self {
         self.labels.push(Label {
             file,
             span,
-            message: bounded(message.into()),
-            primary: false,
+            message: bounded(message),
+            primary,
         });
         self
     }

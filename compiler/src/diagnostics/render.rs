@@ -256,16 +256,10 @@ pub(super) fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{FileId, Span};
+    use crate::source::{test_file, FileId, Span};
 
     fn file(text: &str) -> SourceFile {
-        SourceFile::new(
-            FileId::new(0),
-            "f.jr".into(),
-            "f.jr".into(),
-            text.into(),
-            true,
-        )
+        test_file("f.jr", text)
     }
 
     fn render_at(text: &str, span: Span) -> String {

@@ -22,6 +22,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use zookeeper_client::client::{Client, CreateMode};
 use zookeeper_client::datadir::{node_json, txn_entry_json, SnapshotReader, TxnLogReader};
+use zookeeper_client::server::persistence::FileHeader;
 use zookeeper_client::Error;
 
 /// A small ZooKeeper client, and a printer of ZooKeeper's transaction logs and snapshots.
@@ -171,26 +172,31 @@ fn print_file(file: &std::path::Path, print: fn(&[u8]) -> Result<(), Error>) -> 
 
 fn print_txnlog(bytes: &[u8]) -> Result<(), Error> {
     let reader = TxnLogReader::new(bytes)?;
-    let h = reader.header();
-    println!(
-        "{}",
-        serde_json::json!({ "magic": "ZKLG", "version": h.version, "dbid": h.dbid })
-    );
-    for entry in reader {
-        println!("{}", txn_entry_json(&entry?));
-    }
-    Ok(())
+    print_header("ZKLG", reader.header());
+    print_items(reader, txn_entry_json)
 }
 
 fn print_snapshot(bytes: &[u8]) -> Result<(), Error> {
     let reader = SnapshotReader::new(bytes)?;
-    let h = reader.header();
+    print_header("ZKSN", reader.header());
+    print_items(reader, node_json)
+}
+
+/// The first line of `print-txnlog` and `print-snapshot`: the file header.
+fn print_header(magic: &str, h: &FileHeader) {
     println!(
         "{}",
-        serde_json::json!({ "magic": "ZKSN", "version": h.version, "dbid": h.dbid })
+        serde_json::json!({ "magic": magic, "version": h.version, "dbid": h.dbid })
     );
-    for item in reader {
-        println!("{}", node_json(&item?));
+}
+
+/// A line of JSON for each item, up to the first error.
+fn print_items<T>(
+    items: impl Iterator<Item = Result<T, Error>>,
+    json: fn(&T) -> String,
+) -> Result<(), Error> {
+    for item in items {
+        println!("{}", json(&item?));
     }
     Ok(())
 }

@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
-use super::Field;
+use super::{raw_sequence, Field};
 use crate::archive::binary::RawInput;
 use crate::archive::{RecordInput, RecordOutput};
 use crate::error::Result;
@@ -185,110 +185,71 @@ fn compare_map_ties<'a, K: Field + 'a, V: Field + 'a>(
         .unwrap_or(Some(Ordering::Equal))
 }
 
+/// Raw maps compare entry by entry by their keys alone; the values of equal keys are skipped.
 fn compare_raw_maps<K: Field, V: Field>(
     a: &mut RawInput<'_>,
     b: &mut RawInput<'_>,
 ) -> Result<Ordering> {
-    a.enter()?;
-    b.enter()?;
-    let na = a.read_len()?;
-    let nb = b.read_len()?;
-    let o = 'compare: {
-        for i in 0..na.min(nb) {
-            let at = |e: crate::Error| e.in_index(i as u64);
-            let o = K::cmp_raw(a, b).map_err(at)?;
-            if o.is_ne() {
-                break 'compare o;
-            }
-            V::skip_raw(a).map_err(at)?;
-            V::skip_raw(b).map_err(at)?;
+    raw_sequence::compare(a, b, |a, b| {
+        let o = K::cmp_raw(a, b)?;
+        if o.is_eq() {
+            V::skip_raw(a)?;
+            V::skip_raw(b)?;
         }
-        na.cmp(&nb)
-    };
-    a.leave();
-    b.leave();
-    Ok(o)
+        Ok(o)
+    })
 }
 
 fn skip_raw_map<K: Field, V: Field>(input: &mut RawInput<'_>) -> Result<()> {
-    input.enter()?;
-    let n = input.read_len()?;
-    for i in 0..n {
-        K::skip_raw(input)
-            .and_then(|()| V::skip_raw(input))
-            .map_err(|e| e.in_index(i as u64))?;
-    }
-    input.leave();
-    Ok(())
+    raw_sequence::skip(input, |input| {
+        K::skip_raw(input).and_then(|()| V::skip_raw(input))
+    })
 }
 
-impl<K: Field + Ord, V: Field> Field for BTreeMap<K, V> {
-    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
-        write_map(self.len(), self.iter(), out, tag)
-    }
-    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
-        let mut map = BTreeMap::new();
-        read_map(input, tag, |k, v| {
-            map.insert(k, v);
-        })?;
-        Ok(map)
-    }
-    fn field_type(schema: &mut SchemaBuilder) -> FieldType {
-        FieldType::Map(
-            Box::new(K::field_type(schema)),
-            Box::new(V::field_type(schema)),
-        )
-    }
-    fn cmp_hadoop(&self, other: &Self) -> Ordering {
-        compare_maps(self.iter(), other.iter(), self.len(), other.len())
-    }
-    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
-        partial_compare_maps(self.iter(), other.iter(), self.len(), other.len())
-    }
-    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
-        compare_map_ties(self.iter(), other.iter())
-    }
-    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        compare_raw_maps::<K, V>(a, b)
-    }
-    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
-        skip_raw_map::<K, V>(input)
-    }
+/// `impl Field` for a map type, `$new` making an empty one to read into.
+macro_rules! map_field {
+    ([$($generics:tt)*] $ty:ty, $new:expr) => {
+        impl<$($generics)*> Field for $ty {
+            fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+                write_map(self.len(), self.iter(), out, tag)
+            }
+            fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+                let mut map = $new;
+                read_map(input, tag, |k, v| {
+                    map.insert(k, v);
+                })?;
+                Ok(map)
+            }
+            fn field_type(schema: &mut SchemaBuilder) -> FieldType {
+                FieldType::Map(
+                    Box::new(K::field_type(schema)),
+                    Box::new(V::field_type(schema)),
+                )
+            }
+            fn cmp_hadoop(&self, other: &Self) -> Ordering {
+                compare_maps(self.iter(), other.iter(), self.len(), other.len())
+            }
+            fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+                partial_compare_maps(self.iter(), other.iter(), self.len(), other.len())
+            }
+            fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+                compare_map_ties(self.iter(), other.iter())
+            }
+            fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+                compare_raw_maps::<K, V>(a, b)
+            }
+            fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+                skip_raw_map::<K, V>(input)
+            }
+        }
+    };
 }
 
-impl<K: Field + Eq + Hash, V: Field, S: BuildHasher + Default> Field for HashMap<K, V, S> {
-    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
-        write_map(self.len(), self.iter(), out, tag)
-    }
-    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
-        let mut map = HashMap::with_hasher(S::default());
-        read_map(input, tag, |k, v| {
-            map.insert(k, v);
-        })?;
-        Ok(map)
-    }
-    fn field_type(schema: &mut SchemaBuilder) -> FieldType {
-        FieldType::Map(
-            Box::new(K::field_type(schema)),
-            Box::new(V::field_type(schema)),
-        )
-    }
-    fn cmp_hadoop(&self, other: &Self) -> Ordering {
-        compare_maps(self.iter(), other.iter(), self.len(), other.len())
-    }
-    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
-        partial_compare_maps(self.iter(), other.iter(), self.len(), other.len())
-    }
-    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
-        compare_map_ties(self.iter(), other.iter())
-    }
-    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        compare_raw_maps::<K, V>(a, b)
-    }
-    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
-        skip_raw_map::<K, V>(input)
-    }
-}
+map_field!([K: Field + Ord, V: Field] BTreeMap<K, V>, BTreeMap::new());
+map_field!(
+    [K: Field + Eq + Hash, V: Field, S: BuildHasher + Default] HashMap<K, V, S>,
+    HashMap::with_hasher(S::default())
+);
 
 #[cfg(test)]
 mod tests {

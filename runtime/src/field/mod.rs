@@ -8,10 +8,50 @@
 //! nested records, and `Option<T>` of `String`, `Vec<u8>` and `Vec<T>` → the same type,
 //! which jute may write as null ([`Nullable`]).
 
+/// `impl Field` for a type written whole as one `ustring` or `buffer`: `$write` and `$read`
+/// are the archives' methods, `$from` makes the type from what `$read` gives, `$ddl` is the
+/// DDL type, `$cmp` Hadoop's order of two values seen as `&$view`, and `$raw` reads one such
+/// view from a raw input. `$extra` items go into the impl.
+macro_rules! bytes_field {
+    (
+        $(#[$attr:meta])* $ty:ty, $write:ident, $read:ident, $from:expr, $ddl:ident,
+        $cmp:ident(&$view:ty), $raw:ident $(, { $($extra:item)* })?
+    ) => {
+        $(#[$attr])*
+        impl Field for $ty {
+            $($($extra)*)?
+            #[inline]
+            fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
+                out.$write(self, tag)
+            }
+            #[inline]
+            fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
+                input.$read(tag).map($from)
+            }
+            fn field_type(_: &mut SchemaBuilder) -> FieldType {
+                FieldType::$ddl
+            }
+            #[inline]
+            fn cmp_hadoop(&self, other: &Self) -> Ordering {
+                $cmp(self, other)
+            }
+            fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
+                let x: &$view = $raw(a)?;
+                let y: &$view = $raw(b)?;
+                Ok($cmp(x, y))
+            }
+            fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
+                $raw(input).map(drop)
+            }
+        }
+    };
+}
+
 mod boxed;
 mod buffer;
 mod map;
 mod nullable;
+mod raw_sequence;
 mod scalar;
 mod text;
 mod vector;

@@ -10,12 +10,20 @@ use crate::error::Result;
 use crate::schema::{FieldType, SchemaBuilder};
 
 /// Implements [`Field`] for a scalar: its archive methods, DDL type, raw decoder and
-/// Java's `TreeMap` key order.
+/// Java's `TreeMap` key order. A `float` one is partially ordered (NaN is unordered).
 macro_rules! scalar {
     ($ty:ty, $write:ident, $read:ident, $ddl:ident, |$raw:ident| $decode:expr, $key_cmp:expr) => {
-        scalar!($ty, $write, $read, $ddl, |$raw| $decode, $key_cmp, {});
+        scalar!(@impl $ty, $write, $read, $ddl, |$raw| $decode, $key_cmp, {});
     };
-    ($ty:ty, $write:ident, $read:ident, $ddl:ident, |$raw:ident| $decode:expr, $key_cmp:expr, {$($extra:item)*}) => {
+    (float $ty:ty, $write:ident, $read:ident, $ddl:ident, |$raw:ident| $decode:expr, $key_cmp:expr) => {
+        scalar!(@impl $ty, $write, $read, $ddl, |$raw| $decode, $key_cmp, {
+            #[inline]
+            fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+                self.partial_cmp(other)
+            }
+        });
+    };
+    (@impl $ty:ty, $write:ident, $read:ident, $ddl:ident, |$raw:ident| $decode:expr, $key_cmp:expr, {$($extra:item)*}) => {
         impl Field for $ty {
             #[inline]
             fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
@@ -80,30 +88,18 @@ scalar!(
 scalar!(i32, write_int, read_int, Int, |r| r.read_vint(), total);
 scalar!(i64, write_long, read_long, Long, |r| r.read_vlong(), total);
 scalar!(
-    f32,
+    float f32,
     write_float,
     read_float,
     Float,
     |r| Ok(f32::from_be_bytes(r.take_array()?)),
-    java_f32_total_cmp,
-    {
-        #[inline]
-        fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
-            self.partial_cmp(other)
-        }
-    }
+    java_f32_total_cmp
 );
 scalar!(
-    f64,
+    float f64,
     write_double,
     read_double,
     Double,
     |r| Ok(f64::from_be_bytes(r.take_array()?)),
-    java_f64_total_cmp,
-    {
-        #[inline]
-        fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
-            self.partial_cmp(other)
-        }
-    }
+    java_f64_total_cmp
 );

@@ -49,35 +49,21 @@ pub fn find_nonchar(bytes: &[u8]) -> Option<usize> {
         .position(|w| w[0] == 0xef && w[1] == 0xbf && (w[2] == 0xbe || w[2] == 0xbf))
 }
 
-impl Field for String {
-    #[inline]
-    fn __empty() -> Option<Self> {
-        Some(String::new())
+bytes_field!(
+    String,
+    write_string,
+    read_string,
+    std::convert::identity,
+    String,
+    utf16_cmp(&str),
+    raw_str,
+    {
+        #[inline]
+        fn __empty() -> Option<Self> {
+            Some(String::new())
+        }
     }
-    #[inline]
-    fn write<O: RecordOutput + ?Sized>(&self, out: &mut O, tag: &str) -> Result<()> {
-        out.write_string(self, tag)
-    }
-    #[inline]
-    fn read<I: RecordInput + ?Sized>(input: &mut I, tag: &str) -> Result<Self> {
-        input.read_string(tag)
-    }
-    fn field_type(_: &mut SchemaBuilder) -> FieldType {
-        FieldType::String
-    }
-    #[inline]
-    fn cmp_hadoop(&self, other: &Self) -> Ordering {
-        utf16_cmp(self, other)
-    }
-    fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        let x = raw_str(a)?;
-        let y = raw_str(b)?;
-        Ok(utf16_cmp(x, y))
-    }
-    fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
-        raw_str(input).map(drop)
-    }
-}
+);
 
 #[cfg(test)]
 mod tests {

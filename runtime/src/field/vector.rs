@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use super::Field;
+use super::{raw_sequence, Field};
 use crate::archive::binary::RawInput;
 use crate::archive::{Index, RecordInput, RecordOutput};
 use crate::error::Result;
@@ -81,31 +81,10 @@ impl<T: Field> Field for Vec<T> {
     }
 
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
-        a.enter()?;
-        b.enter()?;
-        let na = a.read_len()?;
-        let nb = b.read_len()?;
-        let o = 'compare: {
-            for i in 0..na.min(nb) {
-                let o = T::cmp_raw(a, b).map_err(|e| e.in_index(i as u64))?;
-                if o.is_ne() {
-                    break 'compare o;
-                }
-            }
-            na.cmp(&nb)
-        };
-        a.leave();
-        b.leave();
-        Ok(o)
+        raw_sequence::compare(a, b, T::cmp_raw)
     }
 
     fn skip_raw(input: &mut RawInput<'_>) -> Result<()> {
-        input.enter()?;
-        let n = input.read_len()?;
-        for i in 0..n {
-            T::skip_raw(input).map_err(|e| e.in_index(i as u64))?;
-        }
-        input.leave();
-        Ok(())
+        raw_sequence::skip(input, T::skip_raw)
     }
 }

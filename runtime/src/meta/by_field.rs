@@ -2,21 +2,20 @@
 //! a time, in the writer's order. `#[derive(Record)]` generates the loop
 //! (`Record::__read_by_field`); this is what it calls. It serves records whose fields hold
 //! no filtered record (the usual case), in any order: reordered fields cost nothing extra,
-//! where [`super::filtered_input::FilteredInput`] would read them whole into a `Value` first.
+//! where a `FilteredInput` would read them whole into a `Value` first. The empty values of
+//! the fields the data lacks are read through one (`meta::read`).
 
 use super::filter::{skip, Filters, Plan};
-use super::filtered_input::FilteredInput;
 use super::FieldTypeInfo;
 use crate::archive::RecordInput;
 use crate::error::Result;
-use crate::field::Field;
 
 /// One record type's filter, as a derived `__read_by_field` follows it: the writer's fields,
 /// each with the index of the reader's field it is read into, or none (skipped). Fields the
 /// data lacks read as their empty values.
 #[doc(hidden)]
 pub struct ByField<'f> {
-    filters: &'f Filters,
+    pub(super) filters: &'f Filters,
     plan: &'f Plan,
 }
 
@@ -40,19 +39,5 @@ impl<'f> ByField<'f> {
         field: &FieldTypeInfo,
     ) -> Result<()> {
         skip(input, &field.type_id, &field.name).map_err(|e| e.in_field(&field.name))
-    }
-
-    /// The empty value of a reader's field the data lacks (`input` is not read).
-    #[inline]
-    pub fn empty<F: Field, I: RecordInput + ?Sized>(&self, input: &mut I, tag: &str) -> Result<F> {
-        match F::__empty() {
-            Some(empty) => Ok(empty),
-            None => self.read_empty(input, tag),
-        }
-    }
-
-    #[cold]
-    fn read_empty<F: Field, I: RecordInput + ?Sized>(&self, input: &mut I, tag: &str) -> Result<F> {
-        F::read(&mut FilteredInput::lacking(input, self.filters), tag)
     }
 }

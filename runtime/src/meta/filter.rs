@@ -5,14 +5,10 @@
 use std::mem::Discriminant;
 use std::ops::Range;
 
-use super::by_field::ByField;
-use super::filtered_input::FilteredInput;
 use super::{FieldTypeInfo, RecordTypeInfo, TypeDesc};
 use crate::archive::RecordInput;
 use crate::error::Result;
-use crate::record::Record;
 use crate::schema::{FieldDef, FieldType, RecordId, Schema};
-use crate::value::{self, Value};
 
 /// The type filters in force after `Reader.setTypeFilter(info)` in a fresh JVM: the one of
 /// the reader's record, and those it passes on to the record types its fields hold. Built
@@ -44,10 +40,10 @@ use crate::value::{self, Value};
 #[derive(Debug, Clone)]
 pub struct Filters {
     /// The reader's schema (a clone: the filters hold ids of it).
-    schema: Schema,
-    reader: RecordId,
+    pub(super) schema: Schema,
+    pub(super) reader: RecordId,
     /// `FieldType::Record(reader)`, where a read starts.
-    root: FieldType,
+    pub(super) root: FieldType,
     /// Each record type's filter, by [`RecordId::index`].
     plans: Vec<Option<Plan>>,
     /// Whether a record type has a filter or holds one that has (through any fields,
@@ -57,10 +53,10 @@ pub struct Filters {
     /// Whether every filter reads each written field into the reader's field at the same
     /// place (the writer's type information is the reader's): then the filters change
     /// nothing, and a read is a plain read.
-    identity: bool,
+    pub(super) identity: bool,
     /// Whether no field of the reader's record holds a filtered record: then a derived
-    /// record reads straight from the input, field by field ([`ByField`]).
-    by_field: bool,
+    /// record reads straight from the input, field by field (`ByField`).
+    pub(super) by_field: bool,
 }
 
 /// One record type's filter: the writer's fields, and for each the reader's field it is read
@@ -220,45 +216,6 @@ impl Filters {
             FieldType::Record(id) => self.filtered_below.get(id.index()) == Some(&true),
             _ => false,
         }
-    }
-
-    /// Reads one record of the reader's type, written under `tag`, as a [`Value`].
-    pub fn read_record<I: RecordInput + ?Sized>(&self, input: &mut I, tag: &str) -> Result<Value> {
-        if self.identity {
-            return value::read_checked(input, &self.schema, &self.root, tag);
-        }
-        let mut input = FilteredInput::new(input, self, &self.root);
-        value::read_checked(&mut input, &self.schema, &self.root, tag)
-    }
-
-    /// Reads one record written under `tag` into `T`, whose schema the filters were built
-    /// for (a record of another type is an error, not a misread).
-    #[inline(always)]
-    pub(crate) fn read_typed<T: Record, I: RecordInput + ?Sized>(
-        &self,
-        input: &mut I,
-        tag: &str,
-    ) -> Result<T> {
-        if self.identity {
-            return T::read_from(input, tag);
-        }
-        if T::__BY_FIELD && self.by_field {
-            if let Some(plan) = self.plan(self.reader) {
-                return T::__read_by_field(input, tag, &ByField::new(self, plan));
-            }
-        }
-        self.read_through::<T, I>(input, tag)
-    }
-
-    /// [`Filters::read_typed`] through a [`FilteredInput`]: out of line, so that the usual
-    /// paths above are inlined into the reader's loop.
-    #[inline(never)]
-    fn read_through<T: Record, I: RecordInput + ?Sized>(
-        &self,
-        input: &mut I,
-        tag: &str,
-    ) -> Result<T> {
-        T::read_from(&mut FilteredInput::new(input, self, &self.root), tag)
     }
 }
 

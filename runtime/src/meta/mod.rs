@@ -36,6 +36,7 @@ mod filter;
 mod filtered_input;
 mod from_schema;
 mod io;
+mod read;
 
 pub use compat::{compat, type_name, FieldChange, Outcome};
 pub use filter::Filters;

@@ -66,25 +66,26 @@ impl ValueOutput {
     }
 }
 
+/// `RecordOutput` methods that write a scalar as its `Value` variant.
+macro_rules! write_scalars {
+    ($($write:ident($ty:ty) => $variant:ident),* $(,)?) => {
+        $(
+            fn $write(&mut self, v: $ty, _tag: &str) -> Result<()> {
+                self.push(Value::$variant(v))
+            }
+        )*
+    };
+}
+
 impl RecordOutput for ValueOutput {
-    fn write_byte(&mut self, v: i8, _tag: &str) -> Result<()> {
-        self.push(Value::Byte(v))
-    }
-    fn write_bool(&mut self, v: bool, _tag: &str) -> Result<()> {
-        self.push(Value::Bool(v))
-    }
-    fn write_int(&mut self, v: i32, _tag: &str) -> Result<()> {
-        self.push(Value::Int(v))
-    }
-    fn write_long(&mut self, v: i64, _tag: &str) -> Result<()> {
-        self.push(Value::Long(v))
-    }
-    fn write_float(&mut self, v: f32, _tag: &str) -> Result<()> {
-        self.push(Value::Float(v))
-    }
-    fn write_double(&mut self, v: f64, _tag: &str) -> Result<()> {
-        self.push(Value::Double(v))
-    }
+    write_scalars!(
+        write_byte(i8) => Byte,
+        write_bool(bool) => Bool,
+        write_int(i32) => Int,
+        write_long(i64) => Long,
+        write_float(f32) => Float,
+        write_double(f64) => Double,
+    );
     fn write_string(&mut self, v: &str, _tag: &str) -> Result<()> {
         self.push(Value::String(v.to_owned()))
     }

@@ -1,7 +1,8 @@
-//! Running the command-line programs under test: a whole run with its standard input, and
-//! its output as text.
+//! Running the command-line programs under test: a whole run with its standard input, its
+//! output as text, and what it left in a directory.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `command` to the end with `stdin` as its standard input.
@@ -56,4 +57,14 @@ pub fn assert_stderr_contains(o: &Output, needle: &str) {
 #[track_caller]
 pub fn assert_success(o: &Output, what: &str) {
     assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(o));
+}
+
+/// The names in `dir`, sorted: what a command left there (no temporary, say).
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{} lists: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
 }

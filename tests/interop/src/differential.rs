@@ -3,6 +3,7 @@
 //! `equals`, `hashCode` and the raw comparator, and `signature()`.
 
 use fixture_harness::arb::{self, Arb};
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::{compare_hadoop, equals_hadoop, hash_hadoop};
 use hadoop_record::{RecordWriter, Value};
@@ -11,7 +12,7 @@ use proptest::prelude::{prop_oneof, Just, Strategy};
 use crate::batch::{Answer, Batch, Comparison, ReadOutcome, Written};
 use crate::java::{Classes, JavaPeer};
 use crate::report::{mismatch, same_output, show, Report, ENCODINGS};
-use crate::{cases, decode, encode, encode_all, sample, seed, FORMATS};
+use crate::{cases, decode, encode, encode_all, encode_text, sample, seed, FORMATS};
 
 /// Whether the peer lacks what `written` needed (Hadoop 3's remnant has no XML writer and
 /// no CSV or XML reader); such results are not compared.
@@ -42,20 +43,21 @@ fn reproduce(peer: &JavaPeer, seed: u64, run: &str) -> String {
 pub fn peer_reads_and_rewrites_our_bytes(peer: &'static JavaPeer) {
     let (seed, per_type) = (seed(), per_type(peer));
     let schema = peer.schema();
+    // Our text as the peer's JDK prints floats: then every byte must agree.
+    let float_text = peer.jdk().float_text();
     let mut batch = Batch::new();
     let mut sent = Vec::new();
     for (i, (class, id)) in peer.types().iter().enumerate() {
         let arb = Arb::java().large().nonchars(true);
         let strategy = arb::value(schema, &FieldType::Record(*id), arb);
         for value in sample(&strategy, per_type, seed.wrapping_add(i as u64)) {
-            let ours = encode_all(schema, *id, &value);
+            let ours = encode_all(schema, *id, &value, float_text);
             let inputs = [0, 1, 2].map(|e| ours[e].as_ref().ok().map(Vec::as_slice));
             batch.round_trip(class, inputs);
             sent.push((class, value, ours));
         }
     }
     let answers = peer.run("round-trip", &batch);
-    let exact_floats = peer.jdk().modern_float_text();
     let title = format!("Rust → {} → Rust", peer.classes().name());
     let mut report = Report::new(&title, reproduce(peer, seed, "round-trip"));
     for ((class, value, ours), answer) in sent.iter().zip(&answers) {
@@ -92,19 +94,16 @@ pub fn peer_reads_and_rewrites_our_bytes(peer: &'static JavaPeer) {
                         if unsupported(peer, theirs) {
                             continue;
                         }
-                        report.check(
-                            same_output(&ours[output], theirs, output > 0, exact_floats),
-                            || {
-                                let d = format!("wrote {} differently", ENCODINGS[output]);
-                                mismatch(&what(&d), value, output, &ours[output], theirs)
-                            },
-                        );
+                        report.check(same_output(&ours[output], theirs), || {
+                            let d = format!("wrote {} differently", ENCODINGS[output]);
+                            mismatch(&what(&d), value, output, &ours[output], theirs)
+                        });
                     }
                 }
             }
         }
     }
-    streams_are_records_back_to_back(&mut report, peer, &sent, &answers, exact_floats);
+    streams_are_records_back_to_back(&mut report, peer, &sent, &answers, float_text);
     report.finish(&format!(
         "{} values of {} record types, each sent in 3 encodings and re-written in 3, plus streams (seed {seed}, JDK {})",
         sent.len(),
@@ -121,7 +120,7 @@ fn streams_are_records_back_to_back(
     peer: &JavaPeer,
     sent: &[(&String, Value, [Written; 3])],
     answers: &[Answer],
-    exact_floats: bool,
+    float_text: FloatText,
 ) {
     for (class, id) in peer.types() {
         let values: Vec<(&Value, &Answer)> = sent
@@ -132,7 +131,7 @@ fn streams_are_records_back_to_back(
             .take(4)
             .collect();
         for (encoding, format) in FORMATS.iter().enumerate() {
-            let mut writer = RecordWriter::new(Vec::new(), *format);
+            let mut writer = RecordWriter::new(Vec::new(), *format).with_float_text(float_text);
             let mut theirs: Written = Ok(Vec::new());
             for (value, answer) in &values {
                 writer
@@ -155,14 +154,11 @@ fn streams_are_records_back_to_back(
                 continue;
             }
             let ours = writer.into_inner().map_err(|e| e.to_string());
-            report.check(
-                same_output(&ours, &theirs, encoding > 0, exact_floats),
-                || {
-                    let what = format!("{class}: a stream of {} records", values.len());
-                    let shown: Vec<&Value> = values.iter().map(|v| v.0).collect();
-                    mismatch(&what, &shown, encoding, &ours, &theirs)
-                },
-            );
+            report.check(same_output(&ours, &theirs), || {
+                let what = format!("{class}: a stream of {} records", values.len());
+                let shown: Vec<&Value> = values.iter().map(|v| v.0).collect();
+                mismatch(&what, &shown, encoding, &ours, &theirs)
+            });
         }
     }
 }
@@ -187,7 +183,7 @@ pub fn we_read_and_rewrite_what_the_peer_writes(peer: &JavaPeer) {
         batch.generate(class, seed.wrapping_add(i as u64), per_type as u32);
     }
     let answers = peer.run("java-writes", &batch);
-    let exact_floats = peer.jdk().modern_float_text();
+    let float_text = peer.jdk().float_text();
     let title = format!("{} → Rust → bytes", peer.classes().name());
     let mut report = Report::new(&title, reproduce(peer, seed, "java-writes"));
     let mut records = 0;
@@ -223,17 +219,14 @@ pub fn we_read_and_rewrite_what_the_peer_writes(peer: &JavaPeer) {
                     if unsupported(peer, &theirs[output]) {
                         continue;
                     }
-                    let ours = encode(schema, *id, &value, FORMATS[output]);
-                    report.check(
-                        same_output(&ours, &theirs[output], output > 0, exact_floats),
-                        || {
-                            let what = format!(
-                                "{class}: we read Java's {} and wrote {} differently",
-                                ENCODINGS[input], ENCODINGS[output]
-                            );
-                            mismatch(&what, &value, output, &ours, &theirs[output])
-                        },
-                    );
+                    let ours = encode_text(schema, *id, &value, FORMATS[output], float_text);
+                    report.check(same_output(&ours, &theirs[output]), || {
+                        let what = format!(
+                            "{class}: we read Java's {} and wrote {} differently",
+                            ENCODINGS[input], ENCODINGS[output]
+                        );
+                        mismatch(&what, &value, output, &ours, &theirs[output])
+                    });
                 }
             }
         }

@@ -159,13 +159,11 @@ impl GoPeer {
     /// The peer, built on first use; `None` when the peer tests are skipped.
     pub fn get() -> Option<&'static GoPeer> {
         static PEER: OnceLock<Option<GoPeer>> = OnceLock::new();
-        PEER.get_or_init(|| {
-            if tools::skipped("the tests against the Go implementations") {
-                return None;
-            }
-            Some(GoPeer::build())
-        })
-        .as_ref()
+        tools::once(
+            &PEER,
+            "the tests against the Go implementations",
+            GoPeer::build,
+        )
     }
 
     fn build() -> GoPeer {

@@ -11,7 +11,7 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Stdio};
 use std::sync::{Mutex, OnceLock};
 
 use crate::java::{driver_classpath, hdfs_jdk};
@@ -49,21 +49,14 @@ impl MiniHdfs {
             return None;
         }
         let jdk = hdfs_jdk();
-        let project = tools::repo_root().join("tests/interop/java/hdfs");
-        let work = tools::work_dir().join("hdfs");
-        let classpath = driver_classpath(
-            &jdk,
-            &project,
-            &work,
-            "the HDFS driver against Hadoop 3.4.2",
-        );
+        let (work, classpath) =
+            driver_classpath(&jdk, "hdfs", "the HDFS driver against Hadoop 3.4.2");
         let base = work.join("runs").join(std::process::id().to_string());
         let _ = fs::remove_dir_all(&base);
         fs::create_dir_all(&base).expect("the cluster's directory");
         let log = base.with_extension("log");
-        let mut child = Command::new(jdk.java())
-            .arg("-cp")
-            .arg(&classpath)
+        let mut child = jdk
+            .command(&classpath)
             .arg("-Xmx1g")
             .arg("hadooprecord.hdfs.Driver")
             .arg(&base)

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record_compiler::backend::java::{self, JavaApi};
 
@@ -27,15 +28,26 @@ impl Jdk {
         self.home.join("bin/java")
     }
 
+    /// `java -cp classpath`, to which the caller adds the class to run and its arguments.
+    pub fn command(&self, classpath: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(self.java());
+        command.arg("-cp").arg(classpath);
+        command
+    }
+
     /// `bin/javac`
     pub fn javac(&self) -> PathBuf {
         self.home.join("bin/javac")
     }
 
-    /// Whether its `Double.toString`/`Float.toString` print what hadoop-record writes (the
-    /// JDK 19+ digits; JDK 17 prints longer digits for some values).
-    pub fn modern_float_text(&self) -> bool {
-        self.feature >= 19
+    /// The float text its `Double.toString`/`Float.toString` print: `Shortest` from JDK 19 on,
+    /// `Legacy` before (JDK 17 prints longer digits for some values).
+    pub fn float_text(&self) -> FloatText {
+        if self.feature >= 19 {
+            FloatText::Shortest
+        } else {
+            FloatText::Legacy
+        }
     }
 }
 
@@ -172,11 +184,19 @@ pub fn maven_classpath(project_dir: &Path, cache: &Path) -> String {
     fs::read_to_string(&file).unwrap_or_else(|e| panic!("reading {}: {e}", file.display()))
 }
 
-/// The class path of a Maven project's driver: the jars of `project`'s pom (fetched once)
-/// and the classes of its `src/main/java`, compiled with `-Xlint:all -Werror` on `jdk` into
-/// `work` (once per content of the sources, jars and JDK; `what` names the driver in
-/// messages, e.g. "the jute driver against ZooKeeper 3.9.5").
-pub fn driver_classpath(jdk: &Jdk, project: &Path, work: &Path, what: &str) -> String {
+/// The work directory and class path of the Maven project `tests/interop/java/<name>`'s
+/// driver: the jars of its pom (fetched once) and the classes of its `src/main/java`,
+/// compiled with `-Xlint:all -Werror` on `jdk` into `<target>/interop/<name>` (once per
+/// content of the sources, jars and JDK; `what` names the driver in messages, e.g. "the jute
+/// driver against ZooKeeper 3.9.5").
+pub fn driver_classpath(jdk: &Jdk, name: &str, what: &str) -> (PathBuf, String) {
+    let project = tools::repo_root().join("tests/interop/java").join(name);
+    let work = tools::work_dir().join(name);
+    let classpath = compile_driver(jdk, &project, &work, what);
+    (work, classpath)
+}
+
+fn compile_driver(jdk: &Jdk, project: &Path, work: &Path, what: &str) -> String {
     let (jars, classes) = locked(work, || {
         let jars = maven_classpath(project, work);
         let sources = files_below(&project.join("src/main/java"), ".java");
@@ -305,18 +325,15 @@ impl JavaPeer {
         cell: &'static OnceLock<Option<JavaPeer>>,
         classes: Classes,
     ) -> Option<&'static JavaPeer> {
-        cell.get_or_init(|| {
-            if tools::skipped(&format!(
-                "the tests of {} classes on Hadoop's Java record I/O",
-                classes.name()
-            )) {
-                return None;
-            }
+        let what = format!(
+            "the tests of {} classes on Hadoop's Java record I/O",
+            classes.name()
+        );
+        tools::once(cell, &what, || {
             let root = tools::repo_root();
             let files: Vec<PathBuf> = SCHEMAS.iter().map(|s| root.join(s)).collect();
-            Some(JavaPeer::build(&files, classes))
+            JavaPeer::build(&files, classes)
         })
-        .as_ref()
     }
 
     /// Generates, compiles and caches a peer for the DDL `files` (and what they include).
@@ -406,9 +423,8 @@ impl JavaPeer {
                         for file in &ddl {
                             // Hadoop's rcc resolves includes against the working directory, so
                             // it runs in each file's folder.
-                            run(Command::new(jdk.java())
-                                .arg("-cp")
-                                .arg(&jars)
+                            run(jdk
+                                .command(&jars)
                                 .arg("org.apache.hadoop.record.compiler.generated.Rcc")
                                 .args(["--language", "java", "--destdir"])
                                 .arg(&gen)
@@ -500,11 +516,8 @@ impl JavaPeer {
     /// <peer>/runs/<name>.{req,resp}` so that a failure can be replayed with
     /// `java -cp … hadooprecord.peer.Driver REQ RESP`.
     pub fn run(&self, name: &str, batch: &Batch) -> Vec<Answer> {
-        let mut driver = Command::new(self.jdk.java());
-        driver
-            .arg("-cp")
-            .arg(&self.classpath)
-            .arg("hadooprecord.peer.Driver");
+        let mut driver = self.jdk.command(&self.classpath);
+        driver.arg("hadooprecord.peer.Driver");
         let response = run_batch(&mut driver, &self.runs, name, batch.request());
         batch
             .answers(&response)

@@ -24,6 +24,7 @@ pub mod tools;
 mod wire;
 pub mod zookeeper;
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter, Value};
 use proptest::strategy::{Strategy, ValueTree};
@@ -34,14 +35,31 @@ use crate::batch::Written;
 /// The runtime formats in the driver's order: binary, CSV, XML.
 pub const FORMATS: [Format; 3] = [Format::Binary, Format::Csv, Format::Xml];
 
-/// `value` as hadoop-record writes it in binary, CSV and XML (or why it refused).
-pub fn encode_all(schema: &Schema, id: RecordId, value: &Value) -> [Written; 3] {
-    FORMATS.map(|format| encode(schema, id, value, format))
+/// `value` as hadoop-record writes it in binary, CSV and XML (or why it refused), floats in
+/// text as `float_text` says.
+pub fn encode_all(
+    schema: &Schema,
+    id: RecordId,
+    value: &Value,
+    float_text: FloatText,
+) -> [Written; 3] {
+    FORMATS.map(|format| encode_text(schema, id, value, format, float_text))
 }
 
-/// `value` as hadoop-record writes it in `format`.
+/// `value` as hadoop-record writes it in `format` (floats in text as by default).
 pub fn encode(schema: &Schema, id: RecordId, value: &Value, format: Format) -> Written {
-    let mut w = RecordWriter::new(Vec::new(), format);
+    encode_text(schema, id, value, format, FloatText::default())
+}
+
+/// `value` as hadoop-record writes it in `format`, floats in text as `float_text` says.
+pub fn encode_text(
+    schema: &Schema,
+    id: RecordId,
+    value: &Value,
+    format: Format,
+    float_text: FloatText,
+) -> Written {
+    let mut w = RecordWriter::new(Vec::new(), format).with_float_text(float_text);
     w.write_value(schema, id, value)
         .and_then(|()| Ok(w.into_inner()?))
         .map_err(|e| e.to_string())

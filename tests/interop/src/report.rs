@@ -1,8 +1,6 @@
 //! Collecting the outcome of thousands of differential checks: counts for the log, and for
 //! each failure the value, the encoding and both byte strings.
 
-use hadoop_record::archive::text::{parse_double, parse_float};
-
 use crate::batch::Written;
 use crate::tools::say;
 
@@ -63,32 +61,14 @@ impl Report {
     }
 }
 
-/// Whether Hadoop's output `theirs` is `ours`. Text from a JDK before 19 may print a float
-/// with other (longer) digits than hadoop-record, which follows JDK 19+; with
-/// `exact_floats` false such texts count as equal when every differing token is a number
-/// of the same value.
-pub fn same_output(ours: &Written, theirs: &Written, text: bool, exact_floats: bool) -> bool {
+/// Whether Hadoop's output `theirs` is `ours`, byte for byte (ours written with the float
+/// text of the peer's JDK), or both refused.
+pub fn same_output(ours: &Written, theirs: &Written) -> bool {
     match (ours, theirs) {
-        (Ok(a), Ok(b)) => a == b || (text && !exact_floats && same_but_float_digits(a, b)),
+        (Ok(a), Ok(b)) => a == b,
         (Err(_), Err(_)) => true,
         _ => false,
     }
-}
-
-fn same_but_float_digits(a: &[u8], b: &[u8]) -> bool {
-    let split = |s: &'_ [u8]| -> Vec<Vec<u8>> {
-        s.split(|c| b",{}\n<>".contains(c))
-            .map(<[u8]>::to_vec)
-            .collect()
-    };
-    let (ta, tb) = (split(a), split(b));
-    ta.len() == tb.len()
-        && ta.iter().zip(&tb).all(|(x, y)| {
-            // A float's text (XML `<ex:float>`) names the same float, a double's the same double.
-            x == y
-                || matches!((parse_double(x), parse_double(y)), (Ok(p), Ok(q)) if p.to_bits() == q.to_bits())
-                || matches!((parse_float(x), parse_float(y)), (Ok(p), Ok(q)) if p.to_bits() == q.to_bits())
-        })
 }
 
 /// A failure's description: what, the value, and both outputs with the first difference.

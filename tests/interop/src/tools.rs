@@ -5,6 +5,7 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 /// Set to `1` to skip every test against a real implementation (for machines without a JDK,
 /// Maven or Go). CI never sets it.
@@ -17,6 +18,16 @@ pub fn skipped(what: &str) -> bool {
         say(&format!("SKIPPED {what}: {SKIP_VAR} is set"));
     }
     skip
+}
+
+/// What `cell` holds, made by `build` on first use; `None` when the tests against `what` are
+/// [`skipped`].
+pub fn once<T>(
+    cell: &'static OnceLock<Option<T>>,
+    what: &str,
+    build: impl FnOnce() -> T,
+) -> Option<&'static T> {
+    cell.get_or_init(|| (!skipped(what)).then(build)).as_ref()
 }
 
 /// Writes a line to the terminal even when the test harness captures output (it captures

@@ -7,7 +7,7 @@ use std::fs;
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -26,25 +26,13 @@ impl ZkPeer {
     /// The peer, built once per test binary; `None` when the peer tests are skipped.
     pub fn get() -> Option<&'static ZkPeer> {
         static PEER: OnceLock<Option<ZkPeer>> = OnceLock::new();
-        PEER.get_or_init(|| {
-            if tools::skipped("the tests against Apache ZooKeeper") {
-                return None;
-            }
-            Some(ZkPeer::build())
-        })
-        .as_ref()
+        tools::once(&PEER, "the tests against Apache ZooKeeper", ZkPeer::build)
     }
 
     fn build() -> ZkPeer {
         let jdk = zookeeper_jdk();
-        let project = tools::repo_root().join("tests/interop/java/zookeeper");
-        let work = tools::work_dir().join("zookeeper");
-        let classpath = driver_classpath(
-            &jdk,
-            &project,
-            &work,
-            "the jute driver against ZooKeeper 3.9.5",
-        );
+        let (work, classpath) =
+            driver_classpath(&jdk, "zookeeper", "the jute driver against ZooKeeper 3.9.5");
         let runs = work.join("runs");
         fs::create_dir_all(&runs).expect("the runs directory");
         ZkPeer {
@@ -61,9 +49,9 @@ impl ZkPeer {
 
     /// `java -cp <ZooKeeper> CLASS ARGS…` with the tools' logging quiet; its standard output.
     pub fn tool(&self, class: &str, args: &[&str]) -> String {
-        let out = run(Command::new(self.jdk.java())
-            .arg("-cp")
-            .arg(&self.classpath)
+        let out = run(self
+            .jdk
+            .command(&self.classpath)
             .arg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
             .arg("-Duser.timezone=UTC")
             .arg(class)
@@ -74,11 +62,8 @@ impl ZkPeer {
     /// Runs `batch` in one JVM (the request and response stay in
     /// `<target>/interop/zookeeper/runs/<name>.{req,resp}`).
     pub fn run(&self, name: &str, batch: &JuteBatch) -> Vec<JuteAnswer> {
-        let mut driver = Command::new(self.jdk.java());
-        driver
-            .arg("-cp")
-            .arg(&self.classpath)
-            .arg("hadooprecord.zookeeper.JuteDriver");
+        let mut driver = self.jdk.command(&self.classpath);
+        driver.arg("hadooprecord.zookeeper.JuteDriver");
         let response = run_batch(&mut driver, &self.runs, name, &batch.bytes);
         batch
             .answers(&response)
@@ -91,9 +76,9 @@ impl ZkPeer {
         fs::create_dir_all(data_dir).expect("the server's data directory");
         let port = free_port();
         let log = data_dir.with_extension("log");
-        let mut child = Command::new(self.jdk.java())
-            .arg("-cp")
-            .arg(&self.classpath)
+        let mut child = self
+            .jdk
+            .command(&self.classpath)
             .args([
                 "-Dzookeeper.admin.enableServer=false",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",

@@ -63,7 +63,7 @@ fn our_signatures_are_hadoops() {
 fn our_classes_reproduce_every_fixture_file() {
     let Some(peer) = JavaPeer::ours() else { return };
     let manifest = hadoop_java();
-    let modern = peer.jdk().modern_float_text();
+    let float_text = peer.jdk().float_text();
     let mut batch = Batch::new();
     for case in &manifest.cases {
         let encoding = FORMATS
@@ -106,11 +106,7 @@ fn our_classes_reproduce_every_fixture_file() {
                         Encoding::Xml => "xml",
                     };
                     let want = manifest.case(&format!("{stem}.{ext}"));
-                    let want = Ok(if modern {
-                        want.modern_bytes()
-                    } else {
-                        want.bytes()
-                    });
+                    let want = Ok(want.bytes_with(float_text));
                     report.check(written[output] == want, || {
                         mismatch(
                             &format!("{}: re-written", case.name),

@@ -140,26 +140,13 @@ fn dependencies(model: &Model, file: FileId) -> BTreeSet<FileId> {
     let mut deps: BTreeSet<FileId> = model.file(file).includes().iter().copied().collect();
     for record in model.records().iter().filter(|r| r.file() == file) {
         for field in record.fields() {
-            walk_records(field.ty(), &mut |r| {
+            field.ty().for_each_record(&mut |r| {
                 deps.insert(model.record(r).file());
             });
         }
     }
     deps.remove(&file);
     deps
-}
-
-/// Calls `f` on every record `ty` refers to.
-fn walk_records(ty: &Type, f: &mut impl FnMut(RecordIndex)) {
-    match ty {
-        Type::Primitive(_) => {}
-        Type::Vector(t) => walk_records(t, f),
-        Type::Map(k, v) => {
-            walk_records(k, f);
-            walk_records(v, f);
-        }
-        Type::Record(r) => f(*r),
-    }
 }
 
 /// The strongly connected components of the dependency graph (Tarjan's algorithm), each
@@ -280,15 +267,7 @@ fn class_order(model: &Model, files: &[FileId]) -> Vec<RecordIndex> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{load_with, LoadOptions, MemoryFileSystem};
-
-    fn model(files: &[(&str, &str)], roots: &[&str]) -> Model {
-        let mut fs = MemoryFileSystem::new();
-        for (path, text) in files {
-            fs.insert(path, *text);
-        }
-        load_with(&fs, roots, &LoadOptions::default()).unwrap()
-    }
+    use crate::test_support::model_of;
 
     fn names(model: &Model, records: &[RecordIndex]) -> Vec<String> {
         records
@@ -299,7 +278,7 @@ mod tests {
 
     #[test]
     fn classes_follow_what_they_hold() {
-        let m = model(
+        let m = model_of(
             &[(
                 "a.jr",
                 "module m { class A { B b; vector<C> cs; } class B { C c; } class C { int x; } }",
@@ -317,7 +296,7 @@ mod tests {
 
     #[test]
     fn includes_and_references_become_header_includes() {
-        let m = model(
+        let m = model_of(
             &[
                 (
                     "dir/top.jr",
@@ -342,7 +321,7 @@ mod tests {
 
     #[test]
     fn files_referring_to_each_other_share_definitions() {
-        let m = model(
+        let m = model_of(
             &[
                 (
                     "a.jr",
@@ -369,10 +348,13 @@ mod tests {
 
     #[test]
     fn same_file_names_are_refused() {
-        let mut fs = MemoryFileSystem::new();
-        fs.insert("x/a.jr", "module a { class A { int x; } }");
-        fs.insert("y/a.jr", "module b { class B { int x; } }");
-        let m = load_with(&fs, &["x/a.jr", "y/a.jr"], &LoadOptions::default()).unwrap();
+        let m = model_of(
+            &[
+                ("x/a.jr", "module a { class A { int x; } }"),
+                ("y/a.jr", "module b { class B { int x; } }"),
+            ],
+            &["x/a.jr", "y/a.jr"],
+        );
         let problems = plan(&m).unwrap_err();
         assert_eq!(problems.len(), 1);
     }

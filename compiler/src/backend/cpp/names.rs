@@ -357,14 +357,7 @@ fn capitalised(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{load_with, LoadOptions, MemoryFileSystem};
-
-    fn names(ddl: &str) -> Vec<RecordNames> {
-        let mut fs = MemoryFileSystem::new();
-        fs.insert("x.jr", ddl);
-        let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-        assign(&model)
-    }
+    use crate::test_support::model;
 
     #[test]
     fn the_reserved_lists_hold_what_they_should() {
@@ -397,11 +390,11 @@ mod tests {
 
     #[test]
     fn scopes_resolve_every_collision() {
-        let n = names(
+        let n = assign(&model(
             "module a { class b { int type; int getX; int x; int b; int delete; int delete_; } }
              module a.b { class c { int v; } }
              module struct { class std { ustring s; } }",
-        );
+        ));
         let b = &n[0];
         assert_eq!(b.namespace, ["a"]);
         // The class gives way to the namespace a::b.

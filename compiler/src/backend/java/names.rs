@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::model::{Model, Record, Type};
+use crate::model::{Model, Record};
 
 /// Java's keywords, its literals and `_`: they name nothing.
 const RESERVED: &[&str] = &[
@@ -171,9 +171,9 @@ pub(crate) fn assign(model: &Model) -> Vec<RecordNames> {
         .map(|record| {
             let mut roots: BTreeSet<String> = ["org", "java"].map(String::from).into();
             for field in record.fields() {
-                referenced(field.ty(), &mut |r| {
+                field.ty().for_each_record(&mut |r| {
                     roots.insert(
-                        packages[r]
+                        packages[r.index()]
                             .split('.')
                             .next()
                             .unwrap_or_default()
@@ -236,19 +236,6 @@ fn qualify(package: &str, name: &str) -> String {
     }
 }
 
-/// Calls `f` with the index of every record `ty` names, at any depth.
-fn referenced(ty: &Type, f: &mut dyn FnMut(usize)) {
-    match ty {
-        Type::Primitive(_) => {}
-        Type::Vector(e) => referenced(e, f),
-        Type::Map(k, v) => {
-            referenced(k, f);
-            referenced(v, f);
-        }
-        Type::Record(r) => f(r.index()),
-    }
-}
-
 fn field_names(record: &Record, roots: &BTreeSet<String>) -> Vec<FieldNames> {
     let mut members: HashSet<String> = HashSet::new();
     // `getClass` is Object's (final); `getTypeInfo`/`setTypeFilter` the class's statics.
@@ -289,13 +276,10 @@ fn field_names(record: &Record, roots: &BTreeSet<String>) -> Vec<FieldNames> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{load_with, LoadOptions, MemoryFileSystem};
+    use crate::test_support::model;
 
     fn names(ddl: &str) -> Vec<RecordNames> {
-        let mut fs = MemoryFileSystem::new();
-        fs.insert("x.jr", ddl);
-        let model = load_with(&fs, &["x.jr"], &LoadOptions::default()).unwrap();
-        assign(&model)
+        assign(&model(ddl))
     }
 
     #[test]

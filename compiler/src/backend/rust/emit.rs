@@ -294,7 +294,7 @@ mod tests {
 
     #[test]
     fn items_get_a_blank_line_between_them_and_fields_do_not() {
-        let code = "\
+        let want = "\
 /// A.
 pub struct A {
     /// `int x`
@@ -302,61 +302,38 @@ pub struct A {
     /// `int y`
     pub y: i32,
 }
+
 /// M.
 pub mod m {
     /// B.
     pub struct B {
         pub b: i32,
     }
+
     /// C.
     #[derive(Debug)]
     pub struct C {
         pub c: i32,
     }
+
     /// Below.
     pub mod below;
+
     /// Other.
     pub mod other;
 }
+
 /// N.
 pub mod n;
 ";
+        // The same code without its blank lines, as the templates give it.
+        let code: String = want
+            .lines()
+            .filter(|line| !line.is_empty())
+            .map(|line| format!("{line}\n"))
+            .collect();
         let mut out = String::new();
-        separate_items(code, &mut out);
-        assert_eq!(
-            out,
-            "\
-/// A.
-pub struct A {
-    /// `int x`
-    pub x: i32,
-    /// `int y`
-    pub y: i32,
-}
-
-/// M.
-pub mod m {
-    /// B.
-    pub struct B {
-        pub b: i32,
-    }
-
-    /// C.
-    #[derive(Debug)]
-    pub struct C {
-        pub c: i32,
-    }
-
-    /// Below.
-    pub mod below;
-
-    /// Other.
-    pub mod other;
-}
-
-/// N.
-pub mod n;
-"
-        );
+        separate_items(&code, &mut out);
+        assert_eq!(out, want);
     }
 }

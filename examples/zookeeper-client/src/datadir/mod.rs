@@ -7,6 +7,27 @@
 //! was read: a reader is an iterator that yields the entries it could read and then, once,
 //! the error.
 
+/// `Iterator` for a reader whose `$next` method reads the next item (`None` at the end): the
+/// items, then the first error once, then nothing (`$stopped` records that it stopped).
+macro_rules! items_until_error {
+    ($reader:ident, $item:ty, $next:ident, $stopped:ident) => {
+        impl Iterator for $reader<'_> {
+            type Item = Result<$item>;
+
+            fn next(&mut self) -> Option<Result<$item>> {
+                if self.$stopped {
+                    return None;
+                }
+                let item = self.$next().transpose();
+                if !matches!(item, Some(Ok(_))) {
+                    self.$stopped = true;
+                }
+                item
+            }
+        }
+    };
+}
+
 mod json;
 mod snapshot;
 mod txnlog;

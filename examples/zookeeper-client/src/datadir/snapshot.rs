@@ -240,17 +240,4 @@ impl<'a> SnapshotReader<'a> {
     }
 }
 
-impl Iterator for SnapshotReader<'_> {
-    type Item = Result<SnapshotItem>;
-
-    fn next(&mut self) -> Option<Result<SnapshotItem>> {
-        if self.failed {
-            return None;
-        }
-        let item = self.item().transpose();
-        if !matches!(item, Some(Ok(_))) {
-            self.failed = true;
-        }
-        item
-    }
-}
+items_until_error!(SnapshotReader, SnapshotItem, item, failed);

@@ -171,20 +171,7 @@ impl<'a> TxnLogReader<'a> {
     }
 }
 
-impl Iterator for TxnLogReader<'_> {
-    type Item = Result<TxnEntry>;
-
-    fn next(&mut self) -> Option<Result<TxnEntry>> {
-        if self.done {
-            return None;
-        }
-        let item = self.entry().transpose();
-        if !matches!(item, Some(Ok(_))) {
-            self.done = true;
-        }
-        item
-    }
-}
+items_until_error!(TxnLogReader, TxnEntry, entry, done);
 
 /// `TxnHeader`, the transaction of its type, and the digest if one follows.
 fn decode_payload(

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::compress::decompress;
 use super::recovery::Damage;
-use super::{ChunkHeader, Compressor};
+use super::{ChunkHeader, Compressor, Layout};
 
 /// Appends one record, length-prefixed, to a chunk's raw payload.
 #[inline]
@@ -106,11 +106,26 @@ pub(crate) fn next_record<'a>(raw: &'a [u8], pos: &mut usize) -> Option<&'a [u8]
 }
 
 /// Checks what a header alone can tell: a known compressor, sizes within `limit`, and a
-/// record count the payload could hold.
-pub(crate) fn check_header(header: &ChunkHeader, limit: u64) -> Result<Compressor, Damage> {
-    let compressor = header
-        .compressor()
-        .ok_or(Damage::UnknownCompressor(header.compressor))?;
+/// record count the payload could hold. An unknown compressor in a header that reads well
+/// in the other layout than `layout` is [`Damage::OtherLayout`].
+pub(crate) fn check_header(
+    header: &ChunkHeader,
+    layout: Layout,
+    limit: u64,
+) -> Result<Compressor, Damage> {
+    let compressor = header.compressor().ok_or_else(|| {
+        let other = match layout {
+            Layout::Go => Layout::Cpp,
+            Layout::Cpp => Layout::Go,
+        };
+        match ChunkHeader::parse(&header.to_bytes(layout), other) {
+            Some(h) if h.compressor().is_some() => Damage::OtherLayout {
+                id: header.compressor,
+                layout: other,
+            },
+            _ => Damage::UnknownCompressor(header.compressor),
+        }
+    })?;
     if u64::from(header.compressed_size) > limit {
         return Err(Damage::TooLarge {
             what: "stored payload",

@@ -294,10 +294,11 @@ impl ChunkFinder {
             return Verdict::More(HEADER_LEN);
         };
         let header = ChunkHeader::parse(raw, self.options.layout).expect("magic checked");
-        let compressor = match check_header(&header, self.options.max_chunk_bytes) {
-            Ok(c) => c,
-            Err(damage) => return Verdict::Bad(damage, Some(header)),
-        };
+        let compressor =
+            match check_header(&header, self.options.layout, self.options.max_chunk_bytes) {
+                Ok(c) => c,
+                Err(damage) => return Verdict::Bad(damage, Some(header)),
+            };
         let len = HEADER_LEN + header.compressed_size as usize;
         if avail.len() < len {
             if eof {

@@ -137,7 +137,7 @@ pub(super) fn header_at<R: Read + Seek>(
         debug_assert_ne!(raw[..4], MAGIC_BYTES);
         return fail(Damage::BadMagic { found });
     };
-    if let Err(damage) = check_header(&header, options.max_chunk_bytes) {
+    if let Err(damage) = check_header(&header, options.layout, options.max_chunk_bytes) {
         return fail(damage);
     }
     let end = offset + HEADER_LEN as u64 + u64::from(header.compressed_size);
@@ -281,8 +281,12 @@ impl<R: Read + Seek> PaddleFile<R> {
             };
             return Err(damage.to_error(entry.offset));
         }
-        let compressor = check_header(&entry.header, self.options.max_chunk_bytes)
-            .map_err(|d| d.to_error(entry.offset))?;
+        let compressor = check_header(
+            &entry.header,
+            self.options.layout,
+            self.options.max_chunk_bytes,
+        )
+        .map_err(|d| d.to_error(entry.offset))?;
         self.in_scratch = open_chunk(
             &entry.header,
             compressor,

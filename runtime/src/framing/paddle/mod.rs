@@ -43,6 +43,7 @@ mod recovery;
 mod scanner;
 mod source;
 mod split;
+mod window;
 mod writer;
 
 #[cfg(feature = "tokio")]

@@ -5,7 +5,7 @@ use std::io::Read;
 use super::chunk::next_record;
 use super::recovery::{Damage, Skipped};
 use super::scanner::{ChunkScanner, Step};
-use super::split::record_window;
+use super::window::record_window;
 use super::PaddleReadOptions;
 use crate::error::Result;
 use crate::framing::split::{PayloadRun, RunPlace};

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::ChunkHeader;
+use super::{ChunkHeader, Layout};
 use crate::error::{Error, ErrorKind, Position};
 
 /// Why a chunk (or a stretch of bytes) could not be read.
@@ -35,6 +35,14 @@ pub enum Damage {
     },
     /// The header names a compressor id other than 0, 1 or 2.
     UnknownCompressor(u32),
+    /// The header names an unknown compressor in the layout read, but reads well in the
+    /// other one: the file is in that layout.
+    OtherLayout {
+        /// The compressor id as read.
+        id: u32,
+        /// The layout the header reads well in.
+        layout: Layout,
+    },
     /// The chunk's compressor is one this build lacks ([`Compressor::is_available`]).
     ///
     /// [`Compressor::is_available`]: super::Compressor::is_available
@@ -58,9 +66,10 @@ impl Damage {
     /// The [`ErrorKind`] a strict reader reports for this damage.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Damage::BadMagic { .. } | Damage::Decompress(_) | Damage::Records(_) => {
-                ErrorKind::Syntax
-            }
+            Damage::BadMagic { .. }
+            | Damage::Decompress(_)
+            | Damage::Records(_)
+            | Damage::OtherLayout { .. } => ErrorKind::Syntax,
             Damage::TruncatedHeader { .. } | Damage::TruncatedPayload { .. } => {
                 ErrorKind::UnexpectedEof
             }
@@ -70,14 +79,35 @@ impl Damage {
         }
     }
 
-    /// The error a strict reader reports for damage at `offset`.
+    /// The error a strict reader reports for damage at `offset`, with what to do about
+    /// it when something can be done (`--recover`, `--max-record-size`).
     #[cold]
     pub fn to_error(&self, offset: u64) -> Error {
         let message = match self {
-            Damage::Unavailable(_) => self.to_string(),
+            Damage::Unavailable(_) | Damage::OtherLayout { .. } => self.to_string(),
             _ => format!("damaged chunk: {self}"),
         };
-        Error::new(self.kind(), message).at(Position::Byte(offset))
+        let error = Error::new(self.kind(), message).at(Position::Byte(offset));
+        match self.remedy(offset) {
+            Some(hint) => error.with_hint(hint),
+            None => error,
+        }
+    }
+
+    /// What a strict reader's user can do about this damage at `offset`: recovery for a
+    /// damaged chunk that has chunks after it to read on with (not for input that ends, nor
+    /// for a first chunk whose magic is wrong: that is no Paddle file), a larger limit for
+    /// a chunk over it.
+    fn remedy(&self, offset: u64) -> Option<&'static str> {
+        match self {
+            Damage::Checksum { .. }
+            | Damage::Decompress(_)
+            | Damage::Records(_)
+            | Damage::UnknownCompressor(_) => Some(crate::framing::RECOVER_HINT),
+            Damage::BadMagic { .. } if offset > 0 => Some(crate::framing::RECOVER_HINT),
+            Damage::TooLarge { .. } => Some(crate::framing::LIMIT_HINT),
+            _ => None,
+        }
     }
 }
 
@@ -101,6 +131,17 @@ impl fmt::Display for Damage {
                 "checksum mismatch: header says 0x{stored:08x}, payload has 0x{computed:08x}"
             ),
             Damage::UnknownCompressor(id) => write!(f, "unknown compressor id {id}"),
+            Damage::OtherLayout { id, layout } => {
+                let (name, framing) = match layout {
+                    Layout::Go => ("Go", "paddle"),
+                    Layout::Cpp => ("C++", "paddle-cpp"),
+                };
+                write!(
+                    f,
+                    "unknown compressor id {id}, but the chunk header reads well in Paddle's \
+                     {name} layout: read the file as {framing}"
+                )
+            }
             Damage::Unavailable(c) => write!(f, "{}", c.unavailable().message()),
             Damage::TooLarge { what, size, limit } => write!(
                 f,

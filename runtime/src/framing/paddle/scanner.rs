@@ -304,7 +304,7 @@ impl<R: Read> ChunkScanner<R> {
             return Ok(Attempt::Bad(damage));
         }
         let header = ChunkHeader::parse(&raw_header, layout).expect("magic checked");
-        let compressor: Compressor = match check_header(&header, limit) {
+        let compressor: Compressor = match check_header(&header, layout, limit) {
             Ok(c) => c,
             Err(damage) => return Ok(Attempt::Bad(damage)),
         };

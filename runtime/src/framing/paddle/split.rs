@@ -28,7 +28,6 @@
 //! records a whole-file reader with the same options delivers.
 
 use std::io::{Cursor, Read, Seek, SeekFrom};
-use std::ops::Range;
 
 use bytes::Bytes;
 
@@ -36,7 +35,8 @@ use super::header::HEADER_LEN;
 use super::index::header_at;
 use super::reader::PaddleReader;
 use super::scanner::ChunkScanner;
-use super::{ChunkHeader, PaddleReadOptions};
+use super::window::record_window;
+use super::PaddleReadOptions;
 use crate::error::Result;
 
 impl<R: Read + Seek> PaddleReader<R> {
@@ -130,31 +130,4 @@ impl PaddleReader<Cursor<Bytes>> {
         reader.scanner.in_memory();
         Ok(reader)
     }
-}
-
-/// The records of the chunk at `offset` that belong to the split `[start, end)`, by index.
-///
-/// Record `k` of a chunk of `n` records spanning `len` bytes (header included) is placed at
-/// `offset + k * len / n` (rounded down): its share of the chunk. A split takes the records
-/// placed inside it, so a chunk larger than a split is shared between splits (each reads and
-/// checks the whole chunk) and splits of a file with few large chunks stay even. Compressed
-/// chunks split the same way: the rule needs no record's position in the file. Not used
-/// by splits that take whole chunks ([`PaddleReadOptions::whole_chunks`], recovering).
-///
-/// [`PaddleReadOptions::whole_chunks`]: super::PaddleReadOptions::whole_chunks
-pub(super) fn record_window(offset: u64, header: &ChunkHeader, start: u64, end: u64) -> Range<u32> {
-    let len = HEADER_LEN as u128 + u128::from(header.compressed_size);
-    let n = header.num_records;
-    // The first k placed at or after `x`: ceil((x - offset) * n / len), within 0..=n.
-    let first_at = |x: u64| -> u32 {
-        let Some(into) = x.checked_sub(offset) else {
-            return 0;
-        };
-        let into = u128::from(into);
-        if into >= len {
-            return n;
-        }
-        (into * u128::from(n)).div_ceil(len) as u32
-    };
-    first_at(start)..first_at(end).max(first_at(start))
 }

@@ -53,6 +53,38 @@ impl Header {
         header
     }
 
+    /// Whether the values may be records of `class` (`module.Class`: the Java class `rcc -l
+    /// java`, as Hadoop's own rcc, generates for a DDL type): the header names that class,
+    /// or one of Hadoop's record classes (`org.apache.hadoop.record.Record`, which a writer
+    /// names when it does not know the records' class), which names no type in particular.
+    ///
+    /// ```
+    /// use hadoop_record::framing::seqfile::{SeqWriteOptions, SeqWriter};
+    /// let file = SeqWriter::new(Vec::new(), SeqWriteOptions::new("links.Link")).into_inner()?;
+    /// let header = hadoop_record::framing::seqfile::SeqReader::new(&file[..])?.header().clone();
+    /// assert!(header.value_class_fits("links.Link"));
+    /// assert!(!header.value_class_fits("links.Url"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn value_class_fits(&self, class: &str) -> bool {
+        self.value_class == class || self.value_class.starts_with("org.apache.hadoop.record.")
+    }
+
+    /// What to warn of when the values are read as records of `class` (written as
+    /// `written_as`, when given) and the header names another class
+    /// ([`Header::value_class_fits`]): `a SequenceFile of a.B values, read as c.D: …`.
+    pub fn value_class_warning(&self, class: &str, written_as: Option<&str>) -> Option<String> {
+        if self.value_class_fits(class) || written_as.is_some_and(|w| self.value_class_fits(w)) {
+            return None;
+        }
+        let named = excerpt(&self.value_class).unquoted().at_most(200);
+        Some(format!(
+            "a SequenceFile of {named} values, read as {}: its records may not be of that type \
+             (give --type {named} if the DDL declares it)",
+            written_as.unwrap_or(class)
+        ))
+    }
+
     /// The codec of a compressed file; an [`ErrorKind::Unsupported`] error naming a codec
     /// class this crate cannot read or write.
     pub fn codec(&self) -> Result<Option<Codec>> {

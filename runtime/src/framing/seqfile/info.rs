@@ -4,22 +4,10 @@ use std::fmt;
 use std::io::Read;
 
 use super::header::Header;
-use super::reader::{Log, SeqReader, Skipped};
+use super::read_log::{BlockSummary, Log};
+use super::reader::{SeqReader, Skipped};
 use super::{Compression, SeqReadOptions};
 use crate::error::{Error, Result};
-
-/// A block of a block-compressed file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BlockSummary {
-    /// Byte offset of the block (its sync entry).
-    pub offset: u64,
-    /// Records in the block.
-    pub records: u64,
-    /// Bytes of the block in the file, sync entry included.
-    pub stored: u64,
-    /// Bytes of its four buffers once decompressed.
-    pub raw: u64,
-}
 
 /// What [`info`] found in a file.
 #[derive(Debug)]

@@ -68,6 +68,7 @@
 mod codec;
 mod header;
 mod info;
+mod read_log;
 mod reader;
 mod source;
 mod split;
@@ -77,7 +78,8 @@ mod writer;
 
 pub use codec::Codec;
 pub use header::Header;
-pub use info::{info, BlockSummary, SeqInfo};
+pub use info::{info, SeqInfo};
+pub use read_log::BlockSummary;
 pub use reader::{Pair, SeqReader, Skipped};
 pub use sync::random_sync;
 pub use writer::SeqWriter;

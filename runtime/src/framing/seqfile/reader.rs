@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::codec::Engine;
 use super::header::Header;
-use super::info::BlockSummary;
+use super::read_log::{BlockSummary, Log};
 use super::source::Source;
 use super::sync::entry;
 use super::{Compression, SeqReadOptions, SYNC_SIZE};
@@ -87,13 +87,6 @@ pub struct SeqReader<R> {
     skipped: Vec<Skipped>,
     pub(super) log: Option<Log>,
     pub(super) done: bool,
-}
-
-/// What [`super::info()`] collects while reading.
-#[derive(Debug, Default)]
-pub(super) struct Log {
-    pub syncs: Vec<u64>,
-    pub blocks: Vec<BlockSummary>,
 }
 
 /// Where the current record's bytes are.
@@ -283,7 +276,12 @@ impl<R: Read> SeqReader<R> {
                 Ok(Unit::Block) => {}
                 Ok(Unit::End) => return Ok(false),
                 Err(fault) => {
-                    if !(self.options.recover && fault.recoverable && self.header.sync.is_some()) {
+                    let recoverable = fault.recoverable && self.header.sync.is_some();
+                    if !self.options.recover {
+                        let error = crate::framing::with_remedy(fault.error, recoverable);
+                        return Err(error.in_record(self.records));
+                    }
+                    if !recoverable {
                         return Err(fault.error.in_record(self.records));
                     }
                     self.resync(fault)?;

@@ -24,6 +24,7 @@ mod codec;
 
 pub use decoder::{Decoder, Event};
 pub use header::FileHeader;
+pub(crate) use header::MAGIC;
 pub use info::{info, V1Info};
 pub use reader::{Payloads, V1Reader};
 pub use writer::{check_record_type, V1FrameWriter, V1Writer};

@@ -16,6 +16,7 @@ mod reader;
 mod snappy;
 mod writer;
 
+pub(crate) use header::MAGIC;
 pub use header::{
     capacity, ChunkHeader, Compression, DEFAULT_CHUNK_SIZE, HEADER_LEN, MAX_CHUNK_SIZE,
     MIN_CHUNK_SIZE,

@@ -596,7 +596,11 @@ impl<R: Read> VarReader<R> {
 
     /// Notes damage and prepares to resume at the next chunk where a record starts.
     fn recover(&mut self, fault: Fault) -> Result<()> {
-        if !self.options.recover || !fault.recoverable {
+        if !self.options.recover {
+            let recoverable = fault.recoverable && self.chunk_size.is_some();
+            return Err(crate::framing::with_remedy(fault.error, recoverable));
+        }
+        if !fault.recoverable {
             return Err(fault.error);
         }
         let Some(size) = self.chunk_size else {
