@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
 use hadoop_record::archive::jute::JuteOptions;
+use hadoop_record::framing::detect::plain_looks;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::seqfile::Header;
 use hadoop_record::framing::v1::FileHeader;
@@ -18,10 +19,12 @@ use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{Error, Format, RecordReader, RecordWriter, Value};
 
+use super::float_text::FloatTextOption;
 use super::frame::{complete_output, report_end, write_failure, Stop, OUTPUT_BUFFER};
 use super::framing::{
-    check_read_options, parse_framing, FrameReader, FrameWriter, Framing, Payload, ReadOptions,
-    WriteOptions,
+    check_read_options, check_value_class, find_framing, input_name, no_framing_found,
+    parse_framing, FrameReader, FrameWriter, Framing, InFraming, Payload, PeekedInput, ReadOptions,
+    WriteOptions, AUTO_HELP,
 };
 use super::schema_type::{load_type, Early};
 use super::storage::{create_output, open_input, Files, Output, STORAGE_HELP};
@@ -34,6 +37,8 @@ const EXAMPLES: &str = "\
 Examples:
   rcc convert --schema links.jr --type links.Link --from binary --to csv in.bin out.csv
   rcc convert --schema links.jr --type links.Link --from csv --to json < links.csv
+  rcc convert --schema links.jr --type links.Link --from binary --to xml --float-text shortest \\
+      in.bin out.xml
   rcc convert --schema links.jr --type links.Link --from json --to binary links.json out.bin
   rcc convert --schema a.jr -I ddl/common --type a.Event --from xml --to binary in.xml
   rcc convert --schema l.jr --type l.Link --from binary --to csv --in-framing paddle in.paddle
@@ -53,10 +58,15 @@ Examples:
   rcc convert --schema z.jr --type z.Stat --from jute --nullable --to parquet stats.jute s.parquet
 
 JSON is what --to json writes: one record per line (or any whitespace between records), or
-a JSON array of records; longs beyond 2^53 are strings, floats Java's text, NaN and the
-infinities the strings \"NaN\", \"Infinity\", \"-Infinity\", buffers hex, maps [key, value]
-pairs. --from json also reads a map with ustring keys as an object, {\"a\": 1, \"b\": 2}, in
+a JSON array of records; longs beyond 2^53 are strings, floats Java's text (JDK 19's), NaN
+and the infinities the strings \"NaN\", \"Infinity\", \"-Infinity\", buffers hex, maps
+[key, value] pairs. --from json also reads a map with ustring keys as an object, {\"a\": 1, \"b\": 2}, in
 any key order (a key given twice is an error).
+
+CSV and XML print floats and doubles as Hadoop's Java writes them on JDK 8 to 18, which
+Hadoop clusters run (--float-text legacy, the default); --float-text shortest prints JDK 19
+and later's text, which differs for about 5% of values (9.9E-324 for 1.0E-323). Either is
+read.
 
 With --writer-schema (or --writer-type), the input was written as an older (or other)
 version of the record: each record is read as Hadoop's type filter reads it (fields matched by
@@ -73,8 +83,11 @@ gives back the bytes --to parquet read. An rcc built without Parquet and Arrow (
 they double its build) runs the companion rcc-convert for these (cargo install
 hadoop-record-sql-cli).
 
-With --in-framing every payload holds one record; with --out-framing every record becomes
+With a framing in, every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
+--in-framing {AUTO_HELP}; input that starts with none of these is records back to back, as
+--in-framing none reads any input. A framing named that the first bytes contradict is an
+error saying what they are.
 A SequenceFile's payloads are its values (keys are dropped unless --key-type reads them, or
 kept as they are when the output is a SequenceFile too); a SequenceFile written names --type
 as its value class, as Hadoop's rcc names the Java class.
@@ -84,7 +97,7 @@ position, field path) is printed and the exit status is 1.";
 /// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
 /// optionally inside framings
 #[derive(Debug, Args)]
-#[command(after_help = format!("{EXAMPLES}\n\n{STORAGE_HELP}"))]
+#[command(after_help = format!("{}\n\n{STORAGE_HELP}", EXAMPLES.replace("{AUTO_HELP}", AUTO_HELP)))]
 pub struct ConvertArgs {
     /// The DDL file declaring the record type
     #[arg(long, value_name = "FILE.jr")]
@@ -119,7 +132,10 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     to: OutFormat,
 
-    /// The input's framing: each payload holds one record
+    /// The input's framing, each payload holding one record: auto (the default: seqfile,
+    /// paddle, paddle-cpp, plasma-var or v1 found from the first bytes, else none), none
+    /// (records back to back), mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N,
+    /// plasma-var, seqfile or v1
     #[arg(long, value_name = "F")]
     in_framing: Option<String>,
 
@@ -153,6 +169,9 @@ pub struct ConvertArgs {
 
     #[command(flatten)]
     write: WriteOptions,
+
+    #[command(flatten)]
+    float_text: FloatTextOption,
 
     #[command(flatten)]
     columnar: ColumnarOptions,
@@ -213,6 +232,11 @@ impl OutFormat {
             OutFormat::Jute => Some(Format::Jute),
             OutFormat::Json | OutFormat::Parquet | OutFormat::Arrow => None,
         }
+    }
+
+    /// Whether floats are written as text that `--float-text` chooses: CSV and XML.
+    fn writes_float_text(self) -> bool {
+        matches!(self, OutFormat::Csv | OutFormat::Xml)
     }
 
     fn name(self) -> &'static str {
@@ -317,30 +341,33 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     let keys = key_type(context, &args)?;
     let keys = keys.as_ref();
 
-    let in_framing = args
-        .in_framing
-        .as_deref()
-        .map(|name| parse_framing("--in-framing", name))
-        .transpose()?;
+    let in_framing = in_framing(&args)?;
     let out_framing = args
         .out_framing
         .as_deref()
         .map(|name| parse_framing("--out-framing", name))
         .transpose()?;
-    // v1 to v1 keeps each record's type (and the header) unless --record-type says otherwise.
-    let keep_types = in_framing == Some(Framing::V1) && out_framing == Some(Framing::V1);
-    match in_framing {
-        Some(f) => check_read_options(f, &args.read, args.recover)?,
-        None => no_framing_options("--in-framing", &read_flags(&args.read, args.recover))?,
-    }
+    args.float_text
+        .only_for_text(args.to.writes_float_text(), "--to csv or xml")?;
     #[cfg(feature = "columnar")]
     if let Some(done) = columnar::convert(context, &args, schema, id, writer.as_ref()) {
         return done;
     }
     no_columnar_options(&args)?;
-    check_write_options(&args, out_framing, keep_types)?;
+    // v1 to v1 keeps each record's type (and the header) unless --record-type says otherwise;
+    // the options are checked as far as they can be before the input shows its framing.
+    let maybe_v1 = matches!(in_framing, InFraming::Auto | InFraming::Named(Framing::V1));
+    check_write_options(
+        &args,
+        out_framing,
+        maybe_v1 && out_framing == Some(Framing::V1),
+    )?;
     args.check_output()?;
-    let mut source = open_source(&args, in_framing)?;
+    let record = (schema, id, writer.as_ref());
+    let mut source = open_source(context, &args, in_framing, record)?;
+    let keep_types = source.framing() == Some(Framing::V1) && out_framing == Some(Framing::V1);
+    check_write_options(&args, out_framing, keep_types)?;
+    check_keys(&args, &source)?;
     let (mut sink, complete) = open_sink(
         &args,
         out_framing,
@@ -377,6 +404,32 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
     Ok(report_end(context, &source.skipped(), failure))
 }
 
+/// `--in-framing`, its read options checked as far as they can be before the input is
+/// opened.
+fn in_framing(args: &ConvertArgs) -> Result<InFraming, String> {
+    let in_framing = InFraming::parse("--in-framing", args.in_framing.as_deref(), true)?;
+    in_framing.check("--in-framing", &args.read, args.recover)?;
+    if in_framing == InFraming::None {
+        no_framing_options("--in-framing", &read_flags(&args.read, args.recover))?;
+    }
+    Ok(in_framing)
+}
+
+/// `--key-type` needs SequenceFile input: what the input turned out to be.
+fn check_keys(args: &ConvertArgs, source: &Source) -> Result<(), String> {
+    match (&args.key_type, source.framing()) {
+        (None, _) | (Some(_), Some(Framing::SeqFile)) => Ok(()),
+        (Some(_), framing) => Err(format!(
+            "--key-type applies to SequenceFile input (the only framing with keys), and {} is {}",
+            input_name(args.files.input.as_deref()),
+            match framing {
+                Some(framing) => format!("{framing}"),
+                None => "records back to back".to_owned(),
+            }
+        )),
+    }
+}
+
 /// The keys' record type, `--key-type` (in `--key-schema`), checked against the other
 /// options.
 fn key_type(context: &Context, args: &ConvertArgs) -> Result<Option<KeyType>, Early> {
@@ -386,7 +439,7 @@ fn key_type(context: &Context, args: &ConvertArgs) -> Result<Option<KeyType>, Ea
             .to_string()
             .into()),
         (Some(name), file) => {
-            if args.in_framing.as_deref() != Some("seqfile") {
+            if !matches!(args.in_framing.as_deref(), None | Some("auto" | "seqfile")) {
                 return Err(
                     "--key-type applies to --in-framing seqfile (the only framing with keys)"
                         .to_string()
@@ -435,9 +488,28 @@ fn check_write_options(
     Ok(())
 }
 
-/// The records of the input, as `--from`, `--in-framing` and the jute options say.
-fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source, Early> {
+/// The records of `record`'s type (in its schema, written as its writer's) in the input, as
+/// `--from`, `--in-framing` and the jute options say: a framing `auto` finds is checked
+/// against the read options, a SequenceFile's value class against the type.
+fn open_source(
+    context: &Context,
+    args: &ConvertArgs,
+    in_framing: InFraming,
+    record: (&Schema, RecordId, Option<&Writer>),
+) -> Result<Source, Early> {
     let input = open_input(args.files.input.as_deref(), &args.files.storage)?;
+    let name = input_name(args.files.input.as_deref());
+    let (framing, input) = find_framing(input, in_framing, "--in-framing", &name)?;
+    if in_framing == InFraming::Auto {
+        match framing {
+            Some(framing) => check_read_options(framing, &args.read, args.recover)?,
+            None => {
+                if let Some(flag) = read_flags(&args.read, args.recover).first() {
+                    return Err(no_framing_found("--in-framing", &name, flag).into());
+                }
+            }
+        }
+    }
     let from = args.from.format();
     if args.jute_maxbuffer.is_some() && from != Some(Format::Jute) {
         return Err("--jute-maxbuffer applies to --from jute only"
@@ -449,21 +521,42 @@ fn open_source(args: &ConvertArgs, in_framing: Option<Framing>) -> Result<Source
         .map_or_else(JuteOptions::default, |max| {
             JuteOptions::default().with_max_buffer(max)
         });
-    Ok(match in_framing {
-        Some(framing) => Source::Framed {
-            frames: Box::new(FrameReader::new(input, framing, &args.read, args.recover)),
-            framing,
-            format: from,
-            jute,
-            scratch: Vec::new(),
-        },
+    Ok(match framing {
+        Some(framing) => {
+            let input: Box<dyn Read> = Box::new(input);
+            let frames = FrameReader::new(input, framing, &args.read, args.recover);
+            if let Some(header) = frames.seq_header() {
+                let (schema, id, writer) = record;
+                let class = |schema: &Schema, id| schema.record(id).map(|r| r.full_name());
+                let writer_class = writer.and_then(|w| class(&w.schema, w.id));
+                let class = class(schema, id).unwrap_or_default();
+                check_value_class(context, &name, header, &class, writer_class.as_deref());
+            }
+            Source::Framed {
+                frames: Box::new(frames),
+                framing,
+                format: from,
+                jute,
+                scratch: Vec::new(),
+            }
+        }
         None => match from {
             Some(format) => {
                 Source::Stream(RecordReader::new(input, format).with_jute_options(jute))
             }
-            None => Source::Json(JsonReader::new(input)),
+            None => Source::Json(JsonReader::new(Box::new(input))),
         },
     })
+}
+
+/// An error reading records back to back, with what the input looks like when that may be
+/// why (after records that read as garbage, maybe): a Mesos stream (which is never guessed),
+/// or text of another encoding than `format`.
+fn plain_error(e: &Error, format: Format, first: &[u8]) -> String {
+    match plain_looks(first, format.name()) {
+        Some(looks) => format!("{e}: {}", looks.hint("--in-framing")),
+        None => e.to_string(),
+    }
 }
 
 /// Where the records go, as `--to` and `--out-framing` say; `v1_header` and `seq_header`
@@ -490,9 +583,11 @@ fn open_sink(
                     seq_header,
                 )?,
                 encoder: match args.to.format() {
-                    Some(format) => {
-                        Encoder::Records(RecordWriter::new(buffer.clone(), format), buffer)
-                    }
+                    Some(format) => Encoder::Records(
+                        RecordWriter::new(buffer.clone(), format)
+                            .with_float_text(args.float_text.get()),
+                        buffer,
+                    ),
                     None => Encoder::Json(Vec::new()),
                 },
                 strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
@@ -501,7 +596,9 @@ fn open_sink(
         }
         None => match args.to.format() {
             // The record writer buffers by itself.
-            Some(format) => Sink::Stream(RecordWriter::new(output, format)),
+            Some(format) => Sink::Stream(
+                RecordWriter::new(output, format).with_float_text(args.float_text.get()),
+            ),
             None => Sink::Json(BufWriter::with_capacity(OUTPUT_BUFFER, output), Vec::new()),
         },
     };
@@ -604,7 +701,7 @@ type KeyType = (Schema, RecordId);
 /// Where records come from.
 enum Source {
     /// A stream of records back to back.
-    Stream(RecordReader<Box<dyn Read>>),
+    Stream(RecordReader<PeekedInput>),
     /// JSON records.
     Json(JsonReader<Box<dyn Read>>),
     /// One record per payload.
@@ -619,6 +716,14 @@ enum Source {
 }
 
 impl Source {
+    /// The input's framing; `None`: records back to back.
+    fn framing(&self) -> Option<Framing> {
+        match self {
+            Source::Stream(_) | Source::Json(_) => None,
+            Source::Framed { framing, .. } => Some(*framing),
+        }
+    }
+
     /// The v1 input framing's header.
     fn v1_header(&self) -> Option<&FileHeader> {
         match self {
@@ -648,7 +753,11 @@ impl Source {
         match self {
             Source::Stream(reader) => match read_record(reader, schema, id, writer) {
                 Ok(value) => Ok(value.map(Typed::plain)),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(plain_error(
+                    &e,
+                    reader.format(),
+                    reader.get_ref().first_bytes(),
+                )),
             },
             Source::Json(reader) => match read_json(reader, schema, id, writer) {
                 Ok(value) => Ok(value.map(Typed::plain)),

@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Read};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use hadoop_record::framing::detect::{looks_like, Looks};
 use hadoop_record::framing::mesos::{self, MesosOptions};
 use hadoop_record::framing::paddle::{self, PaddleReadOptions};
 use hadoop_record::framing::plasma::{self, PlasmaFormat, TextOptions, VarReadOptions};
@@ -12,15 +13,19 @@ use hadoop_record::framing::seqfile::{self, SeqReadOptions};
 use hadoop_record::framing::v1::{self, V1ReadOptions};
 
 use super::framing::{
-    check_read_options, parse_framing, FrameReader, FrameWriter, Framing, ReadOptions, WriteOptions,
+    check_read_options, find_framing, input_name, parse_framing, FrameReader, FrameWriter, Framing,
+    InFraming, ReadOptions, WriteOptions, AUTO_HELP,
 };
 use super::storage::{create_output, open_input, Files, Output, StorageArgs, STORAGE_HELP};
 use super::Context;
 
 const EXAMPLES: &str = "\
 Framings: mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1
+--from {AUTO_HELP}. A framing named that the first bytes contradict is an error saying what
+they are.
 
 Examples:
+  rcc frame --to mesos part-00000 values.recordio    (a SequenceFile, found as such)
   rcc frame --from mesos --to paddle events.recordio events.paddle
   rcc frame --from paddle --to v1 --record-type Event in.paddle out.rio
   rcc frame --from v1 --to paddle --compression snappy --chunk-size 1M in.rio out.paddle
@@ -30,7 +35,7 @@ Examples:
   rcc frame --from mesos --to seqfile --record-type links.Link \\
       --seqfile-compression block --seqfile-codec snappy --seqfile-key long in.recordio out.seq
   rcc frame --from seqfile --to seqfile --seqfile-compression none part-00000 plain.seq
-  rcc frame info --from paddle data.paddle
+  rcc frame info data.paddle
   rcc frame info --from seqfile part-00000
   rcc frame --from seqfile --to paddle hdfs://namenode:8020/logs/part-00000 s3://bucket/logs.paddle
 
@@ -43,7 +48,10 @@ On damaged input every complete record is written, then the error is printed and
 exit status is 1.";
 
 const INFO_EXAMPLES: &str = "\
+--from {AUTO_HELP}.
+
 Examples:
+  rcc frame info data.paddle
   rcc frame info --from paddle data.paddle
   rcc frame info --from plasma-fixed:16 records.bin
   rcc frame info --from seqfile part-00000    (header, codec, blocks, sync entries)
@@ -54,7 +62,7 @@ Exit status 1 when the file is damaged (the report says where and what recovery 
 /// unchanged, or summarise a framed file (`rcc frame info`)
 #[derive(Debug, Args)]
 #[command(
-    after_help = format!("{EXAMPLES}\n\n{STORAGE_HELP}"),
+    after_help = format!("{}\n\n{STORAGE_HELP}", EXAMPLES.replace("{AUTO_HELP}", AUTO_HELP)),
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -62,8 +70,10 @@ pub struct FrameArgs {
     #[command(subcommand)]
     command: Option<FrameCommand>,
 
-    /// Framing of the input
-    #[arg(long, value_name = "F", required = true)]
+    /// Framing of the input: auto (the default: seqfile, paddle, paddle-cpp, plasma-var or
+    /// v1 found from its first bytes), mesos, paddle, paddle-cpp, plasma-text,
+    /// plasma-fixed:N, plasma-var, seqfile or v1
+    #[arg(long, value_name = "F")]
     from: Option<String>,
 
     /// Framing of the output
@@ -101,16 +111,17 @@ impl FrameArgs {
 #[derive(Debug, Subcommand)]
 enum FrameCommand {
     // (Its description is `InfoArgs`'s.)
-    #[command(after_help = INFO_EXAMPLES)]
+    #[command(after_help = INFO_EXAMPLES.replace("{AUTO_HELP}", AUTO_HELP))]
     Info(InfoArgs),
 }
 
 /// Summarise a framed file: chunks, records, headers, checksums, what recovery skips
 #[derive(Debug, Args)]
 struct InfoArgs {
-    /// Framing of the file
+    /// Framing of the file: auto (the default: found from its first bytes) or a framing's
+    /// name
     #[arg(long, value_name = "F")]
-    from: String,
+    from: Option<String>,
 
     #[command(flatten)]
     read: ReadOptions,
@@ -142,11 +153,18 @@ pub(crate) const OUTPUT_BUFFER: usize = 64 << 10;
 
 /// The conversion; `Err` for problems found before any record was read.
 fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
-    let from = parse_framing("--from", args.from.as_deref().unwrap_or_default())?;
+    let given = InFraming::parse("--from", args.from.as_deref(), false)?;
+    given.check("--from", &args.read, args.recover)?;
     let to = parse_framing("--to", args.to.as_deref().unwrap_or_default())?;
-    check_read_options(from, &args.read, args.recover)?;
+    // Check the output options on a sink first, so that bad options create no file (as far
+    // as they can be checked before the input shows its framing).
+    let maybe_v1 = matches!(given, InFraming::Auto | InFraming::Named(Framing::V1));
+    FrameWriter::new(io::sink(), to, &args.write, None, maybe_v1, None)?;
+    args.files.check_output(&[])?;
+    let input = open_input(args.files.input.as_deref(), &args.files.storage)?;
+    let name = input_name(args.files.input.as_deref());
+    let (from, input) = framed(input, given, &name, &args.read, args.recover)?;
     let typed_input = from == Framing::V1;
-    // Check the output options on a sink first, so that bad options create no file.
     FrameWriter::new(io::sink(), to, &args.write, None, typed_input, None)?;
 
     if to == Framing::SeqFile && from != Framing::SeqFile && args.write.record_type.is_none() {
@@ -155,8 +173,6 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
              name the records' Java class with --record-type module.Class",
         );
     }
-    args.files.check_output(&[])?;
-    let input = open_input(args.files.input.as_deref(), &args.files.storage)?;
     let mut reader = FrameReader::new(input, from, &args.read, args.recover);
     let (output, complete) = create_output(args.files.output.as_deref(), &args.files.storage)?;
     let output = BufWriter::with_capacity(OUTPUT_BUFFER, output);
@@ -190,6 +206,34 @@ fn convert(context: &Context, args: FrameArgs) -> Result<bool, String> {
     drop(writer);
     complete_output(complete, &mut failure);
     Ok(report_end(context, &reader.skipped(), failure))
+}
+
+/// The framing of `input` (named `name` in messages) as `given` says: found from its first
+/// bytes (an error when none is: rcc frame reads payloads, not records back to back) and
+/// checked against the read options, or named and checked against the first bytes. The
+/// input comes back to be read from its start.
+fn framed(
+    input: Box<dyn Read>,
+    given: InFraming,
+    name: &str,
+    options: &ReadOptions,
+    recover: bool,
+) -> Result<(Framing, Box<dyn Read>), String> {
+    let (framing, input) = find_framing(input, given, "--from", name)?;
+    let Some(framing) = framing else {
+        let hint = match looks_like(input.first_bytes()) {
+            Some(Looks::Mesos) => Looks::Mesos.hint("--from"),
+            _ => "give --from F (mesos, plasma-text, plasma-fixed:N are never guessed)".into(),
+        };
+        return Err(format!(
+            "cannot tell the framing of {name} from its first bytes (seqfile, paddle, \
+             paddle-cpp, plasma-var and v1 are found so): {hint}"
+        ));
+    };
+    if given == InFraming::Auto {
+        check_read_options(framing, options, recover)?;
+    }
+    Ok((framing, Box::new(input)))
 }
 
 /// Completes `output` (written and flushed) if nothing failed, else abandons it: a file in
@@ -255,9 +299,11 @@ fn run_info(context: &Context, args: InfoArgs) -> bool {
 
 /// Prints the report; the file's first damage, if any.
 fn info(args: &InfoArgs) -> Result<Option<String>, String> {
-    let from = parse_framing("--from", &args.from)?;
-    check_read_options(from, &args.read, false)?;
+    let given = InFraming::parse("--from", args.from.as_deref(), false)?;
+    given.check("--from", &args.read, false)?;
     let input = open_input(Some(&args.file), &args.storage)?;
+    let name = input_name(Some(&args.file));
+    let (from, input) = framed(input, given, &name, &args.read, false)?;
     let (report, damage) = describe(input, from, &args.read)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     print!("{report}");

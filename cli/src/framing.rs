@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::str::FromStr;
 
 use clap::Args;
+use hadoop_record::framing::detect::{contradiction, Peeked};
 use hadoop_record::framing::mesos::{MesosOptions, MesosReader, MesosWriter};
 use hadoop_record::framing::paddle::{
     Compressor, Layout, PaddleReadOptions, PaddleReader, PaddleWriteOptions, PaddleWriter,
@@ -27,6 +28,14 @@ use hadoop_record::Error;
 /// The names accepted after `--from`, `--to`, `--in-framing` and `--out-framing`.
 pub(crate) const FRAMING_NAMES: &str =
     "mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1";
+
+/// What `--in-framing auto` (and rcc frame's `--from auto`), the default, finds: for the
+/// help texts.
+pub const AUTO_HELP: &str = "auto (the default) finds seqfile (SEQ and a version byte), \
+paddle and paddle-cpp (the chunk magic 04 03 02 01, the layout the first header reads well \
+in), plasma-var (PMRV) and v1 (RecordIO v) from the first bytes of the input; mesos, \
+plasma-text and plasma-fixed:N are never guessed (a Mesos length line is also a line of text) \
+and must be named";
 
 /// A framing named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +97,120 @@ impl fmt::Display for Framing {
 /// Parses a framing name given to `flag`, with a message naming the flag.
 pub fn parse_framing(flag: &str, name: &str) -> Result<Framing, String> {
     name.parse().map_err(|e| format!("{flag}: {e}"))
+}
+
+/// How the input's framing is given (`--in-framing`, rcc frame's `--from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InFraming {
+    /// Found from the input's first bytes (`auto`, the default).
+    Auto,
+    /// Records back to back, whatever they start with (`none`).
+    None,
+    /// This framing; the input's first bytes must not show another.
+    Named(Framing),
+}
+
+impl InFraming {
+    /// The choice `name` (absent: `auto`) given to `flag`; `none` only where records back
+    /// to back are an input (`plain`).
+    pub(crate) fn parse(flag: &str, name: Option<&str>, plain: bool) -> Result<Self, String> {
+        match name {
+            None | Some("auto") => Ok(InFraming::Auto),
+            Some("none") if plain => Ok(InFraming::None),
+            Some(name) => name.parse().map(InFraming::Named).map_err(|e: String| {
+                let others = if plain { "auto, none" } else { "auto" };
+                format!(
+                    "{flag}: {}",
+                    e.replace("(expected one of ", &format!("(expected one of {others}, "))
+                )
+            }),
+        }
+    }
+
+    /// Checks the read options that can be checked before the input is opened: all of them
+    /// against a named framing, and against `auto` the one that applies to a framing it
+    /// never finds (`--lenient`, mesos).
+    pub(crate) fn check(
+        self,
+        flag: &str,
+        options: &ReadOptions,
+        recover: bool,
+    ) -> Result<(), String> {
+        match self {
+            InFraming::Named(framing) => check_read_options(framing, options, recover),
+            InFraming::Auto if options.lenient => Err(format!(
+                "--lenient applies to mesos input, which is never found from its first bytes: \
+                 give {flag} mesos"
+            )),
+            InFraming::Auto | InFraming::None => Ok(()),
+        }
+    }
+}
+
+/// The input named `path` (`None` or `-`: standard input) as messages name it.
+pub(crate) fn input_name(path: Option<&std::path::Path>) -> String {
+    match path {
+        None => "standard input".to_owned(),
+        Some(p) if p == std::path::Path::new("-") => "standard input".to_owned(),
+        Some(p) => p.display().to_string(),
+    }
+}
+
+/// An input whose first bytes were read ahead to tell its framing.
+pub(crate) type PeekedInput = Peeked<Box<dyn Read>>;
+
+/// The input's framing, as `given` says: found from its first bytes (`None`: records back
+/// to back, nothing found), or named and checked against them (a named framing the bytes
+/// contradict is an error saying what they are and what to give to `flag`). The input comes
+/// back with its first bytes to be read again; `name` names it in messages.
+pub(crate) fn find_framing(
+    input: Box<dyn Read>,
+    given: InFraming,
+    flag: &str,
+    name: &str,
+) -> Result<(Option<Framing>, PeekedInput), String> {
+    let input = Peeked::new(input).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let framing = match given {
+        InFraming::Auto => input.detect().map(|found| {
+            found
+                .name()
+                .parse()
+                .expect("every framing found has a name rcc takes")
+        }),
+        InFraming::None => None,
+        InFraming::Named(framing) => {
+            let named = framing.to_string();
+            if let Some(found) = contradiction(&named, input.first_bytes()) {
+                return Err(format!("{name}: {}", found.mismatch(&named, flag)));
+            }
+            Some(framing)
+        }
+    };
+    Ok((framing, input))
+}
+
+/// The error for read options given with `auto` when the input showed no framing: what
+/// they need.
+pub(crate) fn no_framing_found(flag: &str, name: &str, option: &str) -> String {
+    format!(
+        "{option} applies to framed input, and {name} starts with none of the framings found \
+         from their first bytes (seqfile, paddle, paddle-cpp, plasma-var, v1): give {flag} F \
+         (mesos, plasma-text, plasma-fixed:N are never guessed)"
+    )
+}
+
+/// Warns when a SequenceFile's value class is not the record type read, `class` (nor
+/// `writer_class`, the type it was written as): its records may not be that type.
+pub(crate) fn check_value_class(
+    context: &crate::Context,
+    name: &str,
+    header: &Header,
+    class: &str,
+    writer_class: Option<&str>,
+) {
+    if let Some(warning) = header.value_class_warning(class, writer_class) {
+        context.warning(&format!("{name} is {warning}"));
+    }
 }
 
 /// A byte count: digits with an optional binary suffix (`K`, `KiB`, `M`, `MiB`, `G`, `GiB`).

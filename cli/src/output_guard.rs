@@ -11,7 +11,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::storage::url_of;
+use crate::store_url::url_of;
 
 /// What an output is written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

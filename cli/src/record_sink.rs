@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::{Error, Format, RecordWriter};
 
@@ -71,16 +72,20 @@ impl Write for SharedBytes {
 
 impl RecordSink {
     /// Records of `format` into `output`, framed by `framing` (a name `--out-framing`
-    /// takes) with `options` (`--seqfile-*`, `--compression`, …), or back to back.
+    /// takes) with `options` (`--seqfile-*`, `--compression`, …), or back to back; floats
+    /// in CSV and XML as `float_text` says (`--float-text`).
     pub fn new<W: Write + Send + 'static>(
         output: W,
         format: Format,
+        float_text: FloatText,
         framing: Option<&str>,
         options: &WriteOptions,
     ) -> Result<Self, String> {
+        let writer =
+            |out: Box<dyn Write + Send>| RecordWriter::new(out, format).with_float_text(float_text);
         let Some(name) = framing else {
             return Ok(RecordSink {
-                inner: Inner::Stream(RecordWriter::new(Box::new(output), format)),
+                inner: Inner::Stream(writer(Box::new(output))),
             });
         };
         let framing = parse_framing("--out-framing", name)?;
@@ -90,7 +95,7 @@ impl RecordSink {
         Ok(RecordSink {
             inner: Inner::Framed {
                 frames,
-                writer: RecordWriter::new(Box::new(buffer.clone()), format),
+                writer: writer(Box::new(buffer.clone())),
                 buffer,
                 record: Vec::new(),
                 strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)

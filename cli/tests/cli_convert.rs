@@ -17,8 +17,8 @@ use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
 use support::{
-    assert_clean_output, assert_stderr_contains, assert_success, convert_args, convert_in, name_of,
-    rcc_in, stderr, stems, FORMATS,
+    assert_clean_output, assert_stderr_contains, assert_success, convert_args, convert_in,
+    float_text_runs, listing, name_of, rcc_in, stderr, stems, FORMATS,
 };
 
 /// Runs `rcc args` in the fixture directory with `stdin` as standard input.
@@ -36,29 +36,72 @@ fn case(name: &str) -> &'static Case {
     hadoop_java().cases.iter().find(|c| c.name == name).unwrap()
 }
 
+/// Every conversion gives the target file's bytes: by default and with `--float-text
+/// legacy` those JDK 17 wrote (`data/`), with `--float-text shortest` a modern JDK's
+/// (`data-jdk-modern/`), from either JDK's input.
 #[test]
 fn every_conversion_reproduces_the_target_bytes() {
-    let mut checked = 0;
+    let (mut checked, mut modern) = (0, 0);
     for (stem, cases) in stems(&hadoop_java().cases) {
         for (_, from) in FORMATS {
             for (_, to) in FORMATS {
                 let source = cases[from];
                 let target = cases[to];
-                let expected = target.modern_bytes();
                 // Readers accept what JDK 17 wrote and what a modern JDK writes.
                 let mut inputs = vec![source.bytes()];
                 if source.differs_on_modern_jdk() {
                     inputs.push(source.modern_bytes());
                 }
-                for input in inputs {
-                    let out = convert(source, from, to, &[], &input);
-                    assert_clean_output(&out, &expected, &format!("{stem} {from} -> {to}"));
-                    checked += 1;
+                for input in &inputs {
+                    for (extra, float_text) in float_text_runs(to) {
+                        let out = convert(source, from, to, extra, input);
+                        let what = format!("{stem} {from} -> {to} {extra:?}");
+                        assert_clean_output(&out, &target.bytes_with(float_text), &what);
+                        checked += 1;
+                        modern += usize::from(target.differs_on_modern_jdk());
+                    }
                 }
             }
         }
     }
-    assert!(checked >= 155 * FORMATS.len() * FORMATS.len(), "{checked}");
+    assert!(checked >= 155 * 3 * (1 + 3 + 3), "{checked}");
+    // The files whose float text differs between the JDKs were among them.
+    assert!(modern >= 2 * 3 * 3, "{modern}");
+}
+
+/// `--float-text` takes legacy or shortest, and applies to CSV and XML output only.
+#[test]
+fn float_text_is_legacy_or_shortest_for_csv_and_xml() {
+    let c = case("float_08.xml");
+    let out = convert(c, "xml", "csv", &["--float-text", "modern"], &c.bytes());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("invalid value 'modern' for '--float-text <JDK>'")
+            && err.contains("[possible values: legacy, shortest]"),
+        "{err}"
+    );
+    for to in ["binary", "json"] {
+        let out = convert(c, "xml", to, &["--float-text", "shortest"], &c.bytes());
+        assert_eq!(out.status.code(), Some(1), "{to}");
+        assert!(out.stdout.is_empty(), "{to}");
+        assert_eq!(
+            stderr(&out),
+            "error: --float-text applies to Hadoop CSV and XML output (--to csv or xml)\n",
+            "{to}"
+        );
+    }
+    let help = rcc(&["convert", "--help"], b"");
+    let text = String::from_utf8(help.stdout).unwrap().replace('\n', " ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "--float-text <JDK>",
+        "legacy: JDK 8 to 18's text, which Hadoop clusters write (the default)",
+        "shortest: JDK 19 and later's",
+    ] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
 }
 
 /// Reads JSON lines as values of `record_type` with the harness' own schema.
@@ -124,7 +167,7 @@ fn long_streams_convert_record_by_record() {
             let stream = |e: Encoding| -> Vec<u8> {
                 ints.iter()
                     .filter(|c| c.encoding == e)
-                    .flat_map(|c| c.modern_bytes())
+                    .flat_map(|c| c.bytes())
                     .collect()
             };
             let out = convert(ints[0], from, to, &[], &stream(from_encoding));
@@ -143,7 +186,7 @@ fn long_streams_convert_record_by_record() {
 fn truncated_input_gives_the_records_before_it_and_a_located_error() {
     let c = case("stream_allprims_x3.binary");
     let bytes = c.bytes();
-    let csv = case("stream_allprims_x3.csv").modern_bytes();
+    let csv = case("stream_allprims_x3.csv").bytes();
     let csv_lines: Vec<&[u8]> = csv.split_inclusive(|&b| b == b'\n').collect();
     // Record boundaries in the binary stream, from converting record by record.
     let mut ends = Vec::new();
@@ -181,7 +224,7 @@ fn truncated_input_gives_the_records_before_it_and_a_located_error() {
 #[test]
 fn corrupt_input_names_record_position_and_field() {
     let c = case("stream_allprims_x3.csv");
-    let csv = String::from_utf8(c.modern_bytes()).unwrap();
+    let csv = String::from_utf8(c.bytes()).unwrap();
     // The second record's boolean is `F`; make it `X`.
     let bad = csv.replacen(",F,", ",X,", 1);
     let out = convert(c, "csv", "json", &[], bad.as_bytes());
@@ -234,13 +277,13 @@ fn binary_payloads(record_type: &str) -> Vec<(&'static Case, Vec<u8>)> {
 /// The CSV file of the same stem as a binary case.
 fn csv_of(binary: &Case) -> Vec<u8> {
     let stem = binary.name.strip_suffix(".binary").unwrap();
-    case(&format!("{stem}.csv")).modern_bytes()
+    case(&format!("{stem}.csv")).bytes()
 }
 
 /// The XML file of the same stem as a binary case.
 fn xml_of(binary: &Case) -> Vec<u8> {
     let stem = binary.name.strip_suffix(".binary").unwrap();
-    case(&format!("{stem}.xml")).modern_bytes()
+    case(&format!("{stem}.xml")).bytes()
 }
 
 #[test]
@@ -404,7 +447,7 @@ fn a_huge_bad_token_is_quoted_as_an_excerpt() {
 #[test]
 fn csv_in_plasma_text_is_the_csv_stream() {
     let c = case("stream_allprims_x3.binary");
-    let csv = case("stream_allprims_x3.csv").modern_bytes();
+    let csv = case("stream_allprims_x3.csv").bytes();
     let out = convert(
         c,
         "binary",
@@ -505,6 +548,11 @@ fn errors_before_any_work() {
             "convert", "--schema", schema, "--type", ty, "--from", "binary", "--to", "csv",
         ]
     };
+    let no_framing = format!(
+        "error: --recover applies to framed input, and {input} starts with none of the framings \
+         found from their first bytes (seqfile, paddle, paddle-cpp, plasma-var, v1): give \
+         --in-framing F (mesos, plasma-text, plasma-fixed:N are never guessed)\n"
+    );
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             base("prims.jr", "oracle.prims.IntRek"),
@@ -513,8 +561,17 @@ fn errors_before_any_work() {
         (base("prims.jr", "Nothing.Like.It"), "error: unknown type `Nothing.Like.It` in prims.jr (it and its includes declare oracle.prims.ByteRec, oracle.prims.BoolRec, oracle.prims.IntRec, oracle.prims.LongRec, oracle.prims.FloatRec, oracle.prims.DoubleRec, oracle.prims.StringRec, oracle.prims.BufferRec, oracle.prims.AllPrims)\n"),
         (
             [base("prims.jr", "IntRec"), vec!["--in-framing", "zip"]].concat(),
-            "error: --in-framing: unknown framing `zip` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
+            "error: --in-framing: unknown framing `zip` (expected one of auto, none, mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
         ),
+        (
+            [base("prims.jr", "IntRec"), vec!["--lenient"]].concat(),
+            "error: --lenient applies to mesos input, which is never found from its first bytes: give --in-framing mesos\n",
+        ),
+        (
+            [base("prims.jr", "IntRec"), vec!["--in-framing", "none", "--recover"]].concat(),
+            "error: --recover applies to framed data: it needs --in-framing\n",
+        ),
+        ([base("prims.jr", "IntRec"), vec!["--recover"]].concat(), &no_framing),
         (
             [base("prims.jr", "IntRec"), vec!["--out-framing", "v1"]].concat(),
             "error: writing v1 needs --record-type TYPE (the type every record is written as)\n",
@@ -522,10 +579,6 @@ fn errors_before_any_work() {
         (
             [base("prims.jr", "IntRec"), vec!["--record-type", "X"]].concat(),
             "error: --record-type applies to framed data: it needs --out-framing\n",
-        ),
-        (
-            [base("prims.jr", "IntRec"), vec!["--recover"]].concat(),
-            "error: --recover applies to framed data: it needs --in-framing\n",
         ),
         (
             [base("prims.jr", "IntRec"), vec!["--in-framing", "mesos", "--recover"]].concat(),
@@ -600,7 +653,7 @@ fn files_and_standard_streams() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
-    let expected = case("stream_intrec_x5.csv").modern_bytes();
+    let expected = case("stream_intrec_x5.csv").bytes();
     assert_eq!(std::fs::read(&output).unwrap(), expected);
     let dashes = convert(c, "binary", "csv", &["-", "-"], &c.bytes());
     assert_eq!(dashes.stdout, expected);
@@ -625,16 +678,6 @@ fn files_and_standard_streams() {
     );
 }
 
-/// The names in `dir`, sorted.
-fn listing(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
-
 /// A conversion that fails halfway leaves the old output as it was, and no temporary; one
 /// that succeeds replaces it whole. An output that is the input or the DDL is refused.
 #[test]
@@ -646,7 +689,7 @@ fn outputs_are_replaced_whole_and_never_destroy_inputs() {
         dir.path().join("prims.jr"),
     )
     .unwrap();
-    let csv = String::from_utf8(c.modern_bytes()).unwrap();
+    let csv = String::from_utf8(c.bytes()).unwrap();
     std::fs::write(dir.path().join("good.csv"), &csv).unwrap();
     // The second record's boolean is `F`; make it `X`.
     std::fs::write(dir.path().join("bad.csv"), csv.replacen(",F,", ",X,", 1)).unwrap();
@@ -700,7 +743,266 @@ fn help_has_examples() {
     let text = String::from_utf8(help.stdout).unwrap();
     assert!(text.contains("Examples:\n  rcc convert --schema"), "{text}");
     assert!(text.contains("--in-framing"));
+    // What --in-framing finds when it is left out, and how to ask for records back to back.
+    let flat = text.replace('\n', " ");
+    assert!(
+        flat.contains(
+            "--in-framing auto (the default) finds seqfile (SEQ and a version byte), paddle and \
+             paddle-cpp (the chunk magic 04 03 02 01, the layout the first header reads well \
+             in), plasma-var (PMRV) and v1 (RecordIO v) from the first bytes of the input; \
+             mesos, plasma-text and plasma-fixed:N are never guessed"
+        ),
+        "{text}"
+    );
+    assert!(flat.contains("--in-framing none reads any input"), "{text}");
     // --from and --to take the same formats.
     let formats = "- binary\n          - csv\n          - xml\n          - jute:    ZooKeeper's jute binary encoding\n          - json\n          - parquet: An Apache Parquet file, one column per field\n          - arrow:   An Apache Arrow IPC file, one column per field\n";
     assert_eq!(text.matches(formats).count(), 2, "{text}");
+}
+
+/// A file of Hadoop's SequenceFile fixtures: the 60 `oracle.composite.Outer` records of
+/// `values.bin` as values.
+fn seqfile_fixture(name: &str) -> String {
+    hadoop_java_dir()
+        .join("../seqfile")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `rcc convert` of `composite.jr`'s `record_type` from binary to JSON, plus `extra`.
+fn outer_json(record_type: &str, extra: &[&str], stdin: &[u8]) -> Output {
+    rcc(
+        &convert_args(("composite.jr", record_type), ("binary", "json"), extra),
+        stdin,
+    )
+}
+
+/// Without --in-framing (auto, the default) SequenceFiles, Paddle files of either layout,
+/// plasma-var and v1 files are found from their first bytes, in a file and from a pipe,
+/// and give the records the framing named gives; records back to back are read as such;
+/// --in-framing none reads any input as records back to back.
+#[test]
+fn input_framings_are_found_from_the_first_bytes() {
+    const OUTER: &str = "oracle.composite.Outer";
+    let values = seqfile_fixture("values.bin");
+    let plain = outer_json(OUTER, &[&values], b"");
+    assert_clean_output(&plain, &plain.stdout, "values.bin");
+    assert_eq!(plain.stdout.iter().filter(|b| **b == b'\n').count(), 60);
+    let dir = tempfile::tempdir().unwrap();
+    let mut framed = Vec::new();
+    for seq in ["none.seq", "record-default.seq", "block-bzip2.seq"] {
+        framed.push((seqfile_fixture(seq), "seqfile"));
+    }
+    for (to, extra) in [
+        ("paddle", &[][..]),
+        ("paddle-cpp", &[][..]),
+        ("plasma-var", &[][..]),
+        ("v1", &["--record-type", "Outer"][..]),
+    ] {
+        let path = dir.path().join(to).to_string_lossy().into_owned();
+        let mut args = vec!["frame", "--from", "seqfile", "--to", to];
+        args.extend(extra);
+        args.extend([framed[0].0.as_str(), &path]);
+        assert_success(&rcc(&args, b""), to);
+        framed.push((path, to));
+    }
+    for (path, framing) in &framed {
+        let bytes = std::fs::read(path).unwrap();
+        for (what, out) in [
+            ("a file", outer_json(OUTER, &[path], b"")),
+            ("a pipe", outer_json(OUTER, &[], &bytes)),
+            (
+                "named",
+                outer_json(OUTER, &["--in-framing", framing, path], b""),
+            ),
+        ] {
+            assert_clean_output(&out, &plain.stdout, &format!("{path} ({framing}), {what}"));
+        }
+    }
+    // The Java fixtures' records back to back are plain records (binary, CSV and XML are
+    // converted by `every_conversion_reproduces_the_target_bytes`); --in-framing none reads
+    // a SequenceFile's own bytes as records, which they are not.
+    let none = outer_json(OUTER, &["--in-framing", "none", &framed[0].0], b"");
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        stderr(&none).starts_with("error: record 0, "),
+        "{}",
+        stderr(&none)
+    );
+}
+
+/// A framing named that the input's first bytes contradict is refused before anything is
+/// written: the message says what the input is and what to give.
+#[test]
+fn a_named_in_framing_the_first_bytes_contradict_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("never.json");
+    let out_str = out_path.to_str().unwrap();
+    let seq = seqfile_fixture("none.seq");
+    let out = outer_json(
+        "oracle.composite.Outer",
+        &["--in-framing", "paddle", &seq, out_str],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {seq}: this is a SequenceFile (SEQ, version 6), not paddle: give --in-framing \
+             seqfile (or leave --in-framing out)\n"
+        )
+    );
+    assert!(!out_path.exists());
+    let piped = outer_json(
+        "oracle.composite.Outer",
+        &["--in-framing", "mesos"],
+        &std::fs::read(&seq).unwrap(),
+    );
+    assert_eq!(
+        stderr(&piped),
+        "error: standard input: this is a SequenceFile (SEQ, version 6), not mesos: give \
+         --in-framing seqfile (or leave --in-framing out)\n"
+    );
+    assert!(piped.stdout.is_empty());
+    // --key-type reads a SequenceFile's keys: auto finds one, or says what the input is.
+    let keys = outer_json(
+        "oracle.composite.Outer",
+        &[
+            "--key-type",
+            "oracle.composite.Inner",
+            &seqfile_fixture("values.bin"),
+        ],
+        b"",
+    );
+    assert_eq!(
+        stderr(&keys),
+        format!(
+            "error: --key-type applies to SequenceFile input (the only framing with keys), and \
+             {} is records back to back\n",
+            seqfile_fixture("values.bin")
+        )
+    );
+}
+
+/// A SequenceFile whose value class is not --type (nor --writer-type) is read, with a
+/// warning naming both; Hadoop's record base class names no type and gets none.
+#[test]
+fn a_sequence_file_of_another_value_class_is_a_warning() {
+    let seq = seqfile_fixture("none.seq");
+    let out = outer_json("oracle.composite.Inner", &[&seq], b"");
+    assert_eq!(
+        stderr(&out).lines().next().unwrap(),
+        format!(
+            "warning: {seq} is a SequenceFile of oracle.composite.Outer values, read as \
+             oracle.composite.Inner: its records may not be of that type (give --type \
+             oracle.composite.Outer if the DDL declares it)"
+        )
+    );
+    // The type it names, or the type the records were written as: no warning.
+    let outer = outer_json("oracle.composite.Outer", &[&seq], b"");
+    assert_success(&outer, "--type Outer");
+    assert_eq!(stderr(&outer), "");
+    let written_as = outer_json(
+        "oracle.composite.Inner",
+        &["--writer-type", "oracle.composite.Outer", &seq],
+        b"",
+    );
+    assert!(
+        !stderr(&written_as).contains("warning"),
+        "{}",
+        stderr(&written_as)
+    );
+    // A SequenceFile rcc frame wrote without --record-type names Hadoop's base class.
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.seq").to_string_lossy().into_owned();
+    let paddle = dir
+        .path()
+        .join("values.paddle")
+        .to_string_lossy()
+        .into_owned();
+    assert_success(
+        &rcc(&["frame", "--to", "paddle", &seq, &paddle], b""),
+        "paddle",
+    );
+    let made = rcc(&["frame", "--to", "seqfile", &paddle, &base], b"");
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let mut made = rcc(&["frame", "info", &base], b"").stdout;
+    made.retain(|b| *b != b'\r');
+    assert!(String::from_utf8(made)
+        .unwrap()
+        .contains("value class: org.apache.hadoop.record.Record"),);
+    let read = outer_json("oracle.composite.Outer", &[&base], b"");
+    assert_success(&read, "base.seq");
+    assert_eq!(stderr(&read), "");
+    assert_eq!(read.stdout, outer.stdout);
+}
+
+/// Records back to back that do not read say what the input looks like when it looks like
+/// something else: text of another encoding, or a Mesos stream (never guessed).
+#[test]
+fn plain_input_that_does_not_read_says_what_it_looks_like() {
+    let all = |name: &str| hadoop_java_dir().join("data").join(name);
+    let allprims = |from: &str, file: &str| {
+        let file = all(file);
+        rcc(
+            &convert_args(
+                ("prims.jr", "oracle.prims.AllPrims"),
+                (from, "json"),
+                &[file.to_str().unwrap()],
+            ),
+            b"",
+        )
+    };
+    for (from, file, hint) in [
+        (
+            "binary",
+            "allprims_max.csv",
+            "it looks like lines of text: give --from csv",
+        ),
+        (
+            "binary",
+            "allprims_max.xml",
+            "it looks like XML text: give --from xml",
+        ),
+        (
+            "csv",
+            "allprims_max.xml",
+            "it looks like XML text: give --from xml",
+        ),
+        (
+            "xml",
+            "allprims_max.csv",
+            "it looks like lines of text: give --from csv",
+        ),
+    ] {
+        let out = allprims(from, file);
+        assert_eq!(out.status.code(), Some(1), "{file} as {from}");
+        let err = stderr(&out);
+        assert!(err.starts_with("error: record "), "{file} as {from}: {err}");
+        assert!(
+            err.ends_with(&format!(": {hint}\n")),
+            "{file} as {from}: {err}"
+        );
+    }
+    // Binary records that do not read have nothing to look like.
+    let c = case("allprims_max.binary");
+    let cut = &c.bytes()[..10];
+    let out = convert(c, "binary", "json", &[], cut);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+    // Binary records inside Mesos framing, read without it.
+    let records = binary_payloads("oracle.prims.AllPrims");
+    let framed = mesos_of(records.iter().map(|(_, b)| b.as_slice()));
+    let out = convert(records[0].0, "binary", "csv", &[], &framed);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with(
+            ": it looks like Mesos RecordIO (a length line, then that many bytes): give \
+             --in-framing mesos\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_success(&mesos_to_csv(records[0].0, &framed), "mesos");
 }

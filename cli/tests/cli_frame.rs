@@ -13,7 +13,7 @@ use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader};
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::V1Reader;
 use serde_json::Value as Json;
-use support::{assert_stderr_contains, command, rcc_in, stderr, CRATE_DIR};
+use support::{assert_stderr_contains, command, listing, rcc_in, stderr, CRATE_DIR};
 
 const TARGETS: [&str; 6] = [
     "mesos",
@@ -566,10 +566,10 @@ fn errors_before_any_work() {
     let out_str = out_path.to_str().unwrap();
     let mesos = fixtures().join("mesos/empty_records.recordio");
     let mesos = mesos.to_str().unwrap();
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 12] = [
         (
             &["--from", "mesoss", "--to", "paddle"],
-            "error: --from: unknown framing `mesoss` (expected one of mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
+            "error: --from: unknown framing `mesoss` (expected one of auto, mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
         ),
         (
             &["--from", "mesos", "--to", "plasma-fixed:0"],
@@ -606,6 +606,14 @@ fn errors_before_any_work() {
         (
             &["--from", "mesos", "--to", "paddle", "no/such/input"],
             "",
+        ),
+        (
+            &["--to", "paddle", "--lenient"],
+            "error: --lenient applies to mesos input, which is never found from its first bytes: give --from mesos\n",
+        ),
+        (
+            &["--from", "none", "--to", "paddle"],
+            "error: --from: unknown framing `none` (expected one of auto, mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, seqfile, v1)\n",
         ),
     ];
     for (args, expected) in cases {
@@ -659,20 +667,10 @@ fn errors_before_any_work() {
         b"",
     );
     assert!(stderr(&unreadable).starts_with("error: cannot read no/such/input: "));
-    // Usage errors are clap's, with exit status 2.
+    // Usage errors are clap's, with exit status 2 (--from has a default: auto).
     let usage = rcc(&["frame", "--from", "mesos"], b"");
     assert_eq!(usage.status.code(), Some(2));
     assert!(stderr(&usage).contains("--to <F>"));
-}
-
-/// The names in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
 }
 
 /// An output file appears whole when the conversion succeeds, with the old file's
@@ -759,16 +757,249 @@ fn help_has_examples() {
     let help = rcc(&["frame", "--help"], b"");
     let text = String::from_utf8(help.stdout).unwrap();
     assert!(
-        text.contains("Examples:\n  rcc frame --from mesos --to paddle"),
+        text.contains("Examples:\n  rcc frame --to mesos part-00000"),
         "{text}"
     );
     assert!(text.contains("plasma-fixed:N"));
+    // What --from finds when it is left out.
+    let auto = "--from auto (the default) finds seqfile (SEQ and a version byte), paddle and \
+                paddle-cpp (the chunk magic 04 03 02 01, the layout the first header reads \
+                well in), plasma-var (PMRV) and v1 (RecordIO v) from the first bytes of the \
+                input; mesos, plasma-text and plasma-fixed:N are never guessed";
+    assert!(text.replace('\n', " ").contains(auto), "{text}");
+    assert!(
+        text.contains("Framing of the input: auto (the default"),
+        "{text}"
+    );
     let help = rcc(&["frame", "info", "--help"], b"");
     let text = String::from_utf8(help.stdout).unwrap();
     assert!(
-        text.contains("Examples:\n  rcc frame info --from paddle"),
+        text.contains("Examples:\n  rcc frame info data.paddle"),
         "{text}"
     );
+    assert!(text.replace('\n', " ").contains(auto), "{text}");
+}
+
+/// Without --from (auto, the default) each fixture's framing is found from its first bytes,
+/// in a file and from a pipe: rcc frame and rcc frame info do what they do with the framing
+/// named. Mesos, which is never guessed, and an empty file are errors that say what to give.
+#[test]
+fn framings_are_found_from_the_first_bytes() {
+    let mut found = 0;
+    for f in all_fixtures() {
+        let path = path_of(&f);
+        let is_found = f.framing != "mesos" && !f.bytes.is_empty();
+        for (file, stdin) in [(Some(path.as_str()), &[][..]), (None, &f.bytes[..])] {
+            let what = format!(
+                "{} ({}) from {}",
+                f.file,
+                f.framing,
+                file.unwrap_or("a pipe")
+            );
+            let mut auto = vec!["frame", "--to", "mesos"];
+            auto.extend(file);
+            let out = rcc(&auto, stdin);
+            if is_found {
+                let mut named = vec!["frame", "--from", f.framing, "--to", "mesos"];
+                named.extend(file);
+                let want = rcc(&named, stdin);
+                assert_eq!(out.status.code(), want.status.code(), "{what}");
+                assert_eq!(stderr(&out), stderr(&want), "{what}");
+                assert_eq!(out.stdout, want.stdout, "{what}");
+                let (read, _) = read_with_library("mesos", &out.stdout);
+                assert_eq!(payloads(&read), payloads(&f.records), "{what}");
+                found += 1;
+                continue;
+            }
+            assert_eq!(out.status.code(), Some(1), "{what}");
+            assert!(out.stdout.is_empty(), "{what}");
+            let name = file.unwrap_or("standard input");
+            let cannot = format!(
+                "error: cannot tell the framing of {name} from its first bytes (seqfile, paddle, \
+                 paddle-cpp, plasma-var and v1 are found so): "
+            );
+            // A stream cut short still looks like Mesos; one whose lengths are bad does not.
+            let hint = if f.framing == "mesos" && !f.file.starts_with("invalid_") {
+                "it looks like Mesos RecordIO (a length line, then that many bytes): give --from mesos\n"
+            } else {
+                "give --from F (mesos, plasma-text, plasma-fixed:N are never guessed)\n"
+            };
+            assert_eq!(stderr(&out), format!("{cannot}{hint}"), "{what}");
+        }
+        if is_found {
+            let info = rcc(&["frame", "info", &path], b"");
+            let named = rcc(&["frame", "info", "--from", f.framing, &path], b"");
+            assert_eq!(info.stdout, named.stdout, "{}", f.file);
+            assert_eq!(info.status.code(), named.status.code(), "{}", f.file);
+        }
+    }
+    assert_eq!(
+        found,
+        2 * 19,
+        "paddle (10), paddle-cpp (1) and v1 (9) fixtures, but empty_file"
+    );
+
+    // A SequenceFile and a plasma-var file, as rcc writes them.
+    let dir = tempfile::tempdir().unwrap();
+    let source = fixtures().join("mesos/scheduler_events_json.recordio");
+    let source = source.to_str().unwrap();
+    let (events, _) = read_with_library("mesos", &std::fs::read(source).unwrap());
+    for to in ["seqfile", "plasma-var"] {
+        let path = dir.path().join(to);
+        let path = path.to_str().unwrap();
+        let mut args = vec!["frame", "--from", "mesos", "--to", to];
+        if to == "seqfile" {
+            args.extend(["--record-type", "events.Event"]);
+        }
+        args.extend([source, path]);
+        assert_eq!(rcc(&args, b"").status.code(), Some(0));
+        let back = rcc(&["frame", "--to", "mesos", path], b"");
+        assert_eq!(back.status.code(), Some(0), "{to}: {}", stderr(&back));
+        let (read, _) = read_with_library("mesos", &back.stdout);
+        assert_eq!(payloads(&read), payloads(&events), "{to}");
+    }
+}
+
+/// A framing named that the input's first bytes contradict is refused before any output is
+/// made: the message says what the input is and what to give.
+#[test]
+fn a_named_framing_the_first_bytes_contradict_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("never.out");
+    let out_str = out_path.to_str().unwrap();
+    let path = |p: &str| fixtures().join(p).to_string_lossy().into_owned();
+    let pvar = dir.path().join("events.pvar");
+    let pvar = pvar.to_str().unwrap();
+    let source = path("mesos/empty_records.recordio");
+    let made = rcc(
+        &[
+            "frame",
+            "--from",
+            "mesos",
+            "--to",
+            "plasma-var",
+            &source,
+            pvar,
+        ],
+        b"",
+    );
+    assert_eq!(made.status.code(), Some(0));
+    let cases = [
+        (
+            "seqfile/none.seq".to_owned(),
+            "paddle",
+            "a SequenceFile (SEQ, version 6)",
+            "seqfile",
+        ),
+        (
+            "paddle/cpp_layout_nocomp.recordio".to_owned(),
+            "paddle",
+            "a Paddle file in the C++ layout",
+            "paddle-cpp",
+        ),
+        (
+            "paddle/single_chunk_nocomp.recordio".to_owned(),
+            "paddle-cpp",
+            "a Paddle file (Go layout)",
+            "paddle",
+        ),
+        (
+            "v1/basic.rio".to_owned(),
+            "mesos",
+            "a RecordIO v1 file (RecordIO v…)",
+            "v1",
+        ),
+        (
+            pvar.to_owned(),
+            "plasma-text",
+            "a plasma-var file (PMRV, version 1)",
+            "plasma-var",
+        ),
+    ];
+    for (file, named, what, give) in cases {
+        let file = if file.starts_with('/') {
+            file
+        } else {
+            path(&file)
+        };
+        let message = |name: &str| {
+            format!(
+                "error: {name}: this is {what}, not {named}: give --from {give} (or leave --from \
+                 out)\n"
+            )
+        };
+        let out = rcc(
+            &["frame", "--from", named, "--to", "mesos", &file, out_str],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert_eq!(stderr(&out), message(&file), "{file}");
+        assert!(!out_path.exists(), "{file}");
+        let bytes = std::fs::read(&file).unwrap();
+        let piped = rcc(&["frame", "--from", named, "--to", "mesos"], &bytes);
+        assert_eq!(stderr(&piped), message("standard input"), "{file}");
+        assert!(piped.stdout.is_empty());
+        let info = rcc(&["frame", "info", "--from", named, &file], b"");
+        assert_eq!(info.status.code(), Some(1), "{file}");
+        assert_eq!(stderr(&info), message(&file), "{file}");
+    }
+}
+
+/// Errors that have a remedy name it: --recover for damaged chunks, blocks and records,
+/// --lenient for Mesos lengths with a sign, blanks or CR.
+#[test]
+fn decoding_errors_name_their_remedy() {
+    let corrupt = std::fs::read(fixtures().join("paddle/corrupt_checksum.recordio")).unwrap();
+    let out = rcc(&["frame", "--to", "mesos"], &corrupt);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with(": give --recover to skip the damage and read on\n"),
+        "{}",
+        stderr(&out)
+    );
+    let saved = rcc(&["frame", "--to", "mesos", "--recover"], &corrupt);
+    assert_eq!(saved.status.code(), Some(1));
+    assert!(
+        !stderr(&saved).contains("give --recover"),
+        "{}",
+        stderr(&saved)
+    );
+    assert!(!saved.stdout.is_empty());
+
+    // A SequenceFile's block that does not decompress.
+    let mut seq = std::fs::read(fixtures().join("seqfile/block-default.seq")).unwrap();
+    let middle = seq.len() / 2;
+    for b in &mut seq[middle..middle + 16] {
+        *b ^= 0x5a;
+    }
+    let out = rcc(&["frame", "--to", "mesos"], &seq);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: damaged seqfile input: "), "{err}");
+    assert!(
+        err.ends_with(": give --recover to skip the damage and read on\n"),
+        "{err}"
+    );
+
+    // Mesos lengths as mesos-go and Mesos' Python decoder take them.
+    for input in [&b"+5\nhello"[..], b"5\r\nhello", b" 5\nhello"] {
+        let out = rcc(&["frame", "--from", "mesos", "--to", "paddle"], input);
+        assert_eq!(out.status.code(), Some(1), "{input:?}");
+        assert!(
+            stderr(&out).ends_with(
+                ": give --lenient to accept a sign, blanks and CR around lengths, as mesos-go \
+                 and Mesos' Python decoder do\n"
+            ),
+            "{}",
+            stderr(&out)
+        );
+        let lenient = rcc(
+            &["frame", "--from", "mesos", "--lenient", "--to", "mesos"],
+            input,
+        );
+        assert_eq!(lenient.status.code(), Some(0), "{}", stderr(&lenient));
+        assert_eq!(lenient.stdout, b"5\nhello");
+    }
 }
 
 /// `rcc frame info` on a fixture: stdout, then stderr and the exit status.

@@ -99,6 +99,24 @@ fn populate(map: &memmap2::Mmap, range: Option<(u64, u64)>) {
     let _ = (map, range);
 }
 
+impl Input {
+    /// The file's first bytes, as many as tell its framing
+    /// ([`DETECT_LEN`](hadoop_record::framing::detect::DETECT_LEN)); the input is left at
+    /// its start.
+    pub(crate) fn first_bytes(&mut self) -> io::Result<Vec<u8>> {
+        use hadoop_record::framing::detect::DETECT_LEN;
+        if let Input::Mapped(file) = self {
+            let bytes = file.get_ref();
+            return Ok(bytes[..bytes.len().min(DETECT_LEN)].to_vec());
+        }
+        self.seek(SeekFrom::Start(0))?;
+        let mut first = Vec::with_capacity(DETECT_LEN);
+        self.take(DETECT_LEN as u64).read_to_end(&mut first)?;
+        self.seek(SeekFrom::Start(0))?;
+        Ok(first)
+    }
+}
+
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {

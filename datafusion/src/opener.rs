@@ -79,6 +79,7 @@ impl FileOpener for RecordOpener {
             range,
             projection: self.projection.clone(),
             batch_size: self.batch_size,
+            hint: None,
         };
         let store = self.store.clone();
         let map = self.format.options.memory_map();
@@ -123,7 +124,7 @@ impl FileOpener for RecordOpener {
 }
 
 /// A file as its user names it: a local file by its absolute path, any other by its URL.
-fn file_name(store_url: &str, location: &object_store::path::Path) -> String {
+pub(crate) fn file_name(store_url: &str, location: &object_store::path::Path) -> String {
     match store_url.strip_prefix("file://") {
         Some(root) => format!("{}{location}", if root.is_empty() { "/" } else { root }),
         None => format!("{}/{location}", store_url.trim_end_matches('/')),

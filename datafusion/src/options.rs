@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
+use hadoop_record::framing::detect::{contradiction, detect};
 use hadoop_record::framing::split::{Framing, ReadSettings};
-use hadoop_record::Format;
+use hadoop_record::{ErrorKind, Format};
 use serde::{Deserialize, Serialize};
 
 /// A table of record files: which record type, encoded how, framed how.
@@ -32,7 +33,7 @@ pub struct RecordTableOptions {
     /// The records' encoding (default binary).
     #[serde(with = "format_name")]
     encoding: Format,
-    /// The files' framing (default none: records back to back).
+    /// The files' framing (default none: records back to back; `auto` finds it).
     framing: FramingOptions,
     /// Rows per batch; `None`: the session's batch size.
     batch_size: Option<usize>,
@@ -116,10 +117,19 @@ pub struct DdlFile {
 
 hadoop_record::__options! {
     /// A framing by the name `rcc` gives it, and how to read it.
+    ///
+    /// `auto` (or empty, the default) is found from the first bytes of a table's first
+    /// file (the first that is not empty, in name order) when the table's format is made
+    /// ([`table_format`](crate::table_format), which
+    /// [`register_records`](crate::SessionContextExt::register_records) calls): SequenceFiles,
+    /// Paddle files of either layout, plasma-var and RecordIO v1 files are recognised,
+    /// anything else is records back to back (`none`). Every file of the table is then
+    /// checked to start as that one does, as every file is checked against a framing named.
     #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
     pub struct FramingOptions {
-        /// `none` (or empty, the default), `mesos`, `paddle`, `paddle-cpp`, `plasma-text`,
-        /// `plasma-fixed:N`, `plasma-var`, `v1` or `seqfile`.
+        /// `auto` (or empty, the default), `none` (records back to back, whatever they
+        /// start with), `mesos`, `paddle`, `paddle-cpp`, `plasma-text`, `plasma-fixed:N`,
+        /// `plasma-var`, `v1` or `seqfile`.
         name / with_name: string String = String::new();
         /// paddle, paddle-cpp, plasma-var, seqfile: skip damaged chunks and carry on.
         recover / with_recover: copy bool = false;
@@ -127,6 +137,11 @@ hadoop_record::__options! {
         lenient / with_lenient: copy bool = false;
         /// The largest record (paddle: chunk) accepted; `None`: the framing's default.
         max_record_size / with_max_record_size: copy Option<u64> = None;
+        /// The file `auto` found the framing in ([`FramingOptions::found`]): the table's
+        /// other files are checked to be in the same framing, and a file that is not is an
+        /// error naming both.
+        @ #[serde(default)]
+        found_in / with_found_in: ref Option<String> = None;
     }
 }
 
@@ -136,19 +151,139 @@ impl FramingOptions {
         FramingOptions::default().with_name(name)
     }
 
-    /// The runtime framing these options describe.
+    /// Whether the framing is found from the files' first bytes (`auto`, or no name).
+    pub fn is_auto(&self) -> bool {
+        matches!(self.name.as_str(), "" | "auto")
+    }
+
+    /// The runtime framing these options describe; an error for `auto`, which
+    /// [`FramingOptions::found`] turns into a framing first.
     pub fn to_framing(&self) -> hadoop_record::Result<Framing> {
-        let name = if self.name.is_empty() {
-            "none"
-        } else {
-            &self.name
-        };
-        name.parse::<Framing>()?.configure(
+        if self.is_auto() {
+            return Err(hadoop_record::Error::new(
+                ErrorKind::Unsupported,
+                "the framing `auto` is found from the files' first bytes when the table is made \
+                 (table_format, register_records)",
+            ));
+        }
+        self.name.parse::<Framing>()?.configure(
             &ReadSettings::default()
                 .with_recover(self.recover)
                 .with_lenient(self.lenient)
                 .with_max_record_size(self.max_record_size),
         )
+    }
+
+    /// Checks what can be checked before any file is read: a named framing and its
+    /// settings; with `auto`, that leniency (Mesos', which `auto` never finds) is not asked
+    /// for.
+    ///
+    /// ```
+    /// use hadoop_record_datafusion::FramingOptions;
+    /// assert!(FramingOptions::default().with_recover(true).check().is_ok());
+    /// let e = FramingOptions::default().with_lenient(true).check().unwrap_err();
+    /// assert_eq!(e.to_string(), "leniency applies to mesos input, which is never found from \
+    ///     the first bytes: give --in-framing mesos");
+    /// assert!(FramingOptions::named("paddle").with_lenient(true).check().is_err());
+    /// ```
+    pub fn check(&self) -> hadoop_record::Result<()> {
+        if !self.is_auto() {
+            return self.to_framing().map(drop);
+        }
+        if self.lenient {
+            return Err(hadoop_record::Error::new(
+                ErrorKind::Unsupported,
+                "leniency applies to mesos input, which is never found from the first bytes: \
+                 give --in-framing mesos",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `auto` resolved from `first`, the first bytes of `file`: the framing they show
+    /// (`none` when they show none), noted as found in `file`. The settings are checked
+    /// against it. Options that are not `auto` come back as they are.
+    ///
+    /// ```
+    /// use hadoop_record_datafusion::FramingOptions;
+    /// let found = FramingOptions::default().found(b"SEQ\x06\x05a.Key", "a.seq")?;
+    /// assert_eq!((found.name(), found.found_in().as_deref()), ("seqfile", Some("a.seq")));
+    /// let e = FramingOptions::default().with_recover(true).found(b"1,2\n", "a.csv").unwrap_err();
+    /// assert_eq!(e.to_string(), "a.csv starts with none of the framings found from their \
+    ///     first bytes (seqfile, paddle, paddle-cpp, plasma-var, v1): recovery applies to \
+    ///     paddle, paddle-cpp, plasma-var and seqfile input, not none");
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn found(self, first: &[u8], file: &str) -> hadoop_record::Result<FramingOptions> {
+        if !self.is_auto() {
+            return Ok(self);
+        }
+        let found = detect(first);
+        let options = self
+            .with_name(found.map_or("none", |f| f.name()))
+            .with_found_in(Some(file.to_owned()));
+        match (options.to_framing(), found) {
+            (Ok(_), _) => Ok(options),
+            (Err(e), Some(found)) => Err(hadoop_record::Error::new(
+                e.kind(),
+                format!("{file} is {found}: {}", e.message()),
+            )),
+            (Err(e), None) => Err(hadoop_record::Error::new(
+                e.kind(),
+                format!(
+                    "{file} starts with none of the framings found from their first bytes \
+                     (seqfile, paddle, paddle-cpp, plasma-var, v1): {}",
+                    e.message()
+                ),
+            )),
+        }
+    }
+
+    /// Checks `first`, the first bytes of a file, against the framing (resolved: not
+    /// `auto`): a framing named must not be contradicted by them; one `auto` found in
+    /// another file must be the one they show (a table's files share one framing). Empty
+    /// files and `none` named are never contradicted. The error says what the file is and
+    /// what to do.
+    ///
+    /// ```
+    /// use hadoop_record_datafusion::FramingOptions;
+    /// let seq = b"SEQ\x06\x05a.Key";
+    /// let e = FramingOptions::named("paddle").check_file(seq).unwrap_err();
+    /// assert_eq!(e, "this is a SequenceFile (SEQ, version 6), not paddle: give --in-framing \
+    ///     seqfile (or leave --in-framing out)");
+    /// let found = FramingOptions::default().found(b"1,2\n", "a.csv")?;
+    /// assert!(found.check_file(b"3,4\n").is_ok());
+    /// assert_eq!(found.check_file(seq).unwrap_err(), "this is a SequenceFile (SEQ, version \
+    ///     6), but the table's framing, found in a.csv, is none (records back to back): the \
+    ///     files of a table share one framing (query the others as a table of their own)");
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn check_file(&self, first: &[u8]) -> Result<(), String> {
+        if first.is_empty() {
+            return Ok(());
+        }
+        let Some(found_in) = &self.found_in else {
+            return match contradiction(&self.name, first) {
+                Some(found) => Err(found.mismatch(&self.name, "--in-framing")),
+                None => Ok(()),
+            };
+        };
+        let found = detect(first);
+        if found.map_or("none", |f| f.name()) == self.name {
+            return Ok(());
+        }
+        let what = match found {
+            Some(found) => format!("this is {found}"),
+            None => "this starts with none of the framings found from their first bytes".into(),
+        };
+        let table = match self.name.as_str() {
+            "none" => "none (records back to back)",
+            name => name,
+        };
+        Err(format!(
+            "{what}, but the table's framing, found in {found_in}, is {table}: the files of a \
+             table share one framing (query the others as a table of their own)"
+        ))
     }
 }
 

@@ -11,6 +11,7 @@ pub struct ScanProgress {
     records: AtomicU64,
     total: AtomicU64,
     skipped: Mutex<Vec<String>>,
+    warnings: Mutex<Vec<String>>,
 }
 
 impl ScanProgress {
@@ -46,6 +47,19 @@ impl ScanProgress {
         }
         if let Ok(mut all) = self.skipped.lock() {
             all.extend(skipped.into_iter().map(|s| format!("{file}: {s}")));
+        }
+    }
+
+    /// What the files of the tables registered with the format may not be as they are read
+    /// (`FILE is a SequenceFile of a.B values, read as c.D: …`), one line each; nothing is
+    /// wrong with them as files.
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings.lock().map(|w| w.clone()).unwrap_or_default()
+    }
+
+    pub(crate) fn add_warning(&self, warning: String) {
+        if let Ok(mut all) = self.warnings.lock() {
+            all.push(warning);
         }
     }
 

@@ -3,17 +3,22 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use datafusion::common::{plan_datafusion_err, Result};
+use datafusion::common::{plan_datafusion_err, DataFusionError, Result};
 use datafusion::datasource::listing::{
     ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
 };
 use datafusion::execution::context::{SessionContext, SessionState};
 use futures::TryStreamExt;
 use glob::MatchOptions;
-use object_store::ObjectMeta;
+use hadoop_record::framing::detect::DETECT_LEN;
+use hadoop_record::framing::seqfile::SeqReader;
+use hadoop_record::ErrorKind;
+use object_store::{ObjectMeta, ObjectStoreExt};
 
 use crate::binary_strings::register_binary_strings;
+use crate::error::{Place, RecordError};
 use crate::format::RecordFormat;
+use crate::opener::file_name;
 use crate::options::RecordTableOptions;
 
 /// Registers tables of record files with a [`SessionContext`].
@@ -63,12 +68,89 @@ impl SessionContextExt for SessionContext {
         options: RecordTableOptions,
         paths: &[&str],
     ) -> Result<Arc<RecordFormat>> {
-        let format = Arc::new(RecordFormat::try_new(options)?);
+        let format = Arc::new(table_format(self, options, paths).await?);
         let table = record_table(self, format.clone(), paths).await?;
         register_binary_strings(self);
         self.register_table(name, Arc::new(table))?;
         Ok(format)
     }
+}
+
+/// The format of a table of `paths` (as [`record_table`] takes them) of the records
+/// `options` describe, its framing checked against the first bytes of the first file that
+/// is not empty (in name order, the paths in the order given): a framing `auto` is the one
+/// they show (or `none`; see [`FramingOptions`](crate::FramingOptions)), one named must not
+/// be contradicted by them (`FILE: this is a SequenceFile (SEQ, version 6), not paddle: …`).
+/// A SequenceFile whose value class is not the record type's (`module.Class`, the Java
+/// class rcc generates) is a warning, in [`ScanProgress::warnings`](crate::ScanProgress::warnings).
+/// The table's scans check every other file the same way.
+pub async fn table_format(
+    ctx: &SessionContext,
+    options: RecordTableOptions,
+    paths: &[&str],
+) -> Result<RecordFormat> {
+    let framing = options.framing().clone();
+    framing
+        .check()
+        .map_err(|e| plan_datafusion_err!("{}", e.message()))?;
+    if framing.name() == "none" {
+        return RecordFormat::try_new(options);
+    }
+    let state = ctx.state();
+    let mut first = None;
+    for path in paths {
+        let listed = list_path(&state, path).await?;
+        let store = state
+            .runtime_env()
+            .object_store(listed.url.object_store())?;
+        let file = listed
+            .files
+            .iter()
+            .filter(|meta| meta.size > 0)
+            .min_by(|a, b| a.location.cmp(&b.location));
+        if let Some(meta) = file {
+            let end = meta.size.min(DETECT_LEN as u64);
+            let bytes = store.get_range(&meta.location, 0..end).await?;
+            let name = file_name(listed.url.object_store().as_str(), &meta.location);
+            first = Some((name, bytes));
+            break;
+        }
+    }
+    let Some((file, bytes)) = first else {
+        // No file holds a byte: nothing to read, in any framing.
+        let framing = if framing.is_auto() {
+            framing.with_name("none")
+        } else {
+            framing
+        };
+        return RecordFormat::try_new(options.with_framing_options(framing));
+    };
+    let framing = framing
+        .found(&bytes, &file)
+        .map_err(|e| plan_datafusion_err!("{}", e.message()))?;
+    if let Err(message) = framing.check_file(&bytes) {
+        // As the table's scans report a file that contradicts its framing.
+        return Err(DataFusionError::External(Box::new(RecordError {
+            file,
+            place: Place::File,
+            error: hadoop_record::Error::new(ErrorKind::Syntax, message),
+        })));
+    }
+    let seqfile = framing.name() == "seqfile";
+    let format = RecordFormat::try_new(options.with_framing_options(framing))?;
+    if seqfile {
+        // The header is read from the first bytes; one longer than them is not checked.
+        if let Ok(reader) = SeqReader::new(&bytes[..]) {
+            let (schema, id) = format.record_type();
+            let class = schema.record(id).map(|r| r.full_name()).unwrap_or_default();
+            if let Some(warning) = reader.header().value_class_warning(&class, None) {
+                format
+                    .progress()
+                    .add_warning(format!("{file} is {warning}"));
+            }
+        }
+    }
+    Ok(format)
 }
 
 /// The listing table of `paths` in `format`, every path checked to match a file.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::common::{DataFusionError, Result};
+use hadoop_record::framing::detect::{plain_looks, Looks};
 use hadoop_record::framing::split::{Framing, PayloadRead, Split};
 use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions};
@@ -26,6 +27,9 @@ pub(crate) struct Job {
     /// The record fields to decode, by index.
     pub projection: Vec<usize>,
     pub batch_size: usize,
+    /// What a file read as records back to back looks like instead (a Mesos stream, text of
+    /// another encoding), for its decoding errors; set when the scan opens.
+    pub hint: Option<String>,
 }
 
 impl Job {
@@ -45,11 +49,38 @@ impl Job {
     }
 
     fn error(&self, place: Place, error: hadoop_record::Error) -> DataFusionError {
+        let error = match (&self.hint, &place) {
+            (Some(hint), Place::Stream | Place::Payload { .. }) => error.with_hint(hint),
+            _ => error,
+        };
         DataFusionError::External(Box::new(RecordError {
             file: self.file.clone(),
             place,
             error,
         }))
+    }
+
+    /// Checks the file's first bytes against the table's framing (see
+    /// [`FramingOptions::check_file`](crate::FramingOptions::check_file)), and notes what a
+    /// file of records back to back looks like if it looks like something else.
+    fn check_first_bytes(&mut self, input: &mut Input) -> Result<()> {
+        let first = input.first_bytes().map_err(|e| {
+            let framing = self.format.framing.to_string();
+            self.error(Place::Framing { framing }, e.into())
+        })?;
+        let options = &self.format.options;
+        if let Err(message) = options.framing().check_file(&first) {
+            let error = hadoop_record::Error::new(hadoop_record::ErrorKind::Syntax, message);
+            return Err(self.error(Place::File, error));
+        }
+        if self.format.framing == Framing::None {
+            self.hint = match plain_looks(&first, options.encoding().name()) {
+                // rcc sql reads no JSON.
+                None | Some(Looks::Text("json")) => None,
+                Some(looks) => Some(looks.hint("--in-framing")),
+            };
+        }
+        Ok(())
     }
 }
 
@@ -88,7 +119,8 @@ struct Payloads {
 
 impl Scan {
     /// Opens `input` as `job` says: finds the range's first record.
-    pub(crate) fn open(job: Job, input: Input) -> Result<Scan> {
+    pub(crate) fn open(mut job: Job, mut input: Input) -> Result<Scan> {
+        job.check_first_bytes(&mut input)?;
         let format = &job.format;
         let encoding = format.options.encoding();
         let options = job.decode_options();

@@ -21,6 +21,13 @@ fn decode<T: Record>(bytes: &[u8], format: Format) -> hadoop_record::Result<T> {
         .map(|r| r.expect("one record"))
 }
 
+/// The DDL names of the record's fields, in order.
+fn field_names<T: Record>() -> Vec<String> {
+    let (schema, id) = T::schema();
+    let record = schema.record(id).unwrap();
+    record.fields.iter().map(|f| f.name.clone()).collect()
+}
+
 /// The record's binary encoding read back by the schema-driven codec.
 fn as_value<T: Record>(record: &T) -> Value {
     let (schema, id) = T::schema();
@@ -75,15 +82,7 @@ struct Keywords {
 
 #[test]
 fn raw_identifiers_and_renamed_fields_are_ddl_names() {
-    let (schema, id) = Keywords::schema();
-    let names: Vec<_> = schema
-        .record(id)
-        .unwrap()
-        .fields
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect();
-    assert_eq!(names, ["type", "match", "isRelative"]);
+    assert_eq!(field_names::<Keywords>(), ["type", "match", "isRelative"]);
     let record = Keywords {
         r#type: 1,
         r#match: "m".into(),
@@ -333,15 +332,10 @@ fn rename_all_spells_fields_as_serde_does() {
         url: String,
         r#type: i8,
     }
-    let (schema, id) = Page::schema();
-    let names: Vec<&str> = schema
-        .record(id)
-        .unwrap()
-        .fields
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect();
-    assert_eq!(names, ["pageTitle", "outLinkCount", "URL", "type"]);
+    assert_eq!(
+        field_names::<Page>(),
+        ["pageTitle", "outLinkCount", "URL", "type"]
+    );
     let page = Page {
         page_title: "t".into(),
         out_link_count: 2,
@@ -366,11 +360,8 @@ fn rename_all_spells_fields_as_serde_does() {
     struct Screaming {
         base_url: String,
     }
-    assert_eq!(Pascal::schema().0.records()[0].fields[0].name, "BaseUrl");
-    assert_eq!(
-        Screaming::schema().0.records()[0].fields[0].name,
-        "BASE_URL"
-    );
+    assert_eq!(field_names::<Pascal>(), ["BaseUrl"]);
+    assert_eq!(field_names::<Screaming>(), ["BASE_URL"]);
 }
 
 /// `display = false` leaves `Display` to the type, which may have its own; by default

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Sequence, Union
+from typing import Any, Iterator, Literal, Sequence, Union
 
 import pyarrow
 
@@ -114,9 +114,13 @@ def read(
         type: the record type, ``module.Class`` (or a class name declared once).
         encoding: ``binary``, ``csv``, ``xml``, ``jute`` or ``json`` (``rcc``'s ``--from``;
             JSON as ``rcc convert --to json`` writes it, unframed).
-        framing: None (records back to back), ``seqfile``, ``mesos``, ``paddle``,
+        framing: None or ``auto`` (found from the first file's first bytes: ``seqfile``,
+            ``paddle``, ``paddle-cpp``, ``plasma-var`` or ``v1``, else records back to
+            back), ``none`` (records back to back), ``seqfile``, ``mesos``, ``paddle``,
             ``paddle-cpp``, ``plasma-text``, ``plasma-fixed:N``, ``plasma-var`` or ``v1``
-            (``rcc``'s ``--in-framing``). A SequenceFile's values are the records.
+            (``rcc``'s ``--in-framing``). A SequenceFile's values are the records; one whose
+            value class is not ``type`` gives a ``UserWarning``. Every file must be in the
+            framing (a ``ValueError`` says what a file is instead).
         columns: the fields to decode (the others are skipped, not decoded); None: all.
         batch_size: rows per batch.
         n_rows: stop after this many rows.
@@ -160,6 +164,7 @@ def write(
     key_schema: Schema | _Path | None = None,
     nullable: bool = False,
     s3_endpoint: str | None = None,
+    float_text: Literal["legacy", "shortest"] | None = None,
 ) -> int:
     """Writes Arrow data as a file of records; returns the number of records written.
 
@@ -192,13 +197,18 @@ def write(
         key_schema: the schema of ``key_type`` when it is not ``schema``'s.
         nullable: jute's nullable ustring, buffer and vector: nulls are written as jute's.
         s3_endpoint: the S3 endpoint of an ``s3://`` path, over ``AWS_ENDPOINT_URL``.
+        float_text: csv and xml: floats and doubles as Java's ``Double.toString`` prints
+            them on JDK 8 to 18, which Hadoop clusters run (``legacy``, the default, None),
+            or on JDK 19 and later (``shortest``); about 5% of values differ (``1.0E-323``
+            and ``9.9E-324``). ``rcc``'s ``--float-text``. JSON keeps its own text.
 
     Raises:
         RecordError: a value the record type cannot hold (the records before it are written
             to a local file; a file in HDFS or S3 is not created).
         OSError: the file cannot be created or completed (naming it).
-        ValueError: columns that are not the record's, an unknown encoding or framing, an
-            option that does not apply.
+        ValueError: columns that are not the record's, an unknown encoding, framing or
+            float text, an option that does not apply (``float_text`` with an encoding
+            other than csv and xml).
     """
 
 def dataset(
@@ -241,6 +251,11 @@ def encode(
     encoding: str = "binary",
     *,
     include: Sequence[_Path] | None = None,
+    float_text: Literal["legacy", "shortest"] | None = None,
 ) -> bytes:
     """Encodes dicts (the mapping of :func:`decode`) as records back to back. Raises
-    RecordError naming the record and the field path of a value that does not fit."""
+    RecordError naming the record and the field path of a value that does not fit.
+
+    ``float_text`` (csv and xml only, else a ValueError): floats and doubles as Java prints
+    them on JDK 8 to 18 (``legacy``, the default, None; what Hadoop clusters write) or on
+    JDK 19 and later (``shortest``), as :func:`write` takes it."""

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::Format;
 use hadoop_record_datafusion::{DdlSource, FramingOptions, RecordFormat, RecordTableOptions};
@@ -12,7 +13,8 @@ use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::from_datafusion;
-use crate::schema::PySchema;
+use crate::schema::{record_type, PySchema};
+use crate::storage::Inputs;
 
 /// The encodings, as `rcc convert --from/--to` names them.
 pub(crate) const ENCODINGS: &str = "binary, csv, xml, jute, json";
@@ -37,6 +39,30 @@ impl Encoding {
             ))),
         }
     }
+}
+
+/// `float_text=`: the float text of CSV and XML output, `legacy` (JDK 8 to 18's
+/// `Double.toString`, what Hadoop clusters write; the default, `None`) or `shortest` (JDK 19
+/// and later's). Given for another `encoding`, an error: it would change nothing there.
+pub(crate) fn float_text(name: Option<&str>, encoding: Encoding) -> PyResult<FloatText> {
+    let Some(name) = name else {
+        return Ok(FloatText::default());
+    };
+    let float_text = name
+        .parse::<FloatText>()
+        .map_err(|e| PyValueError::new_err(e.message().to_owned()))?;
+    match encoding {
+        Encoding::Records(Format::Csv | Format::Xml) => Ok(float_text),
+        Encoding::Records(format) => Err(not_text(format.name())),
+        Encoding::Json => Err(not_text("json")),
+    }
+}
+
+/// `float_text=` given for output that holds no float text of its choosing.
+fn not_text(encoding: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "float_text= applies to csv and xml output, not {encoding}"
+    ))
 }
 
 /// The DDL a `schema` argument names: a `Schema`'s, or a `.jr` file (and `include`
@@ -74,17 +100,12 @@ pub(crate) fn resolve(
     include: Option<Vec<PathBuf>>,
     type_name: &str,
 ) -> PyResult<(Arc<Schema>, RecordId)> {
-    let format = RecordFormat::try_new(RecordTableOptions::from_ddl(
-        ddl(schema, include)?,
-        type_name,
-    ))
-    .map_err(from_datafusion)?;
-    let (schema, id) = format.record_type();
-    Ok((schema.clone(), id))
+    record_type(ddl(schema, include)?, type_name)
 }
 
 /// How to read a framing (`rcc`'s `--in-framing`, `--recover`, `--lenient`,
-/// `--max-record-size`); `None` or `"none"`: records back to back.
+/// `--max-record-size`); `None` or `"auto"`: found from the first file's first bytes
+/// (records back to back when they show none); `"none"`: records back to back.
 pub(crate) fn framing(
     name: Option<&str>,
     recover: bool,
@@ -92,12 +113,12 @@ pub(crate) fn framing(
     max_record_size: Option<u64>,
 ) -> PyResult<FramingOptions> {
     let options = FramingOptions::default()
-        .with_name(name.unwrap_or("none").to_owned())
+        .with_name(name.unwrap_or("auto").to_owned())
         .with_recover(recover)
         .with_lenient(lenient)
         .with_max_record_size(max_record_size);
     options
-        .to_framing()
+        .check()
         .map_err(|e| PyValueError::new_err(e.message().to_owned()))?;
     Ok(options)
 }
@@ -157,8 +178,11 @@ pub(crate) struct TableArgs<'a, 'py> {
 }
 
 impl TableArgs<'_, '_> {
-    /// The table's format: the DDL loaded, the type found, the framing checked.
-    pub(crate) fn format(self) -> PyResult<RecordFormat> {
+    /// The table's format for `inputs`: the DDL loaded, the type found, the framing found
+    /// from the first file's first bytes (`auto`, the default) or checked against them;
+    /// what the files may not be (a SequenceFile of another value class) is a
+    /// `UserWarning`.
+    pub(crate) fn format(self, py: Python<'_>, inputs: &Inputs) -> PyResult<RecordFormat> {
         let encoding = match Encoding::parse(self.encoding)? {
             Encoding::Records(format) => format,
             Encoding::Json => {
@@ -185,7 +209,15 @@ impl TableArgs<'_, '_> {
             // pyarrow's `string`, which every consumer of Arrow in Python takes.
             .with_string_view(false)
             .with_batch_size(Some(self.batch_size));
-        RecordFormat::try_new(options).map_err(from_datafusion)
+        let format = py
+            .detach(|| inputs.format(options))
+            .map_err(from_datafusion)?;
+        for warning in format.progress().warnings() {
+            let message = std::ffi::CString::new(warning).unwrap_or_default();
+            let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            PyErr::warn(py, &category, &message, 1)?;
+        }
+        Ok(format)
     }
 }
 

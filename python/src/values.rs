@@ -4,6 +4,7 @@
 
 use std::io::Cursor;
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::{write_json, JsonReader};
 use hadoop_record::{RecordReader, RecordWriter, Value};
@@ -12,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString};
 
 use crate::errors::{from_record, record_error, Facts};
-use crate::options::{resolve, Encoding};
+use crate::options::{self, resolve, Encoding};
 
 /// Decodes every record in `data`.
 #[pyfunction]
@@ -62,7 +63,7 @@ fn read_all(
 
 /// Encodes `records` (dicts) back to back.
 #[pyfunction]
-#[pyo3(signature = (records, schema, r#type, encoding="binary", *, include=None))]
+#[pyo3(signature = (records, schema, r#type, encoding="binary", *, include=None, float_text=None))]
 pub(crate) fn encode<'py>(
     py: Python<'py>,
     records: &Bound<'py, PyAny>,
@@ -70,8 +71,10 @@ pub(crate) fn encode<'py>(
     r#type: &str,
     encoding: &str,
     include: Option<Vec<std::path::PathBuf>>,
+    float_text: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let encoding = Encoding::parse(encoding)?;
+    let float_text = options::float_text(float_text, encoding)?;
     let (schema, id) = resolve(schema, include, r#type)?;
     let mut values = Vec::new();
     for (n, record) in records.try_iter()?.enumerate() {
@@ -90,7 +93,7 @@ pub(crate) fn encode<'py>(
         })?;
         values.push(value);
     }
-    let bytes = py.detach(|| write_all(&values, &schema, id, encoding));
+    let bytes = py.detach(|| write_all(&values, &schema, id, encoding, float_text));
     let bytes = bytes.map_err(|e| from_record(&e, None))?;
     Ok(PyBytes::new(py, &bytes))
 }
@@ -100,10 +103,11 @@ fn write_all(
     schema: &Schema,
     id: RecordId,
     encoding: Encoding,
+    float_text: FloatText,
 ) -> hadoop_record::Result<Vec<u8>> {
     match encoding {
         Encoding::Records(format) => {
-            let mut writer = RecordWriter::new(Vec::new(), format);
+            let mut writer = RecordWriter::new(Vec::new(), format).with_float_text(float_text);
             for value in values {
                 writer.write_value(schema, id, value)?;
             }

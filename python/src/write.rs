@@ -12,6 +12,7 @@ use std::sync::Arc;
 use arrow_array::ffi_stream::ArrowArrayStreamReader;
 use arrow_array::{Array, RecordBatch, RecordBatchReader, StructArray};
 use arrow_schema::ArrowError;
+use hadoop_record::archive::FloatText;
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::paddle::{Layout, PaddleWriteOptions, PaddleWriter};
 use hadoop_record::framing::plasma::{FixedWriter, TextWriter, VarWriteOptions, VarWriter};
@@ -29,7 +30,7 @@ use pyo3::prelude::*;
 use crate::capsule::import_stream;
 use crate::errors::{from_record, record_error, Facts};
 use crate::keyed::KEY;
-use crate::options::{resolve, Encoding};
+use crate::options::{self, resolve, Encoding};
 use crate::storage;
 
 /// How the output is framed, checked before the file is created.
@@ -237,7 +238,14 @@ enum Sink {
 }
 
 impl Sink {
-    fn open(file: Out, plan: Plan, encoding: Encoding) -> hadoop_record::Result<Self> {
+    /// The sink of `encoding` in `plan`'s framing, floats in CSV and XML as `float_text`
+    /// says.
+    fn open(
+        file: Out,
+        plan: Plan,
+        encoding: Encoding,
+        float_text: FloatText,
+    ) -> hadoop_record::Result<Self> {
         let out = BufWriter::with_capacity(1 << 20, file);
         // plasma-text ends each record with LF itself: a CSV record gives its own up.
         let strip_line_end =
@@ -245,7 +253,9 @@ impl Sink {
         let frames = match plan {
             Plan::None => {
                 return Ok(match encoding {
-                    Encoding::Records(format) => Sink::Stream(RecordWriter::new(out, format)),
+                    Encoding::Records(format) => {
+                        Sink::Stream(RecordWriter::new(out, format).with_float_text(float_text))
+                    }
                     Encoding::Json => Sink::JsonLines(out, Vec::new()),
                 })
             }
@@ -267,7 +277,9 @@ impl Sink {
         };
         let payload = Payload::default();
         let writer = match encoding {
-            Encoding::Records(format) => Some(RecordWriter::new(payload.clone(), format)),
+            Encoding::Records(format) => {
+                Some(RecordWriter::new(payload.clone(), format).with_float_text(float_text))
+            }
             Encoding::Json => None,
         };
         Ok(Sink::Framed {
@@ -382,7 +394,7 @@ fn write_rows(
     batches: &mut ArrowArrayStreamReader,
     file: Out,
     plan: Plan,
-    encoding: Encoding,
+    (encoding, float_text): (Encoding, FloatText),
     encoders: &Encoders<'_>,
 ) -> Result<u64, Failure> {
     let Encoders {
@@ -391,7 +403,7 @@ fn write_rows(
         schema,
         id,
     } = *encoders;
-    let mut sink = Sink::open(file, plan, encoding).map_err(Failure::Io)?;
+    let mut sink = Sink::open(file, plan, encoding, float_text).map_err(Failure::Io)?;
     let mut written = 0u64;
     let mut failure = None;
     'batches: for batch in batches {
@@ -450,7 +462,7 @@ fn split_key(batch: &RecordBatch) -> Result<(RecordBatch, RecordBatch), ArrowErr
     data, path, schema, r#type, encoding="binary", framing=None, seqfile_compression="none",
     seqfile_codec=None, *, include=None, compression=None, chunk_size=None, chunk_records=None,
     record_type=None, seqfile_key=None, key_type=None, key_schema=None, nullable=false,
-    s3_endpoint=None
+    s3_endpoint=None, float_text=None
 ))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub(crate) fn write(
@@ -473,8 +485,10 @@ pub(crate) fn write(
     key_schema: Option<&Bound<'_, PyAny>>,
     nullable: bool,
     s3_endpoint: Option<String>,
+    float_text: Option<&str>,
 ) -> PyResult<u64> {
     let encoding = Encoding::parse(encoding)?;
+    let float_text = options::float_text(float_text, encoding)?;
     let key = match (key_type, key_schema) {
         (None, None) => None,
         (None, Some(_)) => {
@@ -550,7 +564,7 @@ pub(crate) fn write(
             schema: &schema,
             id,
         };
-        let written = write_rows(&mut batches, file, plan, encoding, &encoders)?;
+        let written = write_rows(&mut batches, file, plan, (encoding, float_text), &encoders)?;
         commit
             .commit()
             .map(|()| written)

@@ -196,3 +196,40 @@ def test_a_failed_local_write_leaves_the_old_file(tmp_path, web_schema):
     assert hr.read_table(path, web_schema, "web.Hit", framing="paddle").equals(table)
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["hits.paddle"]
+
+
+def test_framings_are_found_from_the_first_bytes(tmp_path, web_schema):
+    """framing=None (auto): a file in a framing with a header reads as with that framing
+    named, plain records as records back to back; a framing named that a file's first bytes
+    contradict says what the file is; a SequenceFile of another value class warns."""
+    table = web_arrow(web_schema, 30)
+    written = {}
+    for framing, options in [
+        ("paddle", {}),
+        ("paddle-cpp", {}),
+        ("plasma-var", {}),
+        ("seqfile", {}),
+        ("v1", {"record_type": "Hit"}),
+        (None, {}),
+    ]:
+        path = tmp_path / f"hits.{framing or 'bin'}"
+        hr.write(table, path, web_schema, "web.Hit", "binary", framing, **options)
+        written[framing] = path
+        assert hr.read_table(path, web_schema, "web.Hit").equals(table), framing
+        assert hr.read_table(path, web_schema, "web.Hit", framing="auto").equals(table), framing
+        named = hr.read_table(path, web_schema, "web.Hit", framing=framing or "none")
+        assert named.equals(table), framing
+    with pytest.raises(
+        ValueError,
+        match=r"hits\.seqfile: this is a SequenceFile \(SEQ, version 6\), not paddle: give "
+        r"--in-framing seqfile \(or leave --in-framing out\)",
+    ):
+        hr.read_table(written["seqfile"], web_schema, "web.Hit", framing="paddle")
+    with pytest.raises(ValueError, match=r"leniency applies to mesos input"):
+        hr.read_table(written[None], web_schema, "web.Hit", lenient=True)
+
+    other = tmp_path / "other.seq"
+    hr.write(table, other, web_schema, "web.Hit", framing="seqfile", record_type="web.Other")
+    with pytest.warns(UserWarning, match=r"other\.seq is a SequenceFile of web\.Other values, "
+                      r"read as web\.Hit"):
+        assert hr.read_table(other, web_schema, "web.Hit").equals(table)

@@ -23,15 +23,22 @@ def schemas():
     return {name: hr.Schema.load(JAVA / name) for name in MANIFEST["schemas"]}
 
 
-def expected(value, ty: pa.DataType):
-    """The manifest's JSON form of a value (floats by their bits, buffers in hex, maps as
-    pairs) as the Python value `decode` gives."""
+def nested(value, ty: pa.DataType, leaf):
+    """`value` of type `ty` in decode's form (maps as dicts), `leaf` converting the values
+    that are not structs, maps or lists."""
     if pa.types.is_struct(ty):
-        return {f.name: expected(value[f.name], f.type) for f in ty}
+        return {f.name: nested(value[f.name], f.type, leaf) for f in ty}
     if pa.types.is_map(ty):
-        return {expected(k, ty.key_type): expected(v, ty.item_type) for k, v in value}
+        return {
+            nested(k, ty.key_type, leaf): nested(v, ty.item_type, leaf) for k, v in value
+        }
     if pa.types.is_list(ty):
-        return [expected(v, ty.value_type) for v in value]
+        return [nested(v, ty.value_type, leaf) for v in value]
+    return leaf(value, ty)
+
+
+def manifest_leaf(value, ty: pa.DataType):
+    """A scalar in the manifest's JSON form (floats by their bits, buffers in hex)."""
     if pa.types.is_binary(ty):
         return bytes.fromhex(value)
     if pa.types.is_integer(ty):
@@ -43,15 +50,15 @@ def expected(value, ty: pa.DataType):
     return value
 
 
+def expected(value, ty: pa.DataType):
+    """The manifest's JSON form of a value (maps as pairs) as the Python value `decode`
+    gives."""
+    return nested(value, ty, manifest_leaf)
+
+
 def row_value(value, ty: pa.DataType):
     """A value as pyarrow's to_pylist gives it, in decode's form (maps as dicts)."""
-    if pa.types.is_struct(ty):
-        return {f.name: row_value(value[f.name], f.type) for f in ty}
-    if pa.types.is_map(ty):
-        return {row_value(k, ty.key_type): row_value(v, ty.item_type) for k, v in value}
-    if pa.types.is_list(ty):
-        return [row_value(v, ty.value_type) for v in value]
-    return value
+    return nested(value, ty, lambda leaf, _ty: leaf)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
@@ -64,11 +71,17 @@ def test_java_fixture(case, schemas, tmp_path):
 
     got = hr.decode(data, schema, ty, case["encoding"])
     assert same(got, want)
-    # Java re-encoded its own records to these bytes: so must we (floats in text as a modern
-    # JDK writes them, data-jdk-modern/, where they differ from JDK 17's).
+    # Java 17 re-encoded its own records to these bytes: so must we by default; with
+    # float_text="shortest", to a modern JDK's (data-jdk-modern/, where its float text
+    # differs from JDK 17's).
     modern = JAVA / "data-jdk-modern" / Path(case["file"]).name
-    data = modern.read_bytes() if modern.exists() else data
+    modern = modern.read_bytes() if modern.exists() else data
+    text = case["encoding"] in ("csv", "xml")
     assert hr.encode(got, schema, ty, case["encoding"]) == data
+    if text:
+        for float_text, want_bytes in (("legacy", data), ("shortest", modern)):
+            encoded = hr.encode(got, schema, ty, case["encoding"], float_text=float_text)
+            assert encoded == want_bytes, float_text
 
     # The columnar path: the same values, and back to the same bytes.
     table = hr.read_table(JAVA / case["file"], schema, ty, case["encoding"])
@@ -77,3 +90,30 @@ def test_java_fixture(case, schemas, tmp_path):
     out = tmp_path / "out"
     assert hr.write(table, out, schema, ty, case["encoding"]) == len(want)
     assert out.read_bytes() == data
+    if text:
+        n = hr.write(table, out, schema, ty, case["encoding"], float_text="shortest")
+        assert n == len(want)
+        assert out.read_bytes() == modern
+
+
+def test_float_text_is_legacy_or_shortest_for_csv_and_xml(schemas, tmp_path):
+    """float_text= takes legacy or shortest (any other value is an error naming both),
+    and applies to CSV and XML only."""
+    schema = schemas["prims.jr"]
+    record = {"v": 2 * 5e-324}
+    ty = "oracle.prims.DoubleRec"
+    assert hr.encode([record], schema, ty, "csv") == b"1.0E-323\n"
+    assert hr.encode([record], schema, ty, "csv", float_text="shortest") == b"9.9E-324\n"
+    with pytest.raises(ValueError, match=r"unknown float text `modern` \(expected legacy, "
+                       r"JDK 8 to 18's, or shortest, JDK 19 and later's\)"):
+        hr.encode([record], schema, ty, "csv", float_text="modern")
+    table = pa.table({"v": pa.array([2 * 5e-324])})
+    for encoding in ("binary", "jute", "json"):
+        message = f"float_text= applies to csv and xml output, not {encoding}"
+        with pytest.raises(ValueError, match=message):
+            hr.encode([record], schema, ty, encoding, float_text="legacy")
+        with pytest.raises(ValueError, match=message):
+            hr.write(table, tmp_path / "out", schema, ty, encoding, float_text="shortest")
+    assert not (tmp_path / "out").exists()
+    hr.write(table, tmp_path / "out", schema, ty, "xml", float_text="shortest")
+    assert b"<double>9.9E-324</double>" in (tmp_path / "out").read_bytes()

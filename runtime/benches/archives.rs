@@ -1,7 +1,9 @@
 //! Write and read records in memory through `RecordWriter`/`RecordReader` (write into a
 //! `Vec`, read from a slice), in the three shapes of issue 3:
 //! small {int, long, boolean, double}, text {two ~40-char ustrings, int} and
-//! bulk {4096-byte buffer, long} in binary, and small in CSV.
+//! bulk {4096-byte buffer, long} in binary, and small in CSV: with the default float text
+//! (`FloatText::Legacy`, JDK 8–18's `Double.toString`) and with `FloatText::Shortest`
+//! (`csv/small_shortest`).
 //!
 //! `cargo bench -p hadoop-record --bench archives`. 1,000,000 records per iteration; bulk
 //! uses 100,000 (400 MB) unless `ARCHIVE_BENCH_BULK` says otherwise, to stay kind to a
@@ -20,6 +22,7 @@ use std::time::Duration;
 
 use criterion::measurement::Measurement;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
+use hadoop_record::archive::FloatText;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter};
 
 record!(Small {
@@ -61,8 +64,8 @@ fn bulk(n: usize) -> Vec<Bulk> {
         .collect()
 }
 
-fn encode<T: Record>(records: &[T], format: Format) -> Vec<u8> {
-    let mut w = RecordWriter::new(Vec::new(), format);
+fn encode<T: Record>(records: &[T], format: Format, float_text: FloatText) -> Vec<u8> {
+    let mut w = RecordWriter::new(Vec::new(), format).with_float_text(float_text);
     for r in records {
         w.write(r).unwrap();
     }
@@ -72,10 +75,10 @@ fn encode<T: Record>(records: &[T], format: Format) -> Vec<u8> {
 fn write_and_read<T: Record, M: Measurement>(
     group: &mut BenchmarkGroup<'_, M>,
     records: &[T],
-    format: Format,
+    (format, float_text): (Format, FloatText),
     throughput: Throughput,
 ) {
-    let bytes = encode(records, format);
+    let bytes = encode(records, format, float_text);
     group.throughput(match throughput {
         Throughput::Bytes(_) => Throughput::Bytes(bytes.len() as u64),
         t => t,
@@ -84,7 +87,7 @@ fn write_and_read<T: Record, M: Measurement>(
     group.bench_function("write", |b| {
         b.iter(|| {
             out.clear();
-            let mut w = RecordWriter::new(&mut out, format);
+            let mut w = RecordWriter::new(&mut out, format).with_float_text(float_text);
             for r in records {
                 w.write(r).unwrap();
             }
@@ -120,15 +123,16 @@ fn per_record<T: Record, M: Measurement>(
     c: &mut Criterion<M>,
     name: &str,
     records: Vec<T>,
-    format: Format,
+    format: (Format, FloatText),
 ) {
     let throughput = Throughput::Elements(records.len() as u64);
     write_and_read(&mut group(c, name), &records, format, throughput);
 }
 
 fn binary<M: Measurement>(c: &mut Criterion<M>) {
-    per_record(c, "binary/small", small(N), Format::Binary);
-    per_record(c, "binary/text", text(N), Format::Binary);
+    let binary = (Format::Binary, FloatText::default());
+    per_record(c, "binary/small", small(N), binary);
+    per_record(c, "binary/text", text(N), binary);
     let n = std::env::var("ARCHIVE_BENCH_BULK")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -137,13 +141,19 @@ fn binary<M: Measurement>(c: &mut Criterion<M>) {
     write_and_read(
         &mut group(c, "binary/bulk"),
         &records,
-        Format::Binary,
+        binary,
         Throughput::Bytes(0),
     );
 }
 
 fn csv<M: Measurement>(c: &mut Criterion<M>) {
-    per_record(c, "csv/small", small(N), Format::Csv);
+    per_record(c, "csv/small", small(N), (Format::Csv, FloatText::Legacy));
+    per_record(
+        c,
+        "csv/small_shortest",
+        small(N),
+        (Format::Csv, FloatText::Shortest),
+    );
 }
 
 fn run<M: Measurement>(mut c: Criterion<M>) {

@@ -2,6 +2,11 @@
 //!
 //! `cargo bench -p hadoop-record --bench float_text`
 //!
+//! Formatting is timed in both styles: `push_double` / `push_float` are JDK 19+'s text
+//! (`FloatText::Shortest`), `legacy_double` / `legacy_float` JDK 8–18's (`FloatText::Legacy`,
+//! the CSV and XML writers' default), the latter also for the float widened to double that
+//! CSV prints (`legacy_double_widened`).
+//!
 //! Each iteration handles a batch of 1,024 values, so the figures are per batch; criterion's
 //! throughput line gives values per second. "short" values look like record data (`12.5`,
 //! `0.25`), "random" ones are uniform bit patterns (16–17 digits, large exponents). Doubles
@@ -13,6 +18,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use hadoop_record::archive::text::{parse_double, parse_float, push_double, push_float};
+use hadoop_record::archive::FloatText;
 
 const BATCH: usize = 1024;
 
@@ -97,6 +103,19 @@ fn format(c: &mut Criterion) {
                 })
             },
         );
+        group.bench_with_input(
+            BenchmarkId::new("legacy_double", name),
+            &values,
+            |b, values| {
+                b.iter(|| {
+                    out.clear();
+                    for &v in values {
+                        FloatText::Legacy.push_double(&mut out, black_box(v));
+                    }
+                    black_box(out.len())
+                })
+            },
+        );
         // The shortest-digits core alone, for the cost of Java's layout on top.
         group.bench_with_input(BenchmarkId::new("zmij_only", name), &values, |b, values| {
             let mut buf = zmij::Buffer::new();
@@ -118,6 +137,32 @@ fn format(c: &mut Criterion) {
                     out.clear();
                     for &v in values {
                         push_float(&mut out, black_box(v));
+                    }
+                    black_box(out.len())
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("legacy_float", name),
+            &values,
+            |b, values| {
+                b.iter(|| {
+                    out.clear();
+                    for &v in values {
+                        FloatText::Legacy.push_float(&mut out, black_box(v));
+                    }
+                    black_box(out.len())
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("legacy_double_widened", name),
+            &values,
+            |b, values| {
+                b.iter(|| {
+                    out.clear();
+                    for &v in values {
+                        FloatText::Legacy.push_double(&mut out, f64::from(black_box(v)));
                     }
                     black_box(out.len())
                 })

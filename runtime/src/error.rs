@@ -192,6 +192,18 @@ impl Error {
         self
     }
 
+    /// Appends what to do about the error to its message: `message: hint` (`give
+    /// --recover to skip damaged chunks and read on`).
+    #[must_use]
+    pub fn with_hint(mut self, hint: &str) -> Self {
+        let message = match self.inner.message.as_ref() {
+            "" => self.inner.kind.describe(),
+            message => message,
+        };
+        self.inner.message = Cow::Owned(format!("{message}: {hint}"));
+        self
+    }
+
     /// The kind of failure.
     pub fn kind(&self) -> ErrorKind {
         self.inner.kind

@@ -46,7 +46,7 @@ use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::jute::{JuteInput, JuteOptions, JuteOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
-use crate::archive::{RecordInput, RecordOutput, Sink};
+use crate::archive::{FloatText, RecordInput, RecordOutput, Sink};
 use crate::error::{excerpt, Error, ErrorKind, IntoInnerError, Position, Result};
 use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
@@ -998,6 +998,7 @@ pub struct RecordWriter<W: Write> {
     output: Output<W>,
     format: Format,
     records: u64,
+    float_text: FloatText,
 }
 
 impl<W: Write> RecordWriter<W> {
@@ -1013,7 +1014,39 @@ impl<W: Write> RecordWriter<W> {
             output,
             format,
             records: 0,
+            float_text: FloatText::default(),
         }
+    }
+
+    /// The same writer printing floats and doubles in CSV and XML as `float_text`'s JDK does:
+    /// [`FloatText::Legacy`] (the default) as Java 8 to 18, [`FloatText::Shortest`] as Java 19
+    /// and later. Binary and jute hold no float text.
+    ///
+    /// ```
+    /// use hadoop_record::archive::FloatText;
+    /// use hadoop_record::{to_vec, Format, Record, RecordWriter};
+    /// #[derive(Record)]
+    /// struct D { d: f64 }
+    /// assert_eq!(to_vec(&D { d: 1e23 }, Format::Csv)?, b"9.999999999999999E22\n");
+    /// let mut writer = RecordWriter::new(Vec::new(), Format::Csv).with_float_text(FloatText::Shortest);
+    /// writer.write(&D { d: 1e23 })?;
+    /// assert_eq!(writer.float_text(), FloatText::Shortest);
+    /// assert_eq!(writer.into_inner()?, b"1.0E23\n");
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    pub fn with_float_text(mut self, float_text: FloatText) -> Self {
+        self.output = match std::mem::replace(&mut self.output, Output::Taken) {
+            Output::Csv(o) => Output::Csv(o.with_float_text(float_text)),
+            Output::Xml(o) => Output::Xml(o.with_float_text(float_text)),
+            other => other,
+        };
+        self.float_text = float_text;
+        self
+    }
+
+    /// Which JDK's text floats and doubles are printed in.
+    pub fn float_text(&self) -> FloatText {
+        self.float_text
     }
 
     /// The format being written.

@@ -448,7 +448,8 @@ fn strict_paddle_ranges_report_a_broken_chain() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "byte 28: damaged chunk: bad magic number 0x01020300 (expected 0x01020304)"
+        "byte 28: damaged chunk: bad magic number 0x01020300 (expected 0x01020304): give \
+         --recover to skip the damage and read on"
     );
 }
 
@@ -716,4 +717,211 @@ fn writers_that_failed_write_nothing_more_and_give_the_writer_back() {
     writer.write_record(".index", b"0").unwrap_err();
     drop(writer);
     assert_eq!(sink.seen(), (Vec::new(), 0));
+}
+
+/// The framing `detect` tells from the first bytes of each fixture: Paddle (both layouts),
+/// SequenceFiles of every codec and RecordIO v1 by name; Mesos streams, plain records
+/// (binary, CSV, XML) and an empty file as none.
+#[test]
+fn every_fixture_is_detected_as_its_framing_and_nothing_else_is_guessed() {
+    use hadoop_record::framing::detect::{detect, DETECT_LEN};
+    use hadoop_record::framing::v1::{FileHeader, V1WriteOptions, V1Writer};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let first = |path: &std::path::Path| {
+        let bytes = std::fs::read(path).unwrap();
+        bytes[..bytes.len().min(DETECT_LEN)].to_vec()
+    };
+    let files = |dir: &str, ext: &str| -> Vec<std::path::PathBuf> {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{dir}/*.{ext}");
+        files
+    };
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    for (dir, ext) in [
+        ("paddle", "recordio"),
+        ("seqfile", "seq"),
+        ("v1", "rio"),
+        ("mesos", "recordio"),
+        ("seqfile", "bin"),
+        ("hadoop-java/data", "bin"),
+        ("hadoop-java/data", "csv"),
+        ("hadoop-java/data", "xml"),
+    ] {
+        for path in files(dir, ext) {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let want = match dir {
+                "paddle" if name == "empty_file.recordio" => None,
+                "paddle" if name.starts_with("cpp_layout") => Some("paddle-cpp"),
+                "paddle" => Some("paddle"),
+                "seqfile" if ext == "seq" => Some("seqfile"),
+                "v1" => Some("v1"),
+                _ => None,
+            };
+            let found = detect(&first(&path)).map(|d| d.name());
+            assert_eq!(found, want, "{dir}/{name}");
+            *seen.entry(format!("{found:?}")).or_default() += 1;
+        }
+    }
+    assert_eq!(seen["Some(\"paddle\")"], 9);
+    assert_eq!(seen["Some(\"paddle-cpp\")"], 1);
+    assert_eq!(seen["Some(\"seqfile\")"], 11);
+    assert_eq!(seen["Some(\"v1\")"], 9);
+
+    // What the writers here write, every framing: those with a header are found, the
+    // others (Mesos, plasma-text, plasma-fixed) are not guessed.
+    let records: Vec<&[u8]> = vec![b"first", b"", b"third record"];
+    let mut v1 = V1Writer::new(Vec::new(), FileHeader::new(), V1WriteOptions::default()).unwrap();
+    for r in &records {
+        v1.write_record("R", r).unwrap();
+    }
+    let written: Vec<(Vec<u8>, Option<&str>)> = vec![
+        (
+            paddle_file(&records, PaddleWriteOptions::default()),
+            Some("paddle"),
+        ),
+        (
+            paddle_file(&records, PaddleWriteOptions::cpp()),
+            Some("paddle-cpp"),
+        ),
+        (
+            var_file(&records, VarWriteOptions::default()),
+            Some("plasma-var"),
+        ),
+        (
+            write_frames(
+                SeqWriter::new(Vec::new(), SeqWriteOptions::new("a.B")),
+                &records,
+            )
+            .into_inner()
+            .unwrap(),
+            Some("seqfile"),
+        ),
+        (v1.into_inner().unwrap(), Some("v1")),
+        (
+            write_frames(MesosWriter::new(Vec::new()), &records)
+                .into_inner()
+                .unwrap(),
+            None,
+        ),
+        (
+            write_frames(TextWriter::new(Vec::new()), &[&b"a,1"[..], b"b,2"])
+                .into_inner()
+                .unwrap(),
+            None,
+        ),
+        (
+            write_frames(FixedWriter::new(Vec::new(), 4).unwrap(), &[&b"abcd"[..]])
+                .into_inner()
+                .unwrap(),
+            None,
+        ),
+    ];
+    for (bytes, want) in written {
+        assert_eq!(detect(&bytes).map(|d| d.name()), want, "{bytes:02x?}");
+    }
+}
+
+/// Strict readers' errors say what to do when something can be done: `--recover` for damage
+/// with input after it, `--max-record-size` for a chunk over the limit, `paddle-cpp` for the
+/// C++ layout read as Go's (and the reverse); the recovering readers' reports do not.
+#[test]
+fn strict_errors_name_their_remedy() {
+    let paddle_fixture = |name: &str| {
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/fixtures/paddle")
+                .join(name),
+        )
+        .unwrap()
+    };
+    let error = |bytes: &[u8], options: PaddleReadOptions| {
+        PaddleReader::with_options(bytes, options)
+            .find_map(Result::err)
+            .map(|e| e.to_string())
+    };
+    let recover = ": give --recover to skip the damage and read on";
+    let damaged = paddle_fixture("corrupt_checksum.recordio");
+    let e = error(&damaged, PaddleReadOptions::default()).unwrap();
+    assert!(
+        e.contains("checksum mismatch") && e.ends_with(recover),
+        "{e}"
+    );
+    // Recovering, the skip report carries no hint.
+    let mut reader = PaddleReader::with_options(
+        &damaged[..],
+        PaddleReadOptions::default().with_recover(true),
+    );
+    assert!(reader.by_ref().all(|r| r.is_ok()));
+    assert!(!reader.skipped()[0].to_string().contains("--recover"));
+
+    let cpp = paddle_fixture("cpp_layout_nocomp.recordio");
+    let e = error(&cpp, PaddleReadOptions::default()).unwrap();
+    assert!(
+        e.starts_with("record 0, byte 0: unknown compressor id ")
+            && e.ends_with(
+                ", but the chunk header reads well in Paddle's C++ layout: read the file as \
+                 paddle-cpp"
+            ),
+        "{e}"
+    );
+    let go = paddle_fixture("single_chunk_nocomp.recordio");
+    let e = error(&go, PaddleReadOptions::default().with_layout(Layout::Cpp)).unwrap();
+    assert!(
+        e.ends_with("reads well in Paddle's Go layout: read the file as paddle"),
+        "{e}"
+    );
+    let e = error(&go, PaddleReadOptions::default().with_max_chunk_bytes(8)).unwrap();
+    assert!(
+        e.ends_with(": give --max-record-size to raise the limit"),
+        "{e}"
+    );
+    // The first chunk's magic wrong: not a Paddle file, which recovery does not help.
+    let e = error(
+        b"SEQ\x06 and more bytes than a header",
+        PaddleReadOptions::default(),
+    )
+    .unwrap();
+    assert!(e.ends_with("(expected 0x01020304)"), "{e}");
+
+    // plasma-var: a payload checksum.
+    let mut var = var_file(
+        &records_of(40, 30),
+        VarWriteOptions::default().with_chunk_size(256),
+    );
+    var[300] ^= 1;
+    let e = hadoop_record::framing::plasma::VarReader::new(&var[..])
+        .find_map(Result::err)
+        .unwrap();
+    assert!(
+        e.message().starts_with("payload checksum mismatch") && e.message().ends_with(recover),
+        "{e}"
+    );
+
+    // seqfile: a block that does not decompress.
+    let options = SeqWriteOptions::new("a.B")
+        .with_compression(SeqCompression::Block)
+        .with_codec(Codec::Deflate)
+        .with_block_size(256);
+    let mut seq = write_frames(SeqWriter::new(Vec::new(), options), &records_of(200, 30))
+        .into_inner()
+        .unwrap();
+    let middle = seq.len() / 2;
+    for b in &mut seq[middle..middle + 8] {
+        *b ^= 0x5a;
+    }
+    let e = hadoop_record::framing::seqfile::SeqReader::new(&seq[..])
+        .unwrap()
+        .find_map(Result::err)
+        .unwrap();
+    assert!(e.message().ends_with(recover), "{e}");
+}
+
+/// `n` records of `len` bytes, each different.
+fn records_of(n: usize, len: usize) -> Vec<Vec<u8>> {
+    (0..n).map(|i| vec![b'a' + (i % 26) as u8; len]).collect()
 }

@@ -1,12 +1,14 @@
 //! Java's float/double text against the reference data of `tests/fixtures/java-float-text`:
 //! `Float.toString`, `Double.toString` and `Double.toString((double) f)` from JDK 17 and from a
 //! modern JDK for 37,809 values, and for 13,733 more by layout class (large and small
-//! magnitudes in every decade, negative, subnormal). The writer must reproduce the modern text
-//! exactly; the parser must read both back to the exact bits.
+//! magnitudes in every decade, negative, subnormal). The writer must reproduce each JDK's text
+//! exactly (`FloatText::Legacy` JDK 17's, `FloatText::Shortest` the modern one's); the parser
+//! must read both back to the exact bits.
 
 use hadoop_record::archive::text::{
     double_to_string, float_to_string, parse_double, parse_float, push_double, push_float, MAX_LEN,
 };
+use hadoop_record::archive::FloatText;
 
 const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -81,16 +83,20 @@ fn fixture_files_hold_the_documented_values() {
     );
 }
 
-/// The writer prints every text of `file` (a modern JDK's) exactly.
-fn writes_alike(file: &str) {
+/// The writer in `style` prints every text of `file` (the JDK's of that style) exactly, through
+/// the `String` and the appending API; for `Shortest` also through the free functions.
+fn writes_alike(file: &str, style: FloatText) {
     let mut failures = Vec::new();
     let mut out = Vec::new();
     for line in load(file) {
         let (written, widened) = match line.kind {
-            Kind::F64 => (double_to_string(f64::from_bits(line.bits)), None),
+            Kind::F64 => (style.double_to_string(f64::from_bits(line.bits)), None),
             Kind::F32 => {
                 let f = f32::from_bits(line.bits as u32);
-                (float_to_string(f), Some(double_to_string(f64::from(f))))
+                (
+                    style.float_to_string(f),
+                    Some(style.double_to_string(f64::from(f))),
+                )
             }
         };
         if written != line.to_string || widened != line.widened {
@@ -103,11 +109,26 @@ fn writes_alike(file: &str) {
         out.clear();
         out.push(b'|');
         match line.kind {
-            Kind::F64 => push_double(&mut out, f64::from_bits(line.bits)),
-            Kind::F32 => push_float(&mut out, f32::from_bits(line.bits as u32)),
+            Kind::F64 => style.push_double(&mut out, f64::from_bits(line.bits)),
+            Kind::F32 => style.push_float(&mut out, f32::from_bits(line.bits as u32)),
         }
         assert_eq!(&out[1..], line.to_string.as_bytes(), "line {}", line.number);
-        assert!(out.len() - 1 <= MAX_LEN);
+        assert!(out.len() - 1 <= FloatText::MAX_LEN);
+        if style == FloatText::Shortest {
+            out.clear();
+            out.push(b'|');
+            match line.kind {
+                Kind::F64 => push_double(&mut out, f64::from_bits(line.bits)),
+                Kind::F32 => push_float(&mut out, f32::from_bits(line.bits as u32)),
+            }
+            assert_eq!(&out[1..], line.to_string.as_bytes(), "line {}", line.number);
+            assert!(out.len() - 1 <= MAX_LEN);
+            let free = match line.kind {
+                Kind::F64 => double_to_string(f64::from_bits(line.bits)),
+                Kind::F32 => float_to_string(f32::from_bits(line.bits as u32)),
+            };
+            assert_eq!(free, line.to_string, "line {}", line.number);
+        }
     }
     assert!(
         failures.is_empty(),
@@ -153,14 +174,28 @@ fn parses_back(file: &str) {
 
 #[test]
 fn writer_reproduces_every_modern_jdk_text() {
-    writes_alike("jdk_modern.tsv");
+    writes_alike("jdk_modern.tsv", FloatText::Shortest);
 }
 
 /// Large and small magnitudes in every decade (Java's `E` form, which zmij writes plain from
 /// 10⁻⁵ to 10¹⁶), negative, and subnormal values, each a path of its own in the writer.
 #[test]
 fn writer_reproduces_every_layout_class() {
-    writes_alike("classes_jdk_modern.tsv");
+    writes_alike("classes_jdk_modern.tsv", FloatText::Shortest);
+}
+
+/// JDK 17's `FloatingDecimal`, every path of it: integers (with their rounded-away digits),
+/// the `int`, `long` and big-integer digit loops, the two-digit `E` form.
+#[test]
+fn legacy_writer_reproduces_every_jdk17_text() {
+    writes_alike("jdk17.tsv", FloatText::Legacy);
+}
+
+/// The layout classes as JDK 17 prints them: the big-integer loop in `u128` (moderate
+/// exponents) and in multi-word integers (the extremes and the subnormals).
+#[test]
+fn legacy_writer_reproduces_every_jdk17_layout_class() {
+    writes_alike("classes_jdk17.tsv", FloatText::Legacy);
 }
 
 #[test]
@@ -277,6 +312,56 @@ fn writer_corner_cases() {
     for &(v, text) in widened {
         assert_eq!(double_to_string(f64::from(v)), text, "{v:e}");
     }
+}
+
+/// JDK 17's text where it differs from the modern one, each case from `jdk17.tsv`.
+#[test]
+fn legacy_writer_corner_cases() {
+    let doubles: &[(f64, &str)] = &[
+        // Not the shortest: the digit loop stops when the remainder is within half an ulp,
+        // on a symmetric test, and rounds the last digit.
+        (1e23, "9.999999999999999E22"),
+        (2e23, "1.9999999999999998E23"),
+        (8.41e21, "8.409999999999999E21"),
+        (2f64.powi(-44), "5.6843418860808015E-14"),
+        // Integers below 2⁶³ print every digit down to their precision.
+        (2f64.powi(57), "1.44115188075855872E17"),
+        (2.82879384806159e17, "2.82879384806159008E17"),
+        (9.223372036854775e18, "9.2233720368547748E18"),
+        // No two-digit rule: the closest one-digit decimal, or the loop's digits.
+        (f64::from_bits(2), "1.0E-323"),
+        (-f64::from_bits(2), "-1.0E-323"),
+        (f64::from_bits(0x20), "1.58E-322"),
+        (f64::from_bits(0x800), "1.0118E-320"),
+        // And where both agree.
+        (f64::from_bits(1), "4.9E-324"),
+        (0.1, "0.1"),
+        (0.001, "0.001"),
+        (1e7, "1.0E7"),
+        (1e-5, "1.0E-5"),
+        (f64::MAX, "1.7976931348623157E308"),
+    ];
+    for &(v, text) in doubles {
+        assert_eq!(FloatText::Legacy.double_to_string(v), text, "{v:e}");
+    }
+    let floats: &[(f32, &str)] = &[
+        (f32::MIN_POSITIVE, "1.17549435E-38"),
+        (1e11, "9.9999998E10"), // 1e11 as f32 is 99999997952
+        (123456792.0, "1.23456792E8"),
+        (2f32.powi(28), "2.68435456E8"),
+        (2f32.powi(40), "1.09951163E12"),
+        (f32::from_bits(1), "1.4E-45"),
+        (0.1, "0.1"),
+        (f32::MAX, "3.4028235E38"),
+    ];
+    for &(v, text) in floats {
+        assert_eq!(FloatText::Legacy.float_to_string(v), text, "{v:e}");
+    }
+    // CSV's float, widened: the double's text.
+    assert_eq!(
+        FloatText::Legacy.double_to_string(f64::from(f32::from_bits(0x5c7b3f53))),
+        "2.82879379476840448E17"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -564,6 +649,40 @@ mod properties {
                     assert_java_shape(&text, f64::from(v.abs()));
                     assert_shortest(&text, &format!("{v:e}"));
                 }
+            }
+        }
+
+        /// JDK 8–18's text reads back to the same bits (Java's own guarantee), within Java's
+        /// buffer; so does a float's, as `float` (XML) and widened to `double` (CSV).
+        #[test]
+        fn legacy_double_text_round_trips(bits: u64) {
+            let v = f64::from_bits(bits);
+            let text = FloatText::Legacy.double_to_string(v);
+            prop_assert!(text.len() <= FloatText::MAX_LEN, "{}", text);
+            let back = parse_double(text.as_bytes()).unwrap();
+            if v.is_nan() {
+                prop_assert_eq!(text, "NaN");
+            } else {
+                prop_assert_eq!(back.to_bits(), bits, "{}", text);
+                // Rust reads it alike: it is an ordinary decimal.
+                prop_assert_eq!(text.parse::<f64>().map(f64::to_bits), Ok(bits));
+            }
+        }
+
+        #[test]
+        fn legacy_float_text_round_trips(bits: u32) {
+            let v = f32::from_bits(bits);
+            let text = FloatText::Legacy.float_to_string(v);
+            let widened = FloatText::Legacy.double_to_string(f64::from(v));
+            prop_assert!(text.len() <= FloatText::MAX_LEN, "{}", text);
+            let back = parse_float(text.as_bytes()).unwrap();
+            let csv_back = parse_double(widened.as_bytes()).unwrap() as f32;
+            if v.is_nan() {
+                prop_assert_eq!(text, "NaN");
+                prop_assert!(csv_back.is_nan());
+            } else {
+                prop_assert_eq!(back.to_bits(), bits, "{}", text);
+                prop_assert_eq!(csv_back.to_bits(), bits, "{}", widened);
             }
         }
 

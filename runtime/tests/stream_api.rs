@@ -325,6 +325,14 @@ fn into_inner_gives_the_writer_back_when_the_flush_fails() {
         full: bool,
         bytes: Vec<u8>,
     }
+    /// A writer that fails until told it has room.
+    fn full(format: Format) -> RecordWriter<Flaky> {
+        let flaky = Flaky {
+            full: true,
+            ..Flaky::default()
+        };
+        RecordWriter::new(flaky, format)
+    }
     impl Write for Flaky {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             if self.full {
@@ -337,13 +345,7 @@ fn into_inner_gives_the_writer_back_when_the_flush_fails() {
             Ok(())
         }
     }
-    let mut writer = RecordWriter::new(
-        Flaky {
-            full: true,
-            ..Flaky::default()
-        },
-        Format::Csv,
-    );
+    let mut writer = full(Format::Csv);
     writer.write(&IntRec { v: 5 }).unwrap();
     let e = writer.into_inner().unwrap_err();
     assert_eq!(e.error().kind(), ErrorKind::Io);
@@ -355,15 +357,9 @@ fn into_inner_gives_the_writer_back_when_the_flush_fails() {
     fn finish(w: RecordWriter<Flaky>) -> hadoop_record::Result<Flaky> {
         Ok(w.into_inner()?)
     }
-    let mut full = RecordWriter::new(
-        Flaky {
-            full: true,
-            ..Flaky::default()
-        },
-        Format::Binary,
-    );
-    full.write(&IntRec { v: 1 }).unwrap();
-    assert_eq!(finish(full).unwrap_err().kind(), ErrorKind::Io);
+    let mut writer = full(Format::Binary);
+    writer.write(&IntRec { v: 1 }).unwrap();
+    assert_eq!(finish(writer).unwrap_err().kind(), ErrorKind::Io);
 }
 
 /// One record in one call, in every format: what a `RecordWriter` writes for it, read back

@@ -105,12 +105,8 @@ fn to_columnar(
         .map_err(|e| Early::Message(format!("--parquet-compression: {e}")))?;
     local_only(args.files.output.as_deref(), "written")?;
     args.check_output()?;
-    let in_framing = args
-        .in_framing
-        .as_deref()
-        .map(|name| super::parse_framing("--in-framing", name))
-        .transpose()?;
-    let source = open_source(args, in_framing)?;
+    let in_framing = super::in_framing(args)?;
+    let source = open_source(context, args, in_framing, (schema, id, writer))?;
     let schema = Arc::new(schema.clone());
     // Records already read into values (JSON, another writer's type) are decoded from them.
     let by_value = writer.is_some() || args.from == InFormat::Json;

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, OffsetSizeTrait, RecordBatch};
 use arrow_schema::DataType;
 use parquet::file::properties::WriterPropertiesBuilder;
 use parquet::schema::types::ColumnPath;
@@ -52,30 +52,19 @@ fn worth_no_dictionary(column: &dyn Array) -> bool {
     dictionary >= n as f64 * width
 }
 
+/// The UTF-8 bytes of the non-null strings of `column`, a string array with offsets `O`.
+fn string_bytes<O: OffsetSizeTrait>(column: &dyn Array) -> impl Iterator<Item = &[u8]> {
+    column.as_string::<O>().iter().flatten().map(str::as_bytes)
+}
+
 /// The non-null values of `column`, how many of them differ, and their plain size in bytes
 /// (a byte string's with its 4-byte length); `None` for a type not judged.
 fn distinct_values(column: &dyn Array) -> Option<(usize, usize, usize)> {
     let data = column.to_data();
     let mut seen: HashSet<&[u8]> = HashSet::new();
     let (n, bytes) = match column.data_type() {
-        DataType::Utf8 => tally(
-            &mut seen,
-            column
-                .as_string::<i32>()
-                .iter()
-                .flatten()
-                .map(str::as_bytes),
-            4,
-        ),
-        DataType::LargeUtf8 => tally(
-            &mut seen,
-            column
-                .as_string::<i64>()
-                .iter()
-                .flatten()
-                .map(str::as_bytes),
-            4,
-        ),
+        DataType::Utf8 => tally(&mut seen, string_bytes::<i32>(column), 4),
+        DataType::LargeUtf8 => tally(&mut seen, string_bytes::<i64>(column), 4),
         DataType::Utf8View => tally(
             &mut seen,
             column.as_string_view().iter().flatten().map(str::as_bytes),

@@ -6,8 +6,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
-pub use fixture_harness::process::{assert_stderr_contains, assert_success, run, stderr, stdout};
+pub use fixture_harness::process::{
+    assert_stderr_contains, assert_success, listing, run, stderr, stdout,
+};
 use fixture_harness::{Case, Encoding};
+use hadoop_record::archive::FloatText;
 
 /// `rcc args`, to run in `dir`, with NO_COLOR unset so that colour follows `--color` and
 /// the terminal alone.
@@ -32,6 +35,20 @@ pub const FORMATS: [(Encoding, &str); 3] = [
     (Encoding::Csv, "csv"),
     (Encoding::Xml, "xml"),
 ];
+
+/// The `--float-text` arguments a conversion to `to` is run with, each with the JDK whose
+/// float text it must write: none (the default, JDK 8 to 18's), `legacy` and `shortest` for
+/// CSV and XML; none alone for the other encodings, which hold no float text.
+pub fn float_text_runs(to: &str) -> Vec<(&'static [&'static str], FloatText)> {
+    match to {
+        "csv" | "xml" => vec![
+            (&[], FloatText::Legacy),
+            (&["--float-text", "legacy"], FloatText::Legacy),
+            (&["--float-text", "shortest"], FloatText::Shortest),
+        ],
+        _ => vec![(&[], FloatText::Legacy)],
+    }
+}
 
 /// How `--from`/`--to` name `encoding`.
 pub fn name_of(encoding: Encoding) -> &'static str {

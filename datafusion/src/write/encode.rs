@@ -1,10 +1,13 @@
-//! [`BatchWriter`]: record batches as the bytes of a Parquet, CSV or JSON-lines file.
+//! [`BatchWriter`]: record batches as the bytes of a Parquet, CSV or JSON-lines file (the
+//! last two in `rcc`'s JSON dialect, [`crate::dialect`]).
 
 use std::io::Write;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use hadoop_record_cli::parquet_out::ParquetFile;
+
+use crate::dialect::{FlatCsvWriter, JsonLinesWriter};
 
 use super::records::RecordsWriter;
 use super::spec::PartFormat;
@@ -25,10 +28,10 @@ use super::spec::PartFormat;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub enum BatchWriter<W: Write + Send + 'static> {
-    /// CSV with a header row.
-    Csv(datafusion::arrow::csv::Writer<W>),
-    /// JSON lines.
-    Json(datafusion::arrow::json::LineDelimitedWriter<W>),
+    /// CSV with a header row, nested records as dotted columns, vectors and maps as JSON.
+    Csv(FlatCsvWriter<W>),
+    /// JSON lines, as `rcc convert --to json` writes records.
+    Json(JsonLinesWriter<W>),
     /// A Parquet file.
     Parquet(ParquetFile<W>),
     /// Hadoop records.
@@ -36,17 +39,12 @@ pub enum BatchWriter<W: Write + Send + 'static> {
 }
 
 impl<W: Write + Send + 'static> BatchWriter<W> {
-    /// Starts a file of rows of `schema`.
+    /// Starts a file of rows of `schema`: a column the format cannot hold is an error here,
+    /// before anything is written.
     pub fn new(format: &PartFormat, out: W, schema: SchemaRef) -> Result<Self, String> {
         Ok(match format {
-            PartFormat::Csv => BatchWriter::Csv(
-                datafusion::arrow::csv::WriterBuilder::new()
-                    .with_header(true)
-                    .build(out),
-            ),
-            PartFormat::Json => {
-                BatchWriter::Json(datafusion::arrow::json::LineDelimitedWriter::new(out))
-            }
+            PartFormat::Csv => BatchWriter::Csv(FlatCsvWriter::new(out, schema)?),
+            PartFormat::Json => BatchWriter::Json(JsonLinesWriter::new(out, schema)?),
             PartFormat::Parquet(options) => {
                 BatchWriter::Parquet(ParquetFile::new(out, &schema, options.properties()?))
             }
@@ -59,8 +57,8 @@ impl<W: Write + Send + 'static> BatchWriter<W> {
     /// Writes the rows of `batch`.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), String> {
         let result = match self {
-            BatchWriter::Csv(w) => w.write(batch).map_err(|e| e.to_string()),
-            BatchWriter::Json(w) => w.write(batch).map_err(|e| e.to_string()),
+            BatchWriter::Csv(w) => w.write(batch),
+            BatchWriter::Json(w) => w.write(batch),
             BatchWriter::Parquet(file) => file.write(batch),
             BatchWriter::Records(w) => w.write(batch),
         };
@@ -71,11 +69,8 @@ impl<W: Write + Send + 'static> BatchWriter<W> {
     pub fn finish(self) -> Result<(), String> {
         let failed = |e: String| format!("cannot write the result: {e}");
         let mut out = match self {
-            BatchWriter::Csv(w) => w.into_inner(),
-            BatchWriter::Json(mut w) => {
-                w.finish().map_err(|e| failed(e.to_string()))?;
-                w.into_inner()
-            }
+            BatchWriter::Csv(w) => w.finish().map_err(failed)?,
+            BatchWriter::Json(w) => w.finish().map_err(failed)?,
             BatchWriter::Parquet(file) => file.finish().map_err(failed)?,
             BatchWriter::Records(w) => return w.finish().map_err(failed),
         };

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::{plan_datafusion_err, Result};
+use hadoop_record::archive::FloatText;
 use hadoop_record::Format;
 use hadoop_record_arrow::{BatchEncoder, EncodeOptions};
 use hadoop_record_cli::framing::WriteOptions;
@@ -41,6 +42,10 @@ pub struct RecordsOut {
     pub framing: Option<String>,
     /// How the framing writes (`--seqfile-*`, `--compression`, `--chunk-size`, …).
     pub options: WriteOptions,
+    /// Which JDK's text floats and doubles are written in, in CSV and XML (`--float-text`;
+    /// default [`FloatText::Legacy`], JDK 8 to 18's).
+    #[serde(default, with = "float_text_name")]
+    pub float_text: FloatText,
 }
 
 impl RecordsOut {
@@ -50,7 +55,15 @@ impl RecordsOut {
             record,
             framing,
             options,
+            float_text: FloatText::default(),
         }
+    }
+
+    /// The same, floats and doubles in CSV and XML written as `float_text`'s JDK prints them.
+    #[must_use]
+    pub fn with_float_text(mut self, float_text: FloatText) -> Self {
+        self.float_text = float_text;
+        self
     }
 
     /// The part files' extension: the framing's (`seq`, `paddle`, `mesos`, `v1`,
@@ -86,6 +99,7 @@ impl RecordsOut {
         RecordSink::new(
             std::io::sink(),
             self.record.encoding(),
+            self.float_text,
             self.framing.as_deref(),
             &self.options,
         )
@@ -126,6 +140,7 @@ impl RecordsWriter {
         let sink = RecordSink::new(
             output,
             out.record.encoding(),
+            out.float_text,
             out.framing.as_deref(),
             &out.options,
         )?;
@@ -145,5 +160,49 @@ impl RecordsWriter {
 
     pub(crate) fn finish(mut self) -> Result<(), String> {
         self.sink.finish().map_err(|e| e.to_string())
+    }
+}
+
+/// `FloatText` as its name (`legacy`, `shortest`), as it travels to a cluster's executors.
+mod float_text_name {
+    use hadoop_record::archive::FloatText;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(float_text: &FloatText, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(float_text.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FloatText, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The float text travels to the executors by name; a plan without it (from an older
+    /// `rcc`) writes JDK 8 to 18's text, the default.
+    #[test]
+    fn float_text_travels_by_name() {
+        let record = RecordTableOptions::new("web.jr", "web.Hit").with_encoding(Format::Csv);
+        let out = RecordsOut::new(record, None, WriteOptions::default());
+        assert_eq!(out.float_text, FloatText::Legacy);
+        let shortest = out.clone().with_float_text(FloatText::Shortest);
+        let mut json = serde_json::to_value(&shortest).unwrap();
+        assert_eq!(json["float_text"], "shortest");
+        assert_eq!(
+            serde_json::from_value::<RecordsOut>(json.clone()).unwrap(),
+            shortest
+        );
+        json.as_object_mut().unwrap().remove("float_text");
+        assert_eq!(
+            serde_json::from_value::<RecordsOut>(json.clone()).unwrap(),
+            out
+        );
+        json["float_text"] = "jdk25".into();
+        let e = serde_json::from_value::<RecordsOut>(json).unwrap_err();
+        assert!(e.to_string().contains("unknown float text `jdk25`"), "{e}");
     }
 }

@@ -6,6 +6,7 @@
 use std::cmp::Ordering;
 
 use fixture_harness::{Comparison, Encoding};
+use hadoop_record::archive::FloatText;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Result};
 
 /// The runtime format of a fixture encoding.
@@ -17,9 +18,18 @@ pub fn format_of(encoding: Encoding) -> Format {
     }
 }
 
-/// `records` written back to back in `format`.
+/// `records` written back to back in `format` (floats in text as by default: Java 8–18's).
 pub fn write_all<T: Record>(records: &[T], format: Format) -> Result<Vec<u8>> {
-    let mut writer = RecordWriter::new(Vec::new(), format);
+    write_all_as(records, format, FloatText::default())
+}
+
+/// `records` written back to back in `format`, floats in text as `float_text` says.
+pub fn write_all_as<T: Record>(
+    records: &[T],
+    format: Format,
+    float_text: FloatText,
+) -> Result<Vec<u8>> {
+    let mut writer = RecordWriter::new(Vec::new(), format).with_float_text(float_text);
     for record in records {
         writer.write(record)?;
     }

@@ -21,6 +21,7 @@ pub mod xml;
 
 pub use depth::{Depth, DEFAULT_MAX_DEPTH};
 pub use sink::Sink;
+pub use text::FloatText;
 
 use crate::error::{Error, ErrorKind, Position, Result};
 

@@ -8,7 +8,7 @@
 use std::io::{ErrorKind as IoErrorKind, Read};
 
 use crate::error::{Error, Position, Result};
-use crate::uninterrupted::read_some;
+use crate::uninterrupted::read_more;
 
 /// Bytes read from the reader at a time.
 pub(crate) const CAPACITY: usize = 64 * 1024;
@@ -107,17 +107,8 @@ impl<R: Read> Source<R> {
             // buffer is never more than twice the bytes that actually arrived.
             self.buf.resize(self.buf.len() * 2, 0);
         }
-        match read_some(&mut self.inner, &mut self.buf[self.end..]) {
-            Ok(0) => {
-                self.eof = true;
-                Ok(false)
-            }
-            Ok(n) => {
-                self.end += n;
-                Ok(true)
-            }
-            Err(e) => Err(Error::from(e).at(Position::Byte(self.base + self.end as u64))),
-        }
+        read_more(&mut self.inner, &mut self.buf, &mut self.end, &mut self.eof)
+            .map_err(|e| Error::from(e).at(Position::Byte(self.base + self.end as u64)))
     }
 
     /// Makes at least `n` bytes available when the input holds them (`n` at most 64 KiB; a

@@ -1,7 +1,8 @@
 //! Framings: containers that carry serialized records (opaque payloads, typically one record
 //! in binary form each). One module per framing; each has a reader that yields payloads and a
 //! writer that frames them. [`split`] reads a byte range of a file in any framing, so that
-//! several readers share one large file.
+//! several readers share one large file; [`detect`] tells a file's framing from its first
+//! bytes.
 //!
 //! Readers implement `Iterator<Item = Result<Vec<u8>>>` (after an error they yield nothing
 //! more, and every complete payload before the damage is yielded first); writers implement
@@ -33,6 +34,27 @@ pub trait FrameWrite {
     fn finish(&mut self) -> Result<()>;
 }
 
+/// What a strict reader's error says to do about a damaged chunk (or record or block) with
+/// more input after it: `rcc`'s `--recover` (a reader's `with_recover`).
+pub(crate) const RECOVER_HINT: &str = "give --recover to skip the damage and read on";
+
+/// What an error about a record or chunk over the reader's limit says to do: `rcc`'s
+/// `--max-record-size` (a reader's `with_max_record_size` or `with_max_chunk_bytes`).
+pub(crate) const LIMIT_HINT: &str = "give --max-record-size to raise the limit";
+
+/// A strict reader's error with what to do about it: a larger limit for one over a limit;
+/// recovery for damage a recovering reader gets past (`recoverable`), unless the input
+/// just ends there.
+#[cold]
+pub(crate) fn with_remedy(error: crate::Error, recoverable: bool) -> crate::Error {
+    match error.kind() {
+        crate::ErrorKind::Limit => error.with_hint(LIMIT_HINT),
+        crate::ErrorKind::UnexpectedEof | crate::ErrorKind::Io => error,
+        _ if recoverable => error.with_hint(RECOVER_HINT),
+        _ => error,
+    }
+}
+
 /// The error for a codec this build of the crate lacks: `what` needs the crate `feature`.
 #[cold]
 pub(crate) fn unavailable(what: &str, feature: &str) -> crate::Error {
@@ -52,6 +74,7 @@ pub(crate) fn fuse<T>(done: &mut bool, step: Result<Option<T>>) -> Option<Result
     item
 }
 
+pub mod detect;
 mod held;
 pub mod mesos;
 pub mod paddle;

@@ -6,6 +6,7 @@
 use std::io::Read;
 
 use fixture_harness::{hadoop_java, schema, Case, Encoding};
+use hadoop_record::archive::FloatText;
 use hadoop_record::{Error, Format, Record, RecordReader, RecordWriter, Value};
 
 use crate::fixture_records::ToValue;
@@ -73,28 +74,41 @@ pub fn decode_all_dynamic(encoding: Encoding, format: Format) -> usize {
     cases.len()
 }
 
-/// Every fixture's values re-encode (schema-driven) to the modern JDK's bytes.
+/// A writer printing floats as `float_text` says: for `Legacy` the default writer, so that
+/// the default is what is checked.
+pub fn writer(format: Format, float_text: FloatText) -> RecordWriter<Vec<u8>> {
+    let writer = RecordWriter::new(Vec::new(), format);
+    match float_text {
+        FloatText::Legacy => writer,
+        other => writer.with_float_text(other),
+    }
+}
+
+/// Every fixture's values re-encode (schema-driven) to the bytes of each JDK: JDK 17's with
+/// the default float text, the modern JDK's with `FloatText::Shortest`.
 pub fn encode_all_dynamic(encoding: Encoding, format: Format) -> usize {
     let cases = cases(encoding);
     for case in &cases {
-        let mut writer = RecordWriter::new(Vec::new(), format);
-        for v in case.expected_values() {
-            writer
-                .write_value(schema(), case.record_id(), &v)
-                .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        for float_text in FloatText::ALL {
+            let mut writer = writer(format, float_text);
+            for v in case.expected_values() {
+                writer
+                    .write_value(schema(), case.record_id(), &v)
+                    .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+            }
+            assert_eq!(writer.records_written(), case.values.len() as u64);
+            let out = writer.into_inner().unwrap();
+            assert_bytes(case, &out, "dynamic", float_text);
         }
-        assert_eq!(writer.records_written(), case.values.len() as u64);
-        let out = writer.into_inner().unwrap();
-        assert_bytes(case, &out, "dynamic");
     }
     cases.len()
 }
 
-fn assert_bytes(case: &Case, out: &[u8], how: &str) {
-    let want = case.modern_bytes();
+fn assert_bytes(case: &Case, out: &[u8], how: &str, float_text: FloatText) {
+    let want = case.bytes_with(float_text);
     if out != want {
         panic!(
-            "{} ({how}): bytes differ\n got {}\nwant {}",
+            "{} ({how}, {float_text}): bytes differ\n got {}\nwant {}",
             case.name,
             String::from_utf8_lossy(out).escape_debug(),
             String::from_utf8_lossy(&want).escape_debug()
@@ -103,7 +117,7 @@ fn assert_bytes(case: &Case, out: &[u8], how: &str) {
 }
 
 /// Every fixture through the typed records: decode (iterator), compare with the manifest,
-/// re-encode to the modern JDK's bytes.
+/// re-encode to each JDK's bytes.
 pub fn typed_all(encoding: Encoding, format: Format) -> usize {
     let cases = cases(encoding);
     for case in &cases {
@@ -127,13 +141,15 @@ fn typed_one<T: Record + ToValue>(case: &Case, format: Format) {
         .unwrap_or_else(|e| panic!("{} (typed, trickled): {e}", case.name));
     assert_eq!(trickled.len(), records.len());
 
-    let mut writer = RecordWriter::new(Vec::new(), format);
-    for r in &records {
-        writer
-            .write(r)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    for float_text in FloatText::ALL {
+        let mut writer = writer(format, float_text);
+        for r in &records {
+            writer
+                .write(r)
+                .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        }
+        assert_bytes(case, &writer.into_inner().unwrap(), "typed", float_text);
     }
-    assert_bytes(case, &writer.into_inner().unwrap(), "typed");
 }
 
 /// Every prefix of every fixture either ends exactly at a record boundary (and then reads

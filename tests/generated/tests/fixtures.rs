@@ -112,8 +112,9 @@ fn check_case<T: Record>(case: &Case) {
         read_all(&binary, Format::Binary).unwrap_or_else(|e| panic!("{}: {e}", case.name));
     assert_eq!(records.len(), case.values.len(), "{}", case.name);
 
+    // The default float text is JDK 8–18's: JDK 17's bytes.
     let written = write_all(&records, format);
-    let want = case.modern_bytes();
+    let want = case.bytes();
     assert!(
         written == want,
         "{}: the generated type wrote\n{}\nbut Java wrote\n{}",
@@ -122,7 +123,7 @@ fn check_case<T: Record>(case: &Case) {
         text(&want)
     );
 
-    for (label, bytes) in [("data/", case.bytes()), ("modern JDK", want)] {
+    for (label, bytes) in [("data/", want), ("modern JDK", case.modern_bytes())] {
         let read: Vec<T> =
             read_all(&bytes, format).unwrap_or_else(|e| panic!("{} ({label}): {e}", case.name));
         assert_eq!(

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod arb;
+pub mod delta_peers;
 pub mod peers;
 pub mod process;
 mod schemas;
@@ -21,6 +22,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::schema::{FieldType, RecordId, Schema};
 use hadoop_record::value::json::from_json;
 use hadoop_record::{Format, Value};
@@ -161,6 +163,15 @@ impl Case {
             .join("data-jdk-modern")
             .join(Path::new(&self.file).file_name().expect("file name"));
         std::fs::read(&modern).unwrap_or_else(|_| self.bytes())
+    }
+
+    /// The file as a JDK that prints floats as `float_text` does writes it: JDK 17's
+    /// ([`Case::bytes`]) for `Legacy`, a modern JDK's ([`Case::modern_bytes`]) for `Shortest`.
+    pub fn bytes_with(&self, float_text: FloatText) -> Vec<u8> {
+        match float_text {
+            FloatText::Legacy => self.bytes(),
+            FloatText::Shortest => self.modern_bytes(),
+        }
     }
 
     /// Whether a modern JDK writes different bytes than `data/` holds.

@@ -5,9 +5,9 @@
 //! `XmlRecordOutput` and `BinaryRecordOutput` on the classes Hadoop's own rcc generates, and
 //! by this crate's `RecordWriter` on the structs `rcc -l rust` generates for the same schema.
 //! Both write the same records into a reused in-memory buffer; the Java side gets the
-//! records as binary and reads them once before timing. Both outputs must be the same bytes
-//! (on a JDK older than 19, whose `Double.toString` sometimes prints more digits than the
-//! shortest, the lines that differ are counted instead).
+//! records as binary and reads them once before timing. Both outputs must be the same bytes:
+//! the Rust side prints floats as the JVM's JDK does (`FloatText::Legacy` before JDK 19,
+//! `FloatText::Shortest` from 19 on).
 //!
 //! `cargo bench -p interop-tests --bench writers_vs_java`. `JAVA_BENCH_RECORDS` sets the
 //! record count (default 1,000,000), `JAVA_BENCH_ROUNDS` the rounds per JVM and per Rust pass
@@ -18,6 +18,7 @@
 
 use std::time::Instant;
 
+use hadoop_record::archive::FloatText;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 use interop_tests::batch::{Answer, Batch};
 use interop_tests::bench_records::{encode, small_values, values, Doubles, Rng};
@@ -61,19 +62,20 @@ impl Typed {
         }
     }
 
-    /// Writes every record into `out` (cleared first, its capacity kept) in `format`.
-    fn write(&self, out: &mut Vec<u8>, format: Format) {
-        fn all<T: Record>(records: &[T], out: &mut Vec<u8>, format: Format) {
+    /// Writes every record into `out` (cleared first, its capacity kept) in `format`, floats
+    /// in text as `float_text` says.
+    fn write(&self, out: &mut Vec<u8>, format: Format, float_text: FloatText) {
+        fn all<T: Record>(records: &[T], out: &mut Vec<u8>, format: Format, ft: FloatText) {
             out.clear();
-            let mut w = RecordWriter::new(&mut *out, format);
+            let mut w = RecordWriter::new(&mut *out, format).with_float_text(ft);
             for r in records {
                 w.write(r).expect("writing to memory");
             }
             w.flush().expect("writing to memory");
         }
         match self {
-            Typed::Small(r) => all(r, out, format),
-            Typed::Text(r) => all(r, out, format),
+            Typed::Small(r) => all(r, out, format, float_text),
+            Typed::Text(r) => all(r, out, format, float_text),
         }
     }
 }
@@ -143,6 +145,7 @@ fn main() {
         Classes::HadoopRcc,
     );
     let schema = peer.schema();
+    let float_text = peer.jdk().float_text();
 
     struct Case {
         shape: &'static str,
@@ -155,8 +158,6 @@ fn main() {
         rust: Time,
         rust_values: Time,
         bytes: usize,
-        /// Lines that differ from Java's (only on a JDK older than 19, in double text).
-        differing: usize,
     }
     let mut rng = Rng::seeded();
     let mut cases = Vec::new();
@@ -191,7 +192,6 @@ fn main() {
                 rust: Time::NONE,
                 rust_values: Time::NONE,
                 bytes: 0,
-                differing: 0,
             });
         }
     }
@@ -213,31 +213,20 @@ fn main() {
                 cpu: cpu_ns,
             });
             case.rust = case.rust.min(fastest(rounds, || {
-                case.records.write(&mut out, case.format)
+                case.records.write(&mut out, case.format, float_text)
             }));
-            if out != written {
-                // JDK 17 and older print some doubles with more digits than the shortest
-                // (JDK-4511638, fixed in 19); hadoop-record writes the modern text. Any other
-                // difference is a bug.
-                let differing = out
-                    .split(|&b| b == b'\n')
-                    .zip(written.split(|&b| b == b'\n'))
-                    .filter(|(a, b)| a != b)
-                    .count();
-                assert!(
-                    peer.jdk().feature < 19 && case.format != Format::Binary,
-                    "{} {:?} {}: Rust's bytes differ from Java's",
-                    case.shape,
-                    case.doubles,
-                    case.format
-                );
-                case.differing = differing;
-            }
+            assert!(
+                out == written,
+                "{} {:?} {}: Rust's bytes differ from Java's",
+                case.shape,
+                case.doubles,
+                case.format
+            );
             case.bytes = out.len();
             let id = schema.find(&format!("bench.{}", case.shape)).unwrap();
             case.rust_values = case.rust_values.min(fastest(rounds, || {
                 out.clear();
-                let mut w = RecordWriter::new(&mut out, case.format);
+                let mut w = RecordWriter::new(&mut out, case.format).with_float_text(float_text);
                 for v in &case.values {
                     w.write_value(schema, id, v).expect("a bench value");
                 }
@@ -249,25 +238,14 @@ fn main() {
     let rate = |ns: u64| n as f64 / (ns as f64 / 1e9) / 1e6;
     let cell = |ns: u64| format!("{:.2} ({:.0} ns)", rate(ns), ns as f64 / n as f64);
     println!(
-        "JDK {}; {n} records; fastest of 2 x {rounds} rounds; M records/s (ns per record); \
-         ratio = Java's time / Rust's",
+        "JDK {} (Rust's float text: {float_text}); {n} records; fastest of 2 x {rounds} rounds; \
+         M records/s (ns per record); ratio = Java's time / Rust's",
         peer.jdk().feature
     );
     let label = |c: &Case| match c.doubles {
         Some(d) => format!("{} ({})", c.shape, d.name()),
         None => c.shape.to_owned(),
     };
-    for c in &cases {
-        if c.differing > 0 {
-            println!(
-                "({} {}: {} lines differ from JDK {}'s, its longer double text)",
-                label(c),
-                c.format,
-                c.differing,
-                peer.jdk().feature
-            );
-        }
-    }
     for (clock, pick) in [
         (
             "thread CPU time (Java: the writing thread only, not the JIT's or the collector's)",

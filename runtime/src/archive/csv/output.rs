@@ -4,15 +4,15 @@ use std::io::Write;
 
 use crate::archive::hex::push_hex;
 use crate::archive::sink::sink_methods;
-use crate::archive::text::push_double;
-use crate::archive::{NullType, RecordOutput, Sink};
+use crate::archive::{FloatText, NullType, RecordOutput, Sink};
 use crate::error::Result;
 
 /// Writes records in Hadoop's CSV encoding (spec §4): a top-level record's fields bare and
 /// comma-separated, ended by a line feed; nested records `s{…}`, vectors `v{…}`, maps
 /// `m{k,v,…}`; booleans `T`/`F`; integers in decimal; floats widened to double and printed
-/// with Java's `Double.toString`; strings `'` + text with `%00 %0A %0D %2C %7D %25` escapes;
-/// buffers `#` + lowercase hex.
+/// with Java's `Double.toString` (JDK 8–18's unless [`CsvOutput::with_float_text`] says
+/// otherwise); strings `'` + text with `%00 %0A %0D %2C %7D %25` escapes; buffers `#` +
+/// lowercase hex.
 ///
 /// ```
 /// use hadoop_record::archive::csv::CsvOutput;
@@ -33,6 +33,7 @@ pub struct CsvOutput<W: Write> {
     sink: Sink<W>,
     /// Java's `isFirst`: no comma before the next item.
     first: bool,
+    float_text: FloatText,
 }
 
 impl<W: Write> CsvOutput<W> {
@@ -41,7 +42,32 @@ impl<W: Write> CsvOutput<W> {
         CsvOutput {
             sink: Sink::new(inner),
             first: true,
+            float_text: FloatText::default(),
         }
+    }
+
+    /// The same output printing floats and doubles as `float_text`'s JDK does.
+    ///
+    /// ```
+    /// use hadoop_record::archive::{csv::CsvOutput, FloatText};
+    /// use hadoop_record::RecordOutput;
+    /// for (style, line) in [(FloatText::Legacy, "9.999999999999999E22\n"), (FloatText::Shortest, "1.0E23\n")] {
+    ///     let mut out = CsvOutput::new(Vec::new()).with_float_text(style);
+    ///     out.start_record("").unwrap();
+    ///     out.write_double(1e23, "d").unwrap();
+    ///     out.end_record("").unwrap();
+    ///     assert_eq!(out.into_inner().unwrap(), line.as_bytes());
+    /// }
+    /// ```
+    #[must_use]
+    pub fn with_float_text(mut self, float_text: FloatText) -> Self {
+        self.float_text = float_text;
+        self
+    }
+
+    /// Which JDK's text floats and doubles are printed in.
+    pub fn float_text(&self) -> FloatText {
+        self.float_text
     }
 
     sink_methods!();
@@ -138,13 +164,15 @@ impl<W: Write> RecordOutput for CsvOutput<W> {
     #[inline]
     fn write_float(&mut self, v: f32, _tag: &str) -> Result<()> {
         // Java's CsvRecordOutput.writeFloat is writeDouble((double) f).
-        push_double(self.item(), v as f64);
+        let float_text = self.float_text;
+        float_text.push_double(self.item(), f64::from(v));
         Ok(())
     }
 
     #[inline]
     fn write_double(&mut self, v: f64, _tag: &str) -> Result<()> {
-        push_double(self.item(), v);
+        let float_text = self.float_text;
+        float_text.push_double(self.item(), v);
         Ok(())
     }
 

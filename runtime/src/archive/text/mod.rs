@@ -24,10 +24,13 @@
 //! assert_eq!(text::parse_float(b"0.1"), Ok(0.1f32));
 //! ```
 
+mod float_text;
 mod hex;
+mod legacy;
 mod parse;
 mod two_digits;
 mod write;
 
+pub use float_text::FloatText;
 pub use parse::{parse_double, parse_float, FloatTextError};
 pub use write::{double_to_string, float_to_string, push_double, push_float, MAX_LEN};

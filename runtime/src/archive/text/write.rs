@@ -18,7 +18,7 @@ pub const MAX_LEN: usize = 24;
 
 /// Room for zmij's text (at most [`MAX_LEN`] bytes) and for the fixed-size 16-byte moves that
 /// rearrange it into Java's, which may read and write past the text's end.
-const ROOM: usize = 48;
+pub(super) const ROOM: usize = 48;
 
 /// Appends `Double.toString(v)` (JDK 19+) to `out`; allocation-free when `out` has
 /// [`MAX_LEN`] bytes of spare capacity.
@@ -38,17 +38,40 @@ const ROOM: usize = 48;
 /// ```
 #[inline]
 pub fn push_double(out: &mut Vec<u8>, v: f64) {
-    push_formatted(out, |buf| format_double(v, buf));
+    push_formatted::<MAX_LEN>(out, |buf| format_double(v, buf));
 }
 
-/// Appends what `format` writes at the start of a buffer (it returns the length).
+/// Appends what `format` writes at the start of a buffer (it returns the length, at most
+/// `LEN`, which is at most [`ROOM`]).
 #[inline(always)]
-fn push_formatted(out: &mut Vec<u8>, format: impl FnOnce(&mut [u8; ROOM]) -> usize) {
+fn push_formatted<const LEN: usize>(
+    out: &mut Vec<u8>,
+    format: impl FnOnce(&mut [u8; ROOM]) -> usize,
+) {
     let mut buf = [0u8; ROOM];
-    let n = format(&mut buf);
+    let n = format(&mut buf).min(LEN);
     // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
-    out.extend_from_slice(&buf[..MAX_LEN]);
-    out.truncate(out.len() - (MAX_LEN - n));
+    out.extend_from_slice(&buf[..LEN]);
+    out.truncate(out.len() - (LEN - n));
+}
+
+/// Appends the text of `v` that `format` writes for a finite non-zero value, at most `LEN`
+/// bytes (the specials are the same in every JDK): how [`super::FloatText`] appends its
+/// other texts.
+#[inline(always)]
+pub(super) fn push_with<const LEN: usize, T: Into<f64> + Copy>(
+    out: &mut Vec<u8>,
+    v: T,
+    format: fn(T, &mut [u8; ROOM]) -> usize,
+) {
+    push_formatted::<LEN>(out, |buf| {
+        let wide: f64 = v.into();
+        if wide.is_finite() && wide != 0.0 {
+            format(v, buf)
+        } else {
+            special(wide, buf)
+        }
+    });
 }
 
 /// Appends `Float.toString(v)` (JDK 19+) to `out`: the same rules as [`push_double`], with the
@@ -65,7 +88,7 @@ fn push_formatted(out: &mut Vec<u8>, format: impl FnOnce(&mut [u8; ROOM]) -> usi
 /// ```
 #[inline]
 pub fn push_float(out: &mut Vec<u8>, v: f32) {
-    push_formatted(out, |buf| format_float(v, buf));
+    push_formatted::<MAX_LEN>(out, |buf| format_float(v, buf));
 }
 
 /// `Double.toString(v)` (JDK 19+) as a `String`; see [`push_double`].

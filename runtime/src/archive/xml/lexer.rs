@@ -20,7 +20,7 @@ use std::io::Read;
 
 use super::elem::Elem;
 use crate::error::{excerpt, Error, ErrorKind, Position, Result, EXCERPT_CHARS};
-use crate::uninterrupted::read_some;
+use crate::uninterrupted::read_more;
 
 /// How many bytes a read asks for at least (once past the first, smaller buffer of a lexer
 /// made for small input).
@@ -179,17 +179,13 @@ impl<R: Read> Lexer<R> {
             let grown = (self.buf.len() * 2).max(self.initial);
             self.buf.resize(grown, 0);
         }
-        match read_some(&mut self.reader, &mut self.buf[self.end..]) {
-            Ok(0) => {
-                self.eof = true;
-                Ok(false)
-            }
-            Ok(n) => {
-                self.end += n;
-                Ok(true)
-            }
-            Err(e) => Err(Error::from(e).at(self.position_at(self.end))),
-        }
+        read_more(
+            &mut self.reader,
+            &mut self.buf,
+            &mut self.end,
+            &mut self.eof,
+        )
+        .map_err(|e| Error::from(e).at(self.position_at(self.end)))
     }
 
     /// Makes at least `n` bytes available after `pos` unless the input ends first.

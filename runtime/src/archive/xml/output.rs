@@ -5,8 +5,7 @@ use std::io::Write;
 use super::escape::push_escaped;
 use crate::archive::hex::push_hex;
 use crate::archive::sink::sink_methods;
-use crate::archive::text;
-use crate::archive::{RecordOutput, Sink};
+use crate::archive::{FloatText, RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +49,7 @@ impl Envelope {
 /// and maps start at column 0. Strings are escaped per UTF-16 code unit (`<` → `&lt;`,
 /// `&` → `&amp;`, `%` → `%0025`, controls, surrogates and U+FFFE/U+FFFF → `%XXXX`),
 /// buffers are lowercase hex, floats use Java's `Float.toString` and doubles
-/// `Double.toString` (JDK 19+ digits).
+/// `Double.toString` (JDK 8–18's unless [`XmlOutput::with_float_text`] says otherwise).
 ///
 /// ```
 /// use hadoop_record::archive::xml::XmlOutput;
@@ -73,6 +72,7 @@ pub struct XmlOutput<W: Write> {
     indent: usize,
     /// [`Envelope`]s by level, built as deeper levels are reached.
     envelopes: Vec<Envelope>,
+    float_text: FloatText,
 }
 
 impl<W: Write> XmlOutput<W> {
@@ -84,7 +84,31 @@ impl<W: Write> XmlOutput<W> {
             stack: Vec::new(),
             indent: 0,
             envelopes: Vec::new(),
+            float_text: FloatText::default(),
         }
+    }
+
+    /// The same output printing floats and doubles as `float_text`'s JDK does.
+    ///
+    /// ```
+    /// use hadoop_record::archive::{xml::XmlOutput, FloatText};
+    /// use hadoop_record::RecordOutput;
+    /// let mut out = XmlOutput::new(Vec::new()).with_float_text(FloatText::Shortest);
+    /// out.write_float(f32::MIN_POSITIVE, "f").unwrap();
+    /// assert_eq!(out.into_inner().unwrap(), b"<value><ex:float>1.1754944E-38</ex:float></value>\n");
+    /// let mut out = XmlOutput::new(Vec::new());
+    /// out.write_float(f32::MIN_POSITIVE, "f").unwrap();
+    /// assert_eq!(out.into_inner().unwrap(), b"<value><ex:float>1.17549435E-38</ex:float></value>\n");
+    /// ```
+    #[must_use]
+    pub fn with_float_text(mut self, float_text: FloatText) -> Self {
+        self.float_text = float_text;
+        self
+    }
+
+    /// Which JDK's text floats and doubles are printed in.
+    pub fn float_text(&self) -> FloatText {
+        self.float_text
     }
 
     sink_methods!();
@@ -214,13 +238,17 @@ impl<W: Write> RecordOutput for XmlOutput<W> {
     }
 
     fn write_float(&mut self, v: f32, tag: &str) -> Result<()> {
+        let float_text = self.float_text;
         self.primitive(tag, b"<ex:float>", b"</ex:float>", |b| {
-            text::push_float(b, v)
+            float_text.push_float(b, v)
         })
     }
 
     fn write_double(&mut self, v: f64, tag: &str) -> Result<()> {
-        self.primitive(tag, b"<double>", b"</double>", |b| text::push_double(b, v))
+        let float_text = self.float_text;
+        self.primitive(tag, b"<double>", b"</double>", |b| {
+            float_text.push_double(b, v)
+        })
     }
 
     fn write_string(&mut self, v: &str, tag: &str) -> Result<()> {

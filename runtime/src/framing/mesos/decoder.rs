@@ -343,7 +343,25 @@ impl MesosDecoder {
                             "a digit"
                         }
                     );
-                    break Some(Err((Error::syntax(msg), at)));
+                    // What lenient mode would have taken here (a sign before the digits,
+                    // blanks and CR around them): say so.
+                    let lenient_takes = match byte {
+                        b'+' => ph == LinePhase::Start,
+                        b' ' | b'\t' | b'\r' | 0x0b | 0x0c => ph != LinePhase::Sign,
+                        _ => false,
+                    };
+                    let e = Error::syntax(msg);
+                    break Some(Err((
+                        if lenient_takes {
+                            e.with_hint(
+                                "give --lenient to accept a sign, blanks and CR around lengths, \
+                                 as mesos-go and Mesos' Python decoder do",
+                            )
+                        } else {
+                            e
+                        },
+                        at,
+                    )));
                 }
             }
         };
@@ -475,7 +493,15 @@ mod tests {
             input.extend_from_slice(b"hello");
             let (recs, err) = all(MesosOptions::default(), &input);
             assert!(recs.is_empty());
-            assert_eq!(err.unwrap().kind(), ErrorKind::Syntax, "{line:?}");
+            let err = err.unwrap();
+            assert_eq!(err.kind(), ErrorKind::Syntax, "{line:?}");
+            assert!(
+                err.message().ends_with(
+                    ": give --lenient to accept a sign, blanks and CR \
+                                         around lengths, as mesos-go and Mesos' Python decoder do"
+                ),
+                "{line:?}: {err}"
+            );
             let (recs, err) = all(MesosOptions::default().with_lenient(true), &input);
             assert!(err.is_none(), "{line:?}: {err:?}");
             assert_eq!(recs, [b"hello".to_vec()]);
@@ -494,7 +520,14 @@ mod tests {
             b" \n",
         ] {
             let (_, err) = all(MesosOptions::default().with_lenient(true), line);
-            assert_eq!(err.unwrap().kind(), ErrorKind::Syntax, "{line:?}");
+            let err = err.unwrap();
+            assert_eq!(err.kind(), ErrorKind::Syntax, "{line:?}");
+            assert!(!err.message().contains("--lenient"), "{line:?}: {err}");
+        }
+        // Strict, a byte lenient mode does not take either has no remedy.
+        for line in [&b"-1\n"[..], b"0x5\n", b"1_0\n", b"5-\n"] {
+            let (_, err) = all(MesosOptions::default(), line);
+            assert!(!err.unwrap().message().contains("--lenient"), "{line:?}");
         }
     }
 
