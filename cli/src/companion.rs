@@ -1,5 +1,6 @@
-//! `rcc sql` and `rcc cluster` run companion commands, `rcc-sql` and `rcc-cluster`, found
-//! next to `rcc` or on `PATH`, as `cargo foo` runs `cargo-foo` and `git foo` runs `git-foo`.
+//! `rcc sql`, `rcc cluster` and `rcc delta` run companion commands, `rcc-sql`, `rcc-cluster`
+//! and `rcc-delta`, found next to `rcc` or on `PATH`, as `cargo foo` runs `cargo-foo` and
+//! `git foo` runs `git-foo`.
 //!
 //! SQL and the cluster need DataFusion and Ballista, some 400 crates and minutes of
 //! compiling; code generation, checks and conversions need none of them. Kept in their own
@@ -19,7 +20,7 @@ pub const PACKAGE: &str = "hadoop-record-sql-cli";
 /// Its folder in a clone of the repository.
 const PACKAGE_DIR: &str = "sql-cli";
 /// The subcommands that companions provide.
-pub const SUBCOMMANDS: [&str; 2] = ["sql", "cluster"];
+pub const SUBCOMMANDS: [&str; 3] = ["sql", "cluster", "delta"];
 
 /// The arguments of a subcommand that a companion runs: all of them, as given.
 #[derive(Debug, Args)]
@@ -168,6 +169,15 @@ struct CompanionCli<A: Args> {
 /// }
 /// ```
 pub fn main<A: Args>(name: &'static str, run: impl FnOnce(&Context, A) -> bool) -> ExitCode {
+    main_with_matches(name, |context, args, _| run(context, args))
+}
+
+/// [`main`], where `run` also gets the parsed command line: where each flag and value
+/// stood (`ArgMatches::indices_of`), for flags that apply to the values after them.
+pub fn main_with_matches<A: Args>(
+    name: &'static str,
+    run: impl FnOnce(&Context, A, &clap::ArgMatches) -> bool,
+) -> ExitCode {
     let name = format!("rcc {name}");
     // The description is `A`'s (its doc comment): clap takes that of the last flattened
     // struct, `--color`'s.
@@ -177,6 +187,11 @@ pub fn main<A: Args>(name: &'static str, run: impl FnOnce(&Context, A) -> bool) 
         .bin_name(name)
         .about(None::<&str>)
         .long_about(None::<&str>);
+    // A companion's own `--version` (`rcc sql --from delta --version N`) wins over clap's;
+    // `rcc --version` says the version.
+    if own.get_arguments().any(|a| a.get_long() == Some("version")) {
+        command = command.disable_version_flag(true);
+    }
     if let Some(about) = own.get_about() {
         command = command.about(about.clone());
     }
@@ -186,7 +201,7 @@ pub fn main<A: Args>(name: &'static str, run: impl FnOnce(&Context, A) -> bool) 
     let matches = command.get_matches();
     let cli = CompanionCli::<A>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let context = Context::new(cli.color.color);
-    if run(&context, cli.args) {
+    if run(&context, cli.args, &matches) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -145,9 +145,14 @@ impl FmtArgs {
         } else if stdin {
             context.print(&formatted.formatted)
         } else if changed {
-            write_if_changed(path, formatted.formatted.as_bytes())
+            let written = write_if_changed(path, formatted.formatted.as_bytes())
                 .map_err(|e| context.error(&format!("cannot write `{}`: {e}", path.display())))
-                .is_ok()
+                .is_ok();
+            // What changed on disk, as black says it; files left as they were go unsaid.
+            if written {
+                eprintln!("reformatted {}", path.display());
+            }
+            written
         } else {
             true
         };

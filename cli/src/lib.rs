@@ -16,6 +16,7 @@ pub mod companion;
 mod compat;
 pub mod convert;
 mod describe;
+pub mod float_text;
 mod fmt;
 pub mod frame;
 pub mod framing;
@@ -26,6 +27,7 @@ pub mod parquet_out;
 pub mod record_sink;
 pub mod schema_type;
 pub mod storage;
+mod store_url;
 mod type_info;
 
 use std::io::{IsTerminal, Write};
@@ -101,6 +103,10 @@ enum Command {
     /// `rcc sql --cluster` (runs the companion `rcc-cluster`)
     #[command(disable_help_flag = true)]
     Cluster(companion::Forward),
+    /// Maintain the Delta Lake tables `rcc sql --to delta` writes: `rcc delta vacuum TABLE/`
+    /// deletes the files no recent version needs (runs the companion `rcc-delta`)
+    #[command(disable_help_flag = true)]
+    Delta(companion::Forward),
     /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
     TypeInfo(type_info::TypeInfoArgs),
     /// Report what data written with an old version of a record becomes when a new version
@@ -284,6 +290,7 @@ pub fn rcc() -> ExitCode {
         Some(Command::Convert(args)) => convert::run(&context, *args),
         Some(Command::Sql(forward)) => return companion::run("sql", forward.args),
         Some(Command::Cluster(forward)) => return companion::run("cluster", forward.args),
+        Some(Command::Delta(forward)) => return companion::run("delta", forward.args),
         Some(Command::TypeInfo(args)) => type_info::run(&context, args),
         // Its own exit statuses: 1 means incompatible, 2 an error.
         Some(Command::Compat(args)) => return compat::run(&context, args),

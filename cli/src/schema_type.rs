@@ -47,6 +47,12 @@ impl From<String> for Early {
     }
 }
 
+impl From<&str> for Early {
+    fn from(message: &str) -> Self {
+        Early::Message(message.to_owned())
+    }
+}
+
 impl Early {
     /// Prints the message (if not printed yet).
     pub fn report(self, context: &Context) {

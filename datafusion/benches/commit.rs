@@ -1,7 +1,7 @@
 //! The job commit of a dataset written to S3 (moto's server, pinned, on loopback), against
 //! the number of part files (10, 100, 1,000 of 1 MiB) and their size (4 of 1 MiB, 4 of
 //! 1 GiB): each part file is a pending multipart upload its task left, which the commit
-//! completes — one `CompleteMultipartUpload` per file, sixteen at a time, no copy.
+//! completes — one `CompleteMultipartUpload` per file, 32 at a time, no copy.
 //!
 //! ```sh
 //! cargo bench -p hadoop-record-datafusion --bench commit

@@ -44,6 +44,8 @@ pub enum Place {
     /// Decoding a stream of records back to back: the error carries the record number and
     /// position.
     Stream,
+    /// The file as a whole: its first bytes show another framing than the table's.
+    File,
 }
 
 impl RecordError {
@@ -51,7 +53,7 @@ impl RecordError {
     pub fn record(&self) -> Option<u64> {
         match &self.place {
             Place::Payload { location, .. } => location.record,
-            Place::Framing { .. } | Place::Stream => self.error.record(),
+            Place::Framing { .. } | Place::Stream | Place::File => self.error.record(),
         }
     }
 
@@ -68,6 +70,7 @@ impl fmt::Display for RecordError {
         match &self.place {
             Place::Framing { framing } => write!(f, "{}: damaged {framing} input: {e}", self.file),
             Place::Stream => write!(f, "{}: {e}", self.file),
+            Place::File => write!(f, "{}: {}", self.file, e.message()),
             Place::Payload {
                 framing,
                 location,
@@ -112,5 +115,28 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
+    }
+}
+
+/// An error as one message for people: a bad record as its [`RecordError`] says (file,
+/// record, byte, field path); anything else without DataFusion's kind prefix (`Execution
+/// error: `, `External error: `), which names no fix. SQL syntax and internal errors keep
+/// theirs, which say what they are.
+pub fn error_message(e: &datafusion::common::DataFusionError) -> String {
+    use datafusion::common::DataFusionError;
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(record) = s.downcast_ref::<RecordError>() {
+            return record.to_string();
+        }
+        source = s.source();
+    }
+    match e {
+        DataFusionError::SQL(..) | DataFusionError::Internal(_) => e.to_string(),
+        DataFusionError::External(inner) => match inner.downcast_ref::<DataFusionError>() {
+            Some(inner) => error_message(inner),
+            None => inner.to_string(),
+        },
+        e => e.message().into_owned(),
     }
 }

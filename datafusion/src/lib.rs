@@ -20,6 +20,8 @@
 //! - [`register_binary_strings`] / [`with_binary_strings`]: SQL's functions on binary strings
 //!   for `buffer` columns (`length`, `substring`, `position` in bytes), which
 //!   `register_records` installs.
+//! - [`dialect`]: results as JSON lines and CSV in `rcc`'s JSON dialect, which
+//!   `rcc convert --from json` reads back into the same records.
 //!
 //! ```
 //! use datafusion::prelude::SessionContext;
@@ -45,6 +47,7 @@
 
 mod binary_strings;
 mod ddl;
+pub mod dialect;
 mod error;
 mod format;
 mod input;
@@ -59,11 +62,11 @@ mod storage;
 pub mod write;
 
 pub use binary_strings::{binary_string_functions, register_binary_strings, with_binary_strings};
-pub use error::{Place, RecordError};
+pub use error::{error_message, Place, RecordError};
 pub use format::RecordFormat;
 pub use opener::RecordOpener;
 pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};
 pub use progress::ScanProgress;
-pub use register::{list_files, record_table, SessionContextExt};
+pub use register::{list_files, record_table, table_format, SessionContextExt};
 pub use source::RecordSource;
 pub use storage::{with_storage, StorageRegistry};

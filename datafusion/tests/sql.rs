@@ -181,29 +181,27 @@ fn expected_summary(values: &[Value]) -> Summary {
         counts: 0,
     };
     for v in values {
-        let Value::Int(id) = field(v, 0) else {
-            unreachable!()
-        };
-        let Value::Long(bytes) = field(v, 1) else {
-            unreachable!()
-        };
-        let Value::Bool(ok) = field(v, 2) else {
-            unreachable!()
-        };
-        let Value::Double(score) = field(v, 3) else {
-            unreachable!()
-        };
-        let Value::String(url) = field(v, 4) else {
-            unreachable!()
-        };
-        let Value::Vector(tags) = field(v, 6) else {
-            unreachable!()
-        };
-        let Value::Map(counts) = field(v, 7) else {
-            unreachable!()
-        };
-        let Value::Int(zip) = field(&field(v, 8), 1) else {
-            unreachable!()
+        let (
+            Value::Int(id),
+            Value::Long(bytes),
+            Value::Bool(ok),
+            Value::Double(score),
+            Value::String(url),
+            Value::Vector(tags),
+            Value::Map(counts),
+            Value::Int(zip),
+        ) = (
+            field(v, 0),
+            field(v, 1),
+            field(v, 2),
+            field(v, 3),
+            field(v, 4),
+            field(v, 6),
+            field(v, 7),
+            field(&field(v, 8), 1),
+        )
+        else {
+            unreachable!("a Hit of the wrong shape: {v:?}")
         };
         s.ids += i64::from(id);
         s.bytes += bytes;

@@ -16,8 +16,8 @@ Examples (one machine; each command in its own terminal):
   rcc cluster executor --bind-port 50061 --bind-grpc-port 50062
   rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \\
       'SELECT url, count(*) FROM records GROUP BY url' hdfs://namenode:8020/logs/hits.paddle
-  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing seqfile \
-      --to parquet --partition-by status -o s3://lake/hits/ 'SELECT * FROM records' \
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing seqfile \\
+      --to parquet --partition-by status -o s3://lake/hits/ 'SELECT * FROM records' \\
       hdfs://namenode:8020/jobs/hits/
 
 Executors read the record files themselves, each its byte ranges: hdfs:// and s3:// FILEs

@@ -1,6 +1,7 @@
 //! DataFusion's `COPY (query) TO 'DIR/' [STORED AS …] [PARTITIONED BY (…)]` run as
 //! `-o DIR/` runs: a dataset written part by part where the partitions run, and committed
-//! (`hadoop_record_datafusion::write`). A `COPY` to a single file is DataFusion's own.
+//! (`hadoop_record_datafusion::write`); `STORED AS DELTA`, a Delta table's new version
+//! (`OPTIONS (mode 'append')`). A `COPY` to a single file is DataFusion's own.
 
 use std::path::Path;
 
@@ -9,6 +10,7 @@ use datafusion::logical_expr::LogicalPlan;
 use hadoop_record_cli::output_guard::{check_output, OutputKind};
 use hadoop_record_cli::parquet_out::ParquetOptions;
 use hadoop_record_datafusion::write::PartFormat;
+use hadoop_record_delta::{DeltaMode, DELTA_EXT};
 
 use crate::output_kind;
 
@@ -17,6 +19,13 @@ pub(crate) enum Copy {
     Dataset {
         target: String,
         format: PartFormat,
+        partition_by: Vec<String>,
+        input: DataFrame,
+    },
+    /// `STORED AS DELTA`: a table's new version.
+    Delta {
+        target: String,
+        mode: Option<DeltaMode>,
         partition_by: Vec<String>,
         input: DataFrame,
     },
@@ -32,15 +41,45 @@ pub(crate) fn copy_to_dataset(frame: DataFrame, inputs: &[&Path]) -> Result<Copy
         return Ok(Copy::Not(frame));
     };
     let target = copy.output_url.clone();
+    let ext = copy.file_type.get_ext();
+    let delta = ext.trim_start_matches('.').eq_ignore_ascii_case(DELTA_EXT);
     let kind = match output_kind(&target) {
-        OutputKind::File if !copy.partition_by.is_empty() => OutputKind::Dataset,
+        OutputKind::File if !copy.partition_by.is_empty() || delta => OutputKind::Dataset,
         kind => kind,
     };
     check_output(Path::new(&target), kind, inputs)?;
     if kind == OutputKind::File {
         return Ok(Copy::Not(frame));
     }
-    let ext = copy.file_type.get_ext();
+    if delta {
+        let mut mode = None;
+        for (key, value) in &copy.options {
+            match key.strip_prefix("format.").unwrap_or(key) {
+                "mode" => {
+                    mode = Some(
+                        value
+                            .parse()
+                            .map_err(|e| format!("COPY … TO '{target}': {e}"))?,
+                    )
+                }
+                _ => {
+                    return Err(format!(
+                        "COPY … TO '{target}' STORED AS DELTA: option `{key}` is not supported \
+                         (it takes mode: error, append or overwrite)"
+                    ))
+                }
+            }
+        }
+        let partition_by = copy.partition_by.clone();
+        let input = copy.input.as_ref().clone();
+        let (state, _) = frame.into_parts();
+        return Ok(Copy::Delta {
+            target,
+            mode,
+            partition_by,
+            input: DataFrame::new(state, input),
+        });
+    }
     let mut format = match ext.trim_start_matches('.').to_ascii_lowercase().as_str() {
         "parquet" => PartFormat::Parquet(ParquetOptions::default()),
         "csv" => PartFormat::Csv,

@@ -19,21 +19,24 @@ use hadoop_record::Format;
 use hadoop_record_arrow::mapping::TYPE_KEY;
 use hadoop_record_cluster::ClusterOptions;
 use hadoop_record_datafusion::{
-    with_storage, DdlSource, FramingOptions, RecordError, RecordTableOptions, ScanProgress,
+    error_message, with_storage, DdlSource, FramingOptions, RecordTableOptions, ScanProgress,
     SessionContextExt,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use hadoop_record_cli::float_text::FloatTextOption;
 use hadoop_record_cli::frame::{report_end, Stop};
-use hadoop_record_cli::framing::{ReadOptions, WriteOptions};
+use hadoop_record_cli::framing::{ReadOptions, WriteOptions, AUTO_HELP};
 use hadoop_record_cli::output_guard::{check_output, OutputKind};
 use hadoop_record_cli::parquet_out::ParquetOptions;
-use hadoop_record_cli::schema_type::{find_type, load_model, Early, SchemaType};
+use hadoop_record_cli::schema_type::{find_type, load_model, Early};
 use hadoop_record_cli::storage::{create_output, StorageArgs, STORAGE_HELP};
 use hadoop_record_cli::{companion, Context};
 
 mod copy;
+mod inputs;
 mod malloc;
+mod order;
 mod sink;
 
 use copy::Copy;
@@ -41,6 +44,10 @@ use hadoop_record_datafusion::write::{
     dataset_url, new_query_id, with_dataset_writes, write_dataset, write_file, DatasetSpec,
     JobOptions, PartFormat, RecordsOut, DEFAULT_MAX_OPEN_FILES,
 };
+use hadoop_record_delta::{
+    with_delta_copy, write_delta, DeltaMode, DeltaTableProvider, DeltaWriteOptions,
+};
+use inputs::{Input, Source};
 use sink::Sink;
 
 const EXAMPLES: &str = "\
@@ -51,26 +58,40 @@ Examples:
       'SELECT * FROM records WHERE bytes > 1000' 'logs/*.csv' > big.csv
   rcc sql --schema web.jr --type web.Hit --in-framing v1 --table hits --to parquet -o hits.parquet \\
       'SELECT * FROM hits' logs/
-  rcc sql --schema web.jr --type web.Hit --from xml --to json 'SELECT origin.city FROM records' a.xml
+  rcc sql --schema web.jr --type web.Hit --from xml --to json \\
+      'SELECT origin.city FROM records' a.xml
   rcc sql --schema web.jr --type web.Hit --in-framing paddle --to parquet -o hits/ \\
       --parquet-compression snappy 'SELECT * FROM records WHERE ok' logs/
-  rcc sql --schema web.jr --type web.Hit --in-framing seqfile \
+  rcc sql --schema web.jr --type web.Hit --in-framing seqfile \\
       'SELECT url, count(*) AS n FROM records GROUP BY url' 'hdfs://namenode:8020/logs/*.seq'
-  AWS_ENDPOINT_URL=http://127.0.0.1:9000 rcc sql --schema web.jr --type web.Hit \
+  AWS_ENDPOINT_URL=http://127.0.0.1:9000 rcc sql --schema web.jr --type web.Hit \\
       --in-framing paddle 'SELECT count(*) FROM records' s3://logs/2024/
-  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing paddle \\
       'SELECT url, count(*) AS n FROM records GROUP BY url' hdfs://namenode:8020/logs/
-  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing seqfile \
-      --to parquet --partition-by status -o s3://lake/hits/ 'SELECT * FROM records' \
+  rcc sql --cluster df://localhost:50050 --schema web.jr --type web.Hit --in-framing seqfile \\
+      --to parquet --partition-by status -o s3://lake/hits/ 'SELECT * FROM records' \\
       hdfs://namenode:8020/jobs/hits/
-  rcc sql --schema web.jr --type web.Hit --in-framing seqfile --to records --out-framing seqfile \
-      --seqfile-compression block -o hdfs://namenode:8020/clean/ \
+  rcc sql --schema web.jr --type web.Hit --in-framing seqfile --to records --out-framing seqfile \\
+      --seqfile-compression block -o hdfs://namenode:8020/clean/ \\
       'SELECT * FROM records WHERE bytes > 0' hdfs://namenode:8020/jobs/hits/
-  rcc sql --schema web.jr --type web.Hit --to records --out-schema geo.jr --out-type geo.Place \
+  rcc sql --schema web.jr --type web.Hit --to records --out-schema geo.jr --out-type geo.Place \\
       --out-encoding csv 'SELECT origin.city AS city, origin.zip AS zip FROM records' hits.bin
+  rcc sql --schema web.jr --type web.Hit --in-framing seqfile --to delta --mode append \\
+      --partition-by ok -o s3://lake/hits/ 'SELECT * FROM records' hdfs://namenode:8020/jobs/hits/
+  rcc sql --from delta --version 3 'SELECT url, count(*) AS n FROM records GROUP BY url' \\
+      s3://lake/hits/
+  rcc sql --schema web.jr --type web.Hit --in-framing paddle --table hits \\
+      'SELECT u.name, count(*) AS n FROM hits JOIN users u ON hits.id = u.id GROUP BY u.name' \\
+      hits.paddle --table users --from delta lake/users/
 
 FILEs are files, directories (the files in them) and globs (quote them), all of one record
-type, encoding and framing: together one table (`records`, or --table). Its columns are the
+type, encoding and framing: together one table (`records`, or --table). --table, --from,
+--version and --timestamp apply to the FILEs after them (given only after every FILE, to all):
+a query joins several tables, record files and Delta tables (--from delta TABLE/, its columns
+the table's; --version N or --timestamp TIME for an older version). --in-framing
+{AUTO_HELP}; the first file that is not empty (in name order) decides, and every other file
+must start as it does (a file in another framing is an error naming both). A framing named
+that a file's first bytes contradict is an error saying what they are. Its columns are the
 record's fields: vectors are lists, maps are maps (`counts['key']`), nested records are
 structs (`origin['city']`). Large files in a splittable framing (paddle, plasma-*, v1,
 seqfile, plain CSV) are read by several threads at once, in ranges that follow the
@@ -78,10 +99,19 @@ framing's boundaries (an HDFS file's ranges each fetched alone); with --cluster,
 executors of a Ballista cluster (`rcc cluster`), which read hdfs:// and s3:// files
 straight from the store (local paths must then be the same on every executor).
 
---to table (the default) prints a table; csv writes a header row; json one object per line;
+--to table (the default) prints a table; csv writes a header row, a nested record's fields
+as columns of their own (origin.city), vectors and maps as JSON cells; json one object per
+line, as rcc convert --to json writes records (NaN as \"NaN\", longs past 2^53 as strings,
+buffers as hex, maps as [key, value] pairs), which rcc convert --from json reads back;
 parquet needs -o (or a pipe) and is zstd-compressed unless --parquet-compression (COPY:
 OPTIONS (compression 'snappy')). A bad record stops the query with its file, record number,
 byte offset and field path; exit status 1.
+
+Rows printed or written to one file come in the input's order (its files by name, each from
+its start) unless the query orders them itself (ORDER BY, GROUP BY, DISTINCT, joins), and
+LIMIT without ORDER BY takes the first ones; not with --cluster, nor across a dataset's part
+files. The partitions read ahead of the one being written hold their rows until their turn,
+up to 64 MiB each (past it, a large file that cannot be split waits).
 
 -o DIR/ (a local directory, hdfs://…/DIR/ or s3://…/DIR/; or COPY (query) TO 'DIR/' [STORED
 AS …] [PARTITIONED BY (…)]) writes a dataset: part-NNNNN-<query id>.<ext>, one per partition
@@ -99,8 +129,9 @@ or home directory, / or a bucket's root is refused before the query runs.
 
 --to records writes each row as a record of --out-type (default --type; --out-schema for
 another DDL file), columns matched to fields by name, in --out-encoding, back to back or in
---out-framing with rcc convert's framing options: the bytes rcc convert writes. A result
-that does not fit the type is refused before anything is written.
+--out-framing with rcc convert's framing options: the bytes rcc convert writes (CSV and XML
+floats as JDK 8 to 18 prints them unless --float-text shortest). A result that does not fit
+the type is refused before anything is written.
 
 ";
 
@@ -108,17 +139,20 @@ that does not fit the type is refused before anything is written.
 /// result as a table, CSV, JSON lines, Parquet or records; as one file or a dataset written
 /// where the data lives (local, HDFS, S3)
 #[derive(Debug, Args)]
-#[command(after_help = format!("{EXAMPLES}{STORAGE_HELP}"))]
+#[command(after_help = format!("{}{STORAGE_HELP}", EXAMPLES.replace("{AUTO_HELP}", AUTO_HELP)))]
 struct SqlArgs {
     #[command(flatten)]
-    record: SchemaType,
+    record: RecordType,
 
-    /// Encoding of the records
-    #[arg(long, value_enum, value_name = "FORMAT", default_value = "binary")]
-    from: Encoding,
+    /// How the FILEs after it are read: their records' encoding (binary, csv, xml, jute),
+    /// or delta: a Delta Lake table's directory, its columns the table's [default: binary]
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    from: Vec<Source>,
 
-    /// The files' framing (mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N,
-    /// plasma-var, v1, seqfile: its values); default: records back to back
+    /// The files' framing: auto (the default: seqfile, paddle, paddle-cpp, plasma-var or
+    /// v1 found from the first file's first bytes, else none), none (records back to back),
+    /// mesos, paddle, paddle-cpp, plasma-text, plasma-fixed:N, plasma-var, v1 or seqfile
+    /// (its values)
     #[arg(long, value_name = "F")]
     in_framing: Option<String>,
 
@@ -141,9 +175,19 @@ struct SqlArgs {
     #[arg(long)]
     no_mmap: bool,
 
-    /// The table's name in the query
-    #[arg(long, value_name = "NAME", default_value = "records")]
-    table: String,
+    /// The name in the query of the FILEs after it, until the next --table (several
+    /// tables: `--table hits a.bin --table users --from delta users/`) [default: records]
+    #[arg(long, value_name = "NAME")]
+    table: Vec<String>,
+
+    /// --from delta: read the table as of version N (for the table after it)
+    #[arg(long, value_name = "N")]
+    version: Vec<u64>,
+
+    /// --from delta: read the table's version current at TIME (2026-12-07T10:00:00Z,
+    /// `2026-12-07 10:00:00` in UTC, or 2026-12-07)
+    #[arg(long, value_name = "TIME")]
+    timestamp: Vec<String>,
 
     /// What to print the result as
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "table")]
@@ -189,6 +233,9 @@ struct SqlArgs {
     parquet: ParquetOptions,
 
     #[command(flatten)]
+    delta: DeltaArgs,
+
+    #[command(flatten)]
     records: RecordsOutArgs,
 
     #[command(flatten)]
@@ -203,8 +250,57 @@ struct SqlArgs {
     files: Vec<String>,
 }
 
+/// The record type of the record FILEs (not needed when every FILE is --from delta).
+#[derive(Debug, Args)]
+struct RecordType {
+    /// The DDL file declaring the record type
+    #[arg(long, value_name = "FILE.jr")]
+    schema: Option<PathBuf>,
+
+    /// Also look for included files in DIR (repeatable; searched in order, after the
+    /// including file's directory)
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+
+    /// The record type, `module.Class`
+    #[arg(long = "type", value_name = "module.Class")]
+    type_name: Option<String>,
+}
+
+impl RecordType {
+    /// `--schema` and `--type`, which `what` needs.
+    fn given(&self, what: &str) -> Result<(&Path, &str), String> {
+        match (&self.schema, &self.type_name) {
+            (Some(schema), Some(name)) => Ok((schema, name)),
+            _ => Err(format!(
+                "{what} needs --schema FILE.jr and --type module.Class: the record type \
+                 (a Delta table, --from delta, brings its own columns)"
+            )),
+        }
+    }
+}
+
 // The default `--max-open-files`'s help names.
 const _: () = assert!(DEFAULT_MAX_OPEN_FILES == 64);
+// The rows a partition reads ahead, which the help names.
+const _: () = assert!(order::AHEAD_BYTES == 64 << 20);
+
+/// `--to delta`: how the table is written.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Delta Lake tables (--to delta)")]
+struct DeltaArgs {
+    /// What to do when the table exists: error (refuse it; the default), append (add a
+    /// version with the result's rows), overwrite (a version whose rows are the result's
+    /// only; the old files stay for time travel until `rcc delta vacuum`). Spark's names
+    #[arg(long, value_name = "MODE", value_parser = clap::value_parser!(DeltaMode))]
+    mode: Option<DeltaMode>,
+
+    /// Commit through an S3-compatible store without conditional writes (If-None-Match),
+    /// where two writers committing at once can lose one's commit: only when no other
+    /// writer writes the table (delta-rs's AWS_S3_ALLOW_UNSAFE_RENAME)
+    #[arg(long)]
+    allow_unsafe_rename: bool,
+}
 
 /// `--to records`: the records written, as `rcc convert` writes them.
 #[derive(Debug, Args)]
@@ -230,6 +326,9 @@ struct RecordsOutArgs {
 
     #[command(flatten)]
     write: WriteOptions,
+
+    #[command(flatten)]
+    float_text: FloatTextOption,
 }
 
 impl RecordsOutArgs {
@@ -240,6 +339,10 @@ impl RecordsOutArgs {
             (self.out_schema.is_some(), "--out-schema"),
             (self.out_encoding != Encoding::Binary, "--out-encoding"),
             (self.out_framing.is_some(), "--out-framing"),
+            (
+                self.float_text != FloatTextOption::default(),
+                "--float-text",
+            ),
             (
                 self.write != WriteOptions::default(),
                 "the framing's write options",
@@ -276,14 +379,16 @@ impl Encoding {
 enum OutFormat {
     /// A table for people
     Table,
-    /// CSV with a header row
+    /// CSV with a header row; nested records as dotted columns, vectors and maps as JSON
     Csv,
-    /// One JSON object per line
+    /// One JSON object per line, as `rcc convert --to json` writes records
     Json,
     /// A Parquet file
     Parquet,
     /// Hadoop records of --out-type, in --out-encoding, back to back or in --out-framing
     Records,
+    /// A Delta Lake table (-o TARGET/; --mode, --partition-by)
+    Delta,
 }
 
 /// The format of the files `--to` writes (`None`: a table), with `--to records`'s type
@@ -291,32 +396,40 @@ enum OutFormat {
 fn part_format(
     context: &Context,
     args: &SqlArgs,
-    model: &hadoop_record_compiler::Model,
+    model: Option<&hadoop_record_compiler::Model>,
 ) -> Result<Option<PartFormat>, Early> {
     let out = &args.records;
     Ok(match args.to {
         OutFormat::Table => None,
         OutFormat::Csv => Some(PartFormat::Csv),
         OutFormat::Json => Some(PartFormat::Json),
-        OutFormat::Parquet => Some(PartFormat::Parquet(args.parquet.clone())),
+        OutFormat::Parquet | OutFormat::Delta => Some(PartFormat::Parquet(args.parquet.clone())),
         OutFormat::Records => {
             let record = &args.record;
             let (file, loaded);
-            let model = match &out.out_schema {
-                Some(path) => {
+            let model = match (&out.out_schema, model, &record.schema) {
+                (Some(path), _, _) => {
                     loaded = load_model(context, path, &record.include_dirs)?;
                     file = path.clone();
                     &loaded
                 }
-                None => {
-                    file = record.schema.clone();
+                (None, Some(model), Some(path)) => {
+                    file = path.clone();
                     model
                 }
+                _ => return Err("--to records needs --out-schema FILE.jr (or --schema)".into()),
             };
             let schema = model.to_schema().into_schema();
-            let name = out.out_type.as_deref().unwrap_or(&record.type_name);
+            let name = out
+                .out_type
+                .as_deref()
+                .or(record.type_name.as_deref())
+                .ok_or("--to records needs --out-type module.Class (or --type)")?;
             let id = find_type(&schema, name, &file)?;
             let full_name = schema.record(id).map(|r| r.full_name()).unwrap_or_default();
+            let text = matches!(out.out_encoding, Encoding::Csv | Encoding::Xml);
+            out.float_text
+                .only_for_text(text, "--to records --out-encoding csv or xml")?;
             let mut write = out.write.clone();
             // A SequenceFile names the records' Java class, which `rcc -l java` generates
             // as `module.Class`.
@@ -327,11 +440,10 @@ fn part_format(
             )
             .with_encoding(out.out_encoding.format())
             .with_nullable(args.nullable);
-            Some(PartFormat::Records(Box::new(RecordsOut::new(
-                options,
-                out.out_framing.clone(),
-                write,
-            ))))
+            Some(PartFormat::Records(Box::new(
+                RecordsOut::new(options, out.out_framing.clone(), write)
+                    .with_float_text(out.float_text.get()),
+            )))
         }
     })
 }
@@ -346,12 +458,15 @@ fn is_dataset(output: &str) -> bool {
 
 fn main() -> std::process::ExitCode {
     malloc::tune();
-    companion::main("sql", run)
+    companion::main_with_matches("sql", run)
 }
 
 /// Runs `rcc sql`; true on success.
-fn run(context: &Context, args: SqlArgs) -> bool {
-    match sql(context, args) {
+fn run(context: &Context, args: SqlArgs, matches: &clap::ArgMatches) -> bool {
+    match inputs::inputs(&args.files, matches)
+        .map_err(Early::Message)
+        .and_then(|inputs| sql(context, args, inputs))
+    {
         Ok((skipped, failure)) => report_end(context, &skipped, failure.map(Stop::Failed)),
         Err(Early::Message(message)) => {
             context.error(&message);
@@ -365,8 +480,7 @@ fn run(context: &Context, args: SqlArgs) -> bool {
 /// stopped it, if any.
 type Ran = (Vec<String>, Option<String>);
 
-fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
-    let encoding = args.from.format();
+fn sql(context: &Context, args: SqlArgs, tables: Vec<Input>) -> Result<Ran, Early> {
     let binary = args.to == OutFormat::Parquet
         || (args.to == OutFormat::Records
             && (args.records.out_encoding != Encoding::Csv || args.records.out_framing.is_some()));
@@ -404,47 +518,66 @@ fn sql(context: &Context, args: SqlArgs) -> Result<Ran, Early> {
         );
     }
     let record = &args.record;
-    let model = load_model(context, &record.schema, &record.include_dirs)?;
-    let inputs = inputs(&args, &model);
+    let first_records = tables.iter().find(|t| t.source != Source::Delta);
+    if first_records.is_none() && (args.in_framing.is_some() || args.recover) {
+        return Err("--in-framing and --recover read record files, not --from delta".into());
+    }
+    let model = match (&record.schema, first_records) {
+        (Some(schema), _) => Some(load_model(context, schema, &record.include_dirs)?),
+        (None, Some(t)) => {
+            return Err(record
+                .given(&format!("`{}` ({})", t.table, t.files[0]))
+                .err()
+                .unwrap_or_default()
+                .into())
+        }
+        (None, None) => None,
+    };
+    let inputs = inputs(&args, model.as_ref());
     if let Some(output) = &args.output {
         check_output(output, output_kind(&output.to_string_lossy()), &inputs)?;
     }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the query engine: {e}"))?;
+    let out = part_format(context, &args, model.as_ref())?;
+    let Some(model) = model.as_ref().filter(|_| first_records.is_some()) else {
+        return runtime.block_on(query(context, &args, &inputs, &tables, None, out));
+    };
+    let (schema_file, type_name) = record.given("record files")?;
     let schema = model.to_schema().into_schema();
-    let id = find_type(&schema, &record.type_name, &record.schema)?;
+    let id = find_type(&schema, type_name, schema_file)?;
     let framing = FramingOptions::default()
         .with_name(args.in_framing.clone().unwrap_or_default())
         .with_recover(args.recover)
         .with_lenient(args.read.lenient)
         .with_max_record_size(args.read.max_record_size);
     framing
-        .to_framing()
+        .check()
         .map_err(|e| format!("--in-framing: {}", e.message()))?;
     let options = RecordTableOptions::from_ddl(
-        DdlSource::from_model(&model, &record.include_dirs),
+        DdlSource::from_model(model, &record.include_dirs),
         schema.record(id).map(|r| r.full_name()).unwrap_or_default(),
     )
-    .with_encoding(encoding)
     .with_framing_options(framing)
     .with_nullable(args.nullable)
     .with_memory_map(!args.no_mmap);
-
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the query engine: {e}"))?;
-    let out = part_format(context, &args, &model)?;
-    runtime.block_on(query(&args, &inputs, options, out))
+    runtime.block_on(query(context, &args, &inputs, &tables, Some(options), out))
 }
 
 /// What the query reads, which its output must not destroy: the FILEs, the DDL files and
 /// what they include.
-fn inputs<'a>(args: &'a SqlArgs, model: &'a hadoop_record_compiler::Model) -> Vec<&'a Path> {
+fn inputs<'a>(
+    args: &'a SqlArgs,
+    model: Option<&'a hadoop_record_compiler::Model>,
+) -> Vec<&'a Path> {
     args.files
         .iter()
         .map(Path::new)
-        .chain([args.record.schema.as_path()])
+        .chain(args.record.schema.as_deref())
         .chain(args.records.out_schema.as_deref())
-        .chain(model.files_read())
+        .chain(model.into_iter().flat_map(|m| m.files_read()))
         .collect()
 }
 
@@ -457,10 +590,14 @@ fn output_kind(output: &str) -> OutputKind {
     }
 }
 
+/// Registers the tables and runs the query; `records` is how record files are read (their
+/// encoding aside), when some are.
 async fn query(
+    context: &Context,
     args: &SqlArgs,
     inputs: &[&Path],
-    options: RecordTableOptions,
+    tables: &[Input],
+    records: Option<RecordTableOptions>,
     out: Option<PartFormat>,
 ) -> Result<Ran, Early> {
     let mut config = SessionConfig::new();
@@ -469,52 +606,92 @@ async fn query(
             .with_target_partitions(n.into())
             .with_option_extension(ClusterOptions::default().with_partitions(n.into()));
     }
-    let files: Vec<&str> = args.files.iter().map(String::as_str).collect();
-    // The same table and query; on a cluster, the table is one a plan can carry.
-    let (ctx, format) = match &args.cluster {
+    // The same tables and query; on a cluster, tables a plan can carry.
+    let ctx = match &args.cluster {
         None => {
             let runtime = with_storage(RuntimeEnvBuilder::new(), args.storage.options())
                 .build()
                 .map_err(|e| message(&e))?;
+            // Results in the input's order where the query gives them none (order.rs).
             let state = SessionStateBuilder::new()
                 .with_config(config)
+                .with_default_features()
                 .with_runtime_env(Arc::new(runtime))
-                .with_default_features();
-            let ctx = SessionContext::new_with_state(with_dataset_writes(state).build());
-            let format = ctx.register_records(&args.table, options, &files).await;
-            (ctx, format)
+                .with_physical_optimizer_rule(Arc::new(order::InputOrder));
+            SessionContext::new_with_state(with_delta_copy(with_dataset_writes(state)).build())
         }
-        Some(url) => {
-            let ctx = hadoop_record_cluster::remote_context(url, config, args.storage.options())
-                .await
-                .map_err(|e| message(&e))?;
-            let format =
-                hadoop_record_cluster::register_records(&ctx, &args.table, options, &files).await;
-            (ctx, format)
-        }
+        Some(url) => hadoop_record_cluster::remote_context(url, config, args.storage.options())
+            .await
+            .map_err(|e| message(&e))?,
     };
-    let format = format.map_err(|e| message(&e))?;
+    let mut formats = Vec::new();
+    let mut schemas = Vec::new();
+    for table in tables {
+        let files: Vec<&str> = table.files.iter().map(String::as_str).collect();
+        let schema = match (table.source.format(), &records) {
+            (Some(encoding), Some(options)) => {
+                let options = options.clone().with_encoding(encoding);
+                let format = match &args.cluster {
+                    None => ctx.register_records(&table.table, options, &files).await,
+                    Some(_) => {
+                        hadoop_record_cluster::register_records(&ctx, &table.table, options, &files)
+                            .await
+                    }
+                };
+                let format = format.map_err(|e| message(&e))?;
+                // What the files may not be as read (a SequenceFile of another value class).
+                for warning in format.progress().warnings() {
+                    context.warning(&warning);
+                }
+                let schema = format.arrow_schema();
+                formats.push(format);
+                schema
+            }
+            _ => {
+                if args.cluster.is_some() {
+                    return Err(format!(
+                        "--from delta does not run on --cluster yet: query {} without \
+                         --cluster",
+                        table.files[0]
+                    )
+                    .into());
+                }
+                let delta = DeltaTableProvider::open(&ctx.runtime_env(), &table.files[0], table.at)
+                    .await
+                    .map_err(|e| message(&e))?;
+                let schema = datafusion::catalog::TableProvider::schema(&delta);
+                ctx.register_table(table.table.as_str(), Arc::new(delta))
+                    .map_err(|e| message(&e))?;
+                schema
+            }
+        };
+        schemas.push((table.table.as_str(), schema));
+    }
     let frame = match ctx.sql(&args.query).await {
         Ok(frame) => frame,
         Err(e) => {
-            return Err(format!(
-                "{}\n{}",
-                message(&e),
-                columns(&args.table, &format.arrow_schema())
-            )
-            .into())
+            let mut text = message(&e);
+            for (table, schema) in &schemas {
+                text.push('\n');
+                text.push_str(&columns(table, schema));
+            }
+            return Err(text.into());
         }
     };
     // Executors read a cluster's files: no progress to show here.
-    let progress = args
-        .cluster
-        .is_none()
-        .then(|| Progress::start(format.progress()));
+    let progress = formats
+        .first()
+        .filter(|_| args.cluster.is_none())
+        .map(|format| Progress::start(format.progress()));
     let result = write_result(args, inputs, out, frame).await;
     if let Some(progress) = progress {
         progress.finish();
     }
-    Ok((format.progress().skipped(), result.err()))
+    let skipped = formats
+        .iter()
+        .flat_map(|f| f.progress().skipped())
+        .collect();
+    Ok((skipped, result.err()))
 }
 
 /// Runs the query and writes its result as `--to` says.
@@ -548,12 +725,34 @@ async fn write_result(
             sink.write(batch)?;
             return sink.finish();
         }
+        Copy::Delta {
+            target,
+            mode,
+            partition_by,
+            input,
+        } => {
+            if args.output.is_some() || !args.partition_by.is_empty() || args.delta.mode.is_some() {
+                return Err(
+                    "COPY … TO … STORED AS DELTA says where, PARTITIONED BY (…) and \
+                            OPTIONS (mode '…') itself: no -o, --partition-by or --mode with it"
+                        .into(),
+                );
+            }
+            return delta(args, &target, partition_by, mode, input).await;
+        }
         Copy::Not(frame) => frame,
     };
     let output = args
         .output
         .as_ref()
         .map(|o| o.to_string_lossy().into_owned());
+    if args.to == OutFormat::Delta {
+        let target = output.ok_or("--to delta writes a table: give -o TARGET/")?;
+        return delta(args, &target, args.partition_by.clone(), None, frame).await;
+    }
+    if args.delta.mode.is_some() || args.delta.allow_unsafe_rename {
+        return Err("--mode and --allow-unsafe-rename are for --to delta".into());
+    }
     if !output.as_deref().is_some_and(is_dataset) {
         if args.overwrite {
             return Err("--overwrite is for a dataset: -o DIR/ or COPY … TO 'DIR/'".into());
@@ -598,8 +797,9 @@ async fn write_result(
             // query), the old file stays as it was.
             let (out, complete) = create_output(output.as_deref().map(Path::new), &args.storage)?;
             let output = BufWriter::with_capacity(64 << 10, out);
-            let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
+            // Columns the format cannot hold: an error before the query runs.
             let mut sink = Sink::new(format.as_ref(), output, schema)?;
+            let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
             while let Some(batch) = stream.next().await {
                 let batch = batch.map_err(|e| message(&e))?;
                 sink.write(batch)?;
@@ -608,6 +808,35 @@ async fn write_result(
             complete.commit()
         }
     }
+}
+
+/// Writes the result of `frame` into the Delta table at `target` (`mode` over --mode),
+/// where the query runs, and says the version it made.
+async fn delta(
+    args: &SqlArgs,
+    target: &str,
+    partition_by: Vec<String>,
+    mode: Option<DeltaMode>,
+    frame: datafusion::dataframe::DataFrame,
+) -> Result<(), String> {
+    let job = JobOptions::default().with_tasks_elsewhere(args.cluster.is_some());
+    let options = DeltaWriteOptions::default()
+        .with_mode(mode.or(args.delta.mode).unwrap_or_default())
+        .with_partition_by(partition_by)
+        .with_max_open_files(
+            args.max_open_files
+                .map_or(DEFAULT_MAX_OPEN_FILES, |n| n as usize),
+        )
+        .with_allow_unsafe_rename(args.delta.allow_unsafe_rename)
+        .with_job(job);
+    let written = write_delta(frame, target, &options)
+        .await
+        .map_err(|e| message(&e))?;
+    eprintln!(
+        "wrote version {} of the Delta table {target}: {} rows",
+        written.version, written.rows
+    );
+    Ok(())
 }
 
 /// Writes the result of `frame` as a dataset at `target` (a local directory or a store's
@@ -635,20 +864,9 @@ async fn dataset(
         .map_err(|e| message(&e))
 }
 
-/// An error as one message: a bad record as its file, record, byte and field path says;
-/// anything else as DataFusion says it.
+/// An error as one message ([`error_message`]).
 fn message(e: &DataFusionError) -> String {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(s) = source {
-        if let Some(record) = s.downcast_ref::<RecordError>() {
-            return record.to_string();
-        }
-        source = s.source();
-    }
-    match e {
-        DataFusionError::Plan(message) => message.clone(),
-        e => e.to_string(),
-    }
+    error_message(e)
 }
 
 /// The table's columns, one per line: `name: hadoop type (Arrow type)`.

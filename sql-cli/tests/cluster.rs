@@ -7,7 +7,8 @@
 //! again on the other executor once the killed one misses its heartbeats, and the query
 //! succeeds with the same answer; an executor killed after it wrote part files of a
 //! dataset: its tasks run again on the other, and the dataset holds each row once; `rcc sql`
-//! killed half way through a write leaves no `_SUCCESS` and nothing visible. Every process started here is killed and waited
+//! killed half way through a write leaves no `_SUCCESS` and nothing visible; the executors
+//! write a partitioned Delta table, committed once per job. Every process started here is killed and waited
 //! for when its guard drops, also when an assertion fails. The processes are the
 //! companions themselves (`rcc-cluster`, `rcc-sql`), which `rcc` runs (`cli/tests/cli.rs`).
 
@@ -16,7 +17,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use support::cluster::{
-    executor_args, free_port, path, same_answer, sql, sql_in, Cluster, Process, PATIENCE,
+    executor_args, free_port, path, same_answer, sql, sql_in, wait_for, Cluster, Process, PATIENCE,
 };
 use support::web::{work_in, BY_URL};
 use support::{csv_query, stderr, stdout};
@@ -220,20 +221,14 @@ fn an_executor_killed_during_a_query_is_survived() {
     let (dir, url) = (work.dir.clone(), cluster.url.clone());
     let remote = std::thread::spawn(move || sql_in(&dir, Some(&url), &args_of(&args)));
     // Whichever executor starts a task over the file first is killed at once.
-    let deadline = Instant::now() + PATIENCE;
-    let (victim, line) = loop {
-        let started = cluster.executors.iter().enumerate().find_map(|(i, e)| {
+    let (victim, line) = wait_for("no task started", Duration::from_millis(10), || {
+        cluster.executors.iter().enumerate().find_map(|(i, e)| {
             e.tasks()
                 .into_iter()
                 .find(|t| t.contains("big.paddle"))
                 .map(|t| (i, t))
-        });
-        if let Some(found) = started {
-            break found;
-        }
-        assert!(Instant::now() < deadline, "no task started");
-        std::thread::sleep(Duration::from_millis(10));
-    };
+        })
+    });
     cluster.executors[victim].kill();
     let remote = remote.join().unwrap();
     assert!(remote.status.success(), "{}", stderr(&remote));
@@ -311,18 +306,12 @@ fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
     });
     // Killed once it has written a part file: its attempt stays in the staging directory,
     // and the task runs again on the other executor.
-    let deadline = Instant::now() + PATIENCE;
-    let victim = loop {
-        let started = cluster
+    let victim = wait_for("no part written", Duration::from_millis(5), || {
+        cluster
             .executors
             .iter()
-            .position(|e| e.stderr().contains(" wrote file://"));
-        if let Some(found) = started {
-            break found;
-        }
-        assert!(Instant::now() < deadline, "no part written");
-        std::thread::sleep(Duration::from_millis(5));
-    };
+            .position(|e| e.stderr().contains(" wrote file://"))
+    });
     cluster.executors[victim].kill();
     let remote = remote.join().unwrap();
     let (rows, names) = csv_dataset(&target);
@@ -455,4 +444,99 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         }
     }
     files
+}
+
+#[test]
+fn executors_write_a_partitioned_delta_table_committed_once() {
+    let work = work_in("cli-cluster", "delta", 2_000);
+    let paddle = work.paddle("hits.paddle");
+    let cluster = Cluster::start(&[], &[]);
+    let table = work.dir.join("hits");
+    let target = format!("{}/", table.display());
+    let write = |mode: &str| {
+        sql(
+            &work,
+            Some(cluster.url.as_str()),
+            &[
+                "--in-framing",
+                "paddle",
+                "--partitions",
+                "4",
+                "--to",
+                "delta",
+                "--mode",
+                mode,
+                "--partition-by",
+                "ok",
+                "-o",
+                &target,
+                "SELECT id, bytes, url, ok FROM records",
+                path(&paddle),
+            ],
+        )
+    };
+    let made = write("error");
+    assert!(made.status.success(), "{}", stderr(&made));
+    assert!(
+        stderr(&made).contains("wrote version 0"),
+        "{}",
+        stderr(&made)
+    );
+    let appended = write("append");
+    assert!(appended.status.success(), "{}", stderr(&appended));
+    // Each version's rows once: the local answer over the records, twice.
+    let count = |version: &str| {
+        let out = sql(
+            &work,
+            None,
+            &[
+                "--from",
+                "delta",
+                "--version",
+                version,
+                "--to",
+                "csv",
+                "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(bytes) AS b FROM records",
+                &target,
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let local = sql(
+        &work,
+        None,
+        &csv_query(
+            "paddle",
+            None,
+            "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(bytes) AS b FROM records",
+            &[path(&paddle)],
+        ),
+    );
+    let once = stdout(&local);
+    assert_eq!(count("0"), once);
+    let twice = once.replace(&once.lines().nth(1).unwrap().to_owned(), &{
+        let v: Vec<i64> = once
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        format!("{},{},{}", v[0] * 2, v[1], v[2] * 2)
+    });
+    assert_eq!(count("1"), twice);
+    // The executors wrote the part files, straight into the partition directories.
+    let parts: Vec<String> = walk(&table)
+        .into_iter()
+        .map(|p| p.strip_prefix(&table).unwrap().display().to_string())
+        .filter(|p| p.ends_with(".parquet"))
+        .collect();
+    assert!(
+        parts
+            .iter()
+            .all(|p| p.starts_with("ok=true/part-") || p.starts_with("ok=false/part-")),
+        "{parts:?}"
+    );
+    assert!(parts.len() >= 4, "{parts:?}");
 }

@@ -16,7 +16,7 @@ use fixture_harness::peers::{python, run_script, target_dir};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
 use hadoop_record::Format;
 use support::web::{by_url_csv, work_in, Work, BY_URL};
-use support::{csv_query, rcc_in, rcc_sql_in, stderr, stdout};
+use support::{csv_query, listing, rcc_in, rcc_sql_in, stderr, stdout};
 
 fn work(name: &str) -> Work {
     work_in("cli-sql", name, 500)
@@ -90,7 +90,7 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), expected);
 
-    // JSON lines: nested values as JSON.
+    // JSON lines: nested values as `rcc convert --to json` writes them (maps as pairs).
     let out = w.sql(&[
         "--in-framing",
         "paddle",
@@ -102,8 +102,8 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "{\"id\":2,\"tags\":[\"t0\",\"t1\"],\"counts\":{\"k0\":20,\"k1\":21},\"origin\":{\"city\":\"Lima\",\"zip\":62}}\n\
-         {\"id\":5,\"tags\":[\"t0\"],\"counts\":{\"k0\":50,\"k1\":51},\"origin\":{\"city\":\"Lima\",\"zip\":155}}\n"
+        "{\"id\": 2, \"tags\": [\"t0\", \"t1\"], \"counts\": [[\"k0\", 20], [\"k1\", 21]], \"origin\": {\"city\": \"Lima\", \"zip\": 62}}\n\
+         {\"id\": 5, \"tags\": [\"t0\"], \"counts\": [[\"k0\", 50], [\"k1\", 51]], \"origin\": {\"city\": \"Lima\", \"zip\": 155}}\n"
     );
 
     // A table for people, by default.
@@ -583,16 +583,6 @@ fn every_help_begins_with_what_its_command_does() {
         let help = stdout(&out);
         assert!(help.starts_with(begins), "{program}:\n{help}");
     }
-}
-
-/// The names in a dataset directory, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
 }
 
 /// `-o DIR/`: one part file per partition of the result, committed with `_SUCCESS`, read
@@ -1479,4 +1469,644 @@ fn partitioning_by_five_thousand_values_keeps_memory_bounded() {
         &[w.dir.join("by-k").to_str().unwrap()],
     );
     assert_eq!(counted.trim(), "(10000, 10000, 49995000, 0)");
+}
+
+/// A DDL with what JSON spells with care: non-finite and negative-zero floats, longs past
+/// 2^53, buffers, maps keyed by ints, longs, doubles and records, nested records and
+/// vectors of them; and the records of it, as `rcc convert --from json` reads them.
+const ODD_DDL: &str = "module x {
+    class Place { ustring city; int zip; }
+    class Odd {
+        double d; float f; long l; buffer b; byte y; boolean ok; ustring s;
+        map<int, double> by_int; map<long, buffer> by_long; map<double, ustring> by_double;
+        map<Place, int> by_place; Place at; vector<Place> path; vector<vector<double>> grid;
+    }
+}
+";
+const ODD_JSON: &str = r#"{"d": "NaN", "f": "Infinity", "l": "9007199254740993", "b": "00ff10", "y": -128, "ok": true, "s": "é\"\n\u0001", "by_int": [[-2, "-Infinity"], [7, 0.1]], "by_long": [["-9223372036854775808", "cafe"], [5, ""]], "by_double": [[-0.0, "minus zero"], ["NaN", "nan"]], "by_place": [[{"city": "Oslo", "zip": 1}, 3]], "at": {"city": "Lima", "zip": -7}, "path": [{"city": "a", "zip": 1}, {"city": "b", "zip": 2}], "grid": [[1.0E10, -0.0], []]}
+{"d": "-Infinity", "f": -0.0, "l": -9007199254740992, "b": "", "y": 127, "ok": false, "s": "", "by_int": [], "by_long": [], "by_double": [], "by_place": [], "at": {"city": "", "zip": 0}, "path": [], "grid": []}
+{"d": 1.0E-300, "f": 3.4028235E38, "l": "-9007199254740993", "b": "ca", "y": 0, "ok": true, "s": "x", "by_int": [[2147483647, 4.9E-324]], "by_long": [["9223372036854775807", "00"]], "by_double": [["-Infinity", "low"]], "by_place": [], "at": {"city": "Paris", "zip": 2147483647}, "path": [{"city": "", "zip": -1}], "grid": [[], ["Infinity"]]}
+"#;
+
+/// Runs `rcc args` in `dir`, which must succeed.
+fn rcc_ok(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = rcc_in(dir, args, b"");
+    assert!(out.status.success(), "rcc {args:?}: {}", stderr(&out));
+    out
+}
+
+/// `rcc sql --to json` writes what `rcc convert --to json` writes for the same records, to
+/// standard output, a file and a dataset's part files, and `rcc convert --from json` reads
+/// it back into the same records: NaN and infinities, longs past 2^53, buffers, maps with
+/// any key type, nested records, vectors. Computed columns follow the same dialect; records
+/// that contain themselves are refused before anything is written.
+#[test]
+fn json_output_is_rcc_convert_s_and_reads_back() {
+    let w = work("json");
+    let dir = w.dir.as_path();
+    std::fs::write(dir.join("x.jr"), ODD_DDL).unwrap();
+    std::fs::write(dir.join("odd.json"), ODD_JSON).unwrap();
+    let odd = ["--schema", "x.jr", "--type", "x.Odd"];
+    rcc_ok(
+        dir,
+        &[
+            &["convert"][..],
+            &odd,
+            &["--from", "json", "--to", "binary", "odd.json", "odd.bin"],
+        ]
+        .concat(),
+    );
+    w.paddle("hits.paddle");
+    let hit = ["--schema", "web.jr", "--type", "web.Hit"];
+    for (ddl, input, framing) in [
+        (&odd, "odd.bin", None),
+        (&hit, "hits.paddle", Some("paddle")),
+    ] {
+        let framing: Vec<&str> = framing.map_or(vec![], |f| vec!["--in-framing", f]);
+        let mut convert = vec!["convert"];
+        convert.extend_from_slice(ddl);
+        convert.extend(["--from", "binary", "--to", "json"]);
+        convert.extend_from_slice(&framing);
+        convert.push(input);
+        let expected = stdout(&rcc_ok(dir, &convert));
+        assert!(expected.lines().count() > 2, "{expected}");
+
+        // Standard output and a file: the same bytes, rows in the input's order.
+        let mut sql = vec!["sql"];
+        sql.extend_from_slice(ddl);
+        sql.extend_from_slice(&framing);
+        sql.extend(["--partitions", "2", "--to", "json"]);
+        let all = "SELECT * FROM records";
+        let out = rcc_ok(dir, &[&sql[..], &[all, input]].concat());
+        assert_eq!(stdout(&out), expected, "{input}");
+        rcc_ok(dir, &[&sql[..], &["-o", "out.json", all, input]].concat());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("out.json")).unwrap(),
+            expected
+        );
+        // Read back: the same records, byte for byte.
+        let mut back = vec!["convert"];
+        back.extend_from_slice(ddl);
+        back.extend(["--from", "json", "--to", "binary", "out.json", "back.bin"]);
+        rcc_ok(dir, &back);
+        let mut binary = vec!["convert"];
+        binary.extend_from_slice(ddl);
+        binary.extend(["--from", "binary", "--to", "binary"]);
+        binary.extend_from_slice(&framing);
+        binary.extend([input, "plain.bin"]);
+        rcc_ok(dir, &binary);
+        assert!(
+            std::fs::read(dir.join("back.bin")).unwrap()
+                == std::fs::read(dir.join("plain.bin")).unwrap(),
+            "{input}: read back, not the same records"
+        );
+
+        // A dataset: its part files together hold the same lines, each read back.
+        let set = dir.join("set");
+        let _ = std::fs::remove_dir_all(&set);
+        rcc_ok(dir, &[&sql[..], &["-o", "set/", all, input]].concat());
+        let mut lines = Vec::new();
+        for name in listing(&set).iter().filter(|n| n.starts_with("part-")) {
+            assert!(name.ends_with(".json"), "{name}");
+            let part = set.join(name);
+            let mut back = vec!["convert"];
+            back.extend_from_slice(ddl);
+            back.extend(["--from", "json", "--to", "binary", part.to_str().unwrap()]);
+            rcc_ok(dir, &back);
+            let text = std::fs::read_to_string(&part).unwrap();
+            lines.extend(text.lines().map(str::to_owned));
+        }
+        let mut expected: Vec<&str> = expected.lines().collect();
+        expected.sort_unstable();
+        lines.sort_unstable();
+        assert_eq!(lines, expected, "{input}: the dataset's lines");
+    }
+
+    // Computed columns: by their Arrow type, in the same dialect.
+    let out = rcc_ok(
+        dir,
+        &[
+            &["sql"][..],
+            &odd,
+            &[
+                "--to",
+                "json",
+                "SELECT l + 1 AS l1, d * 2 AS d2, CAST(f AS DOUBLE) AS fd, \
+                 cardinality(path) AS n, at['city'] AS city, 1e10 AS ten, b || X'01' AS b1 \
+                 FROM records",
+                "odd.bin",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        stdout(&out),
+        "{\"l1\": \"9007199254740994\", \"d2\": \"NaN\", \"fd\": \"Infinity\", \"n\": 2, \
+         \"city\": \"Lima\", \"ten\": 1.0E10, \"b1\": \"00ff1001\"}\n\
+         {\"l1\": -9007199254740991, \"d2\": \"-Infinity\", \"fd\": -0.0, \"n\": 0, \
+         \"city\": \"\", \"ten\": 1.0E10, \"b1\": \"01\"}\n\
+         {\"l1\": -9007199254740992, \"d2\": 2.0E-300, \"fd\": 3.4028234663852886E38, \
+         \"n\": 1, \"city\": \"Paris\", \"ten\": 1.0E10, \"b1\": \"ca01\"}\n"
+    );
+
+    // A record type that holds itself reaches SQL as bytes: refused, nothing written.
+    std::fs::write(
+        dir.join("tree.jr"),
+        "module t { class Tree { ustring label; vector<Tree> kids; } class F { Tree root; } }",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("tree.json"),
+        "{\"root\": {\"label\": \"a\", \"kids\": [{\"label\": \"b\", \"kids\": []}]}}\n",
+    )
+    .unwrap();
+    let tree = ["--schema", "tree.jr", "--type", "t.F"];
+    rcc_ok(
+        dir,
+        &[
+            &["convert"][..],
+            &tree,
+            &["--from", "json", "--to", "binary", "tree.json", "tree.bin"],
+        ]
+        .concat(),
+    );
+    for to in ["json", "csv"] {
+        for output in [None, Some("tree.out"), Some("tree-set/")] {
+            let mut args = vec!["sql"];
+            args.extend_from_slice(&tree);
+            args.extend(["--to", to]);
+            args.extend(output.map_or(vec![], |o| vec!["-o", o]));
+            args.extend(["SELECT * FROM records", "tree.bin"]);
+            let out = rcc_in(dir, &args, b"");
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert!(
+                stderr(&out)
+                    .contains("root.kids[] holds t.Tree records, of a type that contains itself"),
+                "{}",
+                stderr(&out)
+            );
+            assert_eq!(stdout(&out), "", "{args:?}");
+            assert!(!dir.join("tree.out").exists() && !dir.join("tree-set").exists());
+        }
+    }
+}
+
+/// `--to csv`: nested records are dotted columns, vectors and maps JSON cells in
+/// `rcc convert`'s dialect, as DuckDB reads them; an empty result is its header row.
+#[test]
+fn csv_output_flattens_records_for_duckdb() {
+    let w = work("csv-nested");
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "SELECT id, tags, counts, origin FROM records WHERE id IN (2, 5) ORDER BY id",
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "id,tags,counts,origin.city,origin.zip\n\
+         2,\"[\"\"t0\"\", \"\"t1\"\"]\",\"[[\"\"k0\"\", 20], [\"\"k1\"\", 21]]\",Lima,62\n\
+         5,\"[\"\"t0\"\"]\",\"[[\"\"k0\"\", 50], [\"\"k1\"\", 51]]\",Lima,155\n"
+    );
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--to",
+        "csv",
+        "SELECT * FROM records WHERE id < 0",
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "id,bytes,ok,url,tags,counts,origin.city,origin.zip,score\n"
+    );
+
+    // Every record, in the input's order, as DuckDB reads the file.
+    let csv = w.dir.join("hits.csv");
+    let out = w.sql(&[
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "2",
+        "--to",
+        "csv",
+        "-o",
+        csv.to_str().unwrap(),
+        "SELECT * FROM records",
+        file,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let Some(python) = python() else {
+        return;
+    };
+    let script = r#"
+import sys, json, duckdb
+rows = duckdb.sql(f"""SELECT id, url, tags, counts, "origin.city", "origin.zip", score
+    FROM read_csv('{sys.argv[1]}', header = true)""").fetchall()
+for (id, url, tags, counts, city, zip, score) in rows:
+    tags, counts = json.loads(tags), json.loads(counts)
+    print("|".join(str(x) for x in [id, url, ",".join(tags), counts, city, zip, score]))
+"#;
+    let text = run_script(python, script, &[&csv]);
+    let mut expected = String::new();
+    for (i, value) in w.values.iter().enumerate() {
+        let hadoop_record::Value::Record(fields) = value else {
+            unreachable!()
+        };
+        let text = |v: &hadoop_record::Value| match v {
+            hadoop_record::Value::String(s) => s.clone(),
+            hadoop_record::Value::Int(n) => n.to_string(),
+            hadoop_record::Value::Long(n) => n.to_string(),
+            hadoop_record::Value::Double(d) => d.to_string(),
+            other => panic!("{other:?}"),
+        };
+        let (
+            hadoop_record::Value::Vector(tags),
+            hadoop_record::Value::Map(counts),
+            hadoop_record::Value::Record(origin),
+        ) = (&fields[4], &fields[5], &fields[6])
+        else {
+            unreachable!()
+        };
+        let tags: Vec<String> = tags.iter().map(text).collect();
+        let counts: Vec<String> = counts
+            .iter()
+            .map(|(k, v)| format!("['{}', {}]", text(k), text(v)))
+            .collect();
+        let score = match &fields[7] {
+            hadoop_record::Value::Double(d) => format!("{d:?}"),
+            _ => unreachable!(),
+        };
+        expected.push_str(&format!(
+            "{i}|{}|{}|[{}]|{}|{}|{score}\n",
+            text(&fields[3]),
+            tags.join(","),
+            counts.join(", "),
+            text(&origin[0]),
+            text(&origin[1]),
+        ));
+    }
+    assert_eq!(text, expected);
+}
+
+/// Results the query does not order come in the input's order (files by name, each from
+/// its start), over more than three batches in several files, one read in ranges and in
+/// runs that a window of two threads goes through: `--to records` as a filter gives the
+/// records it keeps as they were, `LIMIT` the first ones; framings that cannot be split
+/// keep the order too.
+#[test]
+fn results_keep_the_input_order() {
+    use hadoop_record::framing::FrameWrite;
+    let dir = target_dir().join("cli-sql/order");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("o.jr"),
+        "module o { class Row { int id; ustring pad; } }",
+    )
+    .unwrap();
+    let model = hadoop_record_compiler::load(
+        &[dir.join("o.jr")],
+        &hadoop_record_compiler::LoadOptions::default(),
+    )
+    .unwrap();
+    let schema = model.to_schema().into_schema();
+    let id = schema.find("o.Row").unwrap();
+    // 30,000 rows of ~700 bytes: 21 MB, more than 8 MiB runs for two threads.
+    let record = |i: i32| {
+        let value = hadoop_record::Value::Record(vec![
+            hadoop_record::Value::Int(i),
+            hadoop_record::Value::String(format!("{i:0>700}")),
+        ]);
+        let mut w = hadoop_record::RecordWriter::new(Vec::new(), Format::Binary);
+        w.write_value(&schema, id, &value).unwrap();
+        w.into_inner().unwrap()
+    };
+    let files = [("1", 0..4_000), ("2", 4_000..26_000), ("3", 26_000..30_000)];
+    for (name, ids) in files.clone() {
+        let mut paddle = hadoop_record::framing::paddle::PaddleWriter::new(Vec::new());
+        let mut plain = Vec::new();
+        for i in ids {
+            let bytes = record(i);
+            paddle.write_payload(&bytes).unwrap();
+            plain.extend_from_slice(&bytes);
+        }
+        paddle.finish().unwrap();
+        std::fs::create_dir_all(dir.join("paddle")).unwrap();
+        std::fs::create_dir_all(dir.join("plain")).unwrap();
+        std::fs::write(
+            dir.join(format!("paddle/{name}.paddle")),
+            paddle.into_inner().unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("plain/{name}.bin")), plain).unwrap();
+    }
+    let sql = |args: &[&str]| {
+        let mut all = vec!["--schema", "o.jr", "--type", "o.Row", "--partitions", "2"];
+        all.extend_from_slice(args);
+        let out = rcc_sql_in(&dir, &all, b"");
+        assert!(out.status.success(), "{all:?}: {}", stderr(&out));
+        out.stdout
+    };
+    // The big file is read in ranges.
+    let plan = String::from_utf8(sql(&[
+        "--in-framing",
+        "paddle",
+        "EXPLAIN SELECT * FROM records",
+        "paddle/",
+    ]))
+    .unwrap();
+    assert!(plan.contains("InputOrderExec: window=2"), "{plan}");
+    assert!(plan.contains("2.paddle:0.."), "{plan}");
+
+    let kept = |keep: fn(i32) -> bool| -> Vec<u8> {
+        (0..30_000).filter(|&i| keep(i)).flat_map(record).collect()
+    };
+    for (framing, files) in [(Some("paddle"), "paddle/"), (None, "plain/")] {
+        let framing: Vec<&str> = framing.map_or(vec![], |f| vec!["--in-framing", f]);
+        for (query, keep) in [
+            ("SELECT * FROM records", (|_| true) as fn(i32) -> bool),
+            ("SELECT * FROM records WHERE id % 7 <> 3", |i| i % 7 != 3),
+        ] {
+            let mut args = framing.clone();
+            args.extend(["--to", "records", "-o", "out.bin", query, files]);
+            sql(&args);
+            let written = std::fs::read(dir.join("out.bin")).unwrap();
+            assert!(
+                written == kept(keep),
+                "{framing:?} {query}: not the input's records in its order"
+            );
+        }
+        let mut args = framing.clone();
+        args.extend(["--to", "csv", "SELECT id FROM records LIMIT 5", files]);
+        assert_eq!(sql(&args), b"id\n0\n1\n2\n3\n4\n", "{framing:?}");
+    }
+}
+
+/// Without --in-framing (auto, the default) the first file that is not empty gives the
+/// table's framing from its first bytes: Paddle, v1, a SequenceFile, else records back to
+/// back (binary; CSV split by lines). Every file of the table must then start as it does; a
+/// framing named that a file's first bytes contradict is an error saying what it is; a
+/// SequenceFile of another value class is a warning; and errors that have a remedy name it.
+#[test]
+fn framings_are_found_from_the_first_bytes() {
+    let w = work("auto");
+    let expected = by_url_csv(&w.by_url());
+    let path = |name: &str| w.dir.join(name).to_string_lossy().into_owned();
+    let paddle = w.paddle("hits.paddle").to_string_lossy().into_owned();
+    let v1 = w.v1("hits.v1").to_string_lossy().into_owned();
+    let frame = |args: &[&str]| {
+        let out = rcc_in(&w.dir, args, b"");
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    let seq = path("hits.seq");
+    frame(&[
+        "frame",
+        "--to",
+        "seqfile",
+        "--record-type",
+        "web.Hit",
+        &paddle,
+        &seq,
+    ]);
+    let mesos = path("hits.mesos");
+    frame(&["frame", "--to", "mesos", &paddle, &mesos]);
+    std::fs::write(path("hits.bin"), w.payloads(Format::Binary).concat()).unwrap();
+    std::fs::write(path("hits.csv"), w.payloads(Format::Csv).concat()).unwrap();
+
+    for file in [&paddle, &v1, &seq, &path("hits.bin")] {
+        let out = w.sql(&["--to", "csv", "--partitions", "4", BY_URL, file]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{file}");
+        assert_eq!(stdout(&out), expected, "{file}");
+    }
+    let out = w.sql(&[
+        "--from",
+        "csv",
+        "--to",
+        "csv",
+        "--partitions",
+        "4",
+        BY_URL,
+        "hits.csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+
+    // A directory whose first file is empty: the next one decides.
+    std::fs::create_dir_all(w.dir.join("parts")).unwrap();
+    std::fs::write(w.dir.join("parts/part-00000"), b"").unwrap();
+    std::fs::copy(&paddle, w.dir.join("parts/part-00001")).unwrap();
+    let out = w.sql(&["--to", "csv", BY_URL, "parts/"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+
+    // A table's files share one framing: one found in the first file, or one named.
+    let canonical = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    std::fs::create_dir_all(w.dir.join("mixed")).unwrap();
+    std::fs::copy(&paddle, w.dir.join("mixed/a")).unwrap();
+    std::fs::copy(&seq, w.dir.join("mixed/b")).unwrap();
+    let (a, b) = (canonical(&path("mixed/a")), canonical(&path("mixed/b")));
+    let out = w.sql(&["--to", "csv", BY_URL, "mixed/"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {b}: this is a SequenceFile (SEQ, version 6), but the table's framing, found \
+             in {a}, is paddle: the files of a table share one framing (query the others as a \
+             table of their own)\n"
+        )
+    );
+    let out = w.sql(&["--in-framing", "paddle", "--to", "csv", BY_URL, "mixed/"]);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {b}: this is a SequenceFile (SEQ, version 6), not paddle: give --in-framing \
+             seqfile (or leave --in-framing out)\n"
+        )
+    );
+    // The first file contradicting a framing named: refused before the query runs.
+    let out = w.sql(&["--in-framing", "v1", "SELECT count(*) FROM records", &seq]);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: this is a SequenceFile (SEQ, version 6), not v1: give --in-framing \
+             seqfile (or leave --in-framing out)\n",
+            canonical(&seq)
+        )
+    );
+    assert!(out.stdout.is_empty());
+
+    // A SequenceFile of another value class: read, with a warning naming both.
+    let other = path("other.seq");
+    frame(&[
+        "frame",
+        "--to",
+        "seqfile",
+        "--record-type",
+        "web.Other",
+        &paddle,
+        &other,
+    ]);
+    let out = w.sql(&["--to", "csv", BY_URL, &other]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "warning: {} is a SequenceFile of web.Other values, read as web.Hit: its records may \
+             not be of that type (give --type web.Other if the DDL declares it)\n",
+            canonical(&other)
+        )
+    );
+
+    // What plain input that does not read looks like, and options auto cannot take.
+    for (file, hint) in [
+        ("hits.csv", "it looks like lines of text: give --from csv"),
+        (
+            "hits.mesos",
+            "it looks like Mesos RecordIO (a length line, then that many bytes): give \
+             --in-framing mesos",
+        ),
+    ] {
+        let out = w.sql(&["SELECT sum(bytes) FROM records", file]);
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!("error: {}: ", canonical(&path(file)))),
+            "{file}: {err}"
+        );
+        assert!(err.ends_with(&format!(": {hint}\n")), "{file}: {err}");
+    }
+    let out = w.sql(&["--lenient", "SELECT 1", &mesos]);
+    assert_eq!(
+        stderr(&out),
+        "error: --in-framing: leniency applies to mesos input, which is never found from the \
+         first bytes: give --in-framing mesos\n"
+    );
+    let out = w.sql(&["--recover", "SELECT 1", "hits.bin"]);
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {} starts with none of the framings found from their first bytes (seqfile, \
+             paddle, paddle-cpp, plasma-var, v1): recovery applies to paddle, paddle-cpp, \
+             plasma-var and seqfile input, not none\n",
+            canonical(&path("hits.bin"))
+        )
+    );
+    // A damaged chunk: --recover is what to give.
+    let mut damaged = std::fs::read(&paddle).unwrap();
+    damaged[100] ^= 1;
+    std::fs::write(path("damaged.paddle"), damaged).unwrap();
+    let out = w.sql(&["SELECT count(*) FROM records", "damaged.paddle"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with(": give --recover to skip the damage and read on\n"),
+        "{}",
+        stderr(&out)
+    );
+
+    let help = rcc_in(&w.dir, &["sql", "--help"], b"");
+    let help = String::from_utf8(help.stdout).unwrap().replace('\n', " ");
+    assert!(
+        help.contains(
+            "--in-framing auto (the default) finds seqfile (SEQ and a version byte), paddle and \
+             paddle-cpp"
+        ),
+        "{help}"
+    );
+    assert!(
+        help.contains("The files' framing: auto (the default"),
+        "{help}"
+    );
+}
+
+/// `--to records --out-encoding csv|xml` prints floats as `rcc convert` does: by default
+/// (and with `--float-text legacy`) the Hadoop fixtures' JDK 17 bytes, with `--float-text
+/// shortest` a modern JDK's; every float and double fixture, read as one table in name
+/// order. `--float-text` for other output, or of another value, is refused.
+#[test]
+fn records_out_print_floats_as_the_jdk_chosen() {
+    use fixture_harness::{hadoop_java, hadoop_java_dir, Encoding};
+    use hadoop_record::archive::FloatText;
+
+    let dir = hadoop_java_dir();
+    let mut modern = 0;
+    for (ty, stem) in [("FloatRec", "float_"), ("DoubleRec", "double_")] {
+        let ty = format!("oracle.prims.{ty}");
+        let glob = format!("data/{stem}*.bin");
+        for (encoding, name) in [(Encoding::Csv, "csv"), (Encoding::Xml, "xml")] {
+            let mut cases: Vec<_> = hadoop_java()
+                .cases_in(encoding)
+                .filter(|c| c.name.starts_with(stem))
+                .collect();
+            cases.sort_by(|a, b| a.file.cmp(&b.file));
+            assert!(cases.len() > 15, "{stem} {name}");
+            modern += cases.iter().filter(|c| c.differs_on_modern_jdk()).count();
+            let runs: [(&[&str], FloatText); 3] = [
+                (&[], FloatText::Legacy),
+                (&["--float-text", "legacy"], FloatText::Legacy),
+                (&["--float-text", "shortest"], FloatText::Shortest),
+            ];
+            for (extra, float_text) in runs {
+                let mut args = vec!["--schema", "prims.jr", "--type", &ty, "--partitions", "1"];
+                args.extend(["--to", "records", "--out-encoding", name]);
+                args.extend(extra);
+                args.extend(["SELECT * FROM records", &glob]);
+                let out = rcc_sql_in(&dir, &args, b"");
+                assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+                let want: Vec<u8> = cases
+                    .iter()
+                    .flat_map(|c| c.bytes_with(float_text))
+                    .collect();
+                assert!(
+                    out.stdout == want,
+                    "{args:?}:\n{}",
+                    String::from_utf8_lossy(&out.stdout)
+                );
+            }
+        }
+    }
+    // The files whose float text differs between the JDKs were among them.
+    assert!(modern >= 2, "{modern}");
+
+    let base = ["--schema", "prims.jr", "--type", "oracle.prims.DoubleRec"];
+    let refused: [(&[&str], &str); 3] = [
+        (
+            &["--to", "csv", "--float-text", "shortest"],
+            "error: --float-text applies to --to records\n",
+        ),
+        (
+            &["--to", "records", "--float-text", "shortest"],
+            "error: --float-text applies to Hadoop CSV and XML output (--to records \
+             --out-encoding csv or xml)\n",
+        ),
+        (
+            &[
+                "--to",
+                "records",
+                "--out-encoding",
+                "xml",
+                "--float-text",
+                "jdk25",
+            ],
+            "error: invalid value 'jdk25' for '--float-text <JDK>'\n  [possible values: \
+             legacy, shortest]\n",
+        ),
+    ];
+    for (extra, want) in refused {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        args.extend(["SELECT * FROM records", "data/double_00.bin"]);
+        let out = rcc_sql_in(&dir, &args, b"");
+        assert!(stderr(&out).starts_with(want), "{args:?}: {}", stderr(&out));
+        assert_ne!(out.status.code(), Some(0));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
 }

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use fixture_harness::peers::{moto_python, target_dir, MotoServer};
 use interop_tests::hdfs::MiniHdfs;
-use support::cluster::{run, Cluster, PATIENCE};
+use support::cluster::{run, wait_for, Cluster, PATIENCE};
 use support::{csv_query, stderr, stdout};
 
 /// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
@@ -63,6 +63,23 @@ fn by_url(counts: &[u64]) -> String {
 
 /// Tests read under a read lock; the one that stops a DataNode takes the write lock.
 static DATANODES: RwLock<()> = RwLock::new(());
+
+/// `seq/plain.seq` with 64 bytes in its middle damaged, put in HDFS as `dir_in_hdfs` +
+/// `plain.seq` (a copy in `dir`): a job over it fails at a record. The directory's URL.
+fn damaged_in_hdfs(hdfs: &MiniHdfs, local: &Path, dir: &Path, dir_in_hdfs: &str) -> String {
+    let mut bytes = std::fs::read(local.join("seq/plain.seq")).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 64] {
+        *b ^= 0x55;
+    }
+    std::fs::write(dir.join("damaged.seq"), &bytes).unwrap();
+    hdfs.put(
+        &dir.join("damaged.seq"),
+        &format!("{dir_in_hdfs}plain.seq"),
+        None,
+    );
+    hdfs.url_of(dir_in_hdfs)
+}
 
 /// A folder for a test's local files, with the DDL.
 fn work(name: &str) -> PathBuf {
@@ -310,11 +327,11 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
             .filter(|(name, _)| name.starts_with(dir))
             .collect::<Vec<_>>()
     };
-    let started = Instant::now();
-    while below("/killed/").is_empty() {
-        assert!(started.elapsed() < PATIENCE, "rcc wrote nothing to HDFS");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_for(
+        "rcc wrote nothing to HDFS",
+        Duration::from_millis(100),
+        || (!below("/killed/").is_empty()).then_some(()),
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     drop(input);
@@ -537,12 +554,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     let dir = work("s3");
     let moto = MotoServer::start(python, &dir.join("moto.log"));
     moto.create_bucket("logs");
-    let env = [
-        ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
-        ("AWS_ACCESS_KEY_ID", "k"),
-        ("AWS_SECRET_ACCESS_KEY", "s"),
-        ("AWS_REGION", "us-east-1"),
-    ];
+    let env = moto.client_env();
     // Paddle files of Hit records written locally by rcc, then to S3 by rcc.
     let csv: String = (0..120_000u64)
         .map(|i| format!("'u{},{i}\n", i % 97))
@@ -764,12 +776,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
     let dir = work("datasets");
     let moto = MotoServer::start(moto_py, &dir.join("moto.log"));
     moto.create_bucket("lake");
-    let env = [
-        ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
-        ("AWS_ACCESS_KEY_ID", "k"),
-        ("AWS_SECRET_ACCESS_KEY", "s"),
-        ("AWS_REGION", "us-east-1"),
-    ];
+    let env = moto.client_env();
     let s3 = ["--s3-endpoint", moto.endpoint.as_str()];
     let cluster = Cluster::start(&s3, &s3);
     let input = hdfs.url_of("/seq/");
@@ -946,14 +953,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
     );
 
     // A damaged record fails the job, locally and on the cluster: nothing visible.
-    let mut bytes = std::fs::read(local.join("seq/plain.seq")).unwrap();
-    let middle = bytes.len() / 2;
-    for b in &mut bytes[middle..middle + 64] {
-        *b ^= 0x55;
-    }
-    std::fs::write(dir.join("damaged.seq"), &bytes).unwrap();
-    hdfs.put(&dir.join("damaged.seq"), "/damaged/plain.seq", None);
-    let damaged = hdfs.url_of("/damaged/");
+    let damaged = damaged_in_hdfs(hdfs, local, &dir, "/damaged/");
     for (on, cluster_url) in [("local", None), ("cluster", Some(cluster.url.as_str()))] {
         for target in [
             hdfs.url_of(&format!("/failed/{on}/")),
@@ -983,17 +983,10 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
             Vec::<String>::new()
         );
     }
-    let listed = fixture_harness::peers::run_script(
-        moto_py,
-        &format!(
-            "import boto3; c = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
-             aws_secret_access_key='s', region_name='us-east-1')\n\
-             print(sorted(o['Key'] for o in c.list_objects_v2(Bucket='lake', Prefix='failed')\
-             .get('Contents', [])))\n\
-             print(c.list_multipart_uploads(Bucket='lake').get('Uploads', []))",
-            moto.endpoint
-        ),
-        &[] as &[&str],
+    let listed = moto.run_boto(
+        "print(sorted(o['Key'] for o in c.list_objects_v2(Bucket='lake', Prefix='failed')\
+         .get('Contents', [])))\n\
+         print(c.list_multipart_uploads(Bucket='lake').get('Uploads', []))",
     );
     assert_eq!(listed, "[]\n[]\n");
 }
@@ -1016,28 +1009,20 @@ fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
     let mut cluster = Cluster::start_quick_to_lose_with(&["--s3-endpoint", &moto.endpoint]);
     // Slow enough (seconds per task) that the kill lands while the tasks upload.
     let query = "SELECT id, url, length(repeat(url, 200)) AS l FROM records";
-    let boto = format!(
-        "import boto3, sys, time\n\
-         c = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
-         aws_secret_access_key='s', region_name='us-east-1')\n\
-         def pending():\n    \
-             return c.list_multipart_uploads(Bucket='lake', Prefix='killed/').get('Uploads', [])\n",
-        moto.endpoint
-    );
+    let boto = "def pending():\n    \
+        return c.list_multipart_uploads(Bucket='lake', Prefix='killed/').get('Uploads', [])\n";
     // What an earlier job whose client was killed left: an upload pending, a staged file.
-    fixture_harness::peers::run_script(
-        moto_py,
-        &format!(
-            "{boto}gone = 'killed/_temporary/gone/attempt-0-0/part-00000-gone.csv'\n\
+    moto.run_boto(&format!(
+        "{boto}gone = 'killed/_temporary/gone/attempt-0-0/part-00000-gone.csv'\n\
              u = c.create_multipart_upload(Bucket='lake', Key=gone)['UploadId']\n\
              c.upload_part(Bucket='lake', Key=gone, UploadId=u, PartNumber=1, Body=b'id')\n\
              c.put_object(Bucket='lake', \
              Key='killed/_temporary/gone/attempt-1-0/part-00001-gone.csv', Body=b'id\\n')"
-        ),
-        &[] as &[&str],
-    );
-    let (dir, cluster_url, endpoint) =
-        (work.dir.clone(), cluster.url.clone(), moto.endpoint.clone());
+    ));
+    let (dir, cluster_url) = (work.dir.clone(), cluster.url.clone());
+    let env = moto
+        .client_env()
+        .map(|(name, value)| (name, value.to_owned()));
     let paddle_arg = paddle.to_str().unwrap().to_owned();
     let remote = std::thread::spawn(move || {
         let mut command = Command::new(support::RCC_SQL);
@@ -1047,45 +1032,32 @@ fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
             .arg(&cluster_url)
             .args(["--in-framing", "paddle", "--partitions", "4", "--to", "csv"])
             .args(["-o", "s3://lake/killed/", query, &paddle_arg])
-            .envs([
-                ("AWS_ENDPOINT_URL", endpoint.as_str()),
-                ("AWS_ACCESS_KEY_ID", "k"),
-                ("AWS_SECRET_ACCESS_KEY", "s"),
-                ("AWS_REGION", "us-east-1"),
-            ]);
+            .envs(env);
         run(command)
     });
     // Every task has begun its upload (two slots on each executor): whichever executor
     // is killed has uploads in progress.
-    let seen = fixture_harness::peers::run_script(
-        moto_py,
-        &format!(
-            "{boto}deadline = time.time() + 120\n\
+    let seen = moto.run_boto(&format!(
+        "{boto}deadline = time.time() + 120\n\
              ours = lambda: [u for u in pending() if '/gone/' not in u['Key']]\n\
              while len(ours()) < 4 and time.time() < deadline:\n    time.sleep(0.05)\n\
              print(len(ours()))"
-        ),
-        &[] as &[&str],
-    );
+    ));
     cluster.executors[0].kill();
     assert!(
         seen.trim().parse::<usize>().unwrap() >= 4,
         "the tasks' uploads were not seen: {seen}"
     );
     let remote = remote.join().unwrap();
-    let listed = fixture_harness::peers::run_script(
-        moto_py,
-        &format!(
-            "{boto}print(len(pending()))\n\
+    let listed = moto.run_boto(&format!(
+        "{boto}print(len(pending()))\n\
              keys = [o['Key'] for o in c.list_objects_v2(Bucket='lake', Prefix='killed/')\
              .get('Contents', [])]\n\
              print(' '.join(sorted(k.split('/', 1)[1] for k in keys)))\n\
              parts = [k for k in keys if k.endswith('.csv') and '/_' not in k]\n\
              print(sum(len(c.get_object(Bucket='lake', Key=k)['Body'].read().decode()\
              .splitlines()) - 1 for k in parts))"
-        ),
-        &[] as &[&str],
-    );
+    ));
     let lines: Vec<&str> = listed.lines().collect();
     let [pending, names, rows] = lines[..] else {
         panic!("{listed}");
@@ -1235,18 +1207,8 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
     let dir = work("overwrites");
     let moto = MotoServer::start(moto_py, &dir.join("moto.log"));
     moto.create_bucket("lake");
-    let env = [
-        ("AWS_ENDPOINT_URL", moto.endpoint.as_str()),
-        ("AWS_ACCESS_KEY_ID", "k"),
-        ("AWS_SECRET_ACCESS_KEY", "s"),
-        ("AWS_REGION", "us-east-1"),
-    ];
+    let env = moto.client_env();
     let input = hdfs.url_of("/seq/");
-    let boto = format!(
-        "import boto3\nc = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
-         aws_secret_access_key='s', region_name='us-east-1')\n",
-        moto.endpoint
-    );
 
     // A 20 MB part file: a multipart upload of several parts, completed at the commit.
     let big = "SELECT url, n, repeat(url, 60) AS pad FROM records WHERE n < 60000";
@@ -1277,14 +1239,10 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         let put_whole = line.contains("\"PUT /lake/big/part-") && !line.contains("uploadId=");
         assert!(!put_whole, "a part was copied or put whole: {line}");
     }
-    let etags = fixture_harness::peers::run_script(
-        moto_py,
-        &format!(
-            "{boto}for o in c.list_objects_v2(Bucket='lake', Prefix='big/')['Contents']:\n    \
-             print(o['Key'], o['Size'], o['ETag'])\n\
-             print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))"
-        ),
-        &[] as &[&str],
+    let etags = moto.run_boto(
+        "for o in c.list_objects_v2(Bucket='lake', Prefix='big/')['Contents']:\n    \
+         print(o['Key'], o['Size'], o['ETag'])\n\
+         print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))",
     );
     let part = etags
         .lines()
@@ -1301,18 +1259,7 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
     assert!(etags.ends_with("\n0\n"), "uploads left pending: {etags}");
 
     // A damaged record, for jobs that fail.
-    let mut bytes = std::fs::read(local.join("seq/plain.seq")).unwrap();
-    let middle = bytes.len() / 2;
-    for b in &mut bytes[middle..middle + 64] {
-        *b ^= 0x55;
-    }
-    std::fs::write(dir.join("damaged.seq"), &bytes).unwrap();
-    hdfs.put(
-        &dir.join("damaged.seq"),
-        "/overwrites-damaged/plain.seq",
-        None,
-    );
-    let damaged = hdfs.url_of("/overwrites-damaged/");
+    let damaged = damaged_in_hdfs(hdfs, local, &dir, "/overwrites-damaged/");
 
     // Records laid out by 50 values of b (the old ones: 25), a part file each per partition.
     let write = |target: &str, query: &str, from: &str| -> Output {
@@ -1480,10 +1427,167 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
                 .collect::<Vec<_>>()
         );
     }
-    let pending = fixture_harness::peers::run_script(
-        moto_py,
-        &format!("{boto}print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))"),
-        &[] as &[&str],
-    );
+    let pending =
+        moto.run_boto("print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))");
     assert_eq!(pending.trim(), "0");
+}
+
+/// Delta tables in S3 (moto, with its conditional puts) and in HDFS (MiniDFSCluster),
+/// written from SequenceFiles in HDFS: made, appended, read back by `--from delta` at each
+/// version; a job that meets a damaged record fails and the table keeps its version, with
+/// no file of the failed job left in it.
+#[test]
+fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
+    let _shared = DATANODES.read().unwrap();
+    let Some((hdfs, local)) = hdfs_with_files() else {
+        return;
+    };
+    let Some(moto_py) = moto_python() else {
+        return;
+    };
+    let dir = work("delta");
+    let moto = MotoServer::start(moto_py, &dir.join("moto.log"));
+    moto.create_bucket("lake");
+    let env = moto.client_env();
+    let input = hdfs.url_of("/seq/");
+    let damaged = damaged_in_hdfs(hdfs, local, &dir, "/delta-damaged/");
+    let query = "SELECT url, n, n % 4 AS b FROM records";
+    let expected = ok(&rcc(
+        &dir,
+        &env,
+        &hit(
+            "sql",
+            &[
+                "--in-framing",
+                "seqfile",
+                "--to",
+                "csv",
+                "SELECT count(*) AS c, sum(n) AS s FROM records",
+                &input,
+            ],
+        ),
+    ));
+    let doubled = {
+        let row: Vec<i64> = expected
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        format!("c,s\n{},{}\n", row[0] * 2, row[1] * 2)
+    };
+    let hdfs_table = hdfs.url_of("/lake/delta-hits/");
+    for target in ["s3://lake/delta-hits/", hdfs_table.as_str()] {
+        let write = |mode: &str, from: &str| {
+            let args = [
+                "--in-framing",
+                "seqfile",
+                "--partitions",
+                "2",
+                "--to",
+                "delta",
+                "--mode",
+                mode,
+                "--partition-by",
+                "b",
+                "-o",
+                target,
+                query,
+                from,
+            ];
+            rcc(&dir, &env, &hit("sql", &args))
+        };
+        let count = |version: &str| {
+            let args = [
+                "sql",
+                "--from",
+                "delta",
+                "--version",
+                version,
+                "--to",
+                "csv",
+                "SELECT count(*) AS c, sum(n) AS s FROM records",
+                target,
+            ];
+            ok(&rcc(&dir, &env, &args))
+        };
+        ok(&write("error", &input));
+        ok(&write("append", &input));
+        assert_eq!(count("0"), expected, "{target}");
+        assert_eq!(count("1"), doubled, "{target}");
+        let failed = write("append", &damaged);
+        assert!(!failed.status.success(), "{target}");
+        // No version 2, and the table reads as version 1 did.
+        let latest = ok(&rcc(
+            &dir,
+            &env,
+            &[
+                "sql",
+                "--from",
+                "delta",
+                "--to",
+                "csv",
+                "SELECT count(*) AS c, sum(n) AS s FROM records",
+                target,
+            ],
+        ));
+        assert_eq!(latest, doubled, "{target}");
+        let missing = rcc(
+            &dir,
+            &env,
+            &[
+                "sql",
+                "--from",
+                "delta",
+                "--version",
+                "2",
+                "SELECT 1",
+                target,
+            ],
+        );
+        assert!(
+            stderr(&missing).contains("there is no version 2: the latest is 1"),
+            "{target}: {}",
+            stderr(&missing)
+        );
+    }
+    // The failed jobs left no part file in either table: every file is in a version.
+    let objects = moto.run_boto(
+        "print(sum(1 for o in c.list_objects_v2(Bucket='lake', Prefix='delta-hits/')['Contents'] \
+         if o['Key'].endswith('.parquet')))\n\
+         print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))",
+    );
+    let vacuum = ok(&rcc(
+        &dir,
+        &env,
+        &[
+            "delta",
+            "vacuum",
+            "--retain-hours",
+            "0",
+            "--no-retention-check",
+            "--dry-run",
+            "s3://lake/delta-hits/",
+        ],
+    ));
+    assert_eq!(vacuum, "", "files of no version: {vacuum} ({objects})");
+    assert!(
+        objects.ends_with("\n0\n"),
+        "uploads left pending: {objects}"
+    );
+    let vacuum = ok(&rcc(
+        &dir,
+        &env,
+        &[
+            "delta",
+            "vacuum",
+            "--retain-hours",
+            "0",
+            "--no-retention-check",
+            "--dry-run",
+            &hdfs_table,
+        ],
+    ));
+    assert_eq!(vacuum, "", "files of no version in HDFS: {vacuum}");
 }

@@ -40,7 +40,12 @@ fn fmt_rewrites_the_files_named_and_those_in_directories() {
     ]);
     let out = rcc_in(dir.path(), &["fmt", "a.jr", "sub", "f.jr"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!((stdout(&out), stderr(&out)), (String::new(), String::new()));
+    // Each file rewritten is named; those already formatted are not.
+    let said = "reformatted a.jr\nreformatted sub/b.jr\nreformatted sub/c.jute\n";
+    assert_eq!(
+        (stdout(&out), stderr(&out)),
+        (String::new(), said.to_owned())
+    );
     for name in ["a.jr", "sub/b.jr", "sub/c.jute", "f.jr"] {
         assert_eq!(read(dir.path(), name), FORMATTED, "{name}");
     }
@@ -172,7 +177,10 @@ fn a_file_that_does_not_parse_is_reported_as_check_reports_it_and_left_alone() {
 
     let out = rcc_in(dir.path(), &["fmt", "bad.jr", "good.jr"], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stderr(&out), stderr(&checked));
+    assert_eq!(
+        stderr(&out),
+        format!("reformatted good.jr\n{}", stderr(&checked))
+    );
     assert_eq!(stdout(&out), "");
     assert_eq!(read(dir.path(), "bad.jr"), BROKEN);
     // The other files are formatted all the same.

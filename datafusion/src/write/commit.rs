@@ -91,7 +91,7 @@ impl Target {
             local,
         };
         let cannot = |e: String| format!("cannot write the dataset {url}: {e}");
-        clean_up_after_dead_jobs(&tree, query_id).await?;
+        clean_up_after_dead_jobs(&tree, query_id, true).await?;
         let (files, dirs) = tree.entries("").await.map_err(cannot)?;
         let visible: Vec<&str> = files
             .iter()
@@ -145,6 +145,101 @@ impl Target {
             return Err(another_job(url, &first));
         }
         Ok(target)
+    }
+
+    /// Begins a table write by job `query_id` into `dir` of `store` (named `url`): a file
+    /// is refused; jobs that died there are cleaned up; other live jobs are left to write
+    /// (the table format orders the commits); the job takes its lease.
+    pub async fn begin_table(
+        store: Arc<dyn ObjectStore>,
+        url: &str,
+        dir: Path,
+        query_id: &str,
+    ) -> Result<Self, String> {
+        let local = url
+            .starts_with("file://")
+            .then(|| PathBuf::from(format!("/{dir}")));
+        let is_file = match &local {
+            Some(path) => path.is_file(),
+            None => !dir.as_ref().is_empty() && store.head(&dir).await.is_ok(),
+        };
+        if is_file {
+            return Err(format!("cannot write the table {url}: it is a file"));
+        }
+        let tree = Tree {
+            pending: pending_uploads(&store),
+            store,
+            url: url.to_owned(),
+            dir,
+            local,
+        };
+        clean_up_after_dead_jobs(&tree, query_id, false).await?;
+        let made = match &tree.local {
+            Some(path) => !path.exists(),
+            None => tree
+                .entries("")
+                .await
+                .is_ok_and(|(f, d)| f.is_empty() && d.is_empty()),
+        };
+        let lease_at = tree.at(&lease_file(query_id));
+        let leased = Lease::new(query_id);
+        let lease = Held::take(tree.store.clone(), lease_at, leased.clone())
+            .await
+            .map_err(|e| format!("cannot write the table {url}: {e}"))?;
+        Ok(Target {
+            tree,
+            overwrite: false,
+            made,
+            query_id: query_id.to_owned(),
+            lease,
+            leased,
+        })
+    }
+
+    /// The target's directory in its store.
+    pub fn dir(&self) -> &Path {
+        &self.tree.dir
+    }
+
+    /// A table write's commit: the part files `files` checked and brought into place,
+    /// then `table` commits them. If anything fails, the files are removed: the table is
+    /// as it was. The job's staging and lease go in every case.
+    pub async fn commit_table(
+        &self,
+        spec: &DatasetSpec,
+        files: &[WrittenFile],
+        table: &dyn super::TableCommit,
+    ) -> Result<(), String> {
+        let url = &self.tree.url;
+        let staging = spec.staging();
+        let swap = Swap::new(&staging, files, Vec::new(), false);
+        let placed = async {
+            self.lease.check()?;
+            self.check_staged(&staging, files).await?;
+            swap.bring_in(&self.tree, &vec![false; files.len()]).await
+        }
+        .await;
+        let committed = match placed {
+            Ok(()) => {
+                let in_place: Vec<super::TableFile> = files.iter().map(table_file).collect();
+                table.commit(&in_place).await.map_err(|e| e.to_string())
+            }
+            Err(e) => Err(format!("cannot commit the table {url}: {e}")),
+        };
+        if committed.is_err() {
+            if let Err(e) = swap.take_out(&self.tree).await {
+                eprintln!(
+                    "warning: {e}: part files of query {} may remain in {url}, in no commit of \
+                     the table (a vacuum removes them)",
+                    self.query_id
+                );
+            }
+        }
+        self.clean_up().await;
+        if committed.is_err() {
+            self.remove_made_dir().await;
+        }
+        committed
     }
 
     /// The live lease of a job that began before this one, if any.
@@ -343,6 +438,17 @@ impl Target {
     }
 }
 
+/// A written file as a table's commit takes it.
+fn table_file(file: &WrittenFile) -> super::TableFile {
+    super::TableFile {
+        path: file.file.clone(),
+        size: file.bytes,
+        rows: file.rows,
+        partition_values: file.values.clone(),
+        stats: file.stats.as_deref().and_then(super::FileStats::from_json),
+    }
+}
+
 /// Where job `query_id`'s lease is, relative to the dataset.
 fn lease_file(query_id: &str) -> String {
     format!("{STAGING}/{query_id}{LEASE_EXTENSION}")
@@ -392,11 +498,16 @@ async fn leases(tree: &Tree, ours: &str) -> Result<Vec<(String, Option<Lease>)>,
     Ok(found)
 }
 
-/// Refuses a target another live job is writing; finishes or undoes the commit of a job
-/// killed during it, and removes what dead jobs left (staging, lease, pending uploads).
-async fn clean_up_after_dead_jobs(tree: &Tree, ours: &str) -> Result<(), String> {
+/// Refuses a target another live job is writing (with `refuse_live`; else leaves its
+/// staging alone); finishes or undoes the commit of a job killed during it, and removes
+/// what dead jobs left (staging, lease, pending uploads).
+async fn clean_up_after_dead_jobs(
+    tree: &Tree,
+    ours: &str,
+    refuse_live: bool,
+) -> Result<(), String> {
     let url = &tree.url;
-    let jobs = leases(tree, ours)
+    let mut jobs = leases(tree, ours)
         .await
         .map_err(|e| format!("cannot write the dataset {url}: {e}"))?;
     if let Some(live) = jobs
@@ -404,8 +515,11 @@ async fn clean_up_after_dead_jobs(tree: &Tree, ours: &str) -> Result<(), String>
         .filter_map(|(_, lease)| lease.as_ref())
         .find(|lease| lease.live())
     {
-        return Err(another_job(url, live));
+        if refuse_live {
+            return Err(another_job(url, live));
+        }
     }
+    jobs.retain(|(_, lease)| lease.as_ref().is_none_or(|l| !l.live()));
     for (job, _) in jobs {
         let staging = format!("{STAGING}/{job}");
         let recorded = Swap::recorded(tree, &staging).await;
@@ -692,6 +806,8 @@ mod tests {
             rows: 1,
             bytes: 1,
             upload: None,
+            values: Vec::new(),
+            stats: None,
         }
     }
 

@@ -40,6 +40,7 @@ mod node;
 mod part;
 mod records;
 mod spec;
+mod stats;
 mod swap;
 mod tree;
 mod upload;
@@ -58,10 +59,14 @@ pub use node::{with_dataset_writes, WriteNode, WritePlanner};
 pub use part::log_parts;
 pub use records::RecordsOut;
 pub use spec::{DatasetSpec, PartFormat, DEFAULT_MAX_OPEN_FILES, STAGING};
+pub use stats::{ColumnStats, FileStats, INDEXED_COLUMNS, STRING_PREFIX};
 
 use commit::{one_attempt_each, Target};
+use datafusion::arrow::datatypes::SchemaRef;
 use exec::locate;
-use spec::written_files;
+use object_store::path::Path;
+use object_store::ObjectStore;
+use spec::{written_files, WrittenFile};
 
 hadoop_record::__options! {
     /// How a dataset job commits.
@@ -117,64 +122,14 @@ pub fn dataset_url(target: &str) -> Result<String> {
 ///
 /// The session must plan [`WriteNode`]s ([`with_dataset_writes`]); on a Ballista cluster,
 /// the scheduler's sessions must.
-pub async fn write_dataset(
-    frame: DataFrame,
-    mut spec: DatasetSpec,
-    job: JobOptions,
-) -> Result<u64> {
+pub async fn write_dataset(frame: DataFrame, spec: DatasetSpec, job: JobOptions) -> Result<u64> {
     let overwrite = job.overwrite;
-    let (store_url, dir) = locate(&spec.url)?;
-    let (state, plan) = frame.into_parts();
-    let columns: Vec<&str> = plan
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.name().as_str())
-        .collect();
-    for name in &spec.partition_by {
-        if !columns.contains(&name.as_str()) {
-            return plan_err!(
-                "cannot partition by {name}: the result has no such column (its columns: {})",
-                columns.join(", ")
-            );
-        }
-    }
-    if !spec.partition_by.is_empty() && spec.partition_by.len() >= columns.len() {
-        return plan_err!("cannot partition by every column: the part files would hold none");
-    }
-    let kept: Vec<usize> = (0..columns.len())
-        .filter(|&i| !spec.partition_by.iter().any(|k| k == columns[i]))
-        .collect();
-    let part_columns = Arc::new(plan.schema().as_arrow().project(&kept)?);
-    spec.format = spec.format.checked(&part_columns)?;
-    let store = state.runtime_env().object_store(&store_url)?;
-    let target = Target::begin(
-        store.clone(),
-        &spec.url,
-        dir.clone(),
-        overwrite,
-        &spec.query_id,
-    )
-    .await
-    .map_err(DataFusionError::Execution)?;
-    let schema = Arc::new(plan.schema().as_arrow().clone());
-    let node = WriteNode::new(plan, spec.clone())?;
-    let write = LogicalPlan::Extension(Extension {
-        node: Arc::new(node),
-    });
-    let answer = DataFrame::new(state, write).collect().await;
-    let mut files = match answer.and_then(|batches| written_files(&batches)) {
-        Ok(files) => one_attempt_each(files),
-        Err(e) => {
-            if job.tasks_elsewhere {
-                target.abort_after_stragglers(&spec).await;
-            } else {
-                upload::settled(&spec.query_id).await;
-                target.abort().await;
-            }
-            return Err(e);
-        }
+    let begin = |store, url: String, dir, query: String| async move {
+        Target::begin(store, &url, dir, overwrite, &query).await
     };
+    let (ran, target, schema, store) = run(frame, spec, &job, begin).await?;
+    let (spec, mut files) = ran;
+    let dir = target.dir().clone();
     if files.is_empty() && spec.partition_by.is_empty() {
         // No rows: one empty part file all the same, so that the dataset has its columns.
         let spec = Arc::new(spec.clone());
@@ -213,6 +168,121 @@ pub async fn write_dataset(
         );
     }
     Ok(files.iter().map(|f| f.rows).sum())
+}
+
+/// A part file of a table write, in place under the table's directory, for its commit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableFile {
+    /// Its path relative to the table's directory, as the store names it (Hive's escapes
+    /// in its directories: `day=2024-01-01/part-…`).
+    pub path: String,
+    /// Its size in bytes, and its rows.
+    pub size: u64,
+    pub rows: u64,
+    /// The values of the `partition_by` columns its rows have (`None`: null), as text.
+    pub partition_values: Vec<(String, Option<String>)>,
+    /// Its statistics, when the spec asked for them ([`DatasetSpec::with_file_stats`]).
+    pub stats: Option<FileStats>,
+}
+
+/// What makes a table write's part files part of the table: a table format's commit (a
+/// Delta Lake log entry), given the files once they are all in place under the table's
+/// directory and checked, and before which no reader of the table sees them.
+#[async_trait::async_trait]
+pub trait TableCommit: Send + Sync {
+    /// Commits `files` (and whatever else the format's commit holds). An error leaves the
+    /// table as it was: the files are then removed.
+    async fn commit(&self, files: &[TableFile]) -> Result<()>;
+}
+
+/// Runs `frame` and writes its result as the part files of a table at `spec`'s URL, by
+/// whoever runs each partition, as [`write_dataset`] does; once every file is in place
+/// (renamed there from the job's staging directory, or its S3 upload completed) and
+/// checked, `table` commits them. Nothing is checked of what the directory holds, and
+/// other jobs may write into it at the same time: the table format orders their commits.
+/// A failed job or commit removes the files this job wrote. Answers the rows written.
+pub async fn write_table(
+    frame: DataFrame,
+    spec: DatasetSpec,
+    job: JobOptions,
+    table: &dyn TableCommit,
+) -> Result<u64> {
+    let begin = |store, url: String, dir, query: String| async move {
+        Target::begin_table(store, &url, dir, &query).await
+    };
+    let (ran, target, _, _) = run(frame, spec, &job, begin).await?;
+    let (spec, files) = ran;
+    target
+        .commit_table(&spec, &files, table)
+        .await
+        .map_err(DataFusionError::Execution)?;
+    Ok(files.iter().map(|f| f.rows).sum())
+}
+
+/// What a write's tasks wrote: the spec they wrote by, and one attempt's files of each
+/// partition.
+type Ran = (DatasetSpec, Vec<WrittenFile>);
+
+/// The shared part of a dataset's and a table's write: the columns checked against
+/// `spec`, the target begun by `begin` (its store, URL, directory and the query id), the
+/// tasks run; on their failure the target is cleaned up. Answers what they wrote, the
+/// target, the result's columns and the store.
+async fn run<B, F>(
+    frame: DataFrame,
+    mut spec: DatasetSpec,
+    job: &JobOptions,
+    begin: B,
+) -> Result<(Ran, Target, SchemaRef, Arc<dyn ObjectStore>)>
+where
+    B: FnOnce(Arc<dyn ObjectStore>, String, Path, String) -> F,
+    F: std::future::Future<Output = std::result::Result<Target, String>>,
+{
+    let (store_url, dir) = locate(&spec.url)?;
+    let (state, plan) = frame.into_parts();
+    let columns: Vec<&str> = plan
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    for name in &spec.partition_by {
+        if !columns.contains(&name.as_str()) {
+            return plan_err!(
+                "cannot partition by {name}: the result has no such column (its columns: {})",
+                columns.join(", ")
+            );
+        }
+    }
+    if !spec.partition_by.is_empty() && spec.partition_by.len() >= columns.len() {
+        return plan_err!("cannot partition by every column: the part files would hold none");
+    }
+    let kept: Vec<usize> = (0..columns.len())
+        .filter(|&i| !spec.partition_by.iter().any(|k| k == columns[i]))
+        .collect();
+    let part_columns = Arc::new(plan.schema().as_arrow().project(&kept)?);
+    spec.format = spec.format.checked(&part_columns)?;
+    let store = state.runtime_env().object_store(&store_url)?;
+    let target = begin(store.clone(), spec.url.clone(), dir, spec.query_id.clone())
+        .await
+        .map_err(DataFusionError::Execution)?;
+    let schema = Arc::new(plan.schema().as_arrow().clone());
+    let node = WriteNode::new(plan, spec.clone())?;
+    let write = LogicalPlan::Extension(Extension {
+        node: Arc::new(node),
+    });
+    let answer = DataFrame::new(state, write).collect().await;
+    match answer.and_then(|batches| written_files(&batches)) {
+        Ok(files) => Ok(((spec, one_attempt_each(files)), target, schema, store)),
+        Err(e) => {
+            if job.tasks_elsewhere {
+                target.abort_after_stragglers(&spec).await;
+            } else {
+                upload::settled(&spec.query_id).await;
+                target.abort().await;
+            }
+            Err(e)
+        }
+    }
 }
 
 /// Runs `frame` and writes its result as one file of `format` at `url` (`file:///…`,

@@ -22,7 +22,8 @@ use object_store::ObjectStore;
 use hadoop_record_cli::record_sink::SharedBytes;
 
 use super::encode::BatchWriter;
-use super::spec::{child, written_batch, DatasetSpec, PartFormat, WrittenFile};
+use super::spec::{child, written_batch, DatasetSpec, PartFormat, Values, WrittenFile};
+use super::stats::FileStats;
 use super::upload::{Live, PartUpload, Sent};
 
 static LOG_PARTS: AtomicBool = AtomicBool::new(false);
@@ -63,7 +64,8 @@ impl PartTask {
             if batch.num_rows() == 0 {
                 continue;
             }
-            for (dirs, batch) in split(&batch, &self.keys)? {
+            for group in split(&batch, &self.keys)? {
+                let dirs = group.dirs;
                 if !open.contains(&dirs) {
                     if let Some(oldest) = open.make_room() {
                         written.push(place.finish(oldest).await?);
@@ -74,11 +76,12 @@ impl PartTask {
                         self.spec.rolled_part_name(self.partition, *count)
                     );
                     *count += 1;
-                    let part = place.start(file, &batch.schema(), &live).await?;
+                    let schema = group.rows.schema();
+                    let part = place.start(file, group.values, &schema, &live).await?;
                     open.insert(dirs.clone(), part);
                 }
                 if let Some(part) = open.get_mut(&dirs) {
-                    part.write(&batch).await?;
+                    part.write(&group.rows).await?;
                 }
             }
         }
@@ -132,15 +135,29 @@ impl Place {
         }
     }
 
-    /// Starts the part file `file` of rows of `schema`.
-    async fn start(&self, file: String, schema: &SchemaRef, live: &Live) -> Result<PartFile> {
+    /// Starts the part file `file` of rows of `schema` whose `partition_by` columns have
+    /// `values`.
+    async fn start(
+        &self,
+        file: String,
+        values: Values,
+        schema: &SchemaRef,
+        live: &Live,
+    ) -> Result<PartFile> {
         let upload = self.upload(&file, live).await?;
-        PartFile::start(&self.spec.format, schema, upload, file)
+        let mut part = PartFile::start(&self.spec.format, schema, upload, file)?;
+        part.values = values;
+        if self.spec.file_stats {
+            part.stats = Some(FileStats::default());
+        }
+        Ok(part)
     }
 
     /// Ends `part`, and answers what it wrote.
     async fn finish(&self, part: PartFile) -> Result<WrittenFile> {
         let file = part.file.clone();
+        let values = part.values.clone();
+        let stats = part.stats.as_ref().map(FileStats::to_json);
         let (rows, sent) = part.finish().await?;
         if LOG_PARTS.load(Ordering::Relaxed) {
             let url = &self.spec.url;
@@ -157,7 +174,10 @@ impl Place {
                 ),
             }
         }
-        Ok(self.written(file, rows, sent))
+        let mut written = self.written(file, rows, sent);
+        written.values = values;
+        written.stats = stats;
+        Ok(written)
     }
 
     fn written(&self, file: String, rows: u64, sent: Sent) -> WrittenFile {
@@ -168,6 +188,8 @@ impl Place {
             rows,
             bytes: sent.bytes,
             upload: sent.pending,
+            values: Vec::new(),
+            stats: None,
         }
     }
 }
@@ -291,6 +313,10 @@ struct PartFile {
     /// Its path in the dataset (or, for a single file, where it goes).
     file: String,
     rows: u64,
+    /// The values of the `partition_by` columns of its rows.
+    values: Values,
+    /// Its statistics, when collected.
+    stats: Option<FileStats>,
 }
 
 impl PartFile {
@@ -309,6 +335,8 @@ impl PartFile {
             upload,
             file,
             rows: 0,
+            values: Vec::new(),
+            stats: None,
         })
     }
 
@@ -317,6 +345,9 @@ impl PartFile {
             writer.write(batch).map_err(DataFusionError::Execution)?;
         }
         self.rows += batch.num_rows() as u64;
+        if let Some(stats) = &mut self.stats {
+            stats.add(batch);
+        }
         self.send().await
     }
 
@@ -338,19 +369,32 @@ impl PartFile {
     }
 }
 
-/// `batch` split by the values of the columns `keys`: for each value, its Hive directories
-/// (`col=value/…/`, empty without keys) and its rows without those columns, in the order
-/// the values first appear.
-fn split(batch: &RecordBatch, keys: &[usize]) -> Result<Vec<(String, RecordBatch)>> {
+/// A part of a batch: its rows of one value of the `partition_by` columns.
+struct Group {
+    /// Its Hive directories, `col=value/…/` (empty without keys).
+    dirs: String,
+    /// The value, column by column, as text (`None`: null).
+    values: Values,
+    /// Its rows without the key columns.
+    rows: RecordBatch,
+}
+
+/// `batch` split by the values of the columns `keys`, in the order the values first
+/// appear.
+fn split(batch: &RecordBatch, keys: &[usize]) -> Result<Vec<Group>> {
     if keys.is_empty() {
-        return Ok(vec![(String::new(), batch.clone())]);
+        return Ok(vec![Group {
+            dirs: String::new(),
+            values: Vec::new(),
+            rows: batch.clone(),
+        }]);
     }
     let schema = batch.schema();
     let texts = keys
         .iter()
         .map(|&k| cast(batch.column(k), &DataType::Utf8))
         .collect::<std::result::Result<Vec<_>, _>>()?;
-    let mut groups: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut groups: HashMap<String, (Values, Vec<u32>)> = HashMap::new();
     let mut order = Vec::new();
     for row in 0..batch.num_rows() {
         let mut dirs = String::new();
@@ -363,9 +407,18 @@ fn split(batch: &RecordBatch, keys: &[usize]) -> Result<Vec<(String, RecordBatch
                 hive_value(value)
             ));
         }
-        let rows = groups.entry(dirs.clone()).or_insert_with(|| {
+        let (_, rows) = groups.entry(dirs.clone()).or_insert_with(|| {
             order.push(dirs);
-            Vec::new()
+            let values = keys
+                .iter()
+                .zip(&texts)
+                .map(|(&k, text)| {
+                    let text = text.as_string::<i32>();
+                    let value = (!text.is_null(row)).then(|| text.value(row).to_owned());
+                    (schema.field(k).name().clone(), value)
+                })
+                .collect();
+            (values, Vec::new())
         });
         rows.push(row as u32);
     }
@@ -376,9 +429,9 @@ fn split(batch: &RecordBatch, keys: &[usize]) -> Result<Vec<(String, RecordBatch
     order
         .into_iter()
         .map(|dirs| {
-            let rows = UInt32Array::from(groups.remove(&dirs).unwrap_or_default());
-            let part = take_record_batch(&data, &rows)?;
-            Ok((dirs, part))
+            let (values, rows) = groups.remove(&dirs).unwrap_or_default();
+            let rows = take_record_batch(&data, &UInt32Array::from(rows))?;
+            Ok(Group { dirs, values, rows })
         })
         .collect()
 }

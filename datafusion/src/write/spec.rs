@@ -76,6 +76,10 @@ pub struct DatasetSpec {
     /// file (`part-NNNNN-<query id>-cK.<ext>`).
     #[serde(default = "default_max_open_files")]
     pub max_open_files: usize,
+    /// Whether each part file's statistics ([`FileStats`](super::FileStats)) come back with
+    /// it, as a table format records them.
+    #[serde(default)]
+    pub file_stats: bool,
 }
 
 /// The default of [`DatasetSpec::max_open_files`].
@@ -94,7 +98,15 @@ impl DatasetSpec {
             format,
             partition_by: Vec::new(),
             max_open_files: DEFAULT_MAX_OPEN_FILES,
+            file_stats: false,
         }
+    }
+
+    /// The same, each part file's statistics collected as it is written.
+    #[must_use]
+    pub fn with_file_stats(mut self, on: bool) -> Self {
+        self.file_stats = on;
+        self
     }
 
     /// The same, keeping at most `n` part files open per task (at least 1).
@@ -202,6 +214,9 @@ pub(crate) fn hidden(name: &str) -> bool {
     name.starts_with('_') || name.starts_with('.')
 }
 
+/// The values of a file's `partition_by` columns, by column, as text (`None`: null).
+pub(crate) type Values = Vec<(String, Option<String>)>;
+
 /// A part file a partition wrote: one row of what [`WriteExec`](super::WriteExec) answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct WrittenFile {
@@ -217,6 +232,10 @@ pub(crate) struct WrittenFile {
     /// job commits; otherwise (HDFS, local disks) it waits in the staging directory, at
     /// [`staged`](WrittenFile::staged).
     pub upload: Option<Uploaded>,
+    /// The values of the `partition_by` columns of its rows.
+    pub values: Values,
+    /// Its statistics, as JSON ([`FileStats`](super::FileStats)), when the spec asks.
+    pub stats: Option<String>,
 }
 
 /// A part file's pending upload: its id and its parts' ids (S3's ETags), in order.
@@ -244,6 +263,8 @@ pub(crate) fn written_schema() -> SchemaRef {
         Field::new("bytes", DataType::UInt64, false),
         Field::new("upload", DataType::Utf8, true),
         Field::new("parts", DataType::List(etag), true),
+        Field::new("values", DataType::Utf8, false),
+        Field::new("stats", DataType::Utf8, true),
     ]))
 }
 
@@ -279,6 +300,14 @@ pub(crate) fn written_batch(files: &[WrittenFile]) -> Result<RecordBatch> {
             files.iter().map(|f| f.upload.as_ref().map(|u| &u.id)),
         )),
         Arc::new(parts.finish()),
+        Arc::new(StringArray::from_iter_values(
+            files
+                .iter()
+                .map(|f| serde_json::to_string(&f.values).unwrap_or_default()),
+        )),
+        Arc::new(StringArray::from_iter(
+            files.iter().map(|f| f.stats.as_deref()),
+        )),
     ];
     Ok(RecordBatch::try_new(written_schema(), columns)?)
 }
@@ -288,7 +317,8 @@ pub(crate) fn written_files(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>>
     let mut files = Vec::new();
     for batch in batches {
         let bad = || exec_datafusion_err!("a dataset write answered {:?}", batch.schema());
-        let [partition, attempt, file, rows, bytes, upload, parts] = batch.columns() else {
+        let [partition, attempt, file, rows, bytes, upload, parts, values, stats] = batch.columns()
+        else {
             return Err(bad());
         };
         let partition = partition.as_primitive_opt::<UInt32Type>().ok_or_else(bad)?;
@@ -298,6 +328,8 @@ pub(crate) fn written_files(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>>
         let bytes = bytes.as_primitive_opt::<UInt64Type>().ok_or_else(bad)?;
         let upload = upload.as_string_opt::<i32>().ok_or_else(bad)?;
         let parts = parts.as_list_opt::<i32>().ok_or_else(bad)?;
+        let values = values.as_string_opt::<i32>().ok_or_else(bad)?;
+        let stats = stats.as_string_opt::<i32>().ok_or_else(bad)?;
         for i in 0..batch.num_rows() {
             let upload = if upload.is_null(i) {
                 None
@@ -319,6 +351,8 @@ pub(crate) fn written_files(batches: &[RecordBatch]) -> Result<Vec<WrittenFile>>
                 rows: rows.value(i),
                 bytes: bytes.value(i),
                 upload,
+                values: serde_json::from_str(values.value(i)).map_err(|_| bad())?,
+                stats: (!stats.is_null(i)).then(|| stats.value(i).to_owned()),
             });
         }
     }
@@ -339,6 +373,8 @@ mod tests {
                 rows: 7,
                 bytes: 120,
                 upload: None,
+                values: vec![("k".into(), Some("1".into()))],
+                stats: Some("{\"rows\":7,\"columns\":[]}".into()),
             },
             WrittenFile {
                 partition: 0,
@@ -350,6 +386,8 @@ mod tests {
                     id: "u1".into(),
                     parts: vec!["\"e1\"".into(), "\"e2\"".into()],
                 }),
+                values: vec![("k".into(), None)],
+                stats: None,
             },
         ];
         let batch = written_batch(&files).unwrap();

@@ -25,7 +25,7 @@ use hadoop_record_storage::part_ids;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Uploaded, WrittenFile};
-use super::tree::{all, Tree, CONCURRENCY};
+use super::tree::{all, Entries, Tree, CONCURRENCY};
 
 /// Where a job's commit journal is, relative to its staging directory.
 pub(crate) const JOURNAL: &str = "_commit.json";
@@ -130,11 +130,7 @@ impl Swap {
             }
         }
         self.remove_success(tree).await.map_err(Ok)?;
-        let moves = self.new.iter().zip(&placed).filter(|(_, done)| !**done);
-        all(moves.map(|(file, _)| self.place(tree, file)))
-            .await
-            .map_err(Ok)?;
-        self.check(tree).await.map_err(Ok)?;
+        self.bring_in(tree, &placed).await.map_err(Ok)?;
         // From here on, the new dataset is the one to keep.
         let old = if resumed {
             self.old_in_place(tree).await.map_err(|e| Err(Stuck(e)))?
@@ -168,27 +164,7 @@ impl Swap {
             });
             all(moves).await?;
         }
-        let placed = self.in_place(tree).await?;
-        let new: Vec<String> = self
-            .new
-            .iter()
-            .zip(&placed)
-            .filter(|(_, placed)| **placed)
-            .map(|(f, _)| f.file.clone())
-            .collect();
-        tree.delete_all(new).await?;
-        if let Some(pending) = &tree.pending {
-            for file in self
-                .new
-                .iter()
-                .filter_map(|f| Some((f, f.upload.as_ref()?)))
-            {
-                let (file, upload) = file;
-                let _ = pending
-                    .abort_multipart(&tree.at(&file.file), &upload.id)
-                    .await;
-            }
-        }
+        self.take_out(tree).await?;
         if self.had_success {
             tree.put(SUCCESS, Vec::new()).await?;
         }
@@ -238,6 +214,39 @@ impl Swap {
         }
     }
 
+    /// Brings every new file not `placed` yet into place (renamed, or its upload completed),
+    /// then checks them all.
+    pub async fn bring_in(&self, tree: &Tree, placed: &[bool]) -> Result<(), String> {
+        let moves = self.new.iter().zip(placed).filter(|(_, done)| !**done);
+        all(moves.map(|(file, _)| self.place(tree, file))).await?;
+        self.check(tree).await
+    }
+
+    /// Removes the new files in place, and aborts the uploads of those still pending (S3).
+    pub async fn take_out(&self, tree: &Tree) -> Result<(), String> {
+        let placed = self.in_place(tree).await?;
+        let new: Vec<String> = self
+            .new
+            .iter()
+            .zip(&placed)
+            .filter(|(_, placed)| **placed)
+            .map(|(f, _)| f.file.clone())
+            .collect();
+        tree.delete_all(new).await?;
+        if let Some(pending) = &tree.pending {
+            for (file, upload) in self
+                .new
+                .iter()
+                .filter_map(|f| Some((f, f.upload.as_ref()?)))
+            {
+                let _ = pending
+                    .abort_multipart(&tree.at(&file.file), &upload.id)
+                    .await;
+            }
+        }
+        Ok(())
+    }
+
     /// `_SUCCESS` out of the way: aside (HDFS, local) or deleted (S3).
     async fn remove_success(&self, tree: &Tree) -> Result<(), String> {
         if tree.size(SUCCESS).await?.is_none() {
@@ -268,16 +277,23 @@ impl Swap {
         }
     }
 
-    /// Whether each new file is in place, whole.
+    /// Whether each new file is in place, whole: the directories they go to listed (a
+    /// request per thousand files in each), not each file asked for.
     async fn in_place(&self, tree: &Tree) -> Result<Vec<bool>, String> {
-        futures::stream::iter(
-            self.new.iter().map(|f| async move {
-                Ok::<bool, String>(tree.size(&f.file).await? == Some(f.bytes))
-            }),
-        )
-        .buffered(CONCURRENCY)
-        .try_collect()
-        .await
+        let parent = |file: &str| file.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+        let dirs: std::collections::BTreeSet<String> =
+            self.new.iter().map(|f| parent(&f.file)).collect();
+        let listed: Vec<Entries> = futures::stream::iter(dirs.iter().map(|dir| tree.entries(dir)))
+            .buffered(CONCURRENCY)
+            .try_collect()
+            .await?;
+        let sizes: std::collections::HashMap<String, u64> =
+            listed.into_iter().flat_map(|(files, _)| files).collect();
+        Ok(self
+            .new
+            .iter()
+            .map(|f| sizes.get(&f.file) == Some(&f.bytes))
+            .collect())
     }
 
     /// Every new file in place, of the size its task wrote.

@@ -15,7 +15,7 @@ use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 use super::spec::child;
 
 /// Requests of a commit in flight at once (renames, completions, checks).
-pub(crate) const CONCURRENCY: usize = 16;
+pub(crate) const CONCURRENCY: usize = 32;
 
 /// Runs `steps`, [`CONCURRENCY`] at once, each to its end (none is cut short when another
 /// fails: a move half done is worse than one not begun); the first error, if any.
@@ -29,6 +29,9 @@ where
         .await;
     done.into_iter().collect()
 }
+
+/// The files (with their sizes) and the directories directly in a directory.
+pub(crate) type Entries = (Vec<(String, u64)>, Vec<String>);
 
 /// A dataset's directory in its store.
 #[derive(Debug, Clone)]
@@ -71,10 +74,7 @@ impl Tree {
     }
 
     /// The files (with their sizes) and directories directly in `relative`.
-    pub async fn entries(
-        &self,
-        relative: &str,
-    ) -> Result<(Vec<(String, u64)>, Vec<String>), String> {
+    pub async fn entries(&self, relative: &str) -> Result<Entries, String> {
         let listed = self
             .store
             .list_with_delimiter(Some(&self.at(relative)))

@@ -18,6 +18,19 @@ use super::{stderr, stdout, RCC_CLUSTER, RCC_SQL};
 /// against hanging).
 pub const PATIENCE: Duration = Duration::from_secs(90);
 
+/// What `found` finds, asked again every `pause` until it finds something; past
+/// [`PATIENCE`] the test fails with `what` (what was not seen).
+pub fn wait_for<T>(what: &str, pause: Duration, mut found: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(found) = found() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(pause);
+    }
+}
+
 /// A free loopback port: bound, then released for the child to take.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")

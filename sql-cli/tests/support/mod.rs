@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-pub use fixture_harness::process::{run, stderr, stdout};
+pub use fixture_harness::process::{listing, run, stderr, stdout};
 
 /// `rcc-sql`.
 pub const RCC_SQL: &str = env!("CARGO_BIN_EXE_rcc-sql");

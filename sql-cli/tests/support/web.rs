@@ -91,31 +91,31 @@ impl Work {
     /// Writes the records as `name`, binary in small Paddle chunks.
     pub fn paddle(&self, name: &str) -> PathBuf {
         let options = PaddleWriteOptions::default().with_max_chunk_size(2000);
-        let mut w = PaddleWriter::with_options(Vec::new(), options);
+        let w = PaddleWriter::with_options(Vec::new(), options);
+        self.framed(name, w, |w| w.into_inner().unwrap())
+    }
+
+    /// Writes the records as `name`, binary in RecordIO v1 frames.
+    pub fn v1(&self, name: &str) -> PathBuf {
+        let header = FileHeader::new();
+        let w = V1FrameWriter::new(Vec::new(), "Hit", header, V1WriteOptions::default()).unwrap();
+        self.framed(name, w, |w| w.into_inner().unwrap())
+    }
+
+    /// Writes the records' binary payloads through the framing writer `w` as `name`;
+    /// `bytes` takes the framed file out of the finished writer.
+    fn framed<W: FrameWrite>(
+        &self,
+        name: &str,
+        mut w: W,
+        bytes: impl FnOnce(W) -> Vec<u8>,
+    ) -> PathBuf {
         for p in self.payloads(Format::Binary) {
             w.write_payload(&p).unwrap();
         }
         w.finish().unwrap();
         let path = self.dir.join(name);
-        std::fs::write(&path, w.into_inner().unwrap()).unwrap();
-        path
-    }
-
-    /// Writes the records as `name`, binary in RecordIO v1 frames.
-    pub fn v1(&self, name: &str) -> PathBuf {
-        let mut v1 = V1FrameWriter::new(
-            Vec::new(),
-            "Hit",
-            FileHeader::new(),
-            V1WriteOptions::default(),
-        )
-        .unwrap();
-        for p in self.payloads(Format::Binary) {
-            v1.write_payload(&p).unwrap();
-        }
-        v1.finish().unwrap();
-        let path = self.dir.join(name);
-        std::fs::write(&path, v1.into_inner().unwrap()).unwrap();
+        std::fs::write(&path, bytes(w)).unwrap();
         path
     }
 

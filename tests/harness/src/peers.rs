@@ -128,15 +128,34 @@ impl MotoServer {
 
     /// Creates `bucket` with boto3 (moto's dependency).
     pub fn create_bucket(&self, bucket: &str) {
-        run_script(
-            &self.python,
-            &format!(
-                "import boto3; boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
-                 aws_secret_access_key='s', region_name='us-east-1').create_bucket(Bucket='{bucket}')",
-                self.endpoint
-            ),
-            &[] as &[&str],
-        );
+        self.run_boto(&format!("c.create_bucket(Bucket='{bucket}')"));
+    }
+
+    /// Python lines that import boto3 (and `sys`, `time`) and make `c` a client of this
+    /// server, for a script to start with.
+    pub fn boto_client(&self) -> String {
+        format!(
+            "import boto3, sys, time\n\
+             c = boto3.client('s3', endpoint_url='{}', aws_access_key_id='k', \
+             aws_secret_access_key='s', region_name='us-east-1')\n",
+            self.endpoint
+        )
+    }
+
+    /// Runs `script` after [`MotoServer::boto_client`]'s lines; its standard output.
+    pub fn run_boto(&self, script: &str) -> String {
+        let script = format!("{}{script}", self.boto_client());
+        run_script(&self.python, &script, &[] as &[&str])
+    }
+
+    /// The environment of an AWS client of this server: its endpoint, credentials, region.
+    pub fn client_env(&self) -> [(&'static str, &str); 4] {
+        [
+            ("AWS_ENDPOINT_URL", self.endpoint.as_str()),
+            ("AWS_ACCESS_KEY_ID", "k"),
+            ("AWS_SECRET_ACCESS_KEY", "s"),
+            ("AWS_REGION", "us-east-1"),
+        ]
     }
 }
 
@@ -148,7 +167,7 @@ impl Drop for MotoServer {
 }
 
 /// Whether the peers are skipped ([`SKIP_VAR`]); says so, naming `what` is skipped.
-fn skipped(what: &str) -> bool {
+pub(crate) fn skipped(what: &str) -> bool {
     let skip = std::env::var(SKIP_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
     if skip {
         eprintln!("SKIPPED {what}: {SKIP_VAR} is set");
@@ -160,7 +179,7 @@ fn skipped(what: &str) -> bool {
 /// pins), made and installed on the first call (`python3 -m venv`, then pip from PyPI);
 /// later calls find it through its marker file. Panics with the fix when Python, venv or
 /// PyPI is missing (`what` names what needs them).
-fn venv_python(target: &Path, name: &str, packages: &str, what: &str) -> PathBuf {
+pub(crate) fn venv_python(target: &Path, name: &str, packages: &str, what: &str) -> PathBuf {
     let venv = target.join(name);
     let python = venv.join("bin/python");
     let marker = venv.join("installed.txt");

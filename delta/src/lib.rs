@@ -1,0 +1,31 @@
+//! Delta Lake tables from Hadoop record data, through delta-rs (`deltalake-core`) for the
+//! log, the protocol and the conflict checks.
+//!
+//! - [`write_delta`]: a query's result as a table's new version (`--mode error|append|
+//!   overwrite`, Spark's names), its Parquet part files written by whoever runs each
+//!   partition (local threads, or a Ballista cluster's executors) straight into the
+//!   table's directory, each with the statistics Spark records, then committed once with a
+//!   put-if-absent of the next log entry; concurrent writers are ordered by Delta's
+//!   conflict rules. Local disks, `hdfs://` and `s3://` alike, through the session's stores.
+//! - [`DeltaTableProvider`]: a table at its latest version, a version, or the version of a
+//!   time ([`TimeTravel`]), as a DataFusion table (a Parquet scan of the files it names).
+//! - [`vacuum`]: the files no recent version needs, deleted.
+//! - [`with_delta_copy`]: `COPY (query) TO 'TABLE/' STORED AS DELTA` planned.
+//!
+//! The data flows `time_travel`, `location` (a table's directory and log store) → `schema`, `stats` →
+//! `write`, `read`, `vacuum`.
+
+mod copy;
+mod location;
+mod read;
+mod schema;
+mod stats;
+mod time_travel;
+mod vacuum;
+mod write;
+
+pub use copy::{with_delta_copy, DELTA_EXT};
+pub use read::DeltaTableProvider;
+pub use time_travel::TimeTravel;
+pub use vacuum::{vacuum, Vacuumed, DEFAULT_RETAIN_HOURS};
+pub use write::{write_delta, DeltaMode, DeltaWriteOptions, DeltaWritten};
