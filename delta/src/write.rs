@@ -87,8 +87,9 @@ pub struct DeltaWritten {
 /// Runs `frame` and writes its result into the Delta table at `url` (a local directory,
 /// `hdfs://…/`, `s3://…/`) as `options` say: a new table (its schema the result's
 /// columns, its partition columns `partition_by`), or a new version of an existing one
-/// (`append`, `overwrite`; a result that does not fit the table is refused before anything
-/// is written, naming the column and both types). The part files are Parquet, with the
+/// (`append`, `overwrite`, partitioned as the table is when `partition_by` is empty; a
+/// result that does not fit the table is refused before anything is written, naming the
+/// column and both types). The part files are Parquet, with the
 /// statistics Spark's writer records; none is visible to the table's readers until the
 /// commit, and a failed job or commit removes those it wrote.
 ///

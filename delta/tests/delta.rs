@@ -127,12 +127,14 @@ async fn tables_are_made_appended_overwritten_and_read_at_every_version() {
     let e = write_delta(
         rows(&ctx, 0, 3),
         &url,
-        &DeltaWriteOptions::default().with_mode(DeltaMode::Append),
+        &DeltaWriteOptions::default()
+            .with_mode(DeltaMode::Append)
+            .with_partition_by(vec!["id".into()]),
     )
     .await
     .unwrap_err()
     .to_string();
-    assert!(e.contains("is partitioned by (city), not ()"), "{e}");
+    assert!(e.contains("is partitioned by (city), not (id)"), "{e}");
 
     // Overwrite: version 2 holds the new rows only; the old files stay for time travel.
     let files_before = DeltaTableProvider::open(&ctx.runtime_env(), &url, TimeTravel::Latest)
