@@ -16,12 +16,11 @@ pub use crate::store_url::{is_url, url_of};
 /// Where the help of commands that take URLs says how stores are configured.
 pub const STORAGE_HELP: &str = "\
 Files may be URLs: hdfs://NAMENODE:PORT/path or hdfs://NAMESERVICE/path (HDFS, through a
-native client: no JVM), s3://BUCKET/key (S3 or an S3-compatible store), files, directories
-and globs alike. HDFS settings and name services come from HADOOP_CONF_DIR (core-site.xml,
-hdfs-site.xml); S3 credentials, region and endpoint from AWS_ACCESS_KEY_ID,
-AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION and AWS_ENDPOINT_URL (or
---s3-endpoint). A store that does not answer fails within 30 s naming the URL; output to a
-URL appears whole or not at all.";
+native client: no JVM) or s3://BUCKET/key (S3 or an S3-compatible store). HDFS settings and
+name services come from HADOOP_CONF_DIR (core-site.xml, hdfs-site.xml); S3 credentials,
+region and endpoint from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+AWS_REGION and AWS_ENDPOINT_URL (or --s3-endpoint). A store that does not answer fails
+within 30 s naming the URL; output to a URL appears whole or not at all.";
 
 /// `--s3-endpoint`.
 #[derive(Debug, Clone, Default, Args)]

@@ -215,6 +215,8 @@ struct SqlArgs {
     /// With --partition-by, the part files each task keeps open at most; past it the least
     /// recently written is finished and a later row of its value starts a new part file
     /// (part-NNNNN-<query id>-cK.<ext>) [default: 64]
+    // The help names files as the other help does; rustdoc would read `<ext>` as HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_open_files: Option<u32>,
 

@@ -504,6 +504,12 @@ fn the_help_says_how_stores_are_configured() {
                 "rcc {command} --help lacks {word}:\n{help}"
             );
         }
+        // Directories and globs are promised only where they are read (rcc sql).
+        assert_eq!(
+            help.contains("directories") && help.contains("globs"),
+            command == "sql",
+            "rcc {command} --help:\n{help}"
+        );
     }
 }
 

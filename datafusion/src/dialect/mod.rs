@@ -4,7 +4,7 @@
 //! records are dotted columns and whose vectors and maps are JSON cells).
 //!
 //! A column read from a record field carries its Hadoop type (field metadata
-//! [`TYPE_KEY`](hadoop_record_arrow::mapping::TYPE_KEY)), whose Arrow type the one mapping
+//! [`TYPE_KEY`]), whose Arrow type the one mapping
 //! of [`hadoop_record_arrow::mapping`] fixes; each value is written as its Hadoop type is:
 //!
 //! | Hadoop (Arrow) | JSON |
