@@ -74,6 +74,7 @@ pub(crate) fn fuse<T>(done: &mut bool, step: Result<Option<T>>) -> Option<Result
     item
 }
 
+mod count;
 pub mod detect;
 mod held;
 pub mod mesos;

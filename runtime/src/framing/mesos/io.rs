@@ -1,5 +1,6 @@
 //! Mesos RecordIO over `std::io`: a reader that yields records and a writer that frames them.
 
+use crate::framing::count::Count;
 use std::io::{Read, Write};
 
 use super::decoder::{length_line, MesosDecoder, MesosOptions};
@@ -216,8 +217,11 @@ impl std::fmt::Display for MesosInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "mesos recordio: {} records, {} bytes of frames, {} payload bytes, largest record {} bytes",
-            self.records, self.bytes, self.payload_bytes, self.largest_record
+            "mesos recordio: {}, {} bytes of frames, {} payload bytes, largest record {} bytes",
+            Count::of(self.records, "record", "records"),
+            self.bytes,
+            self.payload_bytes,
+            self.largest_record
         )?;
         if let Some(damage) = &self.damage {
             writeln!(f, "damaged: {damage}")?;

@@ -1,5 +1,6 @@
 //! A summary of a PaddlePaddle RecordIO file: what `rcc frame info` prints.
 
+use crate::framing::count::Count;
 use std::fmt;
 use std::io::Read;
 
@@ -95,15 +96,15 @@ impl fmt::Display for PaddleInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "paddle recordio ({:?} layout): {} bytes, {} chunks, {} records, {}",
+            "paddle recordio ({:?} layout): {} bytes, {}, {}, {}",
             self.layout,
             self.bytes,
-            self.chunks.len(),
-            self.records,
+            Count::of(self.chunks.len(), "chunk", "chunks"),
+            Count::of(self.records, "record", "records"),
             if self.is_sound() {
                 "no damage".to_owned()
             } else {
-                format!("{} damaged stretch(es)", self.skipped.len())
+                Count::of(self.skipped.len(), "damaged stretch", "damaged stretches").to_string()
             }
         )?;
         for c in &self.chunks {
@@ -113,9 +114,9 @@ impl fmt::Display for PaddleInfo {
             };
             writeln!(
                 f,
-                "chunk at {}: {} records (first {}), {} {} bytes -> {} bytes, crc32 0x{:08x} ok",
+                "chunk at {}: {} (first {}), {} {} bytes -> {} bytes, crc32 0x{:08x} ok",
                 c.offset,
-                c.header.num_records,
+                Count::of(c.header.num_records, "record", "records"),
                 c.first_record,
                 compressor,
                 c.header.compressed_size,

@@ -1,5 +1,6 @@
 //! A summary of a SequenceFile: what `rcc frame info --from seqfile` prints.
 
+use crate::framing::count::Count;
 use std::fmt;
 use std::io::Read;
 
@@ -80,30 +81,31 @@ impl fmt::Display for SeqInfo {
         let h = &self.header;
         writeln!(
             f,
-            "sequencefile: {} bytes, {} records{}, {} sync entries, {}",
+            "sequencefile: {} bytes, {}{}, {}, {}",
             self.bytes,
-            self.records,
+            Count::of(self.records, "record", "records"),
             if h.compression == Compression::Block {
-                format!(" in {} blocks", self.blocks.len())
+                format!(" in {}", Count::of(self.blocks.len(), "block", "blocks"))
             } else {
                 String::new()
             },
-            self.syncs.len(),
+            Count::of(self.syncs.len(), "sync entry", "sync entries"),
             if self.is_sound() {
                 "no damage".to_owned()
             } else {
-                format!(
-                    "{} damaged stretch(es)",
-                    self.skipped.len() + usize::from(self.error.is_some())
-                )
+                let n = self.skipped.len() + usize::from(self.error.is_some());
+                Count::of(n, "damaged stretch", "damaged stretches").to_string()
             }
         )?;
         writeln!(f, "{h}")?;
         for b in &self.blocks {
             writeln!(
                 f,
-                "block at {}: {} records, {} bytes -> {} bytes",
-                b.offset, b.records, b.stored, b.raw
+                "block at {}: {}, {} bytes -> {} bytes",
+                b.offset,
+                Count::of(b.records, "record", "records"),
+                b.stored,
+                b.raw
             )?;
         }
         if !self.syncs.is_empty() {
