@@ -10,7 +10,6 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::{ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, SchemaRef};
-use datafusion::common::DataFusionError;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
@@ -613,7 +612,7 @@ async fn query(
         None => {
             let runtime = with_storage(RuntimeEnvBuilder::new(), args.storage.options())
                 .build()
-                .map_err(|e| message(&e))?;
+                .map_err(|e| error_message(&e))?;
             // Results in the input's order where the query gives them none (order.rs).
             let state = SessionStateBuilder::new()
                 .with_config(config)
@@ -624,7 +623,7 @@ async fn query(
         }
         Some(url) => hadoop_record_cluster::remote_context(url, config, args.storage.options())
             .await
-            .map_err(|e| message(&e))?,
+            .map_err(|e| error_message(&e))?,
     };
     let mut formats = Vec::new();
     let mut schemas = Vec::new();
@@ -640,7 +639,7 @@ async fn query(
                             .await
                     }
                 };
-                let format = format.map_err(|e| message(&e))?;
+                let format = format.map_err(|e| error_message(&e))?;
                 // What the files may not be as read (a SequenceFile of another value class).
                 for warning in format.progress().warnings() {
                     context.warning(&warning);
@@ -660,10 +659,10 @@ async fn query(
                 }
                 let delta = DeltaTableProvider::open(&ctx.runtime_env(), &table.files[0], table.at)
                     .await
-                    .map_err(|e| message(&e))?;
+                    .map_err(|e| error_message(&e))?;
                 let schema = datafusion::catalog::TableProvider::schema(&delta);
                 ctx.register_table(table.table.as_str(), Arc::new(delta))
-                    .map_err(|e| message(&e))?;
+                    .map_err(|e| error_message(&e))?;
                 schema
             }
         };
@@ -672,7 +671,7 @@ async fn query(
     let frame = match ctx.sql(&args.query).await {
         Ok(frame) => frame,
         Err(e) => {
-            let mut text = message(&e);
+            let mut text = error_message(&e);
             for (table, schema) in &schemas {
                 text.push('\n');
                 text.push_str(&columns(table, schema));
@@ -786,7 +785,7 @@ async fn write_result(
             write_file(frame, &target, &format)
                 .await
                 .map(drop)
-                .map_err(|e| message(&e))
+                .map_err(|e| error_message(&e))
         }
         output => {
             let schema: SchemaRef = Arc::new(frame.schema().as_arrow().clone());
@@ -794,16 +793,19 @@ async fn write_result(
             let format = out
                 .map(|f| f.checked(&schema))
                 .transpose()
-                .map_err(|e| message(&e))?;
+                .map_err(|e| error_message(&e))?;
             // A local file appears at the commit, whole; dropped before it (a failed
             // query), the old file stays as it was.
             let (out, complete) = create_output(output.as_deref().map(Path::new), &args.storage)?;
             let output = BufWriter::with_capacity(64 << 10, out);
             // Columns the format cannot hold: an error before the query runs.
             let mut sink = Sink::new(format.as_ref(), output, schema)?;
-            let mut stream = frame.execute_stream().await.map_err(|e| message(&e))?;
+            let mut stream = frame
+                .execute_stream()
+                .await
+                .map_err(|e| error_message(&e))?;
             while let Some(batch) = stream.next().await {
-                let batch = batch.map_err(|e| message(&e))?;
+                let batch = batch.map_err(|e| error_message(&e))?;
                 sink.write(batch)?;
             }
             sink.finish()?;
@@ -833,7 +835,7 @@ async fn delta(
         .with_job(job);
     let written = write_delta(frame, target, &options)
         .await
-        .map_err(|e| message(&e))?;
+        .map_err(|e| error_message(&e))?;
     eprintln!(
         "wrote version {} of the Delta table {target}: {} rows",
         written.version, written.rows
@@ -850,7 +852,7 @@ async fn dataset(
     partition_by: Vec<String>,
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<u64, String> {
-    let url = dataset_url(target).map_err(|e| message(&e))?;
+    let url = dataset_url(target).map_err(|e| error_message(&e))?;
     let max_open_files = args
         .max_open_files
         .map_or(DEFAULT_MAX_OPEN_FILES, |n| n as usize);
@@ -863,12 +865,7 @@ async fn dataset(
         .with_storage(args.storage.options());
     write_dataset(frame, spec, job)
         .await
-        .map_err(|e| message(&e))
-}
-
-/// An error as one message ([`error_message`]).
-fn message(e: &DataFusionError) -> String {
-    error_message(e)
+        .map_err(|e| error_message(&e))
 }
 
 /// The table's columns, one per line: `name: hadoop type (Arrow type)`.

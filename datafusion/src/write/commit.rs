@@ -18,12 +18,10 @@
 //! again (its executor lost) stay in the staging directory, or pending, and go with it.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use hadoop_record_storage::pending_uploads;
 use object_store::path::Path;
-use object_store::{ObjectStore, ObjectStoreExt};
+use object_store::ObjectStore;
 
 use super::lease::{Held, Lease, LEASE_EXTENSION};
 use super::spec::{hidden, query_of_part, DatasetSpec, WrittenFile, STAGING};
@@ -67,29 +65,13 @@ impl Target {
         overwrite: bool,
         query_id: &str,
     ) -> Result<Self, String> {
-        let local = url
-            .starts_with("file://")
-            .then(|| PathBuf::from(format!("/{dir}")));
-        let is_file = match &local {
-            Some(path) => path.is_file(),
-            None => !dir.as_ref().is_empty() && store.head(&dir).await.is_ok(),
-        };
-        if is_file {
-            return Err(format!("cannot write the dataset {url}: it is a file"));
-        }
         if overwrite && dir.as_ref().is_empty() {
             return Err(format!(
                 "refusing to replace {url}: it is the root of its store; write the dataset \
                  into a directory of its own"
             ));
         }
-        let tree = Tree {
-            pending: pending_uploads(&store),
-            store,
-            url: url.to_owned(),
-            dir,
-            local,
-        };
+        let tree = Tree::open(store, url, dir, "dataset").await?;
         let cannot = |e: String| format!("cannot write the dataset {url}: {e}");
         clean_up_after_dead_jobs(&tree, query_id, true).await?;
         let (files, dirs) = tree.entries("").await.map_err(cannot)?;
@@ -126,19 +108,9 @@ impl Target {
             Some(path) => !path.exists(),
             None => files.is_empty() && dirs.is_empty(),
         };
-        let lease_at = tree.at(&lease_file(query_id));
-        let leased = Lease::new(query_id);
-        let lease = Held::take(tree.store.clone(), lease_at, leased.clone())
+        let target = Target::leased(tree, overwrite, made, query_id)
             .await
-            .map_err(|e| cannot(e.to_string()))?;
-        let target = Target {
-            tree,
-            overwrite,
-            made,
-            query_id: query_id.to_owned(),
-            lease,
-            leased,
-        };
+            .map_err(cannot)?;
         // Two jobs that began at once both see the other's lease: the later one gives way.
         if let Some(first) = target.earlier_live_job().await {
             target.abort().await;
@@ -156,23 +128,7 @@ impl Target {
         dir: Path,
         query_id: &str,
     ) -> Result<Self, String> {
-        let local = url
-            .starts_with("file://")
-            .then(|| PathBuf::from(format!("/{dir}")));
-        let is_file = match &local {
-            Some(path) => path.is_file(),
-            None => !dir.as_ref().is_empty() && store.head(&dir).await.is_ok(),
-        };
-        if is_file {
-            return Err(format!("cannot write the table {url}: it is a file"));
-        }
-        let tree = Tree {
-            pending: pending_uploads(&store),
-            store,
-            url: url.to_owned(),
-            dir,
-            local,
-        };
+        let tree = Tree::open(store, url, dir, "table").await?;
         clean_up_after_dead_jobs(&tree, query_id, false).await?;
         let made = match &tree.local {
             Some(path) => !path.exists(),
@@ -181,14 +137,26 @@ impl Target {
                 .await
                 .is_ok_and(|(f, d)| f.is_empty() && d.is_empty()),
         };
+        Target::leased(tree, false, made, query_id)
+            .await
+            .map_err(|e| format!("cannot write the table {url}: {e}"))
+    }
+
+    /// The target of job `query_id` in `tree`, its lease taken.
+    async fn leased(
+        tree: Tree,
+        overwrite: bool,
+        made: bool,
+        query_id: &str,
+    ) -> Result<Self, String> {
         let lease_at = tree.at(&lease_file(query_id));
         let leased = Lease::new(query_id);
         let lease = Held::take(tree.store.clone(), lease_at, leased.clone())
             .await
-            .map_err(|e| format!("cannot write the table {url}: {e}"))?;
+            .map_err(|e| e.to_string())?;
         Ok(Target {
             tree,
-            overwrite: false,
+            overwrite,
             made,
             query_id: query_id.to_owned(),
             lease,
@@ -684,7 +652,7 @@ fn last(path: &str) -> &str {
 mod tests {
     use super::*;
     use object_store::memory::InMemory;
-    use object_store::PutPayload;
+    use object_store::{ObjectStoreExt, PutPayload};
 
     async fn put(store: &Arc<dyn ObjectStore>, path: &str, bytes: &[u8]) {
         let payload = PutPayload::from(bytes.to_vec());

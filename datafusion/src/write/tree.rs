@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
-use hadoop_record_storage::PendingUploads;
+use hadoop_record_storage::{pending_uploads, PendingUploads};
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
@@ -48,6 +48,33 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
+    /// The directory `dir` of `store` (named `url`) that a job writes `what` (a dataset, a
+    /// table) into; a file there is refused.
+    pub async fn open(
+        store: Arc<dyn ObjectStore>,
+        url: &str,
+        dir: Path,
+        what: &str,
+    ) -> Result<Tree, String> {
+        let local = url
+            .starts_with("file://")
+            .then(|| PathBuf::from(format!("/{dir}")));
+        let is_file = match &local {
+            Some(path) => path.is_file(),
+            None => !dir.as_ref().is_empty() && store.head(&dir).await.is_ok(),
+        };
+        if is_file {
+            return Err(format!("cannot write the {what} {url}: it is a file"));
+        }
+        Ok(Tree {
+            pending: pending_uploads(&store),
+            store,
+            url: url.to_owned(),
+            dir,
+            local,
+        })
+    }
+
     /// The path of `relative` in the store.
     pub fn at(&self, relative: &str) -> Path {
         child(&self.dir, relative)
