@@ -512,8 +512,8 @@ impl JavaPeer {
             .expect("every record has a class")
     }
 
-    /// Runs `batch` in one JVM. The request and response stay in `<target>/interop/java/
-    /// <peer>/runs/<name>.{req,resp}` so that a failure can be replayed with
+    /// Runs `batch` in one JVM. The request stays in `<target>/interop/java/
+    /// <peer>/runs/<name>.req` so that a failure can be replayed with
     /// `java -cp … hadooprecord.peer.Driver REQ RESP`.
     pub fn run(&self, name: &str, batch: &Batch) -> Vec<Answer> {
         let mut driver = self.jdk.command(&self.classpath);

@@ -98,13 +98,18 @@ pub fn try_run(cmd: &mut Command) -> Result<Output, String> {
 }
 
 /// Runs a peer on a request: writes `request` to `dir/<name>.req`, runs `peer REQ RESP`
-/// and returns the response's bytes. Both files stay, so that a failure can be replayed.
+/// and returns the response's bytes. The request stays, so that a failure can be replayed;
+/// the response, up to gigabytes a run and answered again by a replay, is removed once read
+/// (CI's disk is shared and finite).
 pub fn run_batch(peer: &mut Command, dir: &Path, name: &str, request: &[u8]) -> Vec<u8> {
     let req = dir.join(format!("{name}.req"));
     let resp = dir.join(format!("{name}.resp"));
     fs::write(&req, request).unwrap_or_else(|e| panic!("writing {}: {e}", req.display()));
     run(peer.arg(&req).arg(&resp));
-    fs::read(&resp).unwrap_or_else(|e| panic!("reading {}: {e}", resp.display()))
+    let response = fs::read(&resp).unwrap_or_else(|e| panic!("reading {}: {e}", resp.display()));
+    // A response left behind costs only disk.
+    let _ = fs::remove_file(&resp);
+    response
 }
 
 /// A stable key of the files' contents (FNV-1a), to know when a build is stale.

@@ -59,8 +59,8 @@ impl ZkPeer {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// Runs `batch` in one JVM (the request and response stay in
-    /// `<target>/interop/zookeeper/runs/<name>.{req,resp}`).
+    /// Runs `batch` in one JVM (the request stays in
+    /// `<target>/interop/zookeeper/runs/<name>.req`).
     pub fn run(&self, name: &str, batch: &JuteBatch) -> Vec<JuteAnswer> {
         let mut driver = self.jdk.command(&self.classpath);
         driver.arg("hadooprecord.zookeeper.JuteDriver");
