@@ -5,13 +5,15 @@
 //! per module, and with neither the one-file form goes to standard output. For C++: `x.jr.hh`
 //! and `x.jr.cc` for every DDL file, plus the runtime; for Java: `<package>/<Class>.java`
 //! for every record of the files named; both into `-d DIR` (default: the current directory,
-//! as Hadoop's `rcc`). Files whose content would not change are not rewritten.
+//! as Hadoop's `rcc`). For Avro: `<namespace>.<Name>.avsc` for every record of the files
+//! named into `-d DIR`, or with no `-d` every schema to standard output, one after another.
+//! Files whose content would not change are not rewritten.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use hadoop_record_compiler::backend::{
-    cpp, java, remove_stale, rust, write_if_changed, OutputFile,
+    avro, cpp, java, remove_stale, rust, write_if_changed, OutputFile,
 };
 use hadoop_record_compiler::Model;
 
@@ -30,6 +32,9 @@ pub(crate) enum Language {
     /// Java: classes with the API of Hadoop's own rcc (see --java-api)
     #[value(name = "java")]
     Java,
+    /// Avro schemas (.avsc), one per record; marks keep the exact DDL types (docs/avro.md)
+    #[value(name = "avro")]
+    Avro,
 }
 
 /// The Hadoop APIs generated Java can compile against.
@@ -64,7 +69,8 @@ pub(crate) struct GenerateArgs {
     /// files an earlier run generated there for modules that are gone are removed. C++:
     /// FILE.hh and FILE.cc per DDL file and the runtime's hadoop/*.hh and hadoop_record.cc.
     /// Java: PACKAGE/CLASS.java for every record of the files named; default: the current
-    /// directory)
+    /// directory. Avro: NAMESPACE.NAME.avsc for every record of the files named; default:
+    /// every schema to standard output)
     #[arg(short, long = "destdir", value_name = "DIR")]
     destdir: Option<PathBuf>,
 
@@ -116,6 +122,7 @@ pub(crate) fn run(context: &Context, args: GenerateArgs) -> bool {
         Language::Rust => generate_rust(context, &model, destdir, output, nullable),
         Language::Cpp => generate_cpp(context, &model, destdir, output),
         Language::Java => generate_java(context, &model, destdir, output, java_api),
+        Language::Avro => generate_avro(context, &model, destdir, output),
     }
 }
 
@@ -222,6 +229,24 @@ fn generate_java(
             context.report(&diagnostics);
             false
         }
+    }
+}
+
+/// Writes a `.avsc` file per record of the files named into `destdir`, or prints them all,
+/// one after another, without it.
+fn generate_avro(
+    context: &Context,
+    model: &Model,
+    destdir: Option<PathBuf>,
+    output: Option<PathBuf>,
+) -> bool {
+    if !no_output_file(context, output, "Avro is a schema file per record") {
+        return false;
+    }
+    let files = avro::generate(model);
+    match destdir {
+        Some(_) => write_all(context, destdir, files),
+        None => context.print(&files.into_iter().map(|f| f.contents).collect::<String>()),
     }
 }
 

@@ -374,6 +374,88 @@ fn the_cpp_command_writes_a_directory_and_refuses_o() {
     assert!(help.contains("C++17"), "{help}");
 }
 
+/// `rcc -l avro` (the mapping itself: the compiler's `backend::avro` tests; Java Avro parses
+/// every schema: `tests/interop/tests/rcc.rs`): without `-d`, every schema to standard
+/// output one after another, each exactly the file `-d DIR` writes as
+/// `DIR/<namespace>.<Name>.avsc`; `-o` refused; a directory that cannot be made is an error.
+#[test]
+fn the_avro_command_prints_or_writes_a_schema_per_record() {
+    let repo = Path::new(CRATE_DIR).join("..");
+    let links = "examples/weblinks/schema/links.jr";
+    let outlinks = "examples/weblinks/schema/outlinks.jr";
+    // outlinks.jr includes links.jr: one schema, links.Link defined inside.
+    let printed = rcc_in(&repo, &["-l", "avro", outlinks], b"");
+    assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
+    assert_eq!(stderr(&printed), "");
+    insta::assert_snapshot!("avro_weblinks_outlinks", stdout(&printed));
+    let composite = rcc_in(
+        &repo,
+        &["-l", "avro", "tests/fixtures/hadoop-java/composite.jr"],
+        b"",
+    );
+    assert_eq!(composite.status.code(), Some(0), "{}", stderr(&composite));
+    insta::assert_snapshot!("avro_fixture_composite", stdout(&composite));
+
+    // Both files named: a schema each, in the model's order (an included file's first).
+    let both = rcc_in(&repo, &["-l", "AVRO", links, outlinks], b"");
+    assert_eq!(both.status.code(), Some(0), "{}", stderr(&both));
+    let dir = tempfile::tempdir().unwrap();
+    let gen = dir.path().join("gen");
+    let args = ["-l", "avro", "-d", gen.to_str().unwrap(), links, outlinks];
+    let out = rcc_in(&repo, &args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!((stdout(&out), stderr(&out)), (String::new(), String::new()));
+    assert_eq!(
+        support::listing(&gen),
+        ["links.Link.avsc", "outlinks.OutLinks.avsc"]
+    );
+    let read = |name: &str| std::fs::read_to_string(gen.join(name)).unwrap();
+    assert_eq!(
+        read("links.Link.avsc") + &read("outlinks.OutLinks.avsc"),
+        stdout(&both)
+    );
+    assert_eq!(read("outlinks.OutLinks.avsc"), stdout(&printed));
+
+    // Avro is a file per record: -o is refused with the fix, and nothing is written.
+    let refused = rcc_in(
+        dir.path(),
+        &[
+            "-l",
+            "avro",
+            "-o",
+            "x.avsc",
+            &repo.join(links).to_string_lossy(),
+        ],
+        b"",
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        stderr(&refused),
+        "error: `-o x.avsc` is for Rust: Avro is a schema file per record, written into `-d DIR`\n"
+    );
+    assert!(!dir.path().join("x.avsc").exists());
+    // A -d that is a file: the error names it, and the file is kept.
+    std::fs::write(dir.path().join("plain"), "kept").unwrap();
+    let blocked = rcc_in(
+        &repo,
+        &[
+            "-l",
+            "avro",
+            "-d",
+            dir.path().join("plain").to_str().unwrap(),
+            links,
+        ],
+        b"",
+    );
+    assert_eq!(blocked.status.code(), Some(1));
+    assert_stderr_contains(&blocked, "error: cannot write `");
+    assert_stderr_contains(&blocked, "plain/links.Link.avsc`");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("plain")).unwrap(),
+        "kept"
+    );
+}
+
 /// `rcc sql` and `rcc cluster` run `rcc-sql` and `rcc-cluster`, found next to `rcc` first,
 /// then on `PATH`, with every argument but the subcommand's name, and exit as they do;
 /// without them, the error says how to install them. (The real companions: the tests of

@@ -7,12 +7,13 @@
 //!
 //! The data flow follows the module tree: [`syntax`] (grammar and syntax tree) → `load`
 //! (files and includes, [`load`]/[`load_with`]) → `check` (names, types, containment) →
-//! [`model`] (the checked [`Model`]) → [`backend`] (Rust code; [`Config`] drives it from
-//! a build script). Problems come back as [`Diagnostics`], which render exactly as `rcc`
-//! prints them. [`query`] answers an editor's questions (`rcc lsp`) from the same stages.
-//! Beside the back ends, [`format`](mod@format) prints a syntax tree in the canonical
-//! layout with its comments (`rcc fmt`), and [`describe`] gives the model as JSON
-//! (`rcc describe`). Files are written whole through [`atomic_file`].
+//! [`model`] (the checked [`Model`]) → [`backend`] (Rust, C++ and Java code and Avro
+//! schemas; [`Config`] drives the Rust from a build script). Problems come back as
+//! [`Diagnostics`], which render exactly as `rcc` prints them. [`query`] answers an
+//! editor's questions (`rcc lsp`) from the same stages. Beside the back ends,
+//! [`format`](mod@format) prints a syntax tree in the canonical layout with its comments
+//! (`rcc fmt`), and [`describe`] gives the model as JSON (`rcc describe`). Files are
+//! written whole through [`atomic_file`].
 //!
 //! ```no_run
 //! // build.rs

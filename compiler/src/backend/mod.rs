@@ -1,9 +1,11 @@
-//! Back ends: code generated from a checked [`crate::Model`]. [`rust`] is the primary one.
+//! Back ends: code generated from a checked [`crate::Model`]. [`rust`] is the primary one;
+//! [`avro`] writes Avro schemas rather than code.
 //!
 //! Every back end produces [`OutputFile`]s; [`write_if_changed`] writes them so that an
 //! unchanged file keeps its modification time (and Cargo does not rebuild for nothing), and
 //! [`remove_stale`] clears out what an earlier run wrote for modules that are gone.
 
+pub mod avro;
 #[cfg(feature = "cpp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cpp")))]
 pub mod cpp;

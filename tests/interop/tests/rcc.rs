@@ -2,15 +2,47 @@
 //! a Hadoop compatibility warning (`Model::warnings`, `--hadoop-compat`): every DDL file of the
 //! compiler's tests, the fixtures and the examples, each named on its own, and the two
 //! cases that need more than one file (two files on the command line, an include only
-//! `-I` finds).
+//! `-I` finds). And Java Avro 1.12 reads every schema `rcc -l avro` writes for the same
+//! files back into their exact DDL.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hadoop_record_compiler::{load, LoadOptions};
-use interop_tests::java::{jdk, maven_classpath, Jdk};
-use interop_tests::tools::{self, locked, repo_root, say, work_dir};
+use hadoop_record_compiler::backend::{avro, write_if_changed};
+use hadoop_record_compiler::{load, LoadOptions, Model, RecordIndex};
+use interop_tests::java::{driver_classpath, jdk, maven_classpath, Jdk};
+use interop_tests::tools::{self, files_below, locked, repo_root, run_batch, say, work_dir};
+
+/// The folders of DDL files the tests take, each file on its own: the compiler's tests,
+/// the fixtures and the examples.
+const DDL_DIRS: &[&str] = &[
+    "compiler/tests/ddl/hadoop",
+    "compiler/tests/ddl/rust",
+    "compiler/tests/ddl/docs",
+    "compiler/tests/ddl/extensions",
+    "compiler/tests/ddl/compat",
+    "compiler/tests/ddl/compat/helpers",
+    "compiler/tests/ddl/names",
+    "tests/fixtures/hadoop-java",
+    "runtime/tests/data/java_shapes",
+    "examples/weblinks/schema",
+];
+
+/// The `.jr` files directly in each of `dirs`, sorted per folder.
+fn ddl_files(root: &Path, dirs: &[&str]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in dirs {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jr"))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    files
+}
 
 /// Whether Hadoop's rcc compiles `files` (named as given, run in `dir`: it looks for the
 /// includes of the files named on its command line in the working directory), writing
@@ -52,27 +84,7 @@ fn hadoops_rcc_accepts_what_we_accept_without_warnings() {
     let jdk = jdk();
     let out = work_dir().join("rcc-acceptance");
 
-    let mut files: Vec<PathBuf> = Vec::new();
-    for dir in [
-        "compiler/tests/ddl/hadoop",
-        "compiler/tests/ddl/rust",
-        "compiler/tests/ddl/docs",
-        "compiler/tests/ddl/extensions",
-        "compiler/tests/ddl/compat",
-        "compiler/tests/ddl/compat/helpers",
-        "compiler/tests/ddl/names",
-        "tests/fixtures/hadoop-java",
-        "runtime/tests/data/java_shapes",
-        "examples/weblinks/schema",
-    ] {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .unwrap_or_else(|e| panic!("{dir}: {e}"))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "jr"))
-            .collect();
-        found.sort();
-        files.extend(found);
-    }
+    let files = ddl_files(&root, DDL_DIRS);
     assert!(files.len() >= 30, "{files:?}");
     // What we accept goes to one run of Hadoop's rcc per folder (it compiles each file
     // named on its own, and stops at the first it rejects); what we reject, one run each.
@@ -133,4 +145,189 @@ fn hadoops_rcc_accepts_what_we_accept_without_warnings() {
         files.len()
     ));
     assert!(accepted >= 10 && rejected >= 10, "{accepted} {rejected}");
+}
+
+/// Java Avro 1.12 (`java/avro/pom.xml`, its `Schema.Parser` with strict names) parses every
+/// schema `rcc -l avro` writes for every DDL file shipped in `examples/` and
+/// `tests/fixtures` (`.jr` and `.jute`) and for those of the compiler's tests that load
+/// ([`DDL_DIRS`], and the DDL of `describe`'s and C++'s tests), and reads
+/// back the exact DDL: each schema holds exactly the records its record uses at any depth,
+/// each with its doc, and its fields' names, DDL types (from the Avro types and their
+/// `hadoop.type` marks) and docs (`Schemas.java` says how it reads them).
+#[test]
+fn java_avro_reads_back_the_ddl_of_every_schema_rcc_writes() {
+    if tools::skipped("the check of rcc -l avro's schemas with Java Avro") {
+        return;
+    }
+    let root = repo_root();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["examples", "tests/fixtures"] {
+        for suffix in [".jr", ".jute"] {
+            files.extend(files_below(&root.join(dir), suffix));
+        }
+    }
+    let shipped = files.len();
+    assert!(shipped >= 8, "{files:?}");
+    // The compiler's test DDL, for more comments and names (what does not load is skipped).
+    let more = ["compiler/tests/ddl/describe", "compiler/tests/ddl/cpp"];
+    files.extend(ddl_files(&root, DDL_DIRS));
+    files.extend(ddl_files(&root, &more));
+
+    let jdk = jdk();
+    let (work, classpath) = driver_classpath(&jdk, "avro", "the Avro schema driver (Avro 1.12.2)");
+    let runs = work.join("runs");
+    std::fs::create_dir_all(&runs).expect("the Avro driver's runs directory");
+    // The schemas of each DDL file go to a folder of their own, and what Java must read in
+    // each is known from the model. They go to the driver in batches, each deleted once
+    // checked: all of them together take over a gigabyte.
+    let out = work.join("schemas");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut batch: BTreeMap<PathBuf, Records> = BTreeMap::new();
+    let (mut bytes, mut schemas, mut records, mut loaded) = (0, 0, 0, 0);
+    let mut wrong = Vec::new();
+    let mut check = |batch: &mut BTreeMap<PathBuf, Records>| {
+        wrong.extend(java_avro_differences(&jdk, &classpath, &runs, batch));
+        batch.clear();
+        std::fs::remove_dir_all(&out).expect("the checked schemas are deleted");
+    };
+    for (n, file) in files.iter().enumerate() {
+        let model = match load(std::slice::from_ref(file), &LoadOptions::default()) {
+            Ok(model) => model,
+            Err(_) if n >= shipped => continue,
+            Err(d) => panic!("{}: shipped DDL does not load:\n{d}", file.display()),
+        };
+        loaded += 1;
+        for schema in avro::generate(&model) {
+            let path = out.join(n.to_string()).join(&schema.path);
+            write_if_changed(&path, schema.contents.as_bytes())
+                .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+            let name = schema.path.to_str().unwrap().trim_end_matches(".avsc");
+            let record = model.find(name).expect("a schema per record");
+            let want = records_of(&model, record);
+            (bytes, schemas, records) = (
+                bytes + schema.contents.len(),
+                schemas + 1,
+                records + want.len(),
+            );
+            batch.insert(path, want);
+            if bytes >= AVRO_BATCH_BYTES {
+                check(&mut batch);
+                bytes = 0;
+            }
+        }
+    }
+    check(&mut batch);
+    assert!(
+        wrong.is_empty(),
+        "{} of {schemas} schemas differ (`rcc -l avro FILE` prints them); the first:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(3)].join("\n\n")
+    );
+    say(&format!(
+        "Java Avro 1.12.2 read back the DDL of the {schemas} schemas rcc -l avro wrote for \
+         {loaded} DDL files ({records} record definitions)"
+    ));
+    assert!(loaded >= 30 && schemas >= 2000, "{loaded} {schemas}");
+}
+
+/// The records of one Avro schema, as `Schemas.java` describes them: see [`records_of`].
+type Records = BTreeMap<String, Vec<String>>;
+
+/// Schemas up to this size go to one run of the Avro driver.
+const AVRO_BATCH_BYTES: usize = 256 << 20;
+
+/// Runs the Avro driver on the schema files of `batch`; where Java refuses one or reads
+/// other records than the DDL's (its value), what differs.
+fn java_avro_differences(
+    jdk: &Jdk,
+    classpath: &str,
+    runs: &Path,
+    batch: &BTreeMap<PathBuf, Records>,
+) -> Vec<String> {
+    let request: String = batch.keys().map(|p| format!("{}\n", p.display())).collect();
+    let mut driver = jdk.command(classpath);
+    driver.arg("hadooprecord.avro.Schemas");
+    let response = run_batch(&mut driver, runs, "schemas", request.as_bytes());
+    let actual = java_descriptions(&String::from_utf8(response).expect("UTF-8 from the driver"));
+    let mut wrong = Vec::new();
+    for (path, want) in batch {
+        let name = path.file_name().unwrap().to_string_lossy();
+        match actual.get(path) {
+            Some(Ok(got)) if got == want => {}
+            Some(Ok(got)) => wrong.push(format!(
+                "{name}: Java Avro read\n{got:#?}\nwhere the DDL is\n{want:#?}"
+            )),
+            Some(Err(e)) => wrong.push(format!("{name}: Java Avro refuses it: {e}")),
+            None => wrong.push(format!("{name}: no answer from the driver")),
+        }
+    }
+    wrong
+}
+
+/// What `Schemas.java` says for the schema of `top`: by full name, every record it holds
+/// (`top` and those its fields use at any depth), as `record NAME\tDOC` and a
+/// `field NAME\tTYPE\tDOC` line per field.
+fn records_of(model: &Model, top: RecordIndex) -> Records {
+    let mut out = BTreeMap::new();
+    let mut pending = vec![top];
+    while let Some(r) = pending.pop() {
+        let record = model.record(r);
+        if out.contains_key(record.qualified_name()) {
+            continue;
+        }
+        let mut lines = vec![format!(
+            "record {}\t{}",
+            record.qualified_name(),
+            escape(&record.doc())
+        )];
+        for field in record.fields() {
+            lines.push(format!(
+                "field {}\t{}\t{}",
+                field.name(),
+                model.type_to_string(field.ty()),
+                escape(&field.doc())
+            ));
+            field.ty().for_each_record(&mut |r| pending.push(r));
+        }
+        out.insert(record.qualified_name().to_owned(), lines);
+    }
+    out
+}
+
+/// `text` escaped as `Schemas.java` escapes it.
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('\t', "\\t")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+/// The driver's response: per schema file, its records as [`records_of`] gives them, or
+/// Java's error.
+fn java_descriptions(response: &str) -> BTreeMap<PathBuf, Result<Records, String>> {
+    let mut out: BTreeMap<PathBuf, Result<BTreeMap<String, Vec<String>>, String>> = BTreeMap::new();
+    let mut file: Option<PathBuf> = None;
+    let mut record = String::new();
+    for line in response.lines() {
+        if let Some(rest) = line.strip_prefix("error ") {
+            let (path, message) = rest.split_once('\t').expect("error PATH\tMESSAGE");
+            out.insert(PathBuf::from(path), Err(message.to_owned()));
+            file = None;
+        } else if let Some(path) = line.strip_prefix("file ") {
+            out.insert(PathBuf::from(path), Ok(BTreeMap::new()));
+            file = Some(PathBuf::from(path));
+        } else {
+            let Some(Ok(records)) = file.as_ref().and_then(|f| out.get_mut(f)) else {
+                panic!("the driver's line outside a file: {line}");
+            };
+            if let Some(rest) = line.strip_prefix("record ") {
+                record = rest.split('\t').next().unwrap_or_default().to_owned();
+            }
+            records
+                .entry(record.clone())
+                .or_default()
+                .push(line.to_owned());
+        }
+    }
+    out
 }

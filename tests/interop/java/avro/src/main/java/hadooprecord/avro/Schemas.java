@@ -1,0 +1,160 @@
+package hadooprecord.avro;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.avro.NameValidator;
+import org.apache.avro.Schema;
+
+/**
+ * Parses the .avsc files {@code rcc -l avro} wrote with Apache Avro's own {@link
+ * Schema.Parser} (strict names, one parser per file) and says what it read in DDL terms, for
+ * {@code tests/interop/tests/rcc.rs} to compare with the DDL.
+ *
+ * <p>Usage: {@code Schemas REQUEST RESPONSE}. The request lists .avsc paths, one a line. The
+ * response has, for each, either {@code error PATH\tMESSAGE} or {@code file PATH} followed
+ * by every DDL record the schema holds (the top one, then those its fields use, each once):
+ * {@code record FULL_NAME\tDOC} and a line {@code field NAME\tDDL_TYPE\tDOC} per field. The
+ * DDL type is read back from the Avro type and its {@code hadoop.type} mark as
+ * {@code docs/avro.md} says ({@code map<int, ustring>}, records by full name); a mark or a
+ * property anywhere else, or a key/value record of another shape, is an error. Texts are
+ * escaped: backslash, tab, line feed and carriage return as {@code \\ \t \n \r}.
+ */
+public final class Schemas {
+  private static final String MARK = "hadoop.type";
+
+  private Schemas() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 2) {
+      System.err.println("usage: Schemas REQUEST RESPONSE");
+      System.exit(2);
+    }
+    List<String> paths = Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder();
+    for (String path : paths) {
+      if (path.isEmpty()) {
+        continue;
+      }
+      try {
+        Schema schema = new Schema.Parser(NameValidator.STRICT_VALIDATOR).parse(new File(path));
+        StringBuilder described = new StringBuilder();
+        describe(schema, described);
+        out.append("file ").append(path).append('\n').append(described);
+      } catch (RuntimeException | IOException e) {
+        out.append("error ").append(path).append('\t').append(escape(e.toString())).append('\n');
+      }
+    }
+    Files.writeString(Path.of(args[1]), out, StandardCharsets.UTF_8);
+  }
+
+  /** Every DDL record of {@code top}, each once: its name, doc and fields. */
+  private static void describe(Schema top, StringBuilder out) {
+    if (top.getType() != Schema.Type.RECORD) {
+      throw new IllegalArgumentException("not a record: " + top);
+    }
+    Deque<Schema> pending = new ArrayDeque<>();
+    Set<String> seen = new HashSet<>();
+    pending.add(top);
+    while (!pending.isEmpty()) {
+      Schema record = pending.removeFirst();
+      if (!seen.add(record.getFullName())) {
+        continue;
+      }
+      noProperties(record.getObjectProps().isEmpty(), record);
+      out.append("record ")
+          .append(record.getFullName())
+          .append('\t')
+          .append(escape(record.getDoc()))
+          .append('\n');
+      for (Schema.Field field : record.getFields()) {
+        noProperties(field.getObjectProps().isEmpty() && !field.hasDefaultValue(), field);
+        out.append("field ")
+            .append(field.name())
+            .append('\t')
+            .append(ddl(field.schema(), pending))
+            .append('\t')
+            .append(escape(field.doc()))
+            .append('\n');
+      }
+    }
+  }
+
+  /** The DDL type {@code schema} stands for; records met are queued in {@code pending}. */
+  private static String ddl(Schema schema, Deque<Schema> pending) {
+    String mark = schema.getProp(MARK);
+    noProperties(schema.getObjectProps().size() == (mark == null ? 0 : 1), schema);
+    switch (schema.getType()) {
+      case BOOLEAN:
+        return unmarked(mark, schema, "boolean");
+      case INT:
+        return "byte".equals(mark) ? "byte" : unmarked(mark, schema, "int");
+      case LONG:
+        return unmarked(mark, schema, "long");
+      case FLOAT:
+        return unmarked(mark, schema, "float");
+      case DOUBLE:
+        return unmarked(mark, schema, "double");
+      case STRING:
+        return unmarked(mark, schema, "ustring");
+      case BYTES:
+        return unmarked(mark, schema, "buffer");
+      case MAP:
+        return unmarked(mark, schema, "map<ustring, " + ddl(schema.getValueType(), pending) + ">");
+      case ARRAY:
+        if ("map".equals(mark)) {
+          return "map<" + entry(schema.getElementType(), pending) + ">";
+        }
+        return unmarked(mark, schema, "vector<" + ddl(schema.getElementType(), pending) + ">");
+      case RECORD:
+        pending.add(schema);
+        return unmarked(mark, schema, schema.getFullName());
+      default:
+        throw new IllegalArgumentException("not a type rcc -l avro writes: " + schema);
+    }
+  }
+
+  /** {@code K, V} of a key/value record: fields {@code key} and {@code value} and no more. */
+  private static String entry(Schema record, Deque<Schema> pending) {
+    List<Schema.Field> fields = record.getType() == Schema.Type.RECORD ? record.getFields() : List.of();
+    if (fields.size() != 2
+        || !fields.get(0).name().equals("key")
+        || !fields.get(1).name().equals("value")
+        || record.getDoc() != null) {
+      throw new IllegalArgumentException("not a key/value record: " + record);
+    }
+    noProperties(record.getObjectProps().isEmpty(), record);
+    for (Schema.Field field : fields) {
+      noProperties(field.getObjectProps().isEmpty() && field.doc() == null, field);
+    }
+    return ddl(fields.get(0).schema(), pending) + ", " + ddl(fields.get(1).schema(), pending);
+  }
+
+  private static String unmarked(String mark, Schema schema, String ddl) {
+    if (mark != null) {
+      throw new IllegalArgumentException("a " + MARK + " mark where none belongs: " + schema);
+    }
+    return ddl;
+  }
+
+  private static void noProperties(boolean none, Object where) {
+    if (!none) {
+      throw new IllegalArgumentException("a property rcc -l avro does not write: " + where);
+    }
+  }
+
+  private static String escape(String text) {
+    if (text == null) {
+      return "";
+    }
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
+  }
+}
