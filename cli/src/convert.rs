@@ -32,6 +32,7 @@ use super::Context;
 
 #[cfg(feature = "columnar")]
 mod columnar;
+pub mod delta;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -56,6 +57,12 @@ Examples:
   rcc convert --schema l.jr --type l.Link --from parquet --to binary links.parquet links.bin
   rcc convert --schema l.jr --type l.Link --from csv --to arrow --batch-size 65536 l.csv l.arrow
   rcc convert --schema z.jr --type z.Stat --from jute --nullable --to parquet stats.jute s.parquet
+  rcc convert --schema l.jr --type l.Link --from binary --in-framing paddle --to delta \\
+      --partition-by isRelative links.paddle lake/links/
+  rcc convert --schema l.jr --type l.Link --from binary --in-framing seqfile --to delta \\
+      --mode append hdfs://namenode:8020/jobs/links/part-00000 s3://lake/links/
+  rcc convert --schema l.jr --type l.Link --from delta --version 3 --to binary \\
+      --out-framing seqfile s3://lake/links/ links.seq
 
 JSON is what --to json writes: one record per line (or any whitespace between records), or
 a JSON array of records; longs beyond 2^53 are strings, floats Java's text (JDK 19's), NaN
@@ -82,6 +89,16 @@ equivalent: large or view strings, dictionaries, wider integers); --from parquet
 gives back the bytes --to parquet read. An rcc built without Parquet and Arrow (the default:
 they double its build) runs the companion rcc-convert for these (cargo install
 hadoop-record-sql-cli).
+
+--to delta writes the records as a new version of the Delta Lake table whose directory is
+OUTPUT (local, hdfs:// or s3://), as rcc sql --to delta does: its columns those of --to
+parquet, its Parquet files written into the directory, then one commit, which readers see
+whole or not at all (a failed conversion leaves the table as it was). --mode says what to
+do when the table exists (error, append, overwrite), --partition-by how a new table is laid
+out. --from delta reads a table's latest version (or --version N, --timestamp TIME), its
+columns matched to --type's fields by name as --from parquet's are: a table of one version
+that --to delta wrote (not partitioned) gives the records back in their order, byte for
+byte with --to binary. Both run in the companion rcc-convert.
 
 With a framing in, every payload holds one record; with --out-framing every record becomes
 one payload (CSV records in plasma-text drop their line end, which the framing adds back).
@@ -178,6 +195,13 @@ pub struct ConvertArgs {
 
     #[command(flatten)]
     files: Files,
+
+    // Last: their help headings hold for the flags after them.
+    #[command(flatten)]
+    delta_out: delta::DeltaOut,
+
+    #[command(flatten)]
+    delta_in: delta::DeltaIn,
 }
 
 /// `--from` values.
@@ -193,6 +217,8 @@ enum InFormat {
     Parquet,
     /// An Apache Arrow IPC file, one column per field
     Arrow,
+    /// A Delta Lake table's directory: its latest version, or --version, --timestamp
+    Delta,
 }
 
 /// `--to` values.
@@ -208,6 +234,8 @@ enum OutFormat {
     Parquet,
     /// An Apache Arrow IPC file, one column per field
     Arrow,
+    /// A Delta Lake table's directory (OUTPUT): a new version of the table, or a new table
+    Delta,
 }
 
 impl InFormat {
@@ -218,7 +246,7 @@ impl InFormat {
             InFormat::Csv => Some(Format::Csv),
             InFormat::Xml => Some(Format::Xml),
             InFormat::Jute => Some(Format::Jute),
-            InFormat::Json | InFormat::Parquet | InFormat::Arrow => None,
+            InFormat::Json | InFormat::Parquet | InFormat::Arrow | InFormat::Delta => None,
         }
     }
 }
@@ -230,7 +258,7 @@ impl OutFormat {
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
             OutFormat::Jute => Some(Format::Jute),
-            OutFormat::Json | OutFormat::Parquet | OutFormat::Arrow => None,
+            OutFormat::Json | OutFormat::Parquet | OutFormat::Arrow | OutFormat::Delta => None,
         }
     }
 
@@ -244,6 +272,7 @@ impl OutFormat {
             OutFormat::Json => "json",
             OutFormat::Parquet => "parquet",
             OutFormat::Arrow => "arrow",
+            OutFormat::Delta => "delta",
             format => format.format().map_or("json", Format::name),
         }
     }
@@ -300,22 +329,60 @@ impl ConvertArgs {
             || matches!(self.to, OutFormat::Parquet | OutFormat::Arrow)
     }
 
+    /// Whether a Delta table is read or written, which only the companion rcc-convert does.
+    pub fn is_delta(&self) -> bool {
+        self.from == InFormat::Delta || self.to == OutFormat::Delta
+    }
+
     /// Refuses an output that would destroy the input or a DDL file (`--schema`,
     /// `--writer-schema`, `--key-schema`): [`Files::check_output`].
     fn check_output(&self) -> Result<(), String> {
-        let ddl: Vec<&std::path::Path> = [Some(&self.schema), self.writer_schema.as_ref()]
+        self.files.check_output(&self.ddl_files())
+    }
+
+    /// The DDL files named (`--schema`, `--writer-schema`, `--key-schema`).
+    fn ddl_files(&self) -> Vec<&std::path::Path> {
+        [Some(&self.schema), self.writer_schema.as_ref()]
             .into_iter()
             .chain([self.key_schema.as_ref()])
             .flatten()
             .map(PathBuf::as_path)
-            .collect();
-        self.files.check_output(&ddl)
+            .collect()
+    }
+
+    /// What no output may destroy: the input and the DDL files.
+    #[cfg(feature = "columnar")]
+    fn guarded_inputs(&self) -> Vec<&std::path::Path> {
+        let mut inputs = self.ddl_files();
+        inputs.extend(self.files.input.as_deref());
+        inputs
     }
 }
 
-/// Runs `rcc convert`; true on success.
+/// Runs `rcc convert`; true on success. A conversion that names a Delta table runs the
+/// companion rcc-convert in this process's place (which says how to install it when it
+/// is not there).
 pub fn run(context: &Context, args: ConvertArgs) -> bool {
-    match convert(context, args) {
+    if args.is_delta() {
+        return super::companion::run_subcommand("convert") == std::process::ExitCode::SUCCESS;
+    }
+    finish(context, convert(context, args, None))
+}
+
+/// Runs `rcc convert` with Delta Lake tables read and written by `tables` (the companion
+/// rcc-convert's); true on success.
+#[cfg(feature = "columnar")]
+pub fn run_with_delta(
+    context: &Context,
+    args: ConvertArgs,
+    tables: &dyn delta::DeltaTables,
+) -> bool {
+    finish(context, convert(context, args, Some(tables)))
+}
+
+/// Prints why a conversion could not start; true when it ran well.
+fn finish(context: &Context, converted: Result<bool, Early>) -> bool {
+    match converted {
         Ok(ok) => ok,
         Err(Early::Message(message)) => {
             context.error(&message);
@@ -325,7 +392,13 @@ pub fn run(context: &Context, args: ConvertArgs) -> bool {
     }
 }
 
-fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
+/// Delta Lake tables, where this build has them (the companion rcc-convert).
+#[cfg(feature = "columnar")]
+type Tables<'a> = Option<&'a dyn delta::DeltaTables>;
+#[cfg(not(feature = "columnar"))]
+type Tables<'a> = Option<std::convert::Infallible>;
+
+fn convert(context: &Context, args: ConvertArgs, tables: Tables<'_>) -> Result<bool, Early> {
     let (schema, id) = load_type(context, &args.schema, &args.include_dirs, &args.type_name)?;
     let schema = &schema;
     let writer = match (&args.writer_schema, &args.writer_type) {
@@ -349,6 +422,21 @@ fn convert(context: &Context, args: ConvertArgs) -> Result<bool, Early> {
         .transpose()?;
     args.float_text
         .only_for_text(args.to.writes_float_text(), "--to csv or xml")?;
+    delta::check_flags(&args)?;
+    if args.is_delta() {
+        #[cfg(feature = "columnar")]
+        if let Some(tables) = tables {
+            return delta::convert(context, &args, (schema, id, writer.as_ref()), tables);
+        }
+        #[cfg(not(feature = "columnar"))]
+        let _ = tables;
+        return Err(format!(
+            "Delta Lake tables are read and written by the companion command rcc-convert: \
+             install it (cargo install {}) and run rcc convert",
+            super::companion::PACKAGE
+        )
+        .into());
+    }
     #[cfg(feature = "columnar")]
     if let Some(done) = columnar::convert(context, &args, schema, id, writer.as_ref()) {
         return done;

@@ -11,10 +11,13 @@
 //!   time ([`TimeTravel`]), as a DataFusion table (a Parquet scan of the files it names).
 //! - [`vacuum`]: the files no recent version needs, deleted.
 //! - [`with_delta_copy`]: `COPY (query) TO 'TABLE/' STORED AS DELTA` planned.
+//! - [`write_delta_batches`], [`read_delta_batches`]: a table written from, and read as, one
+//!   stream of record batches in their order (`rcc convert --to delta`, `--from delta`).
 //!
 //! The data flows `time_travel`, `location` (a table's directory and log store) → `schema`, `stats` →
-//! `write`, `read`, `vacuum`.
+//! `write`, `read`, `vacuum` → `batches`.
 
+mod batches;
 mod copy;
 mod location;
 mod read;
@@ -24,6 +27,7 @@ mod time_travel;
 mod vacuum;
 mod write;
 
+pub use batches::{read_delta_batches, write_delta_batches};
 pub use copy::{with_delta_copy, DELTA_EXT};
 pub use read::DeltaTableProvider;
 pub use time_travel::TimeTravel;

@@ -11,7 +11,7 @@ use deltalake_core::logstore::{default_logstore, LogStoreRef, StorageConfig};
 use deltalake_core::{DeltaTable, DeltaTableError};
 use object_store::path::Path;
 use object_store::prefix::PrefixStore;
-use object_store::ObjectStore;
+use object_store::{ObjectStore, ObjectStoreExt};
 use url::Url;
 
 use crate::time_travel::TimeTravel;
@@ -51,6 +51,13 @@ impl Location {
 
     /// The table as of `at`; `None` if there is no table there (no `_delta_log/`).
     pub async fn load(&self, at: TimeTravel) -> Result<Option<DeltaTable>> {
+        // A file there (`-o out.bin`) would be a store's error about a directory in a file.
+        if self.store.head(&self.dir).await.is_ok() {
+            return Err(exec_datafusion_err!(
+                "{} is a file, not a Delta table's directory: name the table's directory",
+                self.url.trim_end_matches('/')
+            ));
+        }
         let exists = self
             .log_store
             .is_delta_table_location()

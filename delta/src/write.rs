@@ -84,6 +84,17 @@ pub struct DeltaWritten {
     pub rows: u64,
 }
 
+impl DeltaWritten {
+    /// What a command says of the write into `table` (as its user named it):
+    /// `wrote version 3 of the Delta table lake/hits/: 1200 rows`.
+    pub fn summary(&self, table: &str) -> String {
+        format!(
+            "wrote version {} of the Delta table {table}: {} rows",
+            self.version, self.rows
+        )
+    }
+}
+
 /// Runs `frame` and writes its result into the Delta table at `url` (a local directory,
 /// `hdfs://…/`, `s3://…/`) as `options` say: a new table (its schema the result's
 /// columns, its partition columns `partition_by`), or a new version of an existing one

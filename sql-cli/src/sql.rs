@@ -23,6 +23,7 @@ use hadoop_record_datafusion::{
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use hadoop_record_cli::convert::delta::DeltaArgs;
 use hadoop_record_cli::float_text::FloatTextOption;
 use hadoop_record_cli::frame::{report_end, Stop};
 use hadoop_record_cli::framing::{ReadOptions, WriteOptions, AUTO_HELP};
@@ -40,8 +41,8 @@ mod sink;
 
 use copy::Copy;
 use hadoop_record_datafusion::write::{
-    dataset_url, new_query_id, with_dataset_writes, write_dataset, write_file, DatasetSpec,
-    JobOptions, PartFormat, RecordsOut, DEFAULT_MAX_OPEN_FILES,
+    dataset_url, error_naming, new_query_id, with_dataset_writes, write_dataset, write_file,
+    DatasetSpec, JobOptions, PartFormat, RecordsOut, DEFAULT_MAX_OPEN_FILES,
 };
 use hadoop_record_delta::{
     with_delta_copy, write_delta, DeltaMode, DeltaTableProvider, DeltaWriteOptions,
@@ -230,6 +231,16 @@ struct SqlArgs {
     #[arg(long, value_name = "df://HOST:PORT")]
     cluster: Option<String>,
 
+    // The positionals come before the flattened groups, whose help headings would
+    // otherwise take them in.
+    /// The SQL query
+    #[arg(value_name = "QUERY")]
+    query: String,
+
+    /// Record files, directories and globs
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+
     #[command(flatten)]
     parquet: ParquetOptions,
 
@@ -241,14 +252,6 @@ struct SqlArgs {
 
     #[command(flatten)]
     storage: StorageArgs,
-
-    /// The SQL query
-    #[arg(value_name = "QUERY")]
-    query: String,
-
-    /// Record files, directories and globs
-    #[arg(value_name = "FILE", required = true)]
-    files: Vec<String>,
 }
 
 /// The record type of the record FILEs (not needed when every FILE is --from delta).
@@ -285,23 +288,6 @@ impl RecordType {
 const _: () = assert!(DEFAULT_MAX_OPEN_FILES == 64);
 // The rows a partition reads ahead, which the help names.
 const _: () = assert!(order::AHEAD_BYTES == 64 << 20);
-
-/// `--to delta`: how the table is written.
-#[derive(Debug, Args)]
-#[command(next_help_heading = "Delta Lake tables (--to delta)")]
-struct DeltaArgs {
-    /// What to do when the table exists: error (refuse it; the default), append (add a
-    /// version with the result's rows), overwrite (a version whose rows are the result's
-    /// only; the old files stay for time travel until `rcc delta vacuum`). Spark's names
-    #[arg(long, value_name = "MODE", value_parser = clap::value_parser!(DeltaMode))]
-    mode: Option<DeltaMode>,
-
-    /// Commit through an S3-compatible store without conditional writes (If-None-Match),
-    /// where two writers committing at once can lose one's commit: only when no other
-    /// writer writes the table (delta-rs's AWS_S3_ALLOW_UNSAFE_RENAME)
-    #[arg(long)]
-    allow_unsafe_rename: bool,
-}
 
 /// `--to records`: the records written, as `rcc convert` writes them.
 #[derive(Debug, Args)]
@@ -824,8 +810,12 @@ async fn delta(
     frame: datafusion::dataframe::DataFrame,
 ) -> Result<(), String> {
     let job = JobOptions::default().with_tasks_elsewhere(args.cluster.is_some());
+    let mode = match mode {
+        Some(mode) => mode,
+        None => args.delta.mode::<DeltaMode>()?.unwrap_or_default(),
+    };
     let options = DeltaWriteOptions::default()
-        .with_mode(mode.or(args.delta.mode).unwrap_or_default())
+        .with_mode(mode)
         .with_partition_by(partition_by)
         .with_max_open_files(
             args.max_open_files
@@ -835,11 +825,8 @@ async fn delta(
         .with_job(job);
     let written = write_delta(frame, target, &options)
         .await
-        .map_err(|e| error_message(&e))?;
-    eprintln!(
-        "wrote version {} of the Delta table {target}: {} rows",
-        written.version, written.rows
-    );
+        .map_err(|e| error_naming(&e, target))?;
+    eprintln!("{}", written.summary(target));
     Ok(())
 }
 
@@ -865,7 +852,7 @@ async fn dataset(
         .with_storage(args.storage.options());
     write_dataset(frame, spec, job)
         .await
-        .map_err(|e| error_message(&e))
+        .map_err(|e| error_naming(&e, target))
 }
 
 /// The table's columns, one per line: `name: hadoop type (Arrow type)`.

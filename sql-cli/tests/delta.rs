@@ -3,12 +3,15 @@
 //! version still readable), a result that does not fit refused with nothing written, time
 //! travel by version and time, a join of record files with a Delta table, and records
 //! written back from a table. The answers are those of the record files themselves.
+//! `rcc convert --to delta` and `--from delta` the same way, the records given back byte
+//! for byte.
 
 mod support;
 
 use std::path::Path;
+use std::process::Command;
 
-use hadoop_record::Value;
+use hadoop_record::{Format, Value};
 use support::web::{work_in, Work};
 use support::{rcc_in, stderr};
 
@@ -410,12 +413,469 @@ fn copy_stored_as_delta_writes_partitioned_versions() {
     );
 }
 
-/// Every example of the companions' `--help` pastes into a shell as it is printed: each
-/// line of one is its first (`rcc …`, or `VAR=… rcc …`) or follows a line that ends in ` \`,
-/// and none is wrapped.
+/// `rcc convert` (the companion rcc-convert, which `rcc convert` runs for Delta tables) in
+/// the work's directory with its DDL and type, then `args`.
+fn convert(w: &Work, args: &[&str]) -> std::process::Output {
+    convert_as(w, "web.jr", args)
+}
+
+/// [`convert`] with the type declared in `ddl`.
+fn convert_as(w: &Work, ddl: &str, args: &[&str]) -> std::process::Output {
+    convert_with(w, ddl, &[], args)
+}
+
+/// [`convert_as`] with the environment variables `env` set.
+fn convert_with(w: &Work, ddl: &str, env: &[(&str, &str)], args: &[&str]) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rcc-convert"));
+    command
+        .args(["--schema", ddl, "--type", "web.Hit"])
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(&w.dir);
+    support::run(command, b"")
+}
+
+/// Every file below `dir`, by its path there, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                found.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn convert_writes_tables_and_gives_the_records_back() {
+    let w = work("convert");
+    let paddle = w.paddle("hits.paddle");
+    let payloads = w.payloads(Format::Binary);
+    let all = payloads.concat();
+    std::fs::write(w.dir.join("hits.bin"), &all).unwrap();
+    let few = payloads[..10].concat();
+    std::fs::write(w.dir.join("few.bin"), &few).unwrap();
+    let table = w.dir.join("hits");
+    let target = format!("{}/", table.display());
+    let write = |extra: &[&str], input: &str| {
+        let mut args = vec!["--from", "binary", "--to", "delta"];
+        args.extend_from_slice(extra);
+        args.extend([input, &target]);
+        convert(&w, &args)
+    };
+    let back = |extra: &[&str]| {
+        let mut args = vec!["--from", "delta", "--to", "binary"];
+        args.extend_from_slice(extra);
+        args.push(&target);
+        let out = convert(&w, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out.stdout
+    };
+
+    // Binary records (in small batches) to a table and back: the same bytes, in order.
+    let made = write(&["--batch-size", "7"], "hits.bin");
+    assert!(made.status.success(), "{}", stderr(&made));
+    assert!(
+        stderr(&made).contains(&format!(
+            "wrote version 0 of the Delta table {target}: {} rows",
+            payloads.len()
+        )),
+        "{}",
+        stderr(&made)
+    );
+    assert_eq!(versions(&table), ["00000000000000000000.json"]);
+    assert!(
+        back(&[]) == all,
+        "binary → delta → binary changed the records"
+    );
+    // What rcc sql reads of it: the records' own sums.
+    let sums = |extra: &[&str]| {
+        let mut args = vec![
+            "--from",
+            "delta",
+            "--to",
+            "csv",
+            "SELECT count(*) AS n, sum(bytes) AS b FROM records",
+        ];
+        args.extend_from_slice(extra);
+        args.push(&target);
+        ok(w.sql(&args))
+    };
+    let total: i64 = (0..w.values.len())
+        .map(|i| match w.field(i, 1) {
+            Value::Long(bytes) => *bytes,
+            _ => unreachable!(),
+        })
+        .sum();
+    let n = payloads.len();
+    assert_eq!(sums(&[]), format!("n,b\n{n},{total}\n"));
+
+    // An existing table is refused by default, and nothing is written.
+    let files = tree(&table);
+    let again = write(&[], "hits.bin");
+    assert!(!again.status.success());
+    assert!(
+        stderr(&again).contains("exists (version 0): give --mode append"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(tree(&table), files);
+
+    // Records of another type (bytes an int) do not fit: refused, nothing written.
+    let ddl = std::fs::read_to_string(w.dir.join("web.jr")).unwrap();
+    std::fs::write(
+        w.dir.join("narrow.jr"),
+        ddl.replace("long bytes;", "int bytes;"),
+    )
+    .unwrap();
+    let json = ok(convert(
+        &w,
+        &["--from", "binary", "--to", "json", "hits.bin"],
+    ));
+    std::fs::write(w.dir.join("hits.json"), json).unwrap();
+    let misfit = convert_as(
+        &w,
+        "narrow.jr",
+        &[
+            "--from",
+            "json",
+            "--to",
+            "delta",
+            "--mode",
+            "append",
+            "hits.json",
+            &target,
+        ],
+    );
+    assert!(!misfit.status.success());
+    assert!(
+        stderr(&misfit).contains("column `bytes` is long in the table and integer in the result"),
+        "{}",
+        stderr(&misfit)
+    );
+    assert_eq!(tree(&table), files);
+
+    // Damaged records fail the conversion: the table keeps its version, and the files
+    // the conversion wrote are gone.
+    std::fs::write(w.dir.join("cut.bin"), &all[..all.len() - 3]).unwrap();
+    let cut = write(&["--mode", "append", "--batch-size", "7"], "cut.bin");
+    assert!(!cut.status.success());
+    assert!(
+        stderr(&cut).contains(&format!("record {}", n - 1)),
+        "{}",
+        stderr(&cut)
+    );
+    assert_eq!(tree(&table), files);
+
+    // A Paddle file appended: version 1 holds both.
+    ok(convert(
+        &w,
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "delta",
+            "--mode",
+            "append",
+            "--from",
+            "binary",
+        ]
+        .into_iter()
+        .chain([paddle.to_str().unwrap(), target.as_str()])
+        .collect::<Vec<_>>(),
+    ));
+    assert_eq!(sums(&[]), format!("n,b\n{},{}\n", 2 * n, 2 * total));
+
+    // Overwritten: the latest version is the new records only, byte for byte.
+    ok(write(&["--mode", "overwrite"], "few.bin"));
+    assert_eq!(versions(&table).len(), 3);
+    assert!(back(&[]) == few, "the overwrite's records");
+    // Time travel: the first version's records as they were written.
+    assert!(back(&["--version", "0"]) == all, "version 0's records");
+    assert_eq!(
+        sums(&["--version", "1"]),
+        format!("n,b\n{},{}\n", 2 * n, 2 * total)
+    );
+    let missing = convert(
+        &w,
+        &[
+            "--from",
+            "delta",
+            "--version",
+            "9",
+            "--to",
+            "binary",
+            &target,
+        ],
+    );
+    assert!(
+        stderr(&missing).contains("there is no version 9: the latest is 2"),
+        "{}",
+        stderr(&missing)
+    );
+
+    // Back as a SequenceFile for Hadoop jobs: rcc frame info counts its records, and its
+    // values are the records.
+    let seq = w.dir.join("hits.seq");
+    let seq = seq.to_str().unwrap();
+    ok(convert(
+        &w,
+        &[
+            "--from",
+            "delta",
+            "--version",
+            "0",
+            "--to",
+            "binary",
+            "--out-framing",
+            "seqfile",
+            &target,
+            seq,
+        ],
+    ));
+    let info = ok(rcc_in(&w.dir, &["frame", "info", seq], b""));
+    assert!(
+        info.starts_with("sequencefile: ") && info.contains(&format!(" {n} records,")),
+        "{info}"
+    );
+    assert!(info.contains("value class: web.Hit"), "{info}");
+    let values = convert(
+        &w,
+        &[
+            "--from",
+            "binary",
+            "--in-framing",
+            "seqfile",
+            "--to",
+            "binary",
+            seq,
+        ],
+    );
+    assert!(values.status.success(), "{}", stderr(&values));
+    assert!(
+        values.stdout == all,
+        "the SequenceFile's values are the records"
+    );
+}
+
+#[test]
+fn convert_partitions_tables_and_refuses_what_does_not_apply() {
+    let w = work("convert-partitioned");
+    let paddle = w.paddle("hits.paddle");
+    let file = paddle.to_str().unwrap();
+    let table = w.dir.join("by-ok");
+    let target = format!("{}/", table.display());
+    std::fs::write(w.dir.join("kept.bin"), b"kept").unwrap();
+    // Through rcc, which hands Delta tables to the companion rcc-convert.
+    let ddl = w.dir.join("web.jr");
+    let rcc_convert = |args: &[&str]| {
+        let mut all = vec![
+            "convert",
+            "--schema",
+            ddl.to_str().unwrap(),
+            "--type",
+            "web.Hit",
+        ];
+        all.extend_from_slice(args);
+        rcc_in(&w.dir, &all, b"")
+    };
+    ok(rcc_convert(&[
+        "--from",
+        "binary",
+        "--to",
+        "delta",
+        "--partition-by",
+        "ok",
+        file,
+        &target,
+    ]));
+    let dirs: Vec<String> = tree(&table)
+        .iter()
+        .map(|f| f.split('/').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(dirs.first().map(String::as_str), Some("_delta_log"));
+    assert!(
+        dirs.contains(&"ok=false".into()) && dirs.contains(&"ok=true".into()),
+        "{dirs:?}"
+    );
+    // Every record back (the partition column matched to its field by name), each once.
+    let sorted = |text: &str| {
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines.sort();
+        lines
+    };
+    let json = ok(rcc_convert(&["--from", "delta", "--to", "json", &target]));
+    let expected = ok(convert(&w, &["--from", "binary", "--to", "json", file]));
+    assert_eq!(sorted(&json), sorted(&expected));
+    assert_eq!(expected.lines().count(), w.values.len());
+
+    for (args, error) in [
+        (
+            &["--from", "binary", "--to", "json", "--mode", "append", file][..],
+            "--mode applies to --to delta",
+        ),
+        (
+            &["--from", "binary", "--to", "json", "--version", "1", file][..],
+            "--version applies to --from delta",
+        ),
+        (
+            &["--from", "binary", "--to", "delta", file][..],
+            "--to delta writes a table: give its directory",
+        ),
+        (
+            &["--from", "delta", "--to", "parquet", &target, "x.parquet"][..],
+            "both columnar",
+        ),
+        (
+            &[
+                "--from",
+                "binary",
+                "--to",
+                "delta",
+                "--out-framing",
+                "seqfile",
+                file,
+                "t/",
+            ][..],
+            "--out-framing does not apply to --to delta",
+        ),
+        (
+            &["--from", "binary", "--to", "delta", file, "./"][..],
+            "it is the working directory",
+        ),
+        (
+            &[
+                "--from",
+                "delta",
+                "--to",
+                "json",
+                "--timestamp",
+                "noon",
+                &target,
+            ][..],
+            "--timestamp: `noon` is not a time",
+        ),
+        (
+            &["--from", "binary", "--to", "delta", file, "kept.bin"][..],
+            "kept.bin is a file, not a Delta table's directory",
+        ),
+    ] {
+        let out = convert(&w, args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(error), "{args:?}: {}", stderr(&out));
+    }
+    assert!(!w.dir.join("t").exists());
+    assert_eq!(std::fs::read(w.dir.join("kept.bin")).unwrap(), b"kept");
+
+    // An rcc without its companion says how to install it, and writes nothing.
+    let alone = w.dir.join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    std::fs::hard_link(support::rcc(), alone.join("rcc")).unwrap();
+    let mut lonely = Command::new(alone.join("rcc"));
+    lonely
+        .args([
+            "convert", "--schema", "web.jr", "--type", "web.Hit", "--from", "binary",
+        ])
+        .args(["--to", "delta", file, "lonely/"])
+        .current_dir(&w.dir)
+        .env("PATH", "");
+    let out = support::run(lonely, b"");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("runs the companion command rcc-convert, which was not found")
+            && stderr(&out).contains("cargo install hadoop-record-sql-cli"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!w.dir.join("lonely").exists());
+
+    let help = ok(rcc_in(&w.dir, &["convert", "--help"], b""));
+    for listed in [
+        "- delta:",
+        "--mode <MODE>",
+        "--partition-by <FIELD,...>",
+        "--allow-unsafe-rename",
+        "--version <N>",
+        "--timestamp <TIME>",
+    ] {
+        assert!(help.contains(listed), "rcc convert --help lacks {listed}");
+    }
+}
+
+/// `rcc convert --to delta` into S3 (moto's server, which has conditional puts) and
+/// `--from delta` back: each version's records.
+#[test]
+fn convert_writes_and_reads_tables_in_s3() {
+    let Some(python) = fixture_harness::peers::moto_python() else {
+        return;
+    };
+    let w = work("convert-s3");
+    let moto = fixture_harness::peers::MotoServer::start(python, &w.dir.join("moto.log"));
+    moto.create_bucket("lake");
+    let env = moto.client_env();
+    let s3 = |args: &[&str]| {
+        let out = convert_with(&w, "web.jr", &env, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        out.stdout
+    };
+    let all = w.payloads(Format::Binary).concat();
+    std::fs::write(w.dir.join("hits.bin"), &all).unwrap();
+    let paddle = w.paddle("hits.paddle");
+    let table = "s3://lake/hits/";
+    s3(&["--from", "binary", "--to", "delta", "hits.bin", table]);
+    s3(&[
+        "--from",
+        "binary",
+        "--in-framing",
+        "paddle",
+        "--to",
+        "delta",
+        "--mode",
+        "append",
+        paddle.to_str().unwrap(),
+        table,
+    ]);
+    let first = s3(&["--from", "delta", "--version", "0", "--to", "binary", table]);
+    assert!(first == all, "version 0's records");
+    let sorted = |json: Vec<u8>| {
+        let mut lines: Vec<String> = String::from_utf8(json)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        lines.sort();
+        lines
+    };
+    let once = s3(&["--from", "binary", "--to", "json", "hits.bin"]);
+    let twice = sorted([once.clone(), once].concat());
+    assert_eq!(
+        sorted(s3(&["--from", "delta", "--to", "json", table])),
+        twice
+    );
+    let log = moto.run_boto(
+        "print(sorted(o['Key'] for o in c.list_objects_v2(Bucket='lake', \
+         Prefix='hits/_delta_log/')['Contents']))",
+    );
+    assert_eq!(
+        log.trim(),
+        "['hits/_delta_log/00000000000000000000.json', \
+         'hits/_delta_log/00000000000000000001.json']"
+    );
+}
+
+/// Every example of the companions' and `rcc convert`'s `--help` pastes into a shell as it
+/// is printed: each line of one is its first (`rcc …`, or `VAR=… rcc …`) or follows a line
+/// that ends in ` \`, and none is wrapped.
 #[test]
 fn help_examples_paste_into_a_shell() {
-    for companion in ["sql", "cluster", "delta"] {
+    for companion in ["sql", "cluster", "delta", "convert"] {
         let out = support::rcc_in(".", &[companion, "--help"], b"");
         let help = String::from_utf8(out.stdout).unwrap();
         let examples = help

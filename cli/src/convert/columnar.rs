@@ -68,14 +68,19 @@ pub(super) fn convert(
     };
     match (from, to) {
         (None, None) => None,
-        (Some(_), Some(_)) => Some(Err(Early::Message(
-            "--from and --to are both columnar: convert through records (--to binary), or \
-             use a columnar tool"
-                .into(),
-        ))),
+        (Some(_), Some(_)) => Some(Err(both_columnar())),
         (None, Some(to)) => Some(to_columnar(context, args, schema, id, writer, to)),
         (Some(from), None) => Some(from_columnar(context, args, schema, id, writer, from)),
     }
+}
+
+/// The error of a conversion from columns to columns (Parquet, Arrow, a Delta table).
+pub(super) fn both_columnar() -> Early {
+    Early::Message(
+        "--from and --to are both columnar: convert through records (--to binary), or use a \
+         columnar tool"
+            .into(),
+    )
 }
 
 /// Records in, a Parquet or Arrow file out.
@@ -108,8 +113,31 @@ fn to_columnar(
     let in_framing = super::in_framing(args)?;
     let source = open_source(context, args, in_framing, (schema, id, writer))?;
     let schema = Arc::new(schema.clone());
-    // Records already read into values (JSON, another writer's type) are decoded from them.
-    let by_value = writer.is_some() || args.from == InFormat::Json;
+    let decoder = batch_decoder(args, &schema, id)?;
+    let (mut out, complete) = ColumnarWriter::create(
+        args.files.output.as_deref(),
+        to,
+        decoder.schema(),
+        properties,
+    )?;
+    let (mut failure, skipped) = decode_all(source, (&schema, id, writer), args, decoder, |b| {
+        out.write(&b)
+            .map_err(|e| format!("cannot write {}: {e}", to.name()))
+    });
+    if let Err(e) = out.finish() {
+        failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
+    }
+    complete_output(complete, &mut failure);
+    Ok(report_end(context, &skipped, failure))
+}
+
+/// The decoder of records of type `id` into Arrow batches, as `--batch-size`, `--nullable`
+/// and `--jute-maxbuffer` say: the Hadoop→Arrow mapping of `--to parquet`.
+pub(super) fn batch_decoder(
+    args: &ConvertArgs,
+    schema: &Arc<Schema>,
+    id: RecordId,
+) -> Result<BatchDecoder, Early> {
     let options = DecodeOptions::default()
         .with_batch_size(
             args.columnar
@@ -123,21 +151,28 @@ fn to_columnar(
                     JuteOptions::default().with_max_buffer(max)
                 }),
         );
-    let decoder = BatchDecoder::new(schema.clone(), id, options)
-        .map_err(|e| Early::Message(e.to_string()))?;
-    let (mut out, complete) = ColumnarWriter::create(
-        args.files.output.as_deref(),
-        to,
-        decoder.schema(),
-        properties,
-    )?;
+    BatchDecoder::new(schema.clone(), id, options).map_err(|e| Early::Message(e.to_string()))
+}
 
+/// Reads every record of `source` (of `record`'s type, written as its writer's) into
+/// batches of `decoder`, handed to `out` in order, until the end or a failure (reading,
+/// or `out`'s message); answers the failure and what recovery skipped.
+pub(super) fn decode_all(
+    source: Source,
+    record: (&Arc<Schema>, RecordId, Option<&Writer>),
+    args: &ConvertArgs,
+    decoder: BatchDecoder,
+    mut out: impl FnMut(RecordBatch) -> Result<(), String>,
+) -> (Option<Stop>, Vec<String>) {
+    let (schema, id, writer) = record;
+    // Records already read into values (JSON, another writer's type) are decoded from them.
+    let by_value = writer.is_some() || args.from == InFormat::Json;
     let mut failure = None;
     let mut skipped = Vec::new();
     let mut feed = |batch: Option<RecordBatch>, failure: &mut Option<Stop>| {
         if let Some(batch) = batch {
-            if let Err(e) = out.write(&batch) {
-                failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
+            if let Err(message) = out(batch) {
+                failure.get_or_insert(Stop::Failed(message));
             }
         }
     };
@@ -198,7 +233,7 @@ fn to_columnar(
         mut source => {
             let mut decoder = decoder;
             while failure.is_none() {
-                match source.next(&schema, id, writer, None) {
+                match source.next(schema, id, writer, None) {
                     Ok(Some(record)) => {
                         if let Err(e) = decoder.decode_value(&record.value) {
                             failure = Some(Stop::Failed(e.to_string()));
@@ -214,11 +249,7 @@ fn to_columnar(
             skipped = source.skipped();
         }
     }
-    if let Err(e) = out.finish() {
-        failure.get_or_insert(Stop::Failed(format!("cannot write {}: {e}", to.name())));
-    }
-    complete_output(complete, &mut failure);
-    Ok(report_end(context, &skipped, failure))
+    (failure, skipped)
 }
 
 /// The decoder's rows as a batch; a failure is recorded.
@@ -241,18 +272,45 @@ fn from_columnar(
     writer: Option<&Writer>,
     from: Columnar,
 ) -> Result<bool, Early> {
+    let out_framing = check_container_in(args, writer, &from.name().to_lowercase())?;
+    local_only(args.files.input.as_deref(), "read")?;
+    args.check_output()?;
+    let batch_size = args
+        .columnar
+        .batch_size
+        .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
+    let input = args.files.input.as_deref();
+    let reader = ColumnarReader::open(input, from, batch_size)?;
+    let file = input.map_or("standard input".into(), |p| p.display().to_string());
+    let columns = reader.schema();
+    let batches = reader.map(|b| b.map_err(|e| hadoop_record_arrow::Error::from(e).to_string()));
+    let source = (file.as_str(), from.name(), columns);
+    encode_all(context, args, (schema, id), out_framing, source, batches)
+}
+
+/// Checks the options of a conversion from a file or table of columns (`--from parquet`,
+/// `arrow`, `delta`, named `from`): no input framing, no writer's type, the output
+/// framing's options; answers the output framing.
+pub(super) fn check_container_in(
+    args: &ConvertArgs,
+    writer: Option<&Writer>,
+    from: &str,
+) -> Result<Option<Framing>, Early> {
     if args.in_framing.is_some() {
         return Err(Early::Message(format!(
-            "--in-framing does not apply to --from {}: the file is a container of its own",
-            from.name().to_lowercase()
+            "--in-framing does not apply to --from {from}: it is a container of its own"
+        )));
+    }
+    if args.key_type.is_some() {
+        return Err(Early::Message(format!(
+            "--key-type applies to SequenceFile input, not to --from {from}"
         )));
     }
     if writer.is_some() || args.jute_maxbuffer.is_some() {
-        return Err(Early::Message(
+        return Err(Early::Message(format!(
             "--writer-schema, --writer-type and --jute-maxbuffer apply to record input, not \
-             to --from parquet or arrow"
-                .into(),
-        ));
+             to --from {from}"
+        )));
     }
     args.columnar
         .parquet
@@ -264,14 +322,23 @@ fn from_columnar(
         .map(|name| super::parse_framing("--out-framing", name))
         .transpose()?;
     check_write_options(args, out_framing, false)?;
-    local_only(args.files.input.as_deref(), "read")?;
-    args.check_output()?;
-    let batch_size = args
-        .columnar
-        .batch_size
-        .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
-    let input = args.files.input.as_deref();
-    let reader = ColumnarReader::open(input, from, batch_size)?;
+    Ok(out_framing)
+}
+
+/// Writes the rows of `batches` as records of `record`'s type, as `--to` and
+/// `--out-framing` say. `source` names where the batches come from (a file's name, what
+/// it is) and their columns, which are checked against the type, by name, before the
+/// output is made. On a failure the records so far are written (a file is not committed),
+/// then the error; true when all went well.
+pub(super) fn encode_all(
+    context: &Context,
+    args: &ConvertArgs,
+    record: (&Schema, RecordId),
+    out_framing: Option<Framing>,
+    source: (&str, &str, SchemaRef),
+    batches: impl Iterator<Item = Result<RecordBatch, String>>,
+) -> Result<bool, Early> {
+    let ((schema, id), (file, what, columns)) = (record, source);
     let schema = Arc::new(schema.clone());
     let encoder = BatchEncoder::new(
         schema.clone(),
@@ -282,24 +349,18 @@ fn from_columnar(
     // The encoder checked the id.
     let type_name = schema.record(id).map(|r| r.full_name()).unwrap_or_default();
     // The columns are checked before anything is written.
-    let file = input.map_or("standard input".into(), |p| p.display().to_string());
     encoder
-        .prepare(&RecordBatch::new_empty(reader.schema()))
+        .prepare(&RecordBatch::new_empty(columns))
         .map_err(|e| {
             Early::Message(format!(
-                "{file}: the {} columns are not those of {}: {e}",
-                from.name(),
-                type_name
+                "{file}: the {what} columns are not those of {type_name}: {e}"
             ))
         })?;
     let (mut sink, complete) = open_sink(args, out_framing, None, None, false)?;
     let mut failure = None;
     let mut records = 0u64;
-    'batches: for batch in reader {
-        let rows = match batch
-            .map_err(hadoop_record_arrow::Error::from)
-            .and_then(|b| encoder.prepare(&b))
-        {
+    'batches: for batch in batches {
+        let rows = match batch.and_then(|b| encoder.prepare(&b).map_err(|e| e.to_string())) {
             Ok(rows) => rows,
             Err(e) => {
                 failure = Some(Stop::Failed(format!("{file}: {e}")));
