@@ -147,11 +147,12 @@ pub fn run(name: &str, args: Vec<OsString>) -> ExitCode {
 #[derive(Debug, Parser)]
 #[command(version)]
 struct CompanionCli<A: Args> {
-    #[command(flatten)]
-    args: A,
-
+    // First: the help headings of `A`'s later groups would otherwise take it in.
     #[command(flatten)]
     color: ColorArg,
+
+    #[command(flatten)]
+    args: A,
 }
 
 /// The `main` of the companion that provides `rcc <name>`: parses its command line (usage

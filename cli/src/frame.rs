@@ -58,8 +58,8 @@ Examples:
 
 Exit status 1 when the file is damaged (the report says where and what recovery skips).";
 
-/// Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1) with payloads
-/// unchanged, or summarise a framed file (`rcc frame info`)
+/// Convert between record framings (SequenceFile, Mesos, Paddle, Plasma, RecordIO v1) with
+/// payloads unchanged, or summarise a framed file (`rcc frame info`)
 #[derive(Debug, Args)]
 #[command(
     after_help = format!("{}\n\n{STORAGE_HELP}", EXAMPLES.replace("{AUTO_HELP}", AUTO_HELP)),

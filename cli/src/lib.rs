@@ -38,7 +38,17 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use hadoop_record_compiler::{load, Diagnostics, LoadOptions, Model, RenderOptions};
 
 const EXAMPLES: &str = "\
-Examples:
+Examples: data (in a clone's examples/sql; rcc sql needs hadoop-record-sql-cli)
+  rcc convert --schema web.jr --type web.Hit --from binary --to json hits.seq
+      Decode a SequenceFile of web.Hit records to JSON lines (--to csv, xml, binary, parquet)
+  rcc frame info hits.seq
+      Say what a framed file holds: framing, records, codec, damage
+  rcc sql --schema web.jr --type web.Hit \"SELECT status, count(*) FROM records GROUP BY status\" hits.seq
+      Query record files with SQL
+  rcc sql --schema web.jr --type web.Hit --to parquet -o hits.parquet \"SELECT * FROM records\" hits.seq
+      Keep the result as Parquet (or --to delta -o TABLE/, a Delta Lake table)
+
+Examples: DDL and code
   rcc check links.jr                 Check a DDL file and every file it includes
   rcc check -I ddl/common a.jr b.jr  Also look for includes in ddl/common
   rcc fmt schema/                    Format every DDL file below schema/ (--check in CI)
@@ -49,10 +59,12 @@ Examples:
   rcc lsp                            Serve editors (LSP on stdin/stdout; see rcc lsp --help)
   rcc -l c++ -d gen links.jr         Write gen/links.jr.hh and gen/links.jr.cc (and those of
                                      the files links.jr includes) plus the C++ runtime; then
-                                     g++ -std=c++17 -I gen gen/*.cc app.cc builds";
+                                     g++ -std=c++17 -I gen gen/*.cc app.cc builds
 
-/// rcc: the Hadoop Record I/O compiler. Reads DDL (.jr) files, checks them and generates
-/// code for them.
+The user guide: docs/guide/ in the repository, a chapter per task.";
+
+/// rcc: Hadoop Record I/O. Decodes, converts and queries record data (rcc convert, frame,
+/// sql); checks DDL (.jr) files and generates Rust, Java and C++ for them.
 #[derive(Debug, Parser)]
 #[command(
     name = "rcc",
@@ -83,20 +95,13 @@ pub struct ColorArg {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Parse and check DDL files and the files they include, reporting every problem
-    Check(check::CheckArgs),
-    /// Format DDL files in the canonical layout, comments kept (--check: list the files
-    /// that are not, --diff: show the changes)
-    Fmt(fmt::FmtArgs),
-    /// Print the checked model of DDL files as JSON (modules, records, fields, types,
-    /// positions, comments), for code generators of your own
-    Describe(describe::DescribeArgs),
-    // (The descriptions of `frame` and `convert` are their arguments' doc comments, which
-    // the companions rcc-frame and rcc-convert show too.)
-    Frame(Box<frame::FrameArgs>),
+    // Data first, then DDL and code. (The descriptions of `convert` and `frame` are their
+    // arguments' doc comments, which the companions rcc-convert and rcc-frame show too.)
     Convert(Box<convert::ConvertArgs>),
+    Frame(Box<frame::FrameArgs>),
     /// Query record files with SQL (DataFusion): files, directories and globs as one table,
-    /// the result as a table, CSV, JSON lines or Parquet (runs the companion `rcc-sql`)
+    /// the result as a table, CSV, JSON lines, Parquet, records or a Delta Lake table (runs
+    /// the companion `rcc-sql`)
     #[command(disable_help_flag = true)]
     Sql(companion::Forward),
     /// Run a Ballista scheduler or executor that knows record files, for
@@ -107,11 +112,19 @@ enum Command {
     /// deletes the files no recent version needs (runs the companion `rcc-delta`)
     #[command(disable_help_flag = true)]
     Delta(companion::Forward),
-    /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
-    TypeInfo(type_info::TypeInfoArgs),
+    /// Parse and check DDL files and the files they include, reporting every problem
+    Check(check::CheckArgs),
+    /// Format DDL files in the canonical layout, comments kept (--check: list the files
+    /// that are not, --diff: show the changes)
+    Fmt(fmt::FmtArgs),
+    /// Print the checked model of DDL files as JSON (modules, records, fields, types,
+    /// positions, comments), for code generators of your own
+    Describe(describe::DescribeArgs),
     /// Report what data written with an old version of a record becomes when a new version
     /// reads it; exit 1 when anything is lost or misread
     Compat(compat::CompatArgs),
+    /// Write a record type's type information (Hadoop's RecordTypeInfo), to keep next to data
+    TypeInfo(type_info::TypeInfoArgs),
     /// Run a language server (LSP, on standard input and output) for editors: diagnostics,
     /// hover, definition, references, rename, completion, symbols
     Lsp(lsp::LspArgs),

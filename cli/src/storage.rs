@@ -24,6 +24,7 @@ within 30 s naming the URL; output to a URL appears whole or not at all.";
 
 /// `--s3-endpoint`.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Stores (hdfs://, s3://)")]
 pub struct StorageArgs {
     /// The S3 endpoint for s3:// URLs (an S3-compatible store, e.g. http://127.0.0.1:9000);
     /// default: AWS_ENDPOINT_URL, else AWS's

@@ -263,14 +263,21 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
         ..MatchOptions::new()
     };
     let one_by_one = folder || glob.is_some();
+    // The first visible file in a folder below a folder's own (for the error when it has none).
+    let deeper = files
+        .iter()
+        .filter(|_| folder)
+        .find(|meta| {
+            let rest = segments_below(&meta.location, url.prefix());
+            rest.len() > 1
+                && rest
+                    .iter()
+                    .all(|part| !part.as_ref().starts_with(['.', '_']))
+        })
+        .map(|meta| meta.location.clone());
     if one_by_one {
         files.retain(|meta| {
-            let rest: Vec<_> = meta
-                .location
-                .prefix_match(url.prefix())
-                .into_iter()
-                .flatten()
-                .collect();
+            let rest = segments_below(&meta.location, url.prefix());
             let visible = rest
                 .last()
                 .is_some_and(|name| !name.as_ref().starts_with(['.', '_']));
@@ -285,6 +292,21 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
         });
     }
     if files.is_empty() {
+        // A folder whose files are all in folders below it (Hive's `day=…/`): say how to
+        // read them, which Hadoop's `FileInputFormat` does not do for a folder either.
+        if let Some(below) = deeper {
+            let inner = segments_below(&below, url.prefix())
+                .iter()
+                .map(|part| part.as_ref().to_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            let folder = path.trim_end_matches('/');
+            return Err(plan_datafusion_err!(
+                "{path}: no files directly in this folder, only in folders below it (as \
+                 {inner}); a folder is read as Hadoop reads one, its own files: give a glob \
+                 such as '{folder}/*/*' to read those below"
+            ));
+        }
         return Err(plan_datafusion_err!(
             "{path}: no such file, or no file matches"
         ));
@@ -294,6 +316,18 @@ async fn list_path(state: &SessionState, path: &str) -> Result<Listed> {
         files,
         one_by_one,
     })
+}
+
+/// The segments of `location` after `prefix` (none when it is not below it).
+fn segments_below<'a>(
+    location: &'a object_store::path::Path,
+    prefix: &object_store::path::Path,
+) -> Vec<object_store::path::PathPart<'a>> {
+    location
+        .prefix_match(prefix)
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// The characters that make a path a glob.

@@ -10,7 +10,8 @@ use hadoop_record_datafusion::write::{BatchWriter, PartFormat};
 
 /// Where the result goes.
 pub(crate) enum Sink<W: Write + Send + 'static> {
-    Table(W, Vec<RecordBatch>),
+    /// The batches so far, and the result's schema: an empty result is its header.
+    Table(W, Vec<RecordBatch>, SchemaRef),
     File(Box<BatchWriter<W>>),
 }
 
@@ -22,14 +23,14 @@ impl<W: Write + Send + 'static> Sink<W> {
         schema: SchemaRef,
     ) -> Result<Self, String> {
         Ok(match format {
-            None => Sink::Table(out, Vec::new()),
+            None => Sink::Table(out, Vec::new(), schema),
             Some(format) => Sink::File(Box::new(BatchWriter::new(format, out, schema)?)),
         })
     }
 
     pub(crate) fn write(&mut self, batch: RecordBatch) -> Result<(), String> {
         match self {
-            Sink::Table(_, batches) => {
+            Sink::Table(_, batches, _) => {
                 batches.push(batch);
                 Ok(())
             }
@@ -40,7 +41,11 @@ impl<W: Write + Send + 'static> Sink<W> {
     pub(crate) fn finish(self) -> Result<(), String> {
         let failed = |e: String| format!("cannot write the result: {e}");
         match self {
-            Sink::Table(mut out, batches) => {
+            Sink::Table(mut out, mut batches, schema) => {
+                // No rows still has columns, which the table's header shows.
+                if batches.iter().all(|batch| batch.num_rows() == 0) {
+                    batches = vec![RecordBatch::new_empty(schema)];
+                }
                 let table = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
                     .map_err(|e| failed(e.to_string()))?;
                 writeln!(out, "{table}").map_err(|e| failed(e.to_string()))?;

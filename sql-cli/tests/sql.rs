@@ -549,7 +549,8 @@ fn every_help_begins_with_what_its_command_does() {
     let sql = "Query record files with SQL (DataFusion)";
     let cluster = "Run a Ballista scheduler or executor that knows record files";
     let convert = "Convert records of a DDL type between binary, CSV, XML, JSON";
-    let frame = "Convert between record framings (Mesos, Paddle, Plasma, RecordIO v1)";
+    let frame =
+        "Convert between record framings (SequenceFile, Mesos, Paddle, Plasma, RecordIO v1)";
     let cases: [(&[&str], &str); 8] = [
         (&["sql", "--help"], sql),
         (&["sql", "-h"], sql),

@@ -20,10 +20,14 @@
 //!   visible and no pending multipart upload; an executor killed while it uploads to S3
 //!   leaves no pending multipart upload either, nor does an earlier job's killed client
 //!   (the job aborts them).
+//! - The user guide (`docs/guide/`): every command of every chapter prints what the chapter
+//!   shows, those of "HDFS and S3" against the stores started here.
 //! - `--help` says how stores are configured (`HADOOP_CONF_DIR`, `AWS_*`, `--s3-endpoint`).
 //!
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips the tests that need Java or Python (not the faults').
 
+#[path = "support/guide.rs"]
+mod guide;
 mod support;
 
 use std::net::TcpListener;
@@ -1596,4 +1600,37 @@ fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
         ],
     ));
     assert_eq!(vacuum, "", "files of no version in HDFS: {vacuum}");
+}
+
+/// Every command of the user guide prints what the guide shows (`support/guide.rs` says
+/// how a chapter runs); the chapter on HDFS and S3 runs against the stores started here, as
+/// `hdfs://namenode:8020` and an S3 bucket `lake` (skipped with the peers).
+#[test]
+fn the_guide_s_commands_print_what_it_shows() {
+    let dir = work("guide");
+    let moto = moto_python().map(|python| {
+        let moto = MotoServer::start(python, &dir.join("moto.log"));
+        moto.create_bucket("lake");
+        moto
+    });
+    let hdfs = moto.as_ref().and_then(|_| MiniHdfs::get());
+    let mut failures = Vec::new();
+    for chapter in guide::chapters() {
+        let mut setting = guide::Setting {
+            bin: support::rcc().parent().unwrap(),
+            env: Vec::new(),
+            addresses: Vec::new(),
+        };
+        if guide::uses_stores(&chapter) {
+            let (Some(moto), Some(hdfs)) = (&moto, hdfs) else {
+                eprintln!("skipped {} (no HDFS and S3 peers)", chapter.display());
+                continue;
+            };
+            setting.env.extend(moto.client_env());
+            setting.addresses.push(("hdfs://namenode:8020", hdfs.url()));
+        }
+        let name = chapter.file_stem().unwrap().to_string_lossy().into_owned();
+        failures.extend(guide::run_chapter(&chapter, &dir.join(name), &setting));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

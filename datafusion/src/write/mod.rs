@@ -114,6 +114,19 @@ pub fn dataset_url(target: &str) -> Result<String> {
     })
 }
 
+/// [`error_message`](crate::error_message) of an error of a write to `target` (a dataset
+/// or a table, as a command line named it), the URL it became ([`dataset_url`]) put back
+/// as it was given: `the dataset out/ exists`, not `file:///home/me/out/`.
+pub fn error_naming(e: &datafusion::common::DataFusionError, target: &str) -> String {
+    let message = crate::error_message(e);
+    match dataset_url(target) {
+        Ok(url) if !hadoop_record_storage::is_url(target) => {
+            message.replace(&url, &format!("{}/", target.trim_end_matches('/')))
+        }
+        _ => message,
+    }
+}
+
 /// Runs `frame` and writes its result as the dataset `spec` describes: the target is
 /// checked (a file, or a directory with visible entries without `overwrite`, is refused
 /// before the query runs), every partition writes its part files where it runs, then the
