@@ -141,8 +141,9 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "module.Class")]
     writer_type: Option<String>,
 
-    /// Encoding of the input (json: what --to json writes, or a JSON array of records)
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    /// Encoding of the input (json: what --to json writes, or a JSON array of records);
+    /// binary, Hadoop's own, by default (as rcc sql's)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "binary")]
     from: InFormat,
 
     /// Encoding of the output (json: one record per line, which --from json reads back)

@@ -69,6 +69,23 @@ fn every_conversion_reproduces_the_target_bytes() {
     assert!(modern >= 2 * 3 * 3, "{modern}");
 }
 
+/// `--from` is binary when it is not given, as `rcc sql`'s.
+#[test]
+fn from_is_binary_by_default() {
+    let c = case("int_1.binary");
+    let args = [
+        "convert",
+        "--schema",
+        c.schema.as_str(),
+        "--type",
+        c.record_type.as_str(),
+        "--to",
+        "csv",
+    ];
+    let out = rcc(&args, &c.bytes());
+    assert_clean_output(&out, &case("int_1.csv").bytes(), "no --from");
+}
+
 /// `--float-text` takes legacy or shortest, and applies to CSV and XML output only.
 #[test]
 fn float_text_is_legacy_or_shortest_for_csv_and_xml() {
