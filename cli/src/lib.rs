@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use hadoop_record_compiler::{load, Diagnostics, LoadOptions, Model, RenderOptions};
+use hadoop_record_compiler::{load, Diagnostics, LoadOptions, Model, RenderOptions, Severity};
 
 const EXAMPLES: &str = "\
 Examples: data (in a clone's examples/sql; rcc sql needs hadoop-record-sql-cli)
@@ -198,15 +198,25 @@ impl Context {
         self.report_all(std::slice::from_ref(diagnostics));
     }
 
-    /// Prints the diagnostics of several loads (`rcc fmt`'s, one per file) to stderr, then
-    /// one count.
+    /// Prints the diagnostics of several loads (`rcc fmt`'s, one per file; `rcc check`'s)
+    /// to stderr, each once however many loads found it, then one count.
     pub fn report_all(&self, all: &[Diagnostics]) {
         let options = RenderOptions::default().with_color(self.color);
+        let mut printed = std::collections::HashSet::new();
+        let mut errors = 0;
         for diagnostics in all {
-            eprint!("{}", diagnostics.render(&options));
+            for diagnostic in diagnostics.iter() {
+                let text = diagnostics.render_one(diagnostic, &options);
+                if printed.insert(text.clone()) {
+                    eprint!("{text}");
+                    errors += usize::from(diagnostic.severity() == Severity::Error);
+                }
+            }
         }
-        let n: usize = all.iter().map(Diagnostics::error_count).sum();
-        self.error(&format!("found {n} error{}", if n == 1 { "" } else { "s" }));
+        self.error(&format!(
+            "found {errors} error{}",
+            if errors == 1 { "" } else { "s" }
+        ));
     }
 
     /// Prints `warnings` (of a load that succeeded) to stderr, then a count; nothing when

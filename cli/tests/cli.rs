@@ -71,6 +71,21 @@ fn check_reports_every_file() {
     assert!(err.ends_with("error: found 2 errors\n"), "{err}");
 }
 
+/// A file that does not parse stops no other file's type checks: the files that parse are
+/// checked (their types too) in the same run, and every error is reported once.
+#[test]
+fn check_reports_type_errors_beside_parse_errors() {
+    let parse = "tests/ddl/bad/missing_semicolon.jr";
+    let types = ["tests/ddl/bad/duplicate_field.jr", "tests/ddl/bad/unknown_type_typo.jr"];
+    let out = rcc(&["check", parse, types[0], types[1]]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("missing_semicolon.jr:4:5").count(), 1, "{err}");
+    assert!(err.contains("duplicate_field.jr:5:17"), "{err}");
+    assert!(err.contains("unknown_type_typo.jr:"), "{err}");
+    assert!(err.ends_with("error: found 3 errors\n"), "{err}");
+}
+
 #[test]
 fn missing_file_is_an_error() {
     let out = rcc(&["check", "no/such/file.jr"]);
