@@ -67,13 +67,7 @@ impl LogicalExtensionCodec for RecordLogicalCodec {
         let Some(json) = buf.strip_prefix(WRITE_TAG) else {
             return self.inner.try_decode(buf, inputs, ctx);
         };
-        let [input] = inputs else {
-            return Err(internal_datafusion_err!(
-                "dataset write: one input, not {}",
-                inputs.len()
-            ));
-        };
-        let node = WriteNode::new(input.clone(), write_spec(json)?)?;
+        let node = WriteNode::new(write_input(inputs)?, write_spec(json)?)?;
         Ok(Extension {
             node: Arc::new(node),
         })
@@ -184,13 +178,8 @@ impl PhysicalExtensionCodec for RecordPhysicalCodec {
         proto_converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         if let Some(json) = buf.strip_prefix(WRITE_TAG) {
-            let [input] = inputs else {
-                return Err(internal_datafusion_err!(
-                    "dataset write: one input, not {}",
-                    inputs.len()
-                ));
-            };
-            return Ok(Arc::new(WriteExec::new(input.clone(), write_spec(json)?)));
+            let input = write_input(inputs)?;
+            return Ok(Arc::new(WriteExec::new(input, write_spec(json)?)));
         }
         let Some(body) = buf.strip_prefix(SCAN_TAG) else {
             return self.inner.try_decode(buf, inputs, ctx, proto_converter);
@@ -260,6 +249,17 @@ impl PhysicalExtensionCodec for RecordPhysicalCodec {
     }
 }
 
+/// A dataset write's one input (a logical or a physical plan).
+fn write_input<T: Clone>(inputs: &[T]) -> Result<T> {
+    match inputs {
+        [input] => Ok(input.clone()),
+        _ => Err(internal_datafusion_err!(
+            "dataset write: one input, not {}",
+            inputs.len()
+        )),
+    }
+}
+
 /// A dataset write's spec, after its tag.
 fn write_spec(json: &[u8]) -> Result<DatasetSpec> {
     serde_json::from_slice(json)
@@ -277,4 +277,19 @@ pub fn codecs() -> (Arc<RecordLogicalCodec>, Arc<RecordPhysicalCodec>) {
         Arc::new(RecordLogicalCodec::default()),
         Arc::new(RecordPhysicalCodec::default()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_takes_exactly_one_input() {
+        assert_eq!(write_input(&[7]).unwrap(), 7);
+        for inputs in [&[][..], &[1, 2]] {
+            let e = write_input(inputs).unwrap_err().to_string();
+            let want = format!("dataset write: one input, not {}", inputs.len());
+            assert!(e.contains(&want), "{e}");
+        }
+    }
 }

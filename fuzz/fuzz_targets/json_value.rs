@@ -4,13 +4,18 @@
 //! bits, NaN payloads aside).
 #![no_main]
 
+/// NaN payloads canonical, as Java writes them: the test harness's `canon`.
+#[path = "../../tests/harness/src/values.rs"]
+#[allow(dead_code)]
+mod values;
+
 use std::sync::OnceLock;
 
 use hadoop_record::archive::DEFAULT_MAX_DEPTH;
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::value::json::{from_json, parse, to_json, JsonReader};
-use hadoop_record::Value;
 use hadoop_record_compiler::{load, LoadOptions};
+use values::canon;
 
 fn schema() -> &'static Schema {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
@@ -20,19 +25,6 @@ fn schema() -> &'static Schema {
         let model = load(&files, &LoadOptions::default()).expect("the fixture schemas load");
         model.to_schema().into_schema()
     })
-}
-
-fn canon(v: &Value) -> Value {
-    match v {
-        Value::Float(f) if f.is_nan() => Value::Float(f32::NAN),
-        Value::Double(d) if d.is_nan() => Value::Double(f64::NAN),
-        Value::Vector(items) => Value::Vector(items.iter().map(canon).collect()),
-        Value::Record(items) => Value::Record(items.iter().map(canon).collect()),
-        Value::Map(entries) => {
-            Value::Map(entries.iter().map(|(k, v)| (canon(k), canon(v))).collect())
-        }
-        v => v.clone(),
-    }
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

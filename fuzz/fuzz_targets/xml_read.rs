@@ -9,28 +9,15 @@
 mod archive_common;
 #[path = "../../runtime/tests/fixture_records/mod.rs"]
 mod fixture_records;
-
-use std::io::Read;
+#[path = "../../tests/harness/src/trickle.rs"]
+#[allow(dead_code)]
+mod trickle;
 
 use hadoop_record::archive::xml::XmlInput;
 use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
 use hadoop_record::value::read_record;
 use hadoop_record::RecordInput;
 use libfuzzer_sys::fuzz_target;
-
-struct Chunked<'a> {
-    data: &'a [u8],
-    size: usize,
-}
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let k = self.size.min(buf.len()).min(self.data.len());
-        buf[..k].copy_from_slice(&self.data[..k]);
-        self.data = &self.data[k..];
-        Ok(k)
-    }
-}
 
 fn schema() -> (Schema, hadoop_record::schema::RecordId) {
     use FieldType::*;
@@ -69,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let (schema, id) = schema();
     let size = usize::from(first % 64) + 1;
-    let mut input = XmlInput::new(Chunked { data: rest, size });
+    let mut input = XmlInput::new(trickle::Trickle::new(rest, size));
     for _ in 0..1000 {
         match input.at_end() {
             Ok(true) => return,

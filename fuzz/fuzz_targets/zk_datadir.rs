@@ -16,6 +16,30 @@ fn check(e: &Error, len: usize) {
     let _ = e.to_string();
 }
 
+/// Every item of `reader` (each printed by `show`) until the first error, which must be the
+/// last item; the error, at a sound offset of a file of `len` bytes.
+fn read_all<T, Shown>(
+    reader: Result<impl Iterator<Item = Result<T, Error>>, Error>,
+    len: usize,
+    show: impl Fn(&T) -> Shown,
+) {
+    let reader = match reader {
+        Ok(reader) => reader,
+        Err(e) => return check(&e, len),
+    };
+    let mut failed = false;
+    for item in reader {
+        assert!(!failed, "an item after the damage");
+        match item {
+            Ok(item) => drop(show(&item)),
+            Err(e) => {
+                check(&e, len);
+                failed = true;
+            }
+        }
+    }
+}
+
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some((&pick, data)) = data.split_first() else {
         return;
@@ -31,38 +55,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     }
     file.extend_from_slice(data);
     if pick & 1 == 0 {
-        match TxnLogReader::new(&file) {
-            Ok(reader) => {
-                let mut failed = false;
-                for entry in reader {
-                    assert!(!failed, "an entry after the damage");
-                    match entry {
-                        Ok(e) => drop(txn_entry_json(&e)),
-                        Err(e) => {
-                            check(&e, file.len());
-                            failed = true;
-                        }
-                    }
-                }
-            }
-            Err(e) => check(&e, file.len()),
-        }
+        read_all(TxnLogReader::new(&file), file.len(), txn_entry_json);
     } else {
-        match SnapshotReader::new(&file) {
-            Ok(reader) => {
-                let mut failed = false;
-                for item in reader {
-                    assert!(!failed, "an item after the damage");
-                    match item {
-                        Ok(i) => drop(node_json(&i)),
-                        Err(e) => {
-                            check(&e, file.len());
-                            failed = true;
-                        }
-                    }
-                }
-            }
-            Err(e) => check(&e, file.len()),
-        }
+        read_all(SnapshotReader::new(&file), file.len(), node_json);
     }
 });

@@ -16,7 +16,10 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use hadoop_record::archive::text::{parse_double, parse_float, push_double, push_float};
 use hadoop_record::archive::FloatText;
 
@@ -81,6 +84,25 @@ fn random_floats() -> Vec<f32> {
         .collect()
 }
 
+/// Times `write` of each of `values` (a batch) into `out`, as `id` of the values `name`.
+fn bench_writes<T: Copy>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    out: &mut Vec<u8>,
+    (id, name): (&str, &str),
+    values: &[T],
+    mut write: impl FnMut(&mut Vec<u8>, T),
+) {
+    group.bench_with_input(BenchmarkId::new(id, name), values, |b, values| {
+        b.iter(|| {
+            out.clear();
+            for &v in values {
+                write(out, black_box(v));
+            }
+            black_box(out.len())
+        })
+    });
+}
+
 fn format(c: &mut Criterion) {
     let mut group = c.benchmark_group("float_text/format");
     group.throughput(Throughput::Elements(BATCH as u64));
@@ -90,97 +112,37 @@ fn format(c: &mut Criterion) {
         .into_iter()
         .chain(classes.map(|class| (class, doubles_of(class))));
     for (name, values) in doubles {
-        group.bench_with_input(
-            BenchmarkId::new("push_double", name),
-            &values,
-            |b, values| {
-                b.iter(|| {
-                    out.clear();
-                    for &v in values {
-                        push_double(&mut out, black_box(v));
-                    }
-                    black_box(out.len())
-                })
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("legacy_double", name),
-            &values,
-            |b, values| {
-                b.iter(|| {
-                    out.clear();
-                    for &v in values {
-                        FloatText::Legacy.push_double(&mut out, black_box(v));
-                    }
-                    black_box(out.len())
-                })
-            },
-        );
+        let g = &mut group;
+        bench_writes(g, &mut out, ("push_double", name), &values, push_double);
+        bench_writes(g, &mut out, ("legacy_double", name), &values, |out, v| {
+            FloatText::Legacy.push_double(out, v)
+        });
         // The shortest-digits core alone, for the cost of Java's layout on top.
-        group.bench_with_input(BenchmarkId::new("zmij_only", name), &values, |b, values| {
-            let mut buf = zmij::Buffer::new();
-            b.iter(|| {
-                out.clear();
-                for &v in values {
-                    out.extend_from_slice(buf.format_finite(black_box(v)).as_bytes());
-                }
-                black_box(out.len())
-            })
+        let mut buf = zmij::Buffer::new();
+        bench_writes(g, &mut out, ("zmij_only", name), &values, |out, v| {
+            out.extend_from_slice(buf.format_finite(v).as_bytes())
         });
     }
     for (name, values) in [("short", short_floats()), ("random", random_floats())] {
-        group.bench_with_input(
-            BenchmarkId::new("push_float", name),
+        let g = &mut group;
+        bench_writes(g, &mut out, ("push_float", name), &values, push_float);
+        bench_writes(g, &mut out, ("legacy_float", name), &values, |out, v| {
+            FloatText::Legacy.push_float(out, v)
+        });
+        bench_writes(
+            g,
+            &mut out,
+            ("legacy_double_widened", name),
             &values,
-            |b, values| {
-                b.iter(|| {
-                    out.clear();
-                    for &v in values {
-                        push_float(&mut out, black_box(v));
-                    }
-                    black_box(out.len())
-                })
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("legacy_float", name),
-            &values,
-            |b, values| {
-                b.iter(|| {
-                    out.clear();
-                    for &v in values {
-                        FloatText::Legacy.push_float(&mut out, black_box(v));
-                    }
-                    black_box(out.len())
-                })
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("legacy_double_widened", name),
-            &values,
-            |b, values| {
-                b.iter(|| {
-                    out.clear();
-                    for &v in values {
-                        FloatText::Legacy.push_double(&mut out, f64::from(black_box(v)));
-                    }
-                    black_box(out.len())
-                })
-            },
+            |out, v| FloatText::Legacy.push_double(out, f64::from(v)),
         );
         // What the CSV writer does with a float.
-        group.bench_with_input(
-            BenchmarkId::new("push_double_widened", name),
+        bench_writes(
+            g,
+            &mut out,
+            ("push_double_widened", name),
             &values,
-            |b, values| {
-                b.iter(|| {
-                    out.clear();
-                    for &v in values {
-                        push_double(&mut out, f64::from(black_box(v)));
-                    }
-                    black_box(out.len())
-                })
-            },
+            |out, v| push_double(out, f64::from(v)),
         );
     }
     group.finish();
@@ -200,46 +162,42 @@ where
         .collect()
 }
 
+/// Times `parse` of each of `texts` (a batch), as `id` of the values `name`.
+fn bench_parses(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    (id, name): (&str, &str),
+    texts: &[Vec<u8>],
+    parse: impl Fn(&[u8]) -> f64,
+) {
+    group.bench_with_input(BenchmarkId::new(id, name), texts, |b, texts| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for text in texts {
+                sum += parse(black_box(text));
+            }
+            black_box(sum)
+        })
+    });
+}
+
 fn parse(c: &mut Criterion) {
     let mut group = c.benchmark_group("float_text/parse");
     group.throughput(Throughput::Elements(BATCH as u64));
     for (name, values) in [("short", short_doubles()), ("random", random_doubles())] {
         let texts = texts(&values, push_double);
-        group.bench_with_input(
-            BenchmarkId::new("parse_double", name),
-            &texts,
-            |b, texts| {
-                b.iter(|| {
-                    let mut sum = 0.0;
-                    for text in texts {
-                        sum += parse_double(black_box(text)).unwrap_or(0.0);
-                    }
-                    black_box(sum)
-                })
-            },
-        );
+        bench_parses(&mut group, ("parse_double", name), &texts, |text| {
+            parse_double(text).unwrap_or(0.0)
+        });
         // The standard library's parser alone, for the cost of checking Java's grammar.
-        group.bench_with_input(BenchmarkId::new("std_only", name), &texts, |b, texts| {
-            b.iter(|| {
-                let mut sum = 0.0;
-                for text in texts {
-                    let text = std::str::from_utf8(black_box(text)).unwrap_or("");
-                    sum += text.parse::<f64>().unwrap_or(0.0);
-                }
-                black_box(sum)
-            })
+        bench_parses(&mut group, ("std_only", name), &texts, |text| {
+            let text = std::str::from_utf8(text).unwrap_or("");
+            text.parse::<f64>().unwrap_or(0.0)
         });
     }
     for (name, values) in [("short", short_floats()), ("random", random_floats())] {
         let texts = texts(&values, push_float);
-        group.bench_with_input(BenchmarkId::new("parse_float", name), &texts, |b, texts| {
-            b.iter(|| {
-                let mut sum = 0.0;
-                for text in texts {
-                    sum += parse_float(black_box(text)).unwrap_or(0.0);
-                }
-                black_box(sum)
-            })
+        bench_parses(&mut group, ("parse_float", name), &texts, |text| {
+            parse_float(text).map_or(0.0, f64::from)
         });
     }
     group.finish();

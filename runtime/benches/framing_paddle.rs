@@ -110,72 +110,64 @@ fn bench(c: &mut Criterion) {
         // The compression crates alone, on the same payload bytes in the same 1 MiB pieces.
         let pieces: Vec<&[u8]> = raw.chunks(1 << 20).collect();
         let mut compressed = Vec::with_capacity(raw.len());
-        group.bench_function(BenchmarkId::new("crate/snap-compress", size), |b| {
-            b.iter(|| {
-                compressed.clear();
-                for p in &pieces {
-                    let mut enc = snap::write::FrameEncoder::new(&mut compressed);
-                    enc.write_all(p).unwrap();
-                    enc.flush().unwrap();
-                }
-            })
-        });
-        let snapped: Vec<Vec<u8>> = pieces
-            .iter()
-            .map(|p| {
-                let mut v = Vec::new();
-                let mut enc = snap::write::FrameEncoder::new(&mut v);
-                enc.write_all(p).unwrap();
-                enc.flush().unwrap();
-                drop(enc);
-                v
-            })
-            .collect();
         let mut plain = Vec::with_capacity(1 << 21);
-        group.bench_function(BenchmarkId::new("crate/snap-decompress", size), |b| {
-            b.iter(|| {
-                for s in &snapped {
-                    plain.clear();
-                    snap::read::FrameDecoder::new(&s[..])
-                        .read_to_end(&mut plain)
-                        .unwrap();
-                }
-            })
-        });
-        group.bench_function(BenchmarkId::new("crate/gzip-compress", size), |b| {
-            b.iter(|| {
-                compressed.clear();
-                for p in &pieces {
-                    let mut enc = flate2::write::GzEncoder::new(
-                        &mut compressed,
-                        flate2::Compression::default(),
-                    );
-                    enc.write_all(p).unwrap();
-                    enc.finish().unwrap();
-                }
-            })
-        });
-        let gzipped: Vec<Vec<u8>> = pieces
-            .iter()
-            .map(|p| {
-                let mut enc =
-                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-                enc.write_all(p).unwrap();
-                enc.finish().unwrap()
-            })
-            .collect();
-        group.bench_function(BenchmarkId::new("crate/gzip-decompress", size), |b| {
-            b.iter(|| {
-                for g in &gzipped {
-                    plain.clear();
-                    flate2::read::GzDecoder::new(&g[..])
-                        .read_to_end(&mut plain)
-                        .unwrap();
-                }
-            })
-        });
+        let codecs: [(&str, Codec, Codec); 2] = [
+            ("snap", snap_compress, |stored, out| {
+                read_all(snap::read::FrameDecoder::new(stored), out)
+            }),
+            ("gzip", gzip_compress, |stored, out| {
+                read_all(flate2::read::GzDecoder::new(stored), out)
+            }),
+        ];
+        for (name, compress, decompress) in codecs {
+            let id = |what: &str| BenchmarkId::new(format!("crate/{name}-{what}"), size);
+            group.bench_function(id("compress"), |b| {
+                b.iter(|| {
+                    compressed.clear();
+                    for p in &pieces {
+                        compress(p, &mut compressed);
+                    }
+                })
+            });
+            let stored: Vec<Vec<u8>> = pieces
+                .iter()
+                .map(|p| {
+                    let mut v = Vec::new();
+                    compress(p, &mut v);
+                    v
+                })
+                .collect();
+            group.bench_function(id("decompress"), |b| {
+                b.iter(|| {
+                    for s in &stored {
+                        plain.clear();
+                        decompress(s, &mut plain);
+                    }
+                })
+            });
+        }
     }
     group.finish();
+}
+
+/// A compression crate's whole-stream coding alone: from the first slice onto the vector.
+type Codec = fn(&[u8], &mut Vec<u8>);
+
+fn snap_compress(piece: &[u8], out: &mut Vec<u8>) {
+    let mut enc = snap::write::FrameEncoder::new(out);
+    enc.write_all(piece).unwrap();
+    enc.flush().unwrap();
+}
+
+fn gzip_compress(piece: &[u8], out: &mut Vec<u8>) {
+    let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::default());
+    enc.write_all(piece).unwrap();
+    enc.finish().unwrap();
+}
+
+/// What a crate's decoder gives, onto `out`.
+fn read_all(mut decoder: impl Read, out: &mut Vec<u8>) {
+    decoder.read_to_end(out).unwrap();
 }
 
 criterion_group!(benches, bench);

@@ -6,7 +6,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use hadoop_record::framing::plasma::{
     Compression, FixedReader, FixedWriter, TextReader, TextWriter, VarReader, VarWriteOptions,
     VarWriter,
@@ -70,6 +73,69 @@ fn v1_file(records: &[Vec<u8>], capacity: usize) -> Vec<u8> {
     w.into_inner().unwrap()
 }
 
+fn text_file(records: &[Vec<u8>], capacity: usize) -> Vec<u8> {
+    let mut w = TextWriter::new(Vec::with_capacity(capacity));
+    write_all(&mut w, records);
+    w.into_inner().unwrap()
+}
+
+fn fixed_file(records: &[Vec<u8>], size: usize, capacity: usize) -> Vec<u8> {
+    let mut w = FixedWriter::new(Vec::with_capacity(capacity), size).unwrap();
+    write_all(&mut w, records);
+    w.into_inner().unwrap()
+}
+
+/// The group `name`, counting `bytes` of payload an iteration, timing `write` (the file of the
+/// payloads, in a vector of the capacity given) as `write/label`; and that file.
+fn write_group<'c>(
+    c: &'c mut Criterion,
+    name: &str,
+    (bytes, label): (u64, &str),
+    write: impl Fn(usize) -> Vec<u8>,
+) -> (BenchmarkGroup<'c, WallTime>, Vec<u8>) {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Bytes(bytes));
+    let file = write(0);
+    group.bench_function(BenchmarkId::new("write", label), |b| {
+        b.iter(|| black_box(write(file.len())))
+    });
+    (group, file)
+}
+
+/// Times `code` on each of `blocks`.
+fn bench_blocks<B: AsRef<[u8]>>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    blocks: &[B],
+    mut code: impl FnMut(&[u8]) -> usize,
+) {
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            for block in blocks {
+                black_box(code(block.as_ref()));
+            }
+        })
+    });
+}
+
+/// Times reading every record of the reader `read` makes.
+fn bench_read<I, T, E>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    read: impl Fn() -> I,
+) where
+    I: IntoIterator<Item = Result<T, E>>,
+    E: std::fmt::Debug,
+{
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            for r in read() {
+                black_box(r.unwrap());
+            }
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
     for size in [100usize, 64 << 10] {
         let records = payloads(size);
@@ -83,27 +149,21 @@ fn bench(c: &mut Criterion) {
             // plasma-var's snappy chunks hold for this text: the reference for the
             // compressed rows.
             let raw: Vec<u8> = records.concat();
-            let blocks: Vec<Vec<u8>> = raw
-                .chunks(256 << 10)
+            let plain: Vec<&[u8]> = raw.chunks(256 << 10).collect();
+            let compressed: Vec<Vec<u8>> = plain
+                .iter()
                 .map(|b| snap::raw::Encoder::new().compress_vec(b).unwrap())
                 .collect();
-            group.bench_function(BenchmarkId::new("snap-crate-compress", label), |b| {
-                let mut enc = snap::raw::Encoder::new();
-                let mut out = vec![0; snap::raw::max_compress_len(256 << 10)];
-                b.iter(|| {
-                    for block in raw.chunks(256 << 10) {
-                        black_box(enc.compress(block, &mut out).unwrap());
-                    }
-                })
+            let mut out = vec![0; snap::raw::max_compress_len(256 << 10)];
+            let mut enc = snap::raw::Encoder::new();
+            let id = BenchmarkId::new("snap-crate-compress", label);
+            bench_blocks(&mut group, id, &plain, |b| {
+                enc.compress(b, &mut out).unwrap()
             });
-            group.bench_function(BenchmarkId::new("snap-crate-decompress", label), |b| {
-                let mut dec = snap::raw::Decoder::new();
-                let mut out = vec![0; 256 << 10];
-                b.iter(|| {
-                    for block in &blocks {
-                        black_box(dec.decompress(block, &mut out).unwrap());
-                    }
-                })
+            let mut dec = snap::raw::Decoder::new();
+            let id = BenchmarkId::new("snap-crate-decompress", label);
+            bench_blocks(&mut group, id, &compressed, |b| {
+                dec.decompress(b, &mut out).unwrap()
             });
         }
         for compression in [Compression::None, Compression::Snappy] {
@@ -112,77 +172,36 @@ fn bench(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new("write", &id), |b| {
                 b.iter(|| black_box(var_file(&records, compression, file.len())))
             });
-            group.bench_function(BenchmarkId::new("read", &id), |b| {
-                b.iter(|| {
-                    for r in VarReader::new(&file[..]) {
-                        black_box(r.unwrap());
-                    }
-                })
+            bench_read(&mut group, BenchmarkId::new("read", &id), || {
+                VarReader::new(&file[..])
             });
         }
         group.finish();
 
-        let mut group = c.benchmark_group("v1");
-        group.throughput(Throughput::Bytes(bytes));
-        let file = v1_file(&records, 0);
-        group.bench_function(BenchmarkId::new("write", label), |b| {
-            b.iter(|| black_box(v1_file(&records, file.len())))
+        let (mut group, file) = write_group(c, "v1", (bytes, label), |capacity| {
+            v1_file(&records, capacity)
         });
-        group.bench_function(BenchmarkId::new("read", label), |b| {
-            b.iter(|| {
-                for r in V1Reader::new(&file[..]).unwrap() {
-                    black_box(r.unwrap());
-                }
-            })
+        bench_read(&mut group, BenchmarkId::new("read", label), || {
+            V1Reader::new(&file[..]).unwrap()
         });
-        group.bench_function(BenchmarkId::new("read-payloads", label), |b| {
-            b.iter(|| {
-                for r in V1Reader::new(&file[..]).unwrap().payloads() {
-                    black_box(r.unwrap());
-                }
-            })
+        bench_read(&mut group, BenchmarkId::new("read-payloads", label), || {
+            V1Reader::new(&file[..]).unwrap().payloads()
         });
         group.finish();
 
-        let mut group = c.benchmark_group("plasma-text");
-        group.throughput(Throughput::Bytes(bytes));
-        let mut w = TextWriter::new(Vec::new());
-        write_all(&mut w, &records);
-        let file = w.into_inner().unwrap();
-        group.bench_function(BenchmarkId::new("write", label), |b| {
-            b.iter(|| {
-                let mut w = TextWriter::new(Vec::with_capacity(file.len()));
-                write_all(&mut w, &records);
-                black_box(w.into_inner().unwrap())
-            })
+        let (mut group, file) = write_group(c, "plasma-text", (bytes, label), |capacity| {
+            text_file(&records, capacity)
         });
-        group.bench_function(BenchmarkId::new("read", label), |b| {
-            b.iter(|| {
-                for r in TextReader::new(&file[..]) {
-                    black_box(r.unwrap());
-                }
-            })
+        bench_read(&mut group, BenchmarkId::new("read", label), || {
+            TextReader::new(&file[..])
         });
         group.finish();
 
-        let mut group = c.benchmark_group("plasma-fixed");
-        group.throughput(Throughput::Bytes(bytes));
-        let mut w = FixedWriter::new(Vec::new(), size).unwrap();
-        write_all(&mut w, &records);
-        let file = w.into_inner().unwrap();
-        group.bench_function(BenchmarkId::new("write", label), |b| {
-            b.iter(|| {
-                let mut w = FixedWriter::new(Vec::with_capacity(file.len()), size).unwrap();
-                write_all(&mut w, &records);
-                black_box(w.into_inner().unwrap())
-            })
+        let (mut group, file) = write_group(c, "plasma-fixed", (bytes, label), |capacity| {
+            fixed_file(&records, size, capacity)
         });
-        group.bench_function(BenchmarkId::new("read", label), |b| {
-            b.iter(|| {
-                for r in FixedReader::new(&file[..], size).unwrap() {
-                    black_box(r.unwrap());
-                }
-            })
+        bench_read(&mut group, BenchmarkId::new("read", label), || {
+            FixedReader::new(&file[..], size).unwrap()
         });
         group.finish();
     }

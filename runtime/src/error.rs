@@ -144,6 +144,16 @@ impl Error {
         Error::new(ErrorKind::Syntax, message)
     }
 
+    /// An [`ErrorKind::Unsupported`] error for `name`, which names none of the `choices` of
+    /// `what`: `unknown {what} {name} (expected {choices})`, the name as an [`excerpt`].
+    #[cold]
+    pub(crate) fn unknown_name(what: &str, name: &str, choices: &str) -> Self {
+        Error::new(
+            ErrorKind::Unsupported,
+            format!("unknown {what} {} (expected {choices})", excerpt(name)),
+        )
+    }
+
     /// Sets the position unless one is already set (the innermost position wins).
     #[must_use]
     pub fn at(mut self, position: Position) -> Self {

@@ -47,7 +47,7 @@ use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::jute::{JuteInput, JuteOptions, JuteOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{FloatText, RecordInput, RecordOutput, Sink};
-use crate::error::{excerpt, Error, ErrorKind, IntoInnerError, Position, Result};
+use crate::error::{Error, ErrorKind, IntoInnerError, Position, Result};
 use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
 use crate::schema::{FieldType, RecordId, Schema};
@@ -99,15 +99,7 @@ impl FromStr for Format {
             .iter()
             .copied()
             .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Unsupported,
-                    format!(
-                        "unknown format {} (expected binary, csv, xml or jute)",
-                        excerpt(s)
-                    ),
-                )
-            })
+            .ok_or_else(|| Error::unknown_name("format", s, "binary, csv, xml or jute"))
     }
 }
 

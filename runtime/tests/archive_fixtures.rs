@@ -5,6 +5,7 @@
 
 mod fixture_checks;
 mod fixture_records;
+mod support;
 
 use fixture_harness::Encoding;
 use hadoop_record::Format;

@@ -5,6 +5,7 @@ mod support;
 
 use std::io::Read;
 
+use fixture_harness::Trickle;
 use hadoop_record::framing::mesos::{
     encode_frame, info, MesosDecoder, MesosOptions, MesosReader, MesosWriter,
 };
@@ -75,18 +76,6 @@ fn read_all<R: Read>(mut reader: MesosReader<R>) -> (Vec<Vec<u8>>, Option<Error>
     out
 }
 
-/// A reader that hands out at most `n` bytes per call.
-struct Trickle<'a>(&'a [u8], usize);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.1.min(buf.len()).min(self.0.len());
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
-
 #[test]
 fn fixtures_read_as_the_manifest_says() {
     for case in cases() {
@@ -94,7 +83,7 @@ fn fixtures_read_as_the_manifest_says() {
             let (records, err) = if piece == usize::MAX {
                 read_all(MesosReader::new(&case.bytes[..]))
             } else {
-                read_all(MesosReader::new(Trickle(&case.bytes, piece)))
+                read_all(MesosReader::new(Trickle::new(&case.bytes, piece)))
             };
             assert_eq!(records, case.records, "{} in {piece}-byte reads", case.file);
             assert_eq!(err.as_ref().map(Error::kind), case.error, "{}", case.file);
@@ -342,7 +331,7 @@ proptest! {
         prop_assert!(err.is_none());
         prop_assert_eq!(&got, &records);
 
-        let (got, err) = read_all(MesosReader::new(Trickle(&bytes, 3)));
+        let (got, err) = read_all(MesosReader::new(Trickle::new(&bytes, 3)));
         prop_assert!(err.is_none());
         prop_assert_eq!(&got, &records);
     }

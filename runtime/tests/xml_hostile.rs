@@ -2,28 +2,12 @@
 //! never a panic; what an XML parser accepts beyond Java's output is read correctly.
 
 use fixture_harness::add_record;
-use std::io::Read;
 
-use fixture_harness::{hadoop_java, record_id, schema, Encoding};
+use fixture_harness::{hadoop_java, record_id, schema, Encoding, Trickle};
 use hadoop_record::archive::xml::XmlInput;
 use hadoop_record::schema::{FieldType, Schema};
 use hadoop_record::value::read_record;
 use hadoop_record::{Error, ErrorKind, Position, RecordInput, Value};
-
-/// A reader that hands out at most `n` bytes per call, to exercise every refill path.
-struct Trickle<'a> {
-    data: &'a [u8],
-    n: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let k = self.n.min(buf.len()).min(self.data.len());
-        buf[..k].copy_from_slice(&self.data[..k]);
-        self.data = &self.data[k..];
-        Ok(k)
-    }
-}
 
 fn read_all(input: &mut impl RecordInput, ty: &str) -> Result<Vec<Value>, Error> {
     let mut out = Vec::new();
@@ -99,7 +83,7 @@ fn every_fixture_reads_the_same_through_a_trickling_reader() {
     for case in hadoop_java().cases_in(Encoding::Xml) {
         let bytes = case.bytes();
         for n in [1, 7] {
-            let mut input = XmlInput::new(Trickle { data: &bytes, n });
+            let mut input = XmlInput::new(Trickle::new(&bytes, n));
             let got = read_all(&mut input, &case.record_type)
                 .unwrap_or_else(|e| panic!("{}: {e}", case.name));
             let want = case.expected_values();
@@ -516,10 +500,7 @@ fn long_tags_and_huge_inputs_stay_bounded() {
     // A large string is read whole, through any reader.
     let big = "x".repeat(1 << 20);
     let doc = string_rec(&big);
-    let mut input = XmlInput::new(Trickle {
-        data: doc.as_bytes(),
-        n: 1000,
-    });
+    let mut input = XmlInput::new(Trickle::new(doc.as_bytes(), 1000));
     let got = read_all(&mut input, "oracle.prims.StringRec").unwrap();
     assert_eq!(got, [Value::Record(vec![Value::String(big)])]);
     // A comment of a megabyte between records is skipped.
@@ -566,10 +547,7 @@ fn error_positions_do_not_depend_on_how_the_input_arrives() {
     let want = read(&doc, &case.record_type).unwrap_err();
     assert!(matches!(want.position(), Some(Position::LineCol { line, .. }) if line > 10_000));
     for n in [1, 3, 4096, 70_000] {
-        let mut input = XmlInput::new(Trickle {
-            data: doc.as_bytes(),
-            n,
-        });
+        let mut input = XmlInput::new(Trickle::new(doc.as_bytes(), n));
         let e = read_all(&mut input, &case.record_type).unwrap_err();
         assert_eq!(e.position(), want.position(), "chunks of {n}: {e}");
         assert_eq!(e.record(), want.record());

@@ -2,9 +2,7 @@
 //! writer and reader, whatever its strings hold (every escape class, supplementary
 //! characters, `]]>`), and whatever sizes the reader's input arrives in.
 
-use std::io::Read;
-
-use fixture_harness::{read_back, record_id, schema};
+use fixture_harness::{read_back, record_id, schema, Trickle};
 use hadoop_record::archive::xml::{XmlInput, XmlOutput};
 use hadoop_record::schema::FieldType;
 use hadoop_record::value::{read_record, write_record};
@@ -89,23 +87,6 @@ fn value_of(ty: &FieldType, depth: u32) -> BoxedStrategy<Value> {
     }
 }
 
-struct Chunked<'a> {
-    data: &'a [u8],
-    sizes: Vec<usize>,
-    next: usize,
-}
-
-impl Read for Chunked<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let want = self.sizes[self.next % self.sizes.len()];
-        self.next += 1;
-        let k = want.min(buf.len()).min(self.data.len());
-        buf[..k].copy_from_slice(&self.data[..k]);
-        self.data = &self.data[k..];
-        Ok(k)
-    }
-}
-
 fn records(ty: &'static str) -> impl Strategy<Value = Vec<Value>> {
     prop::collection::vec(value_of(&FieldType::Record(record_id(ty)), 0), 1..4)
 }
@@ -117,11 +98,7 @@ fn round_trip(ty: &str, values: &[Value], sizes: Vec<usize>) -> Result<(), TestC
         write_record(&mut out, schema(), id, v, "").unwrap();
     }
     let xml = out.into_inner().unwrap();
-    let mut input = XmlInput::new(Chunked {
-        data: &xml,
-        sizes,
-        next: 0,
-    });
+    let mut input = XmlInput::new(Trickle::cycling(&xml, sizes));
     for want in values {
         let got = read_record(&mut input, schema(), id, "")
             .map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&xml))))?;

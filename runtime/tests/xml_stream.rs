@@ -9,9 +9,9 @@ mod fixture_records;
 mod fixture_records_arb;
 mod support;
 
-use fixture_checks::{read_values, Trickle};
+use fixture_checks::read_values;
 use fixture_harness::canon;
-use fixture_harness::{hadoop_java, record_id, schema, Encoding};
+use fixture_harness::{hadoop_java, record_id, schema, Encoding, Trickle};
 use fixture_records::{AllPrims, Outer, ToValue};
 use hadoop_record::{ErrorKind, Format, Position, RecordReader, RecordWriter};
 use proptest::prelude::*;
@@ -64,7 +64,10 @@ fn truncation_at_every_byte_is_a_clean_end_or_a_located_error() {
                 || complete > 0 && prefix[ends[complete - 1]..].iter().all(|b| *b == b'\n');
             for (how, (got, err)) in [
                 ("slice", read_values(prefix, Format::Xml, case)),
-                ("trickled", read_values(Trickle(prefix), Format::Xml, case)),
+                (
+                    "trickled",
+                    read_values(Trickle::new(prefix, 1), Format::Xml, case),
+                ),
             ] {
                 match err {
                     None => assert!(clean, "{}[..{len}] ({how}) read cleanly", case.name),

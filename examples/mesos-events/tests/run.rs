@@ -2,6 +2,7 @@
 
 use std::process::Command;
 
+use fixture_harness::process::{assert_success, stdout};
 use hadoop_record::framing::mesos::MesosReader;
 
 fn expected_events() -> Vec<serde_json::Value> {
@@ -28,12 +29,8 @@ fn the_binary_runs_to_completion_and_prints_the_events() {
     let out = Command::new(env!("CARGO_BIN_EXE_mesos-events"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_success(&out, "mesos-events");
+    let stdout = stdout(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 6, "{stdout}");
     assert!(lines[0].starts_with("SUBSCRIBED: {"), "{stdout}");

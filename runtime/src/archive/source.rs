@@ -178,27 +178,13 @@ impl<R: Read> Source<R> {
 
 #[cfg(test)]
 mod tests {
+    use fixture_harness::Trickle;
+
     use super::*;
-
-    /// Hands out at most one byte per read.
-    struct Trickle<'a>(&'a [u8]);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
 
     #[test]
     fn request_refills_and_offsets_follow() {
-        let mut s = Source::new(Trickle(b"abcdef"));
+        let mut s = Source::new(Trickle::new(b"abcdef", 1));
         assert!(s.request(3).unwrap());
         assert_eq!(s.available(), b"abc");
         s.consume(2);
@@ -215,7 +201,7 @@ mod tests {
     #[test]
     fn skip_steps_over_buffered_and_unbuffered_bytes_and_stops_at_the_end() {
         let data: Vec<u8> = (0..=255).collect();
-        let mut src = Source::with_capacity(Trickle(&data), 4);
+        let mut src = Source::with_capacity(Trickle::new(&data, 1), 4);
         assert_eq!(src.skip(10).unwrap(), 10);
         assert_eq!(src.offset(), 10);
         assert_eq!(src.peek().unwrap(), Some(10));

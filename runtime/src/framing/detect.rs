@@ -601,15 +601,6 @@ mod tests {
     #[test]
     fn peeking_gives_every_byte_back_and_keeps_the_first() {
         // A reader that gives a byte at a time: the look ahead still gets its bytes.
-        struct Trickle<'a>(&'a [u8]);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let n = buf.len().min(1).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
         let mut w = SeqWriter::new(Vec::new(), SeqWriteOptions::new("links.Link"));
         for i in 0..1000u32 {
             w.append(b"", &i.to_be_bytes()).unwrap();
@@ -623,7 +614,7 @@ mod tests {
             (&b"SEQ"[..], 3),
             (&[][..], 0),
         ] {
-            let mut peeked = Peeked::new(Trickle(input)).unwrap();
+            let mut peeked = Peeked::new(fixture_harness::Trickle::new(input, 1)).unwrap();
             // As much read ahead as tells the framing: a byte of input no framing starts
             // with, a SequenceFile's class names.
             assert_eq!(peeked.first_bytes(), &input[..peeked_len]);

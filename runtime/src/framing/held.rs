@@ -69,6 +69,16 @@ impl<W> DerefMut for Held<W> {
     }
 }
 
+impl<W: Write> Held<W> {
+    /// The end of a framing writer's `finish`: flushes the writer once `pending` (what the
+    /// framing writer had left to write) succeeded, passing the result through
+    /// [`Held::watch`].
+    pub(crate) fn flush_after(&mut self, pending: Result<()>) -> Result<()> {
+        let result = pending.and_then(|()| Ok(self.flush()?));
+        self.watch(result)
+    }
+}
+
 impl<W: Write> Write for Held<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         (**self).write(buf)

@@ -38,7 +38,7 @@ use super::plasma::{FixedReader, TextOptions, TextReader, VarReadOptions, VarRea
 use super::seqfile::{SeqReadOptions, SeqReader};
 use super::v1::{Payloads, V1ReadOptions, V1Reader};
 use super::BufferPool;
-use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::stream::Format;
 
 /// A file's framing and how to read it. Its [name](fmt::Display) is the one `rcc` takes
@@ -97,13 +97,8 @@ impl FromStr for Framing {
             _ => match name.parse() {
                 Ok(super::plasma::PlasmaFormat::Fixed(n)) => Framing::PlasmaFixed(n),
                 _ => {
-                    return Err(Error::new(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "unknown framing {} (expected one of {FRAMING_NAMES})",
-                            excerpt(name)
-                        ),
-                    ))
+                    let choices = format!("one of {FRAMING_NAMES}");
+                    return Err(Error::unknown_name("framing", name, &choices));
                 }
             },
         })

@@ -5,27 +5,12 @@
 
 use std::io::Read;
 
-use fixture_harness::{hadoop_java, schema, Case, Encoding};
+use fixture_harness::{hadoop_java, schema, Case, Encoding, Trickle};
 use hadoop_record::archive::FloatText;
 use hadoop_record::{Error, Format, Record, RecordReader, RecordWriter, Value};
 
 use crate::fixture_records::ToValue;
-
-/// Hands out at most one byte per `read`, to exercise every refill path.
-pub struct Trickle<'a>(pub &'a [u8]);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
+use crate::support::truncation::assert_cut_short;
 
 pub fn cases(encoding: Encoding) -> Vec<&'static Case> {
     hadoop_java().cases_in(encoding).collect()
@@ -67,7 +52,7 @@ pub fn decode_all_dynamic(encoding: Encoding, format: Format) -> usize {
             assert!(err.is_none(), "{} ({how}): {}", case.name, err.unwrap());
             assert_values(case, &got, how);
         }
-        let (got, err) = read_values(Trickle(&bytes), format, case);
+        let (got, err) = read_values(Trickle::new(&bytes, 1), format, case);
         assert!(err.is_none(), "{} (trickled): {}", case.name, err.unwrap());
         assert_values(case, &got, "trickled");
     }
@@ -135,7 +120,7 @@ fn typed_one<T: Record + ToValue>(case: &Case, format: Format) {
     let values: Vec<Value> = records.iter().map(ToValue::to_value).collect();
     assert_values(case, &values, "typed");
 
-    let trickled: Vec<T> = RecordReader::new(Trickle(&bytes), format)
+    let trickled: Vec<T> = RecordReader::new(Trickle::new(&bytes, 1), format)
         .into_records::<T>()
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| panic!("{} (typed, trickled): {e}", case.name));
@@ -177,7 +162,10 @@ pub fn truncations(encoding: Encoding, format: Format) -> usize {
             let prefix = &bytes[..len];
             for (how, (got, err)) in [
                 ("slice", read_values(prefix, format, case)),
-                ("trickled", read_values(Trickle(prefix), format, case)),
+                (
+                    "trickled",
+                    read_values(Trickle::new(prefix, 1), format, case),
+                ),
             ] {
                 let complete = ends.iter().filter(|&&e| e <= len).count();
                 match err {
@@ -188,18 +176,7 @@ pub fn truncations(encoding: Encoding, format: Format) -> usize {
                     ),
                     Some(e) => {
                         assert!(!ends.contains(&len), "{}[..{len}] ({how}): {e}", case.name);
-                        assert!(e.position().is_some(), "{}[..{len}]: {e}", case.name);
-                        assert_eq!(
-                            e.record(),
-                            Some(complete as u64),
-                            "{}[..{len}]: {e}",
-                            case.name
-                        );
-                        assert!(
-                            e.path().starts_with(type_name),
-                            "{}[..{len}]: path of {e}",
-                            case.name
-                        );
+                        assert_cut_short(&e, &case.name, len, complete, type_name);
                     }
                 }
                 assert_eq!(got.len(), complete, "{}[..{len}] ({how})", case.name);

@@ -5,4 +5,5 @@
 pub mod alloc;
 pub mod frames;
 pub mod gozip_inputs;
+pub mod truncation;
 pub mod values;

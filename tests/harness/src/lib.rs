@@ -16,6 +16,7 @@ pub mod peers;
 pub mod process;
 mod schemas;
 mod shapes;
+mod trickle;
 mod values;
 
 use std::collections::BTreeMap;
@@ -33,6 +34,7 @@ pub use schemas::{add_record, fixture_schema};
 pub use shapes::{
     java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
 };
+pub use trickle::Trickle;
 pub use values::{canon, read_back};
 
 /// `tests/fixtures` of the repository.

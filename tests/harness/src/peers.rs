@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use crate::process::{assert_success, stdout};
+
 /// Set (not to `0`) to skip the checks that need the peers.
 pub const SKIP_VAR: &str = "HADOOP_RECORD_SKIP_PEERS";
 
@@ -44,12 +46,8 @@ pub fn run_script<S: AsRef<OsStr>>(python: &Path, script: &str, args: &[S]) -> S
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    assert_success(&out, "the peers' python");
+    stdout(&out)
 }
 
 /// The pinned independent readers.

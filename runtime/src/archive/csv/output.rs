@@ -4,6 +4,7 @@ use std::io::Write;
 
 use crate::archive::hex::push_hex;
 use crate::archive::sink::sink_methods;
+use crate::archive::text::float_text_methods;
 use crate::archive::{FloatText, NullType, RecordOutput, Sink};
 use crate::error::Result;
 
@@ -46,28 +47,18 @@ impl<W: Write> CsvOutput<W> {
         }
     }
 
-    /// The same output printing floats and doubles as `float_text`'s JDK does.
-    ///
-    /// ```
-    /// use hadoop_record::archive::{csv::CsvOutput, FloatText};
-    /// use hadoop_record::RecordOutput;
-    /// for (style, line) in [(FloatText::Legacy, "9.999999999999999E22\n"), (FloatText::Shortest, "1.0E23\n")] {
-    ///     let mut out = CsvOutput::new(Vec::new()).with_float_text(style);
-    ///     out.start_record("").unwrap();
-    ///     out.write_double(1e23, "d").unwrap();
-    ///     out.end_record("").unwrap();
-    ///     assert_eq!(out.into_inner().unwrap(), line.as_bytes());
-    /// }
-    /// ```
-    #[must_use]
-    pub fn with_float_text(mut self, float_text: FloatText) -> Self {
-        self.float_text = float_text;
-        self
-    }
-
-    /// Which JDK's text floats and doubles are printed in.
-    pub fn float_text(&self) -> FloatText {
-        self.float_text
+    float_text_methods! {
+        /// ```
+        /// use hadoop_record::archive::{csv::CsvOutput, FloatText};
+        /// use hadoop_record::RecordOutput;
+        /// for (style, line) in [(FloatText::Legacy, "9.999999999999999E22\n"), (FloatText::Shortest, "1.0E23\n")] {
+        ///     let mut out = CsvOutput::new(Vec::new()).with_float_text(style);
+        ///     out.start_record("").unwrap();
+        ///     out.write_double(1e23, "d").unwrap();
+        ///     out.end_record("").unwrap();
+        ///     assert_eq!(out.into_inner().unwrap(), line.as_bytes());
+        /// }
+        /// ```
     }
 
     sink_methods!();

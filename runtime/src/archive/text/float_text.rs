@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{legacy, write};
-use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// The text of `float` and `double` values in Hadoop's CSV and XML archives: that of the
 /// JDK that wrote (or is to read) the data. Java changed `Double.toString` and
@@ -106,6 +106,28 @@ impl FloatText {
     }
 }
 
+/// `with_float_text` and `float_text` of an output whose field `float_text` is the
+/// [`FloatText`] it prints floats and doubles in (the CSV and XML outputs). Used inside the
+/// output's `impl` block; the doc comments given (an example) go on `with_float_text`.
+macro_rules! float_text_methods {
+    ($(#[$example:meta])*) => {
+        /// The same output printing floats and doubles as `float_text`'s JDK does.
+        ///
+        $(#[$example])*
+        #[must_use]
+        pub fn with_float_text(mut self, float_text: $crate::archive::FloatText) -> Self {
+            self.float_text = float_text;
+            self
+        }
+
+        /// Which JDK's text floats and doubles are printed in.
+        pub fn float_text(&self) -> $crate::archive::FloatText {
+            self.float_text
+        }
+    };
+}
+pub(crate) use float_text_methods;
+
 impl fmt::Display for FloatText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -121,13 +143,10 @@ impl FromStr for FloatText {
             .into_iter()
             .find(|t| t.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Unsupported,
-                    format!(
-                        "unknown float text {} (expected legacy, JDK 8 to 18's, or shortest, \
-                         JDK 19 and later's)",
-                        excerpt(s)
-                    ),
+                Error::unknown_name(
+                    "float text",
+                    s,
+                    "legacy, JDK 8 to 18's, or shortest, JDK 19 and later's",
                 )
             })
     }
@@ -136,6 +155,7 @@ impl FromStr for FloatText {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     #[test]
     fn names_read_back_and_others_are_refused() {

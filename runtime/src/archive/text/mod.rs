@@ -31,6 +31,7 @@ mod parse;
 mod two_digits;
 mod write;
 
+pub(crate) use float_text::float_text_methods;
 pub use float_text::FloatText;
 pub use parse::{parse_double, parse_float, FloatTextError};
 pub use write::{double_to_string, float_to_string, push_double, push_float, MAX_LEN};

@@ -209,7 +209,7 @@ fn move16(buf: &mut [u8; ROOM], from: usize, to: usize) {
 
 /// Writes `E` and `exp` (`E7`, `E-324`) at `at`, returning the end.
 #[inline(always)]
-fn put_exponent(buf: &mut [u8; ROOM], at: usize, exp: i32) -> usize {
+pub(super) fn put_exponent(buf: &mut [u8; ROOM], at: usize, exp: i32) -> usize {
     buf[at] = b'E';
     buf[at + 1] = b'-';
     let mut i = at + 1 + usize::from(exp < 0);

@@ -5,6 +5,7 @@ use std::io::Write;
 use super::escape::push_escaped;
 use crate::archive::hex::push_hex;
 use crate::archive::sink::sink_methods;
+use crate::archive::text::float_text_methods;
 use crate::archive::{FloatText, RecordOutput, Sink};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -88,27 +89,17 @@ impl<W: Write> XmlOutput<W> {
         }
     }
 
-    /// The same output printing floats and doubles as `float_text`'s JDK does.
-    ///
-    /// ```
-    /// use hadoop_record::archive::{xml::XmlOutput, FloatText};
-    /// use hadoop_record::RecordOutput;
-    /// let mut out = XmlOutput::new(Vec::new()).with_float_text(FloatText::Shortest);
-    /// out.write_float(f32::MIN_POSITIVE, "f").unwrap();
-    /// assert_eq!(out.into_inner().unwrap(), b"<value><ex:float>1.1754944E-38</ex:float></value>\n");
-    /// let mut out = XmlOutput::new(Vec::new());
-    /// out.write_float(f32::MIN_POSITIVE, "f").unwrap();
-    /// assert_eq!(out.into_inner().unwrap(), b"<value><ex:float>1.17549435E-38</ex:float></value>\n");
-    /// ```
-    #[must_use]
-    pub fn with_float_text(mut self, float_text: FloatText) -> Self {
-        self.float_text = float_text;
-        self
-    }
-
-    /// Which JDK's text floats and doubles are printed in.
-    pub fn float_text(&self) -> FloatText {
-        self.float_text
+    float_text_methods! {
+        /// ```
+        /// use hadoop_record::archive::{xml::XmlOutput, FloatText};
+        /// use hadoop_record::RecordOutput;
+        /// let mut out = XmlOutput::new(Vec::new()).with_float_text(FloatText::Shortest);
+        /// out.write_float(f32::MIN_POSITIVE, "f").unwrap();
+        /// assert_eq!(out.into_inner().unwrap(), b"<value><ex:float>1.1754944E-38</ex:float></value>\n");
+        /// let mut out = XmlOutput::new(Vec::new());
+        /// out.write_float(f32::MIN_POSITIVE, "f").unwrap();
+        /// assert_eq!(out.into_inner().unwrap(), b"<value><ex:float>1.17549435E-38</ex:float></value>\n");
+        /// ```
     }
 
     sink_methods!();

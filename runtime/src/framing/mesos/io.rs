@@ -152,8 +152,7 @@ impl<W: Write> FrameWrite for MesosWriter<W> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        let result = self.inner.flush().map_err(Error::from);
-        self.inner.watch(result)
+        self.inner.flush_after(Ok(()))
     }
 }
 

@@ -160,14 +160,20 @@ pub(crate) fn open_chunk(
     scratch: &mut Vec<u8>,
     spans: Option<&mut Vec<Range<usize>>>,
 ) -> Result<bool, Damage> {
-    let computed = crc32fast::hash(stored);
-    if computed != header.checksum {
-        return Err(Damage::Checksum {
+    check_crc(header, crc32fast::hash(stored))?;
+    open_verified(header, compressor, stored, limit, scratch, spans)
+}
+
+/// Whether the payload's CRC-32, `computed`, is the one its header holds.
+fn check_crc(header: &ChunkHeader, computed: u32) -> Result<(), Damage> {
+    if computed == header.checksum {
+        Ok(())
+    } else {
+        Err(Damage::Checksum {
             stored: header.checksum,
             computed,
-        });
+        })
     }
-    open_verified(header, compressor, stored, limit, scratch, spans)
 }
 
 /// The checks [`open_chunk`] makes, made while a stored payload arrives piece by piece, so
@@ -208,13 +214,7 @@ impl Arrival {
         limit: u64,
         scratch: &mut Vec<u8>,
     ) -> Result<bool, Damage> {
-        let computed = self.crc.finalize();
-        if computed != header.checksum {
-            return Err(Damage::Checksum {
-                stored: header.checksum,
-                computed,
-            });
-        }
+        check_crc(header, self.crc.finalize())?;
         match self.walk {
             Some(walk) => walk_from(stored, header.num_records, walk, drop).map(|()| false),
             None => open_verified(header, compressor, stored, limit, scratch, None),

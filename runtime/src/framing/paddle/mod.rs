@@ -133,12 +133,10 @@ impl std::str::FromStr for Compressor {
             "none" => Ok(Compressor::None),
             "snappy" => Ok(Compressor::Snappy),
             "gzip" => Ok(Compressor::Gzip),
-            _ => Err(crate::Error::new(
-                crate::ErrorKind::Unsupported,
-                format!(
-                    "unknown paddle compressor {} (expected none, snappy or gzip)",
-                    crate::error::excerpt(s)
-                ),
+            _ => Err(crate::Error::unknown_name(
+                "paddle compressor",
+                s,
+                "none, snappy or gzip",
             )),
         }
     }

@@ -214,10 +214,8 @@ impl<W: Write> FrameWrite for PaddleWriter<W> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        let result = self
-            .flush_chunk()
-            .and_then(|()| self.inner.flush().map_err(Error::from));
-        self.inner.watch(result)
+        let pending = self.flush_chunk();
+        self.inner.flush_after(pending)
     }
 }
 

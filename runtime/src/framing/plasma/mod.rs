@@ -30,7 +30,7 @@ pub use var::{Compression, VarReadOptions, VarReader, VarWriteOptions, VarWriter
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use codec::{FixedCodec, TextCodec};
 
-use crate::error::{excerpt, Error, ErrorKind, Position, Result};
+use crate::error::{Error, Position, Result};
 use crate::framing::FrameWrite;
 
 /// Buffer size of readers and writers.
@@ -64,12 +64,10 @@ impl FromStr for PlasmaFormat {
 
     fn from_str(s: &str) -> Result<Self> {
         let bad = || {
-            Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "unknown Plasma format {} (expected plasma-text, plasma-fixed:N or plasma-var)",
-                    excerpt(s)
-                ),
+            Error::unknown_name(
+                "Plasma format",
+                s,
+                "plasma-text, plasma-fixed:N or plasma-var",
             )
         };
         match s {

@@ -320,7 +320,6 @@ impl<W: Write> FrameWrite for TextWriter<W> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        let result = self.inner.flush().map_err(Error::from);
-        self.inner.watch(result)
+        self.inner.flush_after(Ok(()))
     }
 }

@@ -30,7 +30,7 @@ use std::io::Write;
 #[cfg(feature = "deflate")]
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
-use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::framing::unavailable;
 
 /// A compression codec by its Hadoop class.
@@ -141,12 +141,10 @@ impl std::str::FromStr for Codec {
             .copied()
             .find(|c| c.name() == s)
             .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Unsupported,
-                    format!(
-                        "unknown SequenceFile codec {} (expected deflate, gzip, bzip2, snappy or lz4)",
-                        excerpt(s)
-                    ),
+                Error::unknown_name(
+                    "SequenceFile codec",
+                    s,
+                    "deflate, gzip, bzip2, snappy or lz4",
                 )
             })
     }

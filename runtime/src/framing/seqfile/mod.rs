@@ -84,7 +84,7 @@ pub use reader::{Pair, SeqReader, Skipped};
 pub use sync::random_sync;
 pub use writer::SeqWriter;
 
-use crate::error::{excerpt, Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::options::options;
 
 /// The first three bytes of every SequenceFile.
@@ -136,12 +136,10 @@ impl std::str::FromStr for Compression {
             "none" => Ok(Compression::None),
             "record" => Ok(Compression::Record),
             "block" => Ok(Compression::Block),
-            _ => Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "unknown SequenceFile compression {} (expected none, record or block)",
-                    excerpt(s)
-                ),
+            _ => Err(Error::unknown_name(
+                "SequenceFile compression",
+                s,
+                "none, record or block",
             )),
         }
     }

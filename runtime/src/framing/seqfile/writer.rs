@@ -318,11 +318,8 @@ impl<W: Write> FrameWrite for SeqWriter<W> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        let result = self
-            .start()
-            .and_then(|()| self.flush_block())
-            .and_then(|()| self.inner.flush().map_err(Error::from));
-        self.inner.watch(result)
+        let pending = self.start().and_then(|()| self.flush_block());
+        self.inner.flush_after(pending)
     }
 }
 

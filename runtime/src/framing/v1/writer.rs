@@ -174,10 +174,8 @@ impl<W: Write> V1Writer<W> {
 
     /// Writes the header if no record did, and flushes.
     pub fn finish(&mut self) -> Result<()> {
-        let result = self
-            .ensure_header()
-            .and_then(|()| self.inner.flush().map_err(Error::from));
-        self.inner.watch(result)
+        let pending = self.ensure_header();
+        self.inner.flush_after(pending)
     }
 }
 

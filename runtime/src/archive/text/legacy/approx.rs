@@ -19,20 +19,12 @@
 //! close to a boundary (a tie, a remainder of exactly M) goes to the exact loop.
 
 use super::pow5::{pow5, Pow5};
-use super::{Decimal, Stop};
+use super::{e_form, Decimal, Scaled, Stop};
 
 /// Fraction bits of D + f and of U.
 const F: i32 = 64;
 /// 10^i.
-const POW10: [u64; 20] = {
-    let mut t = [1u64; 20];
-    let mut i = 1;
-    while i < t.len() {
-        t[i] = t[i - 1] * 10;
-        i += 1;
-    }
-    t
-};
+const POW10: [u64; 20] = powers!(u64; 20, 10);
 /// Errors beyond this many units give up.
 const MAX_ERR: u128 = 1 << 32;
 
@@ -49,18 +41,17 @@ const HUGE: Approx = Approx {
     err: 0,
 };
 
-/// `[b5, b2, s5, s2, m5, m2]` as in `dtoa`: B = fract·5^b5·2^b2, S = 5^s5·2^s2, M =
-/// 5^m5·2^m2. `strict` is Java's `long` path (`b + m > tens`); otherwise its big-integer one
+/// The digits of B / S (B = fract·5^b5·2^b2, S = 5^s5·2^s2, M = 5^m5·2^m2, by `start`).
+/// `strict` is Java's `long` path (`b + m > tens`); otherwise its big-integer one
 /// (`b + m >= tens`). `None` leaves `d` and `dec_exp` as they were.
 #[inline(never)]
 pub(super) fn digits(
     d: &mut Decimal,
     dec_exp: &mut i32,
-    fract: u64,
-    [b5, b2, s5, s2, m5, m2]: [i32; 6],
-    e_form: impl Fn(i32) -> bool,
+    start: &Scaled,
     strict: bool,
 ) -> Option<Stop> {
+    let (fract, [b5, b2, s5, s2, m5, m2]) = (start.fract, start.exponents);
     // D + f = B/S · 10¹⁸ and U = M/S · 10¹⁸.
     // Java's M has B's power of five: U is the table's power shifted.
     let p = pow5(b5 - s5 + 18)?;

@@ -9,7 +9,8 @@
 
 use std::cmp::Ordering;
 
-use super::{push_digit, Decimal, Stop};
+use super::digit_loop::{develop, DigitLoop};
+use super::{Decimal, Scaled, Stop};
 
 /// What the digit loop needs of a number type.
 trait Exact: Sized + Clone {
@@ -23,17 +24,12 @@ trait Exact: Sized + Clone {
     fn compare(&self, other: &Self) -> Ordering;
 }
 
-/// The digits of B / S (`[b5, b2, s5, s2, m5, m2]` give B = fract·5^b5·2^b2, S = 5^s5·2^s2
-/// and M = 5^m5·2^m2) with Java's big-integer stopping test.
+/// The digits of B / S (B = fract·5^b5·2^b2, S = 5^s5·2^s2 and M = 5^m5·2^m2, by `start`)
+/// with Java's big-integer stopping test.
 #[cold]
 #[inline(never)]
-pub(super) fn digits(
-    d: &mut Decimal,
-    dec_exp: &mut i32,
-    fract: u64,
-    [b5, b2, s5, s2, m5, m2]: [i32; 6],
-    e_form: impl Fn(i32) -> bool,
-) -> Stop {
+pub(super) fn digits(d: &mut Decimal, dec_exp: &mut i32, start: &Scaled) -> Stop {
+    let (fract, [b5, b2, s5, s2, m5, m2]) = (start.fract, start.exponents);
     // Bits of B (fract has at most 53), 10·S and 10·M, at most.
     let b_bits = 53 + pow5_bits(b5) + b2;
     let ten_s_bits = pow5_bits(s5 + 1) + s2 + 1;
@@ -44,61 +40,46 @@ pub(super) fn digits(
         let s = Small(pow52(s5, s2));
         let m = Small(pow52(m5 + 1, m2 + 1));
         let tens = Small(pow52(s5 + 1, s2 + 1));
-        develop(d, dec_exp, b, s, m, tens, e_form)
+        develop(d, dec_exp, ExactLoop { b, s, m, tens })
     } else {
         let b = Big::mul_pow52(fract, b5, b2);
         let s = Big::mul_pow52(1, s5, s2);
         let m = Big::mul_pow52(1, m5 + 1, m2 + 1);
         let mut tens = s.clone();
         tens.mul10();
-        develop(d, dec_exp, b, s, m, tens, e_form)
+        develop(d, dec_exp, ExactLoop { b, s, m, tens })
     }
 }
 
-/// The loop, with M given as 10·M (Java's `Mval`), and 10·S.
-#[inline]
-fn develop<N: Exact>(
-    d: &mut Decimal,
-    dec_exp: &mut i32,
-    mut b: N,
+/// B, S, 10·M (Java's `Mval`) and 10·S of the big-integer loop.
+struct ExactLoop<N> {
+    b: N,
     s: N,
-    mut m: N,
+    m: N,
     tens: N,
-    e_form: impl Fn(i32) -> bool,
-) -> Stop {
+}
+
+impl<N: Exact> DigitLoop for ExactLoop<N> {
     // B < 10·S after each step, so B + M ≥ 10·S is 10·S − B ≤ M, and the sign of 2·B − 10·S
     // that of B − (10·S − B).
-    let mut q = b.quo_rem_iteration(&s);
-    let mut rest = tens.minus(&b);
-    let mut low = b.compare(&m) == Ordering::Less;
-    let mut high = rest.compare(&m) != Ordering::Greater;
-    if q == 0 && !high {
-        // The estimate was one too high.
-        *dec_exp -= 1;
-    } else {
-        push_digit(d, q);
+    #[inline]
+    fn step(&mut self, first: bool) -> (i64, bool, bool) {
+        let q = self.b.quo_rem_iteration(&self.s);
+        if !first {
+            self.m.mul10();
+        }
+        let rest = self.tens.minus(&self.b);
+        let low = self.b.compare(&self.m) == Ordering::Less;
+        let high = rest.compare(&self.m) != Ordering::Greater;
+        (q, low, high)
     }
-    if e_form(*dec_exp) {
-        low = false;
-        high = false;
-    }
-    while !low && !high {
-        q = b.quo_rem_iteration(&s);
-        m.mul10();
-        rest = tens.minus(&b);
-        low = b.compare(&m) == Ordering::Less;
-        high = rest.compare(&m) != Ordering::Greater;
-        push_digit(d, q);
-    }
-    let low_digit_difference = if high && low {
-        b.compare(&rest) as i64
-    } else {
-        0
-    };
-    Stop {
-        low,
-        high,
-        low_digit_difference,
+
+    fn low_digit_difference(&self, low: bool, high: bool) -> i64 {
+        if high && low {
+            self.b.compare(&self.tens.minus(&self.b)) as i64
+        } else {
+            0
+        }
     }
 }
 
@@ -112,15 +93,7 @@ fn pow5_bits(p5: i32) -> i32 {
 const U128_BITS: i32 = 122;
 
 /// 5ⁱ for every i whose bits [`pow5_bits`] puts within [`U128_BITS`].
-const POW5_U128: [u128; 53] = {
-    let mut t = [1u128; 53];
-    let mut i = 1;
-    while i < t.len() {
-        t[i] = t[i - 1] * 5;
-        i += 1;
-    }
-    t
-};
+const POW5_U128: [u128; 53] = powers!(u128; 53, 5);
 
 /// A `u128` in the loop.
 #[derive(Clone, Copy)]

@@ -31,11 +31,27 @@
 //! fixed-size multi-word integers, and the `long` loop runs as Java's, wrapping arithmetic
 //! and all.
 
+/// `[1, base, base², …]`, `n` powers of type `t`, computed at compile time (a macro: a `const fn`
+/// cannot be generic over the integer type).
+macro_rules! powers {
+    ($t:ty; $n:expr, $base:expr) => {{
+        let mut t: [$t; $n] = [1; $n];
+        let mut i = 1;
+        while i < $n {
+            t[i] = t[i - 1] * $base;
+            i += 1;
+        }
+        t
+    }};
+}
+
 mod approx;
+mod digit_loop;
 mod exact;
 mod pow5;
 
-use super::write::ROOM;
+use super::write::{put_exponent, ROOM};
+use digit_loop::wrapping_digits;
 
 /// Bits of the significand field of a `double` (`EXP_SHIFT`).
 const EXP_SHIFT: i32 = 52;
@@ -67,26 +83,10 @@ const N_5_BITS: [i32; 27] = [
 ];
 
 /// 5ⁱ as `int` (`FDBigInteger.SMALL_5_POW`).
-const SMALL_5_POW: [i32; 14] = {
-    let mut t = [1i32; 14];
-    let mut i = 1;
-    while i < t.len() {
-        t[i] = t[i - 1] * 5;
-        i += 1;
-    }
-    t
-};
+const SMALL_5_POW: [i32; 14] = powers!(i32; 14, 5);
 
 /// 5ⁱ as `long` (`FDBigInteger.LONG_5_POW`).
-const LONG_5_POW: [i64; 27] = {
-    let mut t = [1i64; 27];
-    let mut i = 1;
-    while i < t.len() {
-        t[i] = t[i - 1] * 5;
-        i += 1;
-    }
-    t
-};
+const LONG_5_POW: [i64; 27] = powers!(i64; 27, 5);
 
 /// `insignificantDigitsNumber`: the decimal digits of 2ⁱ less one.
 const INSIGNIFICANT_DIGITS: [i32; 64] = [
@@ -134,27 +134,13 @@ fn unpack_double(v: f64) -> (i32, u64, i32) {
 }
 
 /// `dtoa`'s arguments for a finite non-zero `float`: its 24-bit significand shifted to the
-/// `double` position, as `FloatingDecimal` does.
+/// `double` position, as `FloatingDecimal` does. The `double` of the same value has that
+/// significand; of its bits, those from 2⁻¹⁴⁹ up are significant (all 24 of a normal
+/// `float`).
 #[inline(always)]
 fn unpack_float(v: f32) -> (i32, u64, i32) {
-    /// `SINGLE_EXP_SHIFT`.
-    const SINGLE_EXP_SHIFT: i32 = 23;
-    let bits = v.to_bits();
-    let mut fract = bits & ((1 << SINGLE_EXP_SHIFT) - 1);
-    let mut bin_exp = ((bits >> SINGLE_EXP_SHIFT) & 0xff) as i32;
-    let n_significant_bits;
-    if bin_exp == 0 {
-        let leading_zeros = fract.leading_zeros() as i32;
-        let shift = leading_zeros - (31 - SINGLE_EXP_SHIFT);
-        fract <<= shift;
-        bin_exp = 1 - shift;
-        n_significant_bits = 32 - leading_zeros;
-    } else {
-        fract |= 1 << SINGLE_EXP_SHIFT;
-        n_significant_bits = SINGLE_EXP_SHIFT + 1;
-    }
-    let fract = u64::from(fract) << (EXP_SHIFT - SINGLE_EXP_SHIFT);
-    (bin_exp - 127, fract, n_significant_bits)
+    let (bin_exp, fract, _) = unpack_double(f64::from(v));
+    (bin_exp, fract, (bin_exp + 150).min(24))
 }
 
 /// The decimal `0.d₁d₂…dₙ × 10^dec_exponent` that `dtoa` develops: `BinaryToASCIIBuffer`'s
@@ -239,25 +225,7 @@ impl Decimal {
                 buf[i + 2] = b'0';
                 i += 3;
             }
-            buf[i] = b'E';
-            i += 1;
-            let e = if exp <= 0 {
-                buf[i] = b'-';
-                i += 1;
-                (1 - exp) as u32
-            } else {
-                (exp - 1) as u32
-            };
-            if e >= 100 {
-                buf[i] = b'0' + (e / 100) as u8;
-                i += 1;
-            }
-            if e >= 10 {
-                buf[i] = b'0' + (e / 10 % 10) as u8;
-                i += 1;
-            }
-            buf[i] = b'0' + (e % 10) as u8;
-            i += 1;
+            i = put_exponent(buf, i, exp - 1);
         }
         i
     }
@@ -410,36 +378,28 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> D
         Plan::Loop(scaled) => scaled,
     };
     let mut dec_exp = scaled.dec_exp;
-    let (fract, exponents) = (scaled.fract, scaled.exponents);
-    let stop = match scaled.path {
-        Path::Int => int_digits(&mut d, &mut dec_exp, fract, exponents, e_form),
-        Path::Long => {
-            // Java's long arithmetic is exact arithmetic where nothing can overflow. Values
-            // of few significant bits have few digits, which Java's loop finds sooner.
-            let approx = (fast && fract >> 20 != 0 && long_is_exact(fract, exponents))
-                .then(|| approx::digits(&mut d, &mut dec_exp, fract, exponents, e_form, true))
-                .flatten();
-            match approx {
-                Some(stop) => stop,
-                None => {
-                    d.len = 0;
-                    dec_exp = scaled.dec_exp;
-                    long_digits(&mut d, &mut dec_exp, fract, exponents, e_form)
-                }
-            }
-        }
-        Path::Big => {
-            let approx = fast
-                .then(|| approx::digits(&mut d, &mut dec_exp, fract, exponents, e_form, false))
-                .flatten();
-            match approx {
-                Some(stop) => stop,
-                None => {
-                    // Too close to call in fixed point: again, exactly.
-                    d.len = 0;
-                    dec_exp = scaled.dec_exp;
-                    exact::digits(&mut d, &mut dec_exp, fract, exponents, e_form)
-                }
+    // The fixed-point loop first where Java's arithmetic is exact: the big-integer path, and
+    // the long one where nothing overflows (values of few significant bits have few digits,
+    // which Java's loop finds sooner).
+    let exact_arithmetic = match scaled.path {
+        Path::Int => false,
+        Path::Long => scaled.fract >> 20 != 0 && long_is_exact(scaled.fract, scaled.exponents),
+        Path::Big => true,
+    };
+    let strict = scaled.path == Path::Long;
+    let approx = (fast && exact_arithmetic)
+        .then(|| approx::digits(&mut d, &mut dec_exp, &scaled, strict))
+        .flatten();
+    let stop = match approx {
+        Some(stop) => stop,
+        None => {
+            // Not tried, or too close to call in fixed point: Java's loop.
+            d.len = 0;
+            dec_exp = scaled.dec_exp;
+            match scaled.path {
+                Path::Int => wrapping_digits::<i32>(&mut d, &mut dec_exp, &scaled),
+                Path::Long => wrapping_digits::<i64>(&mut d, &mut dec_exp, &scaled),
+                Path::Big => exact::digits(&mut d, &mut dec_exp, &scaled),
             }
         }
     };
@@ -462,115 +422,11 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> D
     d
 }
 
-/// Java's `int` digit loop (all of B, S, M and 10·S below 2³¹ by the estimate), in `int`
-/// arithmetic, which wraps.
-#[inline(never)]
-fn int_digits(
-    d: &mut Decimal,
-    dec_exp: &mut i32,
-    fract: u64,
-    [b5, b2, s5, s2, m5, m2]: [i32; 6],
-    e_form: impl Fn(i32) -> bool,
-) -> Stop {
-    // In range: b_bits < 32 bounds b5 (and so m5) and ten_s_bits bounds s5 below 13.
-    let mut b = (fract as i32)
-        .wrapping_mul(SMALL_5_POW[b5 as usize])
-        .wrapping_shl(b2 as u32);
-    let s = SMALL_5_POW[s5 as usize].wrapping_shl(s2 as u32);
-    let mut m = SMALL_5_POW[m5 as usize].wrapping_shl(m2 as u32);
-    let tens = s.wrapping_mul(10);
-    // The first iteration: a zero quotient means the estimate was too high.
-    let mut q = b / s;
-    b = (b % s).wrapping_mul(10);
-    m = m.wrapping_mul(10);
-    let mut low = b < m;
-    let mut high = b.wrapping_add(m) > tens;
-    if q == 0 && !high {
-        *dec_exp -= 1;
-    } else {
-        push_digit(d, i64::from(q));
-    }
-    if e_form(*dec_exp) {
-        low = false;
-        high = false;
-    }
-    while !low && !high {
-        q = b / s;
-        b = (b % s).wrapping_mul(10);
-        m = m.wrapping_mul(10);
-        if m > 0 {
-            low = b < m;
-            high = b.wrapping_add(m) > tens;
-        } else {
-            // m overflowed: Java takes both as true.
-            low = true;
-            high = true;
-        }
-        push_digit(d, i64::from(q));
-    }
-    Stop {
-        low,
-        high,
-        low_digit_difference: i64::from(b.wrapping_shl(1).wrapping_sub(tens)),
-    }
-}
-
-/// Java's `long` digit loop (B and 10·S below 2⁶³ by the estimate), in `long` arithmetic,
-/// which wraps.
-#[inline(never)]
-fn long_digits(
-    d: &mut Decimal,
-    dec_exp: &mut i32,
-    fract: u64,
-    [b5, b2, s5, s2, m5, m2]: [i32; 6],
-    e_form: impl Fn(i32) -> bool,
-) -> Stop {
-    // In range: b_bits < 64 bounds b5 (and m5) and ten_s_bits bounds s5 below 26.
-    let mut b = (fract as i64)
-        .wrapping_mul(LONG_5_POW[b5 as usize])
-        .wrapping_shl(b2 as u32);
-    let s = LONG_5_POW[s5 as usize].wrapping_shl(s2 as u32);
-    let mut m = LONG_5_POW[m5 as usize].wrapping_shl(m2 as u32);
-    let tens = s.wrapping_mul(10);
-    let mut q = b / s;
-    b = (b % s).wrapping_mul(10);
-    m = m.wrapping_mul(10);
-    let mut low = b < m;
-    let mut high = b.wrapping_add(m) > tens;
-    if q == 0 && !high {
-        *dec_exp -= 1;
-    } else {
-        push_digit(d, q);
-    }
-    if e_form(*dec_exp) {
-        low = false;
-        high = false;
-    }
-    while !low && !high {
-        q = b / s;
-        b = (b % s).wrapping_mul(10);
-        m = m.wrapping_mul(10);
-        if m > 0 {
-            low = b < m;
-            high = b.wrapping_add(m) > tens;
-        } else {
-            low = true;
-            high = true;
-        }
-        push_digit(d, q);
-    }
-    Stop {
-        low,
-        high,
-        low_digit_difference: b.wrapping_shl(1).wrapping_sub(tens),
-    }
-}
-
 /// Whether Java's `long` loop on these numbers never overflows, and so computes what exact
 /// arithmetic does: B below 2⁶³, and 10·S and M small enough that b + m (b < 10·S, m at most
 /// 10·(10·S) or 100·M at the start) and m·10 stay below it.
 fn long_is_exact(fract: u64, [b5, b2, s5, s2, m5, m2]: [i32; 6]) -> bool {
-    // In range on the long path (see long_digits).
+    // In range on the long path (see wrapping_digits).
     let pow5 = |p5: i32| u128::from(LONG_5_POW[p5 as usize] as u64);
     let limit = 1u128 << 63;
     let b = u128::from(fract) * pow5(b5);
@@ -748,8 +604,7 @@ mod tests {
                     dec_exponent: 0,
                 };
                 let mut dec_exp = s.dec_exp;
-                let stop =
-                    approx::digits(&mut d, &mut dec_exp, s.fract, s.exponents, e_form, strict);
+                let stop = approx::digits(&mut d, &mut dec_exp, &s, strict);
                 tried += 1;
                 given_up += usize::from(stop.is_none());
             }

@@ -1,6 +1,6 @@
 //! The 32-byte chunk header of the var-size format (docs/plasma-var-format.md defines it).
 
-use crate::error::{excerpt, Error, ErrorKind, Position, Result};
+use crate::error::{Error, ErrorKind, Position, Result};
 
 /// Bytes of a chunk header.
 pub const HEADER_LEN: usize = 32;
@@ -68,12 +68,10 @@ impl std::str::FromStr for Compression {
         match s {
             "none" => Ok(Compression::None),
             "snappy" => Ok(Compression::Snappy),
-            _ => Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "unknown plasma-var compression {} (expected none or snappy)",
-                    excerpt(s)
-                ),
+            _ => Err(Error::unknown_name(
+                "plasma-var compression",
+                s,
+                "none or snappy",
             )),
         }
     }
