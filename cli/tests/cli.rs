@@ -76,7 +76,10 @@ fn check_reports_every_file() {
 #[test]
 fn check_reports_type_errors_beside_parse_errors() {
     let parse = "tests/ddl/bad/missing_semicolon.jr";
-    let types = ["tests/ddl/bad/duplicate_field.jr", "tests/ddl/bad/unknown_type_typo.jr"];
+    let types = [
+        "tests/ddl/bad/duplicate_field.jr",
+        "tests/ddl/bad/unknown_type_typo.jr",
+    ];
     let out = rcc(&["check", parse, types[0], types[1]]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
