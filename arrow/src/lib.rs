@@ -51,3 +51,4 @@ mod recursive;
 pub use decode::{BatchDecoder, BatchReader, DecodeOptions};
 pub use encode::{BatchEncoder, EncodeOptions};
 pub use error::Error;
+pub use order::java_order;

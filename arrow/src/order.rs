@@ -164,10 +164,11 @@ fn span(offsets: &[i32], i: usize) -> std::ops::Range<usize> {
     offsets[i] as usize..offsets[i + 1] as usize
 }
 
-/// The entries of every map (`offsets` into `keys` and `values`) in Hadoop's order, as
+/// The entries of every map (`offsets` into `keys` and `values`, keys of Hadoop type
+/// `key_type` of `schema`, recursive records as bytes in `format`) in Hadoop's order, as
 /// Java's `TreeMap` holds them: sorted by key, of equal keys the first key with the last
 /// value. Returns the arrays as they are when every map is in order already.
-pub(crate) fn java_order(
+pub fn java_order(
     schema: &Schema,
     key_type: &FieldType,
     format: Format,

@@ -57,6 +57,9 @@ Examples:
   rcc convert --schema l.jr --type l.Link --from parquet --to binary links.parquet links.bin
   rcc convert --schema l.jr --type l.Link --from csv --to arrow --batch-size 65536 l.csv l.arrow
   rcc convert --schema z.jr --type z.Stat --from jute --nullable --to parquet stats.jute s.parquet
+  rcc convert --schema l.jr --type l.Link --in-framing seqfile --to avro part-00000 links.avro
+  rcc convert --schema l.jr --type l.Link --from avro --to binary --out-framing seqfile \\
+      links.avro part-00000
   rcc convert --schema l.jr --type l.Link --from binary --in-framing paddle --to delta \\
       --partition-by isRelative links.paddle lake/links/
   rcc convert --schema l.jr --type l.Link --from binary --in-framing seqfile --to delta \\
@@ -90,6 +93,12 @@ gives back the bytes --to parquet read. An rcc built without Parquet and Arrow (
 they double its build) runs the companion rcc-convert for these (cargo install
 hadoop-record-sql-cli).
 
+--to avro writes an Avro container file under the schema `rcc -l avro` writes for --type
+(byte and maps without ustring keys marked so that the DDL types come back; blocks in
+--avro-codec, deflate by default as Avro's tools: null, deflate, snappy, zstandard, bzip2,
+xz); --from avro reads any Avro writer's file whose schema resolves to --type's by Avro's
+rules (fields by name, promotions, defaults), and gives back the bytes --to avro read.
+
 --to delta writes the records as a new version of the Delta Lake table whose directory is
 OUTPUT (local, hdfs:// or s3://), as rcc sql --to delta does: its columns those of --to
 parquet, its Parquet files written into the directory, then one commit, which readers see
@@ -112,7 +121,7 @@ On bad input the records converted so far are written, then the error (record nu
 position, field path) is printed and the exit status is 1.";
 
 /// Convert records of a DDL type between binary, CSV, XML, JSON and ZooKeeper's jute,
-/// optionally inside framings
+/// optionally inside framings, and to and from Parquet, Arrow, Avro and Delta Lake
 #[derive(Debug, Args)]
 #[command(after_help = format!("{}\n\n{STORAGE_HELP}", EXAMPLES.replace("{AUTO_HELP}", AUTO_HELP)))]
 pub struct ConvertArgs {
@@ -220,6 +229,9 @@ enum InFormat {
     Arrow,
     /// A Delta Lake table's directory: its latest version, or --version, --timestamp
     Delta,
+    /// An Apache Avro container file, any Avro writer's: its fields matched to --type's by
+    /// name, with Avro's promotions and defaults
+    Avro,
 }
 
 /// `--to` values.
@@ -237,6 +249,9 @@ enum OutFormat {
     Arrow,
     /// A Delta Lake table's directory (OUTPUT): a new version of the table, or a new table
     Delta,
+    /// An Apache Avro container file, under the schema `rcc -l avro` writes for --type
+    /// (--avro-codec)
+    Avro,
 }
 
 impl InFormat {
@@ -247,7 +262,11 @@ impl InFormat {
             InFormat::Csv => Some(Format::Csv),
             InFormat::Xml => Some(Format::Xml),
             InFormat::Jute => Some(Format::Jute),
-            InFormat::Json | InFormat::Parquet | InFormat::Arrow | InFormat::Delta => None,
+            InFormat::Json
+            | InFormat::Parquet
+            | InFormat::Arrow
+            | InFormat::Delta
+            | InFormat::Avro => None,
         }
     }
 }
@@ -259,7 +278,11 @@ impl OutFormat {
             OutFormat::Csv => Some(Format::Csv),
             OutFormat::Xml => Some(Format::Xml),
             OutFormat::Jute => Some(Format::Jute),
-            OutFormat::Json | OutFormat::Parquet | OutFormat::Arrow | OutFormat::Delta => None,
+            OutFormat::Json
+            | OutFormat::Parquet
+            | OutFormat::Arrow
+            | OutFormat::Delta
+            | OutFormat::Avro => None,
         }
     }
 
@@ -274,6 +297,7 @@ impl OutFormat {
             OutFormat::Parquet => "parquet",
             OutFormat::Arrow => "arrow",
             OutFormat::Delta => "delta",
+            OutFormat::Avro => "avro",
             format => format.format().map_or("json", Format::name),
         }
     }
@@ -295,6 +319,11 @@ pub(crate) struct ColumnarOptions {
 
     #[command(flatten)]
     pub(crate) parquet: crate::parquet_out::ParquetOptions,
+
+    /// With --to avro: the codec of the file's blocks: null, deflate (the default, as
+    /// Avro's own tools), snappy, zstandard, bzip2 or xz
+    #[arg(long, value_name = "CODEC")]
+    pub(crate) avro_codec: Option<String>,
 }
 
 /// Refuses the columnar options without a columnar format.
@@ -308,10 +337,11 @@ fn no_columnar_options(args: &ConvertArgs) -> Result<(), Early> {
             o.parquet.parquet_compression.is_some(),
             "--parquet-compression",
         ),
+        (o.avro_codec.is_some(), "--avro-codec"),
     ];
     match given.iter().find(|(on, _)| *on) {
         Some((_, flag)) => Err(Early::Message(format!(
-            "{flag} applies to --to or --from parquet or arrow"
+            "{flag} applies to --to or --from parquet, arrow or avro"
         ))),
         None => Ok(()),
     }
@@ -324,10 +354,16 @@ impl ConvertArgs {
         self.files.name_url(None)
     }
 
-    /// Whether Parquet or Arrow is read or written (what the `columnar` feature adds).
+    /// Whether Parquet, Arrow or Avro is read or written (what the `columnar` feature
+    /// adds).
     pub fn is_columnar(&self) -> bool {
-        matches!(self.from, InFormat::Parquet | InFormat::Arrow)
-            || matches!(self.to, OutFormat::Parquet | OutFormat::Arrow)
+        matches!(
+            self.from,
+            InFormat::Parquet | InFormat::Arrow | InFormat::Avro
+        ) || matches!(
+            self.to,
+            OutFormat::Parquet | OutFormat::Arrow | OutFormat::Avro
+        )
     }
 
     /// Whether a Delta table is read or written, which only the companion rcc-convert does.

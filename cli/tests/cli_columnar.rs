@@ -1,6 +1,6 @@
-//! `rcc convert --to/--from parquet|arrow`: every record type of the Hadoop Java fixtures and
-//! of java_shapes, in every encoding and framing, into Parquet and Arrow IPC files and back,
-//! byte for byte; the Parquet files read by independent readers (pyarrow and DuckDB, pinned,
+//! `rcc convert --to/--from parquet|arrow|avro`: every record type of the Hadoop Java
+//! fixtures and of java_shapes, in every encoding and framing, into Parquet, Arrow IPC and
+//! Avro container files and back, byte for byte; Avro in every codec, and damaged; the Parquet files read by independent readers (pyarrow and DuckDB, pinned,
 //! installed into a virtual environment under the target directory) as the same records;
 //! Parquet written by those tools read back; errors.
 //!
@@ -70,7 +70,7 @@ fn streams(cases: &[Case], bytes: impl Fn(&Case) -> Vec<u8>) -> BTreeMap<String,
     out
 }
 
-/// Every fixture type, as a binary stream, to Parquet and Arrow from every encoding and
+/// Every fixture type, as a binary stream, to Parquet, Arrow and Avro from every encoding and
 /// framing and back to every encoding and framing: the bytes `rcc convert` gives between
 /// record encodings.
 fn round_trips(dir: &Path, schema: &str, work: &Path, streams: &BTreeMap<String, Vec<u8>>) {
@@ -91,7 +91,7 @@ fn round_trips(dir: &Path, schema: &str, work: &Path, streams: &BTreeMap<String,
                 );
                 fs::write(&input, bytes).unwrap();
             }
-            for columnar in ["parquet", "arrow"] {
+            for columnar in ["parquet", "arrow", "avro"] {
                 let file = w(&format!("t.{columnar}"));
                 convert(
                     dir,
@@ -174,7 +174,7 @@ fn round_trips(dir: &Path, schema: &str, work: &Path, streams: &BTreeMap<String,
 }
 
 #[test]
-fn hadoop_java_fixtures_round_trip_through_parquet_and_arrow_in_every_encoding_and_framing() {
+fn hadoop_java_fixtures_round_trip_through_parquet_arrow_and_avro_in_every_encoding_and_framing() {
     let work = scratch("hadoop-java");
     let dir = hadoop_java_dir();
     let streams = streams(&hadoop_java().cases, Case::bytes);
@@ -197,7 +197,7 @@ fn schema_file(ty: &str) -> &'static str {
 }
 
 #[test]
-fn java_shapes_round_trip_through_parquet_and_arrow_in_every_encoding_and_framing() {
+fn java_shapes_round_trip_through_parquet_arrow_and_avro_in_every_encoding_and_framing() {
     let work = scratch("java-shapes");
     let shapes = java_shapes();
     let streams = streams(&shapes.cases, |c| shapes.bytes(c));
@@ -492,7 +492,7 @@ fn bad_records_stop_the_conversion_with_the_rows_before_them_in_a_valid_file() {
         ),
         (
             "--from csv --to binary --batch-size 5",
-            "--batch-size applies to --to or --from parquet or arrow",
+            "--batch-size applies to --to or --from parquet, arrow or avro",
         ),
         ("--from parquet --to arrow", "both columnar"),
         (
@@ -647,5 +647,94 @@ fn an_arrow_block_past_the_end_of_the_file_is_refused() {
              at byte 1166\n",
             damaged.display()
         )
+    );
+}
+
+/// `--to avro` in every codec Avro's tools write gives a file `--from avro` reads back byte
+/// for byte, under the schema `rcc -l avro` writes; `--avro-codec` is checked; a damaged
+/// file is an error naming where, after the records before the damage.
+#[test]
+fn avro_files_in_every_codec_and_damaged_ones() {
+    let work = scratch("avro");
+    let dir = hadoop_java_dir();
+    let (schema, ty) = ("composite.jr", "oracle.composite.Containers");
+    let stream = &streams(&hadoop_java().cases, Case::bytes)[ty];
+    let input = work.join("in.bin");
+    fs::write(&input, stream).unwrap();
+    let input = input.to_str().unwrap();
+    let avsc = {
+        let to = work.join("avsc");
+        let out = rcc_in(
+            &dir,
+            &["-l", "avro", "-d", to.to_str().unwrap(), schema],
+            b"",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        fs::read_to_string(to.join(format!("{ty}.avsc"))).unwrap()
+    };
+    for codec in ["null", "deflate", "snappy", "zstandard", "bzip2", "xz"] {
+        let file = work.join(format!("{codec}.avro"));
+        let file = file.to_str().unwrap();
+        let args = [
+            "--from",
+            "binary",
+            "--to",
+            "avro",
+            "--avro-codec",
+            codec,
+            input,
+            file,
+        ];
+        convert(&dir, schema, ty, &args);
+        let bytes = fs::read(file).unwrap();
+        // The header names the codec and holds rcc -l avro's schema, as it is.
+        let header = String::from_utf8_lossy(&bytes[..bytes.len().min(avsc.len() + 200)]);
+        assert!(header.contains(codec), "{codec}");
+        assert!(
+            header.contains(avsc.trim_end()),
+            "{codec}: the schema is not rcc -l avro's"
+        );
+        let back = convert(
+            &dir,
+            schema,
+            ty,
+            &["--from", "avro", "--to", "binary", file],
+        );
+        assert!(&back == stream, "{codec}: binary → avro → binary");
+    }
+    let bad = convert_output(
+        &dir,
+        schema,
+        ty,
+        &["--to", "avro", "--avro-codec", "lz4", input],
+        b"",
+    );
+    assert_stderr_contains(&bad, "--avro-codec: unknown Avro codec `lz4`");
+    let misplaced = convert_output(
+        &dir,
+        schema,
+        ty,
+        &["--to", "csv", "--avro-codec", "null", input],
+        b"",
+    );
+    assert_stderr_contains(&misplaced, "--avro-codec applies to");
+
+    // Cut short inside its last block: the records of the blocks before, then the error.
+    let whole = fs::read(work.join("null.avro")).unwrap();
+    let cut = work.join("cut.avro");
+    fs::write(&cut, &whole[..whole.len() - 20]).unwrap();
+    let out = convert_output(
+        &dir,
+        schema,
+        ty,
+        &["--from", "avro", "--to", "binary", cut.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_stderr_contains(&out, "cut.avro");
+    assert_stderr_contains(&out, "block");
+    assert!(
+        stream.starts_with(&out.stdout),
+        "the records before the damage"
     );
 }

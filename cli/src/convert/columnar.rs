@@ -1,6 +1,7 @@
-//! `rcc convert --to parquet|arrow` and `--from parquet|arrow`: records of any encoding,
-//! plain or framed, to an Apache Parquet or Arrow IPC file and back, through
-//! `hadoop-record-arrow` (one column per field, as its mapping says).
+//! `rcc convert --to parquet|arrow|avro` and `--from parquet|arrow|avro`: records of any
+//! encoding, plain or framed, to an Apache Parquet, Arrow IPC or Avro container file and
+//! back, through `hadoop-record-arrow` (one column per field, as its mapping says; Avro by
+//! `hadoop-record-avro`, under the schema `rcc -l avro` writes).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, Read, Seek, Write};
@@ -18,6 +19,7 @@ use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions, DEFAULT_BATCH_SIZE};
 use hadoop_record_arrow::encode::{BatchEncoder, EncodeOptions};
+use hadoop_record_avro::{AvroCodec, AvroReader, AvroWriter};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::file::properties::WriterProperties;
 
@@ -32,11 +34,12 @@ use crate::schema_type::Early;
 use crate::storage::{create_output, Output, StorageArgs};
 use crate::Context;
 
-/// Parquet or Arrow.
+/// Parquet, Arrow or Avro.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Columnar {
     Parquet,
     Arrow,
+    Avro,
 }
 
 impl Columnar {
@@ -44,6 +47,16 @@ impl Columnar {
         match self {
             Columnar::Parquet => "Parquet",
             Columnar::Arrow => "Arrow IPC",
+            Columnar::Avro => "Avro",
+        }
+    }
+
+    /// The `--to`/`--from` word.
+    fn flag(self) -> &'static str {
+        match self {
+            Columnar::Parquet => "parquet",
+            Columnar::Arrow => "arrow",
+            Columnar::Avro => "avro",
         }
     }
 }
@@ -59,11 +72,13 @@ pub(super) fn convert(
     let from = match args.from {
         InFormat::Parquet => Some(Columnar::Parquet),
         InFormat::Arrow => Some(Columnar::Arrow),
+        InFormat::Avro => Some(Columnar::Avro),
         _ => None,
     };
     let to = match args.to {
         OutFormat::Parquet => Some(Columnar::Parquet),
         OutFormat::Arrow => Some(Columnar::Arrow),
+        OutFormat::Avro => Some(Columnar::Avro),
         _ => None,
     };
     match (from, to) {
@@ -95,7 +110,7 @@ fn to_columnar(
     if args.out_framing.is_some() {
         return Err(Early::Message(format!(
             "--out-framing does not apply to --to {}: the file is a container of its own",
-            to.name().to_lowercase()
+            to.flag()
         )));
     }
     no_framing_options("--out-framing", &write_flags(&args.write))?;
@@ -108,18 +123,26 @@ fn to_columnar(
         .parquet
         .properties()
         .map_err(|e| Early::Message(format!("--parquet-compression: {e}")))?;
+    let avro = match to {
+        Columnar::Avro => Some(avro_out(context, args, schema, id)?),
+        _ if args.columnar.avro_codec.is_some() => {
+            return Err(Early::Message("--avro-codec applies to --to avro".into()))
+        }
+        _ => None,
+    };
     local_only(args.files.output.as_deref(), "written")?;
     args.check_output()?;
     let in_framing = super::in_framing(args)?;
     let source = open_source(context, args, in_framing, (schema, id, writer))?;
     let schema = Arc::new(schema.clone());
     let decoder = batch_decoder(args, &schema, id)?;
-    let (mut out, complete) = ColumnarWriter::create(
-        args.files.output.as_deref(),
-        to,
-        decoder.schema(),
-        properties,
-    )?;
+    let format = match (to, avro) {
+        (Columnar::Avro, Some(avro)) => FileFormat::Avro(avro),
+        (Columnar::Arrow, _) => FileFormat::Arrow,
+        _ => FileFormat::Parquet(properties),
+    };
+    let (mut out, complete) =
+        ColumnarWriter::create(args.files.output.as_deref(), format, decoder.schema())?;
     let (mut failure, skipped) = decode_all(source, (&schema, id, writer), args, decoder, |b| {
         out.write(&b)
             .map_err(|e| format!("cannot write {}: {e}", to.name()))
@@ -129,6 +152,31 @@ fn to_columnar(
     }
     complete_output(complete, &mut failure);
     Ok(report_end(context, &skipped, failure))
+}
+
+/// What `--to avro` writes: the schema `rcc -l avro` writes for the record type (from
+/// its DDL, comments as docs), and the blocks' codec (`--avro-codec`, default deflate).
+fn avro_out(
+    context: &Context,
+    args: &ConvertArgs,
+    schema: &Schema,
+    id: RecordId,
+) -> Result<(String, AvroCodec), Early> {
+    let codec = match &args.columnar.avro_codec {
+        Some(name) => name
+            .parse::<AvroCodec>()
+            .map_err(|e| Early::Message(format!("--avro-codec: {e}")))?,
+        None => AvroCodec::default(),
+    };
+    let model = crate::schema_type::load_model(context, &args.schema, &args.include_dirs)?;
+    let name = schema.record(id).map(|r| r.full_name()).unwrap_or_default();
+    let index = model
+        .find(&name)
+        .ok_or_else(|| Early::Message(format!("no record {name} in {}", args.schema.display())))?;
+    Ok((
+        hadoop_record_compiler::backend::avro::schema(&model, index),
+        codec,
+    ))
 }
 
 /// The decoder of records of type `id` into Arrow batches, as `--batch-size`, `--nullable`
@@ -272,7 +320,10 @@ fn from_columnar(
     writer: Option<&Writer>,
     from: Columnar,
 ) -> Result<bool, Early> {
-    let out_framing = check_container_in(args, writer, &from.name().to_lowercase())?;
+    let out_framing = check_container_in(args, writer, from.flag())?;
+    if args.columnar.avro_codec.is_some() {
+        return Err(Early::Message("--avro-codec applies to --to avro".into()));
+    }
     local_only(args.files.input.as_deref(), "read")?;
     args.check_output()?;
     let batch_size = args
@@ -280,11 +331,16 @@ fn from_columnar(
         .batch_size
         .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
     let input = args.files.input.as_deref();
-    let reader = ColumnarReader::open(input, from, batch_size)?;
+    // Avro is read into the record type's own columns (the file's schema resolved to it).
+    let record_columns = match from {
+        Columnar::Avro => Some(batch_decoder(args, &Arc::new(schema.clone()), id)?.schema()),
+        _ => None,
+    };
+    let reader = ColumnarReader::open(input, from, batch_size, record_columns)?;
     let file = input.map_or("standard input".into(), |p| p.display().to_string());
     let columns = reader.schema();
-    let batches = reader.map(|b| b.map_err(|e| hadoop_record_arrow::Error::from(e).to_string()));
     let source = (file.as_str(), from.name(), columns);
+    let batches = reader;
     encode_all(context, args, (schema, id), out_framing, source, batches)
 }
 
@@ -387,30 +443,41 @@ pub(super) fn encode_all(
 /// A sink that may go to another thread (Parquet's writer wants one).
 type Buffered = BufWriter<Box<dyn Write + Send>>;
 
-/// A Parquet or Arrow IPC file being written.
+/// What a columnar file is written as.
+enum FileFormat {
+    Parquet(WriterProperties),
+    Arrow,
+    /// The Avro schema (`rcc -l avro`'s) and the blocks' codec.
+    Avro((String, AvroCodec)),
+}
+
+/// A Parquet, Arrow IPC or Avro file being written.
 enum ColumnarWriter {
     Parquet(Box<ParquetFile<Buffered>>),
     Arrow(Box<FileWriter<Buffered>>),
+    Avro(Box<AvroWriter<Buffered>>),
 }
 
 impl ColumnarWriter {
-    /// The writer of `path` (local, or standard output), and the [`Output`] that makes the
-    /// file appear once it is finished.
+    /// The writer of `path` (local, or standard output) in `format`, and the [`Output`]
+    /// that makes the file appear once it is finished.
     fn create(
         path: Option<&Path>,
-        to: Columnar,
+        format: FileFormat,
         schema: SchemaRef,
-        properties: WriterProperties,
     ) -> Result<(Self, Output), Early> {
         let (out, complete) = create_output(path, &StorageArgs::default())?;
         let out = BufWriter::with_capacity(OUTPUT_BUFFER, out);
-        let failed = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", to.name());
-        let writer = match to {
-            Columnar::Parquet => {
+        let failed = |what: &str, e: &dyn std::fmt::Display| format!("cannot write {what}: {e}");
+        let writer = match format {
+            FileFormat::Parquet(properties) => {
                 ColumnarWriter::Parquet(Box::new(ParquetFile::new(out, &schema, properties)))
             }
-            Columnar::Arrow => ColumnarWriter::Arrow(Box::new(
-                FileWriter::try_new(out, &schema).map_err(|e| failed(&e))?,
+            FileFormat::Arrow => ColumnarWriter::Arrow(Box::new(
+                FileWriter::try_new(out, &schema).map_err(|e| failed("Arrow IPC", &e))?,
+            )),
+            FileFormat::Avro((avsc, codec)) => ColumnarWriter::Avro(Box::new(
+                AvroWriter::new(out, &avsc, schema, codec).map_err(|e| failed("Avro", &e))?,
             )),
         };
         Ok((writer, complete))
@@ -420,6 +487,7 @@ impl ColumnarWriter {
         match self {
             ColumnarWriter::Parquet(w) => w.write(batch),
             ColumnarWriter::Arrow(w) => w.write(batch).map_err(|e| e.to_string()),
+            ColumnarWriter::Avro(w) => w.write(batch).map_err(|e| e.to_string()),
         }
     }
 
@@ -436,6 +504,10 @@ impl ColumnarWriter {
                     .map_err(|e| e.to_string())
                     .and_then(|mut out| out.flush().map_err(|e| e.to_string()))
             }
+            ColumnarWriter::Avro(w) => w
+                .finish()
+                .map_err(|e| e.to_string())
+                .and_then(|mut out| out.flush().map_err(|e| e.to_string())),
         }
     }
 }
@@ -444,18 +516,24 @@ impl ColumnarWriter {
 trait ReadSeek: Read + Seek {}
 impl<T: Read + Seek> ReadSeek for T {}
 
-/// The batches of a Parquet or Arrow IPC file.
+/// The batches of a Parquet, Arrow IPC or Avro file.
 enum ColumnarReader {
     Parquet(ParquetRecordBatchReader),
     Arrow(FileReader<Box<dyn ReadSeek>>),
+    Avro(Box<AvroReader<Box<dyn Read>>>),
 }
 
 impl ColumnarReader {
-    /// Opens `path` (`None` or `-`: standard input, read whole: both formats begin at the
-    /// end of the file).
-    fn open(path: Option<&Path>, from: Columnar, batch_size: usize) -> Result<Self, Early> {
+    /// Opens `path` (`None` or `-`: standard input, read whole for Parquet and Arrow,
+    /// which begin at the end of the file); Avro into `record_columns`, the record type's.
+    fn open(
+        path: Option<&Path>,
+        from: Columnar,
+        batch_size: usize,
+        record_columns: Option<SchemaRef>,
+    ) -> Result<Self, Early> {
         guarded(|| {
-            Self::open_unguarded(path, from, batch_size).map_err(|e| match e {
+            Self::open_unguarded(path, from, batch_size, record_columns).map_err(|e| match e {
                 Early::Message(m) => m,
                 Early::Reported => String::new(),
             })
@@ -467,6 +545,7 @@ impl ColumnarReader {
         path: Option<&Path>,
         from: Columnar,
         batch_size: usize,
+        record_columns: Option<SchemaRef>,
     ) -> Result<Self, Early> {
         let name = path.map_or("standard input".into(), |p| p.display().to_string());
         let bad = |e: &dyn std::fmt::Display| {
@@ -513,6 +592,16 @@ impl ColumnarReader {
                     hadoop_record_arrow::ipc::open_file(input).map_err(|e| bad(&e))?,
                 )
             }
+            Columnar::Avro => {
+                let input: Box<dyn Read> = match file {
+                    Some(f) => Box::new(f),
+                    None => Box::new(io::stdin()),
+                };
+                let columns = record_columns.expect("Avro is read into the record's columns");
+                let reader = AvroReader::new(input, columns, batch_size)
+                    .map_err(|e| format!("{name}: {e}"))?;
+                ColumnarReader::Avro(Box::new(reader))
+            }
         })
     }
 
@@ -520,21 +609,29 @@ impl ColumnarReader {
         match self {
             ColumnarReader::Parquet(r) => r.schema(),
             ColumnarReader::Arrow(r) => r.schema(),
+            ColumnarReader::Avro(r) => r.schema(),
         }
     }
 }
 
 impl Iterator for ColumnarReader {
-    type Item = Result<RecordBatch, ArrowError>;
+    /// A batch, or what went wrong, for people.
+    type Item = Result<RecordBatch, String>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        let arrow = |next: Option<Result<RecordBatch, ArrowError>>| {
+            next.map(|b| b.map_err(|e| hadoop_record_arrow::Error::from(e).to_string()))
+        };
         let next = guarded(|| {
             Ok(match self {
-                ColumnarReader::Parquet(r) => r.next(),
-                ColumnarReader::Arrow(r) => r.next(),
+                ColumnarReader::Parquet(r) => arrow(r.next()),
+                ColumnarReader::Arrow(r) => arrow(r.next()),
+                // Our own reader: its errors name the block and offset, and it does not
+                // panic on damaged input.
+                ColumnarReader::Avro(r) => r.next().map(|b| b.map_err(|e| e.to_string())),
             })
         });
-        next.unwrap_or_else(|e| Some(Err(ArrowError::ExternalError(e.into()))))
+        next.unwrap_or_else(|e| Some(Err(e)))
     }
 }
 
@@ -556,13 +653,13 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     })
 }
 
-/// Refuses a Parquet or Arrow file named by URL: those are read and written as local files
-/// (`rcc sql --to parquet` reads records from HDFS or S3).
+/// Refuses a Parquet, Arrow or Avro file named by URL: those are read and written as
+/// local files (`rcc sql --to parquet` reads records from HDFS or S3).
 fn local_only(path: Option<&std::path::Path>, how: &str) -> Result<(), Early> {
     match path.and_then(crate::storage::url_of) {
         Some(url) => Err(Early::Message(format!(
-            "{url}: Parquet and Arrow files are {how} as local files only; copy them to or \
-             from HDFS or S3 with the store's own tools"
+            "{url}: Parquet, Arrow and Avro files are {how} as local files only; copy them to \
+             or from HDFS or S3 with the store's own tools"
         ))),
         None => Ok(()),
     }

@@ -80,6 +80,23 @@ pub fn moto_python() -> Option<&'static Path> {
         .as_deref()
 }
 
+/// fastavro, pinned, with what its snappy (cramjam) and zstandard (backports.zstd, before
+/// Python 3.14) codecs need: the Python Avro implementation that reads and writes the
+/// container files of `hadoop-record-avro`.
+pub const FASTAVRO: &str = "fastavro==1.13.1 cramjam==2.14.0 backports.zstd==1.8.0";
+
+/// The Python with [`FASTAVRO`], installed once into `<target>/python-fastavro`; `None` when
+/// the peers are skipped.
+pub fn fastavro_python() -> Option<&'static Path> {
+    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let what = "the fastavro checks";
+            (!skipped(what)).then(|| venv_python(&target_dir(), "python-fastavro", FASTAVRO, what))
+        })
+        .as_deref()
+}
+
 /// moto's S3 server on a loopback port (started with [`moto_python`]'s Python), its
 /// requests logged to a file; killed on drop.
 pub struct MotoServer {
