@@ -51,9 +51,17 @@ pub async fn remote_context(
     let address = scheduler_address(url)?;
     check_reachable(&address, CONNECT_TIMEOUT).await?;
     let (logical, physical) = codecs();
-    let config = with_cluster_options(config)
+    let mut config = with_cluster_options(config)
         .with_ballista_logical_extension_codec(logical)
         .with_ballista_physical_extension_codec(physical);
+    // DataFusion 55 moves a struct field's access (`h.origin['zip']`) below a table alias
+    // (`FROM records h`) into a column that an aggregate above names unqualified, which
+    // the scheduler, decoding the plan, resolves qualified: "No field named
+    // sum(__datafusion_extracted_1)". Not moving it keeps such plans decodable.
+    config
+        .options_mut()
+        .optimizer
+        .enable_leaf_expression_pushdown = false;
     // The client lists the table's files (to check that each path names some) where the
     // scheduler will: in HDFS or S3 by URL.
     let runtime = with_storage(RuntimeEnvBuilder::new(), storage).build()?;

@@ -1,5 +1,5 @@
-//! The extension codecs that carry record-file scans and dataset writes through Ballista:
-//! [`RecordLogicalCodec`] (client → scheduler: the table, the write) and
+//! The extension codecs that carry record-file scans, Delta tables and dataset writes
+//! through Ballista: [`RecordLogicalCodec`] (client → scheduler: the table, the write) and
 //! [`RecordPhysicalCodec`] (scheduler → executors: the scan with its file ranges and
 //! projection, the write). Everything else goes to Ballista's own codecs.
 //!
@@ -31,19 +31,24 @@ use datafusion_proto::physical_plan::{
 use datafusion_proto::protobuf::FileScanExecConf;
 use hadoop_record_datafusion::write::{DatasetSpec, WriteExec, WriteNode};
 use hadoop_record_datafusion::{RecordFormat, RecordSource, RecordTableOptions};
+use hadoop_record_delta::DeltaTableProvider;
 use prost::Message;
 
 use crate::table::{RecordTable, TableSpec};
 
 /// The tag of a serialized [`RecordTable`].
 const TABLE_TAG: &[u8] = b"\0hadoop-record-table/1\0";
+/// The tag of a serialized [`DeltaTableProvider`] (a version's schema and files, as its
+/// log gives them; its scan is DataFusion's own Parquet scan).
+const DELTA_TAG: &[u8] = b"\0hadoop-record-delta/1\0";
 /// The tag of a serialized record-file scan (`DataSourceExec` over [`RecordSource`]).
 const SCAN_TAG: &[u8] = b"\0hadoop-record-scan/1\0";
 /// The tag of a serialized dataset write ([`WriteNode`] and [`WriteExec`]).
 const WRITE_TAG: &[u8] = b"\0hadoop-record-write/1\0";
 
-/// The logical codec: [`RecordTable`]s as their options and paths (JSON); everything else
-/// as Ballista's [`BallistaLogicalExtensionCodec`] does it.
+/// The logical codec: [`RecordTable`]s as their options and paths (JSON),
+/// [`DeltaTableProvider`]s as theirs ([`DeltaTableProvider::to_json`]); everything else as
+/// Ballista's [`BallistaLogicalExtensionCodec`] does it.
 #[derive(Debug)]
 pub struct RecordLogicalCodec {
     inner: Arc<dyn LogicalExtensionCodec>,
@@ -87,6 +92,9 @@ impl LogicalExtensionCodec for RecordLogicalCodec {
         schema: SchemaRef,
         ctx: &TaskContext,
     ) -> Result<Arc<dyn TableProvider>> {
+        if let Some(json) = buf.strip_prefix(DELTA_TAG) {
+            return Ok(Arc::new(DeltaTableProvider::from_json(json)?));
+        }
         let Some(json) = buf.strip_prefix(TABLE_TAG) else {
             return self
                 .inner
@@ -104,6 +112,11 @@ impl LogicalExtensionCodec for RecordLogicalCodec {
         node: Arc<dyn TableProvider>,
         buf: &mut Vec<u8>,
     ) -> Result<()> {
+        if let Some(delta) = node.downcast_ref::<DeltaTableProvider>() {
+            buf.extend_from_slice(DELTA_TAG);
+            buf.extend(delta.to_json()?);
+            return Ok(());
+        }
         let Some(table) = node.downcast_ref::<RecordTable>() else {
             return self.inner.try_encode_table_provider(table_ref, node, buf);
         };

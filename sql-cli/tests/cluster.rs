@@ -8,9 +8,11 @@
 //! succeeds with the same answer; an executor killed after it wrote part files of a
 //! dataset: its tasks run again on the other, and the dataset holds each row once; `rcc sql`
 //! killed half way through a write leaves no `_SUCCESS` and nothing visible; the executors
-//! write a partitioned Delta table, committed once per job. Every process started here is killed and waited
-//! for when its guard drops, also when an assertion fails. The processes are the
-//! companions themselves (`rcc-cluster`, `rcc-sql`), which `rcc` runs (`cli/tests/cli.rs`).
+//! write a partitioned Delta table, committed once per job, and read its versions (exactly
+//! the files each names); an executor killed during a Delta append: one version more with
+//! every row once, or none. Every process started here is killed and waited for when its
+//! guard drops, also when an assertion fails. The processes are the companions themselves
+//! (`rcc-cluster`, `rcc-sql`), which `rcc` runs (`cli/tests/cli.rs`).
 
 mod support;
 
@@ -539,4 +541,357 @@ fn executors_write_a_partitioned_delta_table_committed_once() {
         "{parts:?}"
     );
     assert!(parts.len() >= 4, "{parts:?}");
+}
+
+/// The Parquet files below `dir` (a table's), their paths in it.
+fn parquet_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
+    walk(dir)
+        .into_iter()
+        .map(|p| p.strip_prefix(dir).unwrap().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".parquet") && !p.starts_with("_delta_log"))
+        .collect()
+}
+
+/// The Parquet files of the table `dir` that the executors read (their task lines' input
+/// partitions) while `run` ran, their paths in it.
+fn parquet_read(
+    cluster: &Cluster,
+    dir: &std::path::Path,
+    run: impl FnOnce(),
+) -> std::collections::BTreeSet<String> {
+    let before: Vec<usize> = cluster.executors.iter().map(|e| e.tasks().len()).collect();
+    run();
+    let prefix = format!("{}/", dir.display());
+    let mut read = std::collections::BTreeSet::new();
+    for (e, before) in cluster.executors.iter().zip(before) {
+        for task in &e.tasks()[before..] {
+            // `[/DIR/ok=true/url=é,%27%25}/part-….parquet 0..N, …]`: a path may hold a
+            // comma.
+            for (at, _) in task.match_indices(&prefix) {
+                let rest = &task[at + prefix.len()..];
+                let end = rest.find(".parquet ").unwrap() + ".parquet".len();
+                read.insert(rest[..end].to_owned());
+            }
+        }
+    }
+    read
+}
+
+/// `rcc sql --cluster --from delta`: the executors read the Parquet files of the version
+/// asked, exactly those the log names (not the files an overwrite removed, nor those of a
+/// later append), with the partition values the log gives (Hive escapes in them), and
+/// answer as `rcc sql` does locally, also joined with record files.
+#[test]
+fn the_executors_read_a_delta_tables_versions() {
+    let work = work_in("cli-cluster", "delta-read", 2_000);
+    let paddle = work.paddle("hits.paddle");
+    let cluster = Cluster::start(&[], &[]);
+    let url = cluster.url.as_str();
+    let table = work.dir.join("lake");
+    let target = format!("{}/", table.display());
+    // Version 0 (partitioned by ok and url, whose values need Hive escapes: `é,'%}`), an
+    // append written by the executors, an overwrite.
+    let write = |cluster: Option<&str>, mode: &str, filter: &str| {
+        let query = format!("SELECT * FROM records WHERE {filter}");
+        let out = sql(
+            &work,
+            cluster,
+            &[
+                "--in-framing",
+                "paddle",
+                "--to",
+                "delta",
+                "--mode",
+                mode,
+                "--partition-by",
+                "ok,url",
+                "-o",
+                &target,
+                &query,
+                path(&paddle),
+            ],
+        );
+        assert!(out.status.success(), "{mode}: {}", stderr(&out));
+        parquet_files(&table)
+    };
+    let v0 = write(None, "error", "id < 1200");
+    let v1 = write(Some(url), "append", "id >= 1200");
+    let v2 = write(None, "overwrite", "id % 3 = 0");
+    let v2: std::collections::BTreeSet<String> = v2.difference(&v1).cloned().collect();
+    let v1: std::collections::BTreeSet<String> = v1.difference(&v0).cloned().collect();
+    assert!(v0.len() >= 8 && v1.len() >= 8 && v2.len() >= 8, "{v0:?}");
+
+    let by_group = "SELECT url, ok, count(*) AS n, sum(bytes) AS b, min(id) AS lo, \
+                    max(id) AS hi, sum(cardinality(tags)) AS t, sum(origin['zip']) AS z, \
+                    sum(score) AS s FROM records GROUP BY url, ok ORDER BY url, ok";
+    let total = |answer: &str| -> i64 {
+        answer
+            .lines()
+            .skip(1)
+            // n, the 7th column from the right (a url may hold a comma).
+            .map(|l| l.rsplit(',').nth(6).unwrap())
+            .map(|n| n.parse::<i64>().unwrap())
+            .sum()
+    };
+    for (version, files, rows) in [
+        (None, &v2, 667),
+        (Some("0"), &v0, 1200),
+        (Some("1"), &v0.union(&v1).cloned().collect(), 2000),
+    ] {
+        let mut args = vec!["--from", "delta", "--to", "csv"];
+        args.extend(version.map(|v| ["--version", v]).into_iter().flatten());
+        args.extend([by_group, target.as_str()]);
+        let read = parquet_read(&cluster, &table, || {
+            let answer = same_answer(&work, url, &args);
+            assert_eq!(answer.lines().count(), 9, "{version:?}: {answer}");
+            assert_eq!(total(&answer), rows, "{version:?}: {answer}");
+        });
+        assert_eq!(&read, files, "version {version:?}: the files read");
+    }
+    // Every column, nested ones too, as JSON.
+    same_answer(
+        &work,
+        url,
+        &[
+            "--from",
+            "delta",
+            "--to",
+            "json",
+            "SELECT * FROM records WHERE id % 101 = 0 ORDER BY id",
+            &target,
+        ],
+    );
+    // Partition values that need Hive escapes, as the log gives them; a filter that no
+    // row passes.
+    let escaped = "SELECT id, url FROM records WHERE url = 'é,''%}' AND ok ORDER BY id";
+    let answer = same_answer(
+        &work,
+        url,
+        &["--from", "delta", "--to", "csv", escaped, &target],
+    );
+    assert!(answer.starts_with("id,url\n15,\"é,'%}\"\n"), "{answer}");
+    for query in [
+        "SELECT count(*) AS n FROM records WHERE url = 'nowhere'",
+        "SELECT id, tags FROM records WHERE url = 'nowhere' ORDER BY id",
+    ] {
+        same_answer(
+            &work,
+            url,
+            &["--from", "delta", "--to", "csv", query, &target],
+        );
+    }
+
+    // Record files joined with the table's version 0, on the cluster.
+    let join = "SELECT h.url, count(*) AS n, sum(l.bytes) AS b, sum(h.origin['zip']) AS z, \
+                sum(l.origin['zip']) AS lz FROM hits h JOIN lake l ON h.id = l.id \
+                WHERE h.id % 2 = 0 GROUP BY h.url ORDER BY h.url";
+    let answer = same_answer(
+        &work,
+        url,
+        &[
+            "--in-framing",
+            "paddle",
+            "--to",
+            "csv",
+            join,
+            "--table",
+            "hits",
+            path(&paddle),
+            "--table",
+            "lake",
+            "--from",
+            "delta",
+            "--version",
+            "0",
+            &target,
+        ],
+    );
+    assert!(answer.starts_with("url,n,b,z,lz\na.com,300,"), "{answer}");
+}
+
+/// The Parquet files of the table `dir` that readers could mistake for its own: those
+/// under no hidden directory (`_temporary/`, `_delta_log/`), their paths in it.
+fn visible_parquet(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
+    parquet_files(dir)
+        .into_iter()
+        .filter(|p| !p.split('/').any(|s| s.starts_with(['_', '.'])))
+        .collect()
+}
+
+/// The versions of the Delta table `dir` (its log's entries), and the files its latest
+/// version names (its log's adds less its removes), their paths in it.
+fn delta_log(dir: &std::path::Path) -> (Vec<u64>, std::collections::BTreeSet<String>) {
+    let log = dir.join("_delta_log");
+    let mut entries: Vec<(u64, std::path::PathBuf)> = std::fs::read_dir(&log)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| (p.file_stem().unwrap().to_str().unwrap().parse().unwrap(), p))
+        .collect();
+    entries.sort();
+    // The log's paths are URI references, relative to the table.
+    let base = url::Url::from_directory_path(dir).unwrap();
+    let in_table = |path: &str| {
+        let file = base.join(path).unwrap().to_file_path().unwrap();
+        file.strip_prefix(dir)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let mut files = std::collections::BTreeSet::new();
+    for (_, entry) in &entries {
+        for line in std::fs::read_to_string(entry).unwrap().lines() {
+            let action: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(path) = action["add"]["path"].as_str() {
+                files.insert(in_table(path));
+            }
+            if let Some(path) = action["remove"]["path"].as_str() {
+                files.remove(&in_table(path));
+            }
+        }
+    }
+    (entries.into_iter().map(|(v, _)| v).collect(), files)
+}
+
+/// An executor killed (SIGKILL) while the executors write a Delta table's new version
+/// (`--to delta --mode append`, partitioned): Ballista runs its tasks again on the other
+/// executor, and the client commits one attempt of each partition: the table gains exactly
+/// one version, whose rows are the query's, each once; or the job fails and the table keeps
+/// its version and files. Either way the part files no log entry names (the killed
+/// attempt's) are in no version: readers do not see them, and none lies among the table's
+/// visible files.
+#[test]
+fn an_executor_killed_during_a_delta_write_adds_one_version_or_none() {
+    let work = work_in("cli-cluster", "kill-delta", 250_000);
+    let paddle = work.paddle("big.paddle");
+    let table = work.dir.join("lake");
+    let target = format!("{}/", table.display());
+    // Slow enough (seconds per task) that the kill lands while the tasks write.
+    let query = "SELECT id, url, ok, length(repeat(url, 200)) AS l FROM records";
+    let write = |cluster: Option<&str>, mode: &str, query: &str| {
+        let args = [
+            "--in-framing",
+            "paddle",
+            "--partitions",
+            "4",
+            "--to",
+            "delta",
+            "--mode",
+            mode,
+            "--partition-by",
+            "ok",
+            "-o",
+            &target,
+            query,
+            path(&paddle),
+        ];
+        let args: Vec<String> = args.map(String::from).to_vec();
+        let (dir, cluster) = (work.dir.clone(), cluster.map(str::to_owned));
+        move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            sql_in(&dir, cluster.as_deref(), &args)
+        }
+    };
+    let read = |version: Option<&str>, query: &str| {
+        let mut args = vec!["--from", "delta", "--to", "csv"];
+        args.extend(version.map(|v| ["--version", v]).into_iter().flatten());
+        args.extend([query, target.as_str()]);
+        let out = sql(&work, None, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let summary = "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(l) AS l FROM records";
+    // Version 0, written locally: the rows with id < 1000.
+    let made = write(None, "error", &format!("{query} WHERE id < 1000"))();
+    assert!(made.status.success(), "{}", stderr(&made));
+    let before = (read(None, summary), visible_parquet(&table));
+    assert_eq!(before.0, "n,ids,l\n1000,1000,1000000\n");
+
+    // The append, on a cluster that loses an executor once it has written a part file (its
+    // attempt stays in the staging directory; the task runs again on the other executor).
+    let mut cluster = Cluster::start_quick_to_lose();
+    let remote = std::thread::spawn(write(Some(&cluster.url), "append", query));
+    let victim = wait_for("no part written", Duration::from_millis(5), || {
+        cluster
+            .executors
+            .iter()
+            .position(|e| e.stderr().contains(" wrote file://"))
+    });
+    cluster.executors[victim].kill();
+    let remote = remote.join().unwrap();
+    let (versions, named) = delta_log(&table);
+    let visible = visible_parquet(&table);
+    eprintln!(
+        "the job {}: versions {versions:?}; files in no version: {:?}",
+        if remote.status.success() {
+            "succeeded"
+        } else {
+            "failed"
+        },
+        parquet_files(&table).difference(&named).collect::<Vec<_>>()
+    );
+    assert_eq!(visible, named, "the visible part files are the version's");
+    // The partitions each executor wrote part files of (`partition 1 wrote file://…`).
+    let wrote = |e: &Process| -> std::collections::BTreeSet<String> {
+        e.stderr()
+            .lines()
+            .filter_map(|l| l.strip_prefix("partition "))
+            .filter_map(|l| l.split_once(" wrote "))
+            .map(|(partition, _)| partition.to_owned())
+            .collect()
+    };
+    let (killed, other) = (
+        wrote(&cluster.executors[victim]),
+        wrote(&cluster.executors[1 - victim]),
+    );
+    assert!(!killed.is_empty());
+    if remote.status.success() {
+        assert_eq!(versions, [0, 1], "one version more");
+        // Two attempts of a partition wrote files: the commit took one.
+        assert!(
+            killed.is_subset(&other),
+            "the killed executor's partitions {killed:?} were not written again: {other:?}"
+        );
+        assert!(
+            stderr(&remote).contains("wrote version 1 of the Delta table"),
+            "{}",
+            stderr(&remote)
+        );
+        // The appended rows each once, as the query gives them; version 0's rows twice.
+        let local = sql(
+            &work,
+            None,
+            &csv_query(
+                "paddle",
+                None,
+                "SELECT count(*) AS n, count(DISTINCT id) AS ids, \
+                 sum(length(repeat(url, 200))) AS l FROM records WHERE id >= 1000",
+                &[path(&paddle)],
+            ),
+        );
+        assert!(local.status.success(), "{}", stderr(&local));
+        for version in [None, Some("1")] {
+            let appended = read(version, &format!("{summary} WHERE id >= 1000"));
+            assert_eq!(appended, stdout(&local), "{version:?}");
+            let wrong = read(
+                version,
+                "SELECT id, count(*) AS n FROM records GROUP BY id \
+                 HAVING count(*) <> CASE WHEN id < 1000 THEN 2 ELSE 1 END",
+            );
+            assert_eq!(
+                wrong, "id,n\n",
+                "rows not there exactly as often as written"
+            );
+            assert_eq!(read(version, summary), "n,ids,l\n251000,250000,251000000\n");
+        }
+        assert!(before.1.is_subset(&visible), "version 0's files stay");
+    } else {
+        assert_eq!(versions, [0], "no version more: {}", stderr(&remote));
+        assert_eq!(read(None, summary), before.0);
+        assert_eq!(visible, before.1, "the failed job's files were removed");
+    }
+    // Version 0 reads as it did.
+    assert_eq!(read(Some("0"), summary), before.0);
+    let scheduler = cluster.scheduler.stderr();
+    assert!(scheduler.contains("lost Executor"), "{scheduler}");
 }
