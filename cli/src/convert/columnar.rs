@@ -139,7 +139,7 @@ fn to_columnar(
     let format = match (to, avro) {
         (Columnar::Avro, Some(avro)) => FileFormat::Avro(avro),
         (Columnar::Arrow, _) => FileFormat::Arrow,
-        _ => FileFormat::Parquet(properties),
+        _ => FileFormat::Parquet(Box::new(properties)),
     };
     let (mut out, complete) =
         ColumnarWriter::create(args.files.output.as_deref(), format, decoder.schema())?;
@@ -445,7 +445,7 @@ type Buffered = BufWriter<Box<dyn Write + Send>>;
 
 /// What a columnar file is written as.
 enum FileFormat {
-    Parquet(WriterProperties),
+    Parquet(Box<WriterProperties>),
     Arrow,
     /// The Avro schema (`rcc -l avro`'s) and the blocks' codec.
     Avro((String, AvroCodec)),
@@ -471,7 +471,7 @@ impl ColumnarWriter {
         let failed = |what: &str, e: &dyn std::fmt::Display| format!("cannot write {what}: {e}");
         let writer = match format {
             FileFormat::Parquet(properties) => {
-                ColumnarWriter::Parquet(Box::new(ParquetFile::new(out, &schema, properties)))
+                ColumnarWriter::Parquet(Box::new(ParquetFile::new(out, &schema, *properties)))
             }
             FileFormat::Arrow => ColumnarWriter::Arrow(Box::new(
                 FileWriter::try_new(out, &schema).map_err(|e| failed("Arrow IPC", &e))?,
