@@ -146,6 +146,180 @@ fn compat_speaks_json_and_handles_renamed_types() {
 }
 
 #[test]
+fn compat_says_what_avro_resolution_does_too() {
+    // v1 → v2: Avro cannot read a double as a long either; a dropped field it skips, an
+    // added one it fills with the schema's default.
+    let out = rcc(&["compat", V1, &version(2), "--type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let avro = text
+        .split_once("\n\n")
+        .unwrap_or_else(|| panic!("no Avro section in\n{text}"))
+        .1;
+    assert_eq!(
+        avro,
+        "Avro (rcc -l avro's schemas): 1 field Avro cannot resolve (marked !)\n\
+         \x20 ! total                    double -> long                   mismatch\n\
+         \x20   note                     string                           dropped\n\
+         \x20   express                  boolean                          defaulted\n"
+    );
+    // v1 → v3: Hadoop misreads the items; Avro defaults the field Item gained.
+    let out = rcc(&["compat", V1, &version(3), "--type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    for line in [
+        "\nAvro (rcc -l avro's schemas): compatible\n",
+        "\n    items[].price            long                             defaulted\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    // v4 → v1 with --allow-drops: both sides accept the dropped field.
+    let out = rcc(&[
+        "compat",
+        &version(4),
+        V1,
+        "--type",
+        "shop.Order",
+        "--allow-drops",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).ends_with(
+        "Avro (rcc -l avro's schemas): compatible\n    \
+         express                  boolean                          dropped\n"
+    ));
+}
+
+#[test]
+fn compat_fails_when_either_hadoop_or_avro_cannot_read_old_data() {
+    // Item renamed Line, the same fields: Hadoop reads the items (it matches records by
+    // their fields), Avro cannot (it matches them by name).
+    let out = rcc(&["compat", V1, &version(5), "--type", "shop.Order"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("\ncompatible: nothing written is lost or misread\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n  ! items                    array<shop.Item> -> array<shop.Line> renamed\n"
+        ),
+        "{text}"
+    );
+    // quantity int → long: Hadoop skips it (type-changed), Avro promotes it.
+    let out = rcc(&["compat", V1, &version(5), "--type", "shop.Item"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    for line in [
+        "\n  ! quantity                 int -> long                      type-changed\n",
+        "\nAvro (rcc -l avro's schemas): compatible\n    \
+         quantity                 int -> long                      promoted\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    // A renamed top record: Avro needs an alias; the JSON report says so for machines.
+    let out = rcc(&[
+        "compat",
+        V1,
+        &version(5),
+        "--old-type",
+        "shop.Item",
+        "--new-type",
+        "shop.Line",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["compatible"], false);
+    // Hadoop's rules: nothing fails (same fields).
+    let hadoop = report["fields"].as_array().unwrap();
+    assert!(hadoop.iter().all(|f| f["fails"] == false), "{report:#}");
+    assert_eq!(
+        report["avro"],
+        serde_json::json!({"compatible": false, "fields": [
+            {"path": "", "written": "shop.Item", "read": "shop.Line",
+             "outcome": "renamed", "fails": true},
+            {"path": "sku", "written": "string", "read": "string",
+             "outcome": "kept", "fails": false},
+            {"path": "quantity", "written": "int", "read": "int",
+             "outcome": "kept", "fails": false},
+        ]})
+    );
+    let out = rcc(&[
+        "compat",
+        V1,
+        &version(5),
+        "--old-type",
+        "shop.Item",
+        "--new-type",
+        "shop.Line",
+    ]);
+    assert!(
+        stdout(&out).ends_with(
+            "Avro (rcc -l avro's schemas): Avro cannot resolve the record (marked !)\n  ! \
+             (the record)             shop.Item -> shop.Line           renamed\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // What the exit status means is in the help.
+    let help = stdout(&rcc(&["compat", "--help"]));
+    assert!(
+        help.contains("or when Avro cannot read the old data (mismatch, renamed,\nno-default)"),
+        "{help}"
+    );
+}
+
+#[test]
+fn compat_json_has_avro_s_findings() {
+    let out = rcc(&[
+        "compat",
+        V1,
+        &version(2),
+        "--type",
+        "shop.Order",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let avro = &report["avro"];
+    assert_eq!(avro["compatible"], false);
+    let outcomes: Vec<(&str, &str, bool)> = avro["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap(),
+                f["outcome"].as_str().unwrap(),
+                f["fails"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    // Every field, kept ones too (the text lists only the others).
+    assert_eq!(
+        outcomes,
+        [
+            ("id", "kept", false),
+            ("customer", "kept", false),
+            ("items", "kept", false),
+            ("items[].sku", "kept", false),
+            ("items[].quantity", "kept", false),
+            ("total", "mismatch", true),
+            ("note", "dropped", false),
+            ("express", "defaulted", false),
+        ]
+    );
+    let total = &avro["fields"][5];
+    assert_eq!(
+        (&total["written"], &total["read"]),
+        (&"double".into(), &"long".into())
+    );
+}
+
+#[test]
 fn compat_errors_exit_2() {
     let out = rcc(&[
         "compat",

@@ -5,7 +5,7 @@
 //! `-I` finds). And Java Avro 1.12 reads every schema `rcc -l avro` writes for the same
 //! files back into their exact DDL.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -330,4 +330,237 @@ fn java_descriptions(response: &str) -> BTreeMap<PathBuf, Result<Records, String
         }
     }
     out
+}
+
+/// Java Avro 1.12's `SchemaCompatibility` (`Compatibility.java`) and
+/// `backend::avro::resolution` agree on whether a reader's schema reads data written with
+/// a writer's, and on the kinds of what fails (a name, a type, a missing default): for the
+/// schemas `rcc -l avro` writes for every pair of records of the versions in
+/// `compiler/tests/ddl/evolution` and `tests/interop/ddl/evolution.jr` (other namespaces
+/// there: Avro compares names without them), for DDL changes of one field's type, and for
+/// hand-made schemas with what DDL has no words for (unions, enums, fixed, aliases, fields
+/// without defaults).
+#[test]
+fn java_avro_schema_compatibility_agrees_with_resolution() {
+    if tools::skipped("the check of Avro's schema resolution with Java Avro") {
+        return;
+    }
+    let root = repo_root();
+    // Every record of the versions of each family, against every other of its family.
+    let mut families: Vec<Vec<(String, String)>> = Vec::new();
+    let records = |files: &[PathBuf]| -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for file in files {
+            let model = load(std::slice::from_ref(file), &LoadOptions::default())
+                .unwrap_or_else(|d| panic!("{}: {d}", file.display()));
+            for (i, record) in model.records().iter().enumerate() {
+                let label = format!(
+                    "{}:{}",
+                    file.file_name().unwrap().to_string_lossy(),
+                    record.qualified_name()
+                );
+                let index = model.find(record.qualified_name()).unwrap();
+                assert_eq!(index.index(), i);
+                out.push((label, avro::schema(&model, index)));
+            }
+        }
+        out
+    };
+    let shop: Vec<PathBuf> = (1..=5)
+        .map(|v| root.join(format!("compiler/tests/ddl/evolution/v{v}.jr")))
+        .collect();
+    families.push(records(&shop));
+    families.push(records(&[root.join("tests/interop/ddl/evolution.jr")]));
+    let mut pairs: Vec<(String, String, String)> = Vec::new();
+    for family in &families {
+        for (w_label, w) in family {
+            for (r_label, r) in family {
+                pairs.push((format!("{w_label} -> {r_label}"), w.clone(), r.clone()));
+            }
+        }
+    }
+    // One field's DDL type changed, beside records `P` and `Q` of the same fields.
+    let one_field = [
+        ("int", "long"),
+        ("int", "double"),
+        ("long", "int"),
+        ("float", "double"),
+        ("double", "float"),
+        ("ustring", "buffer"),
+        ("buffer", "ustring"),
+        ("byte", "int"),
+        ("int", "boolean"),
+        ("vector<int>", "vector<long>"),
+        ("vector<long>", "vector<int>"),
+        ("map<ustring, float>", "map<ustring, double>"),
+        ("map<ustring, int>", "map<ustring, ustring>"),
+        ("map<int, int>", "map<long, int>"),
+        ("map<int, int>", "map<ustring, int>"),
+        ("P", "Q"),
+        ("vector<P>", "vector<Q>"),
+        ("map<P, int>", "map<Q, int>"),
+        ("vector<vector<P>>", "vector<vector<P>>"),
+    ];
+    for (old, new) in one_field {
+        let schema = |ty: &str| {
+            let ddl = format!(
+                "module m {{ class P {{ int x; }} class Q {{ int x; }} class R {{ {ty} f; }} }}"
+            );
+            let mut fs = hadoop_record_compiler::MemoryFileSystem::new();
+            fs.insert("r.jr", ddl.as_str());
+            let model =
+                hadoop_record_compiler::load_with(&fs, &["r.jr"], &LoadOptions::default()).unwrap();
+            avro::schema(&model, model.find("m.R").unwrap())
+        };
+        pairs.push((format!("{old} -> {new}"), schema(old), schema(new)));
+    }
+    // What DDL has no words for.
+    let record = |name: &str, fields: &str| {
+        format!(r#"{{"type": "record", "name": "{name}", "namespace": "x", "fields": [{fields}]}}"#)
+    };
+    let enumeration = |symbols: &str, default: &str| {
+        format!(
+            r#"{{"name": "e", "type": {{"type": "enum", "name": "E", "symbols": [{symbols}]{default}}}}}"#
+        )
+    };
+    let fixed = |name: &str, size: u32| {
+        format!(r#"{{"name": "f", "type": {{"type": "fixed", "name": "{name}", "size": {size}}}}}"#)
+    };
+    for (label, w, r) in [
+        (
+            "no default",
+            r#"{"name": "a", "type": "int"}"#,
+            r#"{"name": "a", "type": "int"}, {"name": "b", "type": "int"}"#.to_string(),
+        ),
+        (
+            "into a union",
+            r#"{"name": "a", "type": "int"}"#,
+            r#"{"name": "a", "type": ["null", "long"]}"#.into(),
+        ),
+        (
+            "into a union without it",
+            r#"{"name": "a", "type": "string"}"#,
+            r#"{"name": "a", "type": ["null", "int"]}"#.into(),
+        ),
+        (
+            "from a union",
+            r#"{"name": "a", "type": ["null", "int"]}"#,
+            r#"{"name": "a", "type": ["null", "long"]}"#.into(),
+        ),
+        (
+            "from a union, a branch lost",
+            r#"{"name": "a", "type": ["null", "int"]}"#,
+            r#"{"name": "a", "type": "int"}"#.into(),
+        ),
+        (
+            "field alias",
+            r#"{"name": "a", "type": "int"}"#,
+            r#"{"name": "b", "aliases": ["a"], "type": "long"}"#.into(),
+        ),
+        (
+            "enum symbols added",
+            &enumeration(r#""A""#, ""),
+            enumeration(r#""A", "B""#, ""),
+        ),
+        (
+            "enum symbols removed",
+            &enumeration(r#""A", "B""#, ""),
+            enumeration(r#""A""#, ""),
+        ),
+        (
+            "enum default",
+            &enumeration(r#""A", "B""#, ""),
+            enumeration(r#""A""#, r#", "default": "A""#),
+        ),
+        ("fixed", &fixed("F", 4), fixed("F", 4)),
+        ("fixed resized", &fixed("F", 4), fixed("F", 8)),
+        ("fixed renamed", &fixed("F", 4), fixed("G", 4)),
+    ] {
+        pairs.push((label.into(), record("R", w), record("R", &r)));
+    }
+    let point = |x: &str| {
+        format!(r#"{{"type": "record", "name": "P", "fields": [{{"name": "x", "type": "{x}"}}]}}"#)
+    };
+    for (label, x) in [
+        ("into a union's record", "long"),
+        ("into a union's record that does not resolve", "string"),
+    ] {
+        pairs.push((
+            label.into(),
+            record(
+                "R",
+                &format!(r#"{{"name": "p", "type": {}}}"#, point("int")),
+            ),
+            record(
+                "R",
+                &format!(r#"{{"name": "p", "type": ["null", {}]}}"#, point(x)),
+            ),
+        ));
+    }
+    pairs.push((
+        "record alias".into(),
+        record("Old", r#"{"name": "a", "type": "int"}"#),
+        record("New", r#"{"name": "a", "type": "int"}"#)
+            .replace(r#""fields""#, r#""aliases": ["Old"], "fields""#),
+    ));
+
+    let jdk = jdk();
+    let (work, classpath) = driver_classpath(&jdk, "avro", "the Avro schema driver (Avro 1.12.2)");
+    let dir = work.join("compatibility");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the compatibility pairs' directory");
+    let mut request = String::new();
+    for (i, (_, w, r)) in pairs.iter().enumerate() {
+        let (wp, rp) = (
+            dir.join(format!("{i}.w.avsc")),
+            dir.join(format!("{i}.r.avsc")),
+        );
+        std::fs::write(&wp, w).unwrap();
+        std::fs::write(&rp, r).unwrap();
+        request += &format!("{}\t{}\n", wp.display(), rp.display());
+    }
+    let mut driver = jdk.command(&classpath);
+    driver.arg("hadooprecord.avro.Compatibility");
+    let response = run_batch(&mut driver, &dir, "pairs", request.as_bytes());
+    let response = String::from_utf8(response).expect("UTF-8 from the driver");
+    let answers: Vec<&str> = response.lines().collect();
+    assert_eq!(answers.len(), pairs.len(), "{response}");
+    let (mut wrong, mut incompatible) = (Vec::new(), 0);
+    for ((label, w, r), java) in pairs.iter().zip(&answers) {
+        let findings = avro::resolution(w, r).unwrap_or_else(|e| panic!("{label}: {e}"));
+        let ours: BTreeSet<&str> = findings
+            .iter()
+            .filter(|f| f.outcome.fails())
+            .map(|f| f.outcome.name())
+            .collect();
+        // Java's kinds in our words.
+        let theirs: BTreeSet<&str> = match java.split_once('\t') {
+            None if *java == "compatible" => BTreeSet::new(),
+            Some(("incompatible", kinds)) => kinds
+                .split(',')
+                .map(|kind| match kind {
+                    "NAME_MISMATCH" => "renamed",
+                    "READER_FIELD_MISSING_DEFAULT_VALUE" => "no-default",
+                    _ => "mismatch",
+                })
+                .collect(),
+            _ => panic!("{label}: Java Avro: {java}"),
+        };
+        incompatible += usize::from(!theirs.is_empty());
+        if ours != theirs {
+            wrong.push(format!("{label}: Java Avro says {java}; we say {ours:?}"));
+        }
+    }
+    std::fs::remove_dir_all(&dir).expect("the checked pairs are deleted");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    say(&format!(
+        "Java Avro 1.12.2's SchemaCompatibility agrees with rcc's on {} schema pairs \
+         ({incompatible} incompatible)",
+        pairs.len()
+    ));
+    assert!(
+        pairs.len() >= 180 && incompatible >= 100,
+        "{} {incompatible}",
+        pairs.len()
+    );
 }

@@ -4,7 +4,11 @@
 //! Each schema is self-contained: the records a record uses are defined inline where they
 //! are first used and named (by full name) after that, each with its DDL module as its Avro
 //! namespace. What Avro has no type for is marked with the Avro property [`HADOOP_TYPE`], so
-//! that reading a schema back gives the exact DDL types, and DDL comments become `doc`s:
+//! that reading a schema back gives the exact DDL types, and DDL comments become `doc`s.
+//! Every field has a `default`, Hadoop's empty value of its type (what Hadoop reads for a
+//! field the data lacks), so that Avro's schema resolution fills a field added to a record
+//! as Hadoop does — but where the default would hold a record still being defined, which
+//! Java Avro refuses (see `Writer::field`):
 //!
 //! | DDL | Avro |
 //! | --- | --- |
@@ -38,7 +42,8 @@
 //!       "type": {
 //!         "type": "int",
 //!         "hadoop.type": "byte"
-//!       }
+//!       },
+//!       "default": 0
 //!     }
 //!   ]
 //! }
@@ -46,11 +51,17 @@
 //! );
 //! ```
 
+mod avsc;
 mod entries;
 mod json;
+mod resolution;
 
-use std::collections::HashSet;
+pub use self::resolution::{resolution, AvroFinding, AvroOutcome};
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use self::entries::{is_avro_map_key, EntryNames, Site, Step};
 use self::json::Json;
@@ -93,11 +104,41 @@ pub fn schema(model: &Model, record: RecordIndex) -> String {
     json::pretty(&Writer::new(model, &entries).record(record))
 }
 
+/// [`resolution`] of the schemas of record `old_record` of `old` (the writer's) and
+/// `new_record` of `new` (the reader's), as [`schema`] writes them: what Avro's schema
+/// resolution does to data written as the old version of a record when read as the new.
+///
+/// Unlike [`resolution`] of their text, this takes schemas of any depth (serde_json reads
+/// JSON nested at most 128 deep, about 40 records held one inside the other).
+pub fn record_resolution(
+    old: &Model,
+    old_record: RecordIndex,
+    new: &Model,
+    new_record: RecordIndex,
+) -> Vec<AvroFinding> {
+    let parsed = |model: &Model, record| {
+        let entries = EntryNames::assign(model);
+        let tree = Writer::new(model, &entries).record(record);
+        let json = serde_json::to_value(&tree)
+            .expect("a tree of finite numbers, strings, arrays and objects converts");
+        avsc::Avsc::from_json(&json).expect("the schemas `schema` writes are Avro schemas")
+    };
+    resolution::resolve(&parsed(old, old_record), &parsed(new, new_record))
+}
+
 /// Writes one schema: remembers the records it has defined, which later uses name.
 struct Writer<'a> {
     model: &'a Model,
     entries: &'a EntryNames,
     defined: HashSet<RecordIndex>,
+    /// The records whose definitions are being written, outermost first.
+    open: Vec<RecordIndex>,
+    /// The default of each record met, made once (a record can be used many times).
+    defaults: HashMap<RecordIndex, Json>,
+    /// The records whose default is being made.
+    defaulting: HashSet<RecordIndex>,
+    /// The records each record met holds by value (itself, its fields' records, theirs…).
+    held: HashMap<RecordIndex, Rc<HashSet<RecordIndex>>>,
 }
 
 impl<'a> Writer<'a> {
@@ -106,6 +147,10 @@ impl<'a> Writer<'a> {
             model,
             entries,
             defined: HashSet::new(),
+            open: Vec::new(),
+            defaults: HashMap::new(),
+            defaulting: HashSet::new(),
+            held: HashMap::new(),
         }
     }
 
@@ -116,18 +161,17 @@ impl<'a> Writer<'a> {
         if !self.defined.insert(r) {
             return record.qualified_name().into();
         }
+        self.open.push(r);
         let fields = record
             .fields()
             .iter()
             .enumerate()
             .map(|(f, field)| {
                 let ty = self.ty(field.ty(), &mut Site::new(r, f));
-                Json::Object(with_doc(
-                    vec![("name", field.name().into()), ("type", ty)],
-                    field.doc(),
-                ))
+                self.field(field.name(), ty, field.doc(), field.ty())
             })
             .collect();
+        self.open.pop();
         let mut object = with_doc(
             vec![
                 ("type", "record".into()),
@@ -137,7 +181,85 @@ impl<'a> Writer<'a> {
             record.doc(),
         );
         object.push(("fields", Json::Array(fields)));
-        Json::Object(object)
+        Json::object(object)
+    }
+
+    /// A field `name` of DDL type `ddl` (Avro type `ty`): its name, type, doc and default.
+    ///
+    /// No default when it would hold a record whose definition is still being written (a
+    /// record holding itself through a vector or map: `map<Tree, Tree>` inside `Tree`):
+    /// Java Avro checks a record default against the record's fields as it reads the field,
+    /// before it has read them, and refuses the schema.
+    fn field(&mut self, name: &str, ty: Json, doc: String, ddl: &Type) -> Json {
+        let mut object = with_doc(vec![("name", name.into()), ("type", ty)], doc);
+        let open = match ddl {
+            Type::Record(r) => {
+                let held = self.held(*r);
+                self.open.iter().any(|o| held.contains(o))
+            }
+            _ => false,
+        };
+        if !open {
+            object.push(("default", Json::Inline(Box::new(self.default(ddl)))));
+        }
+        Json::object(object)
+    }
+
+    /// The records `r` holds by value: itself, the records of its fields, theirs…
+    fn held(&mut self, r: RecordIndex) -> Rc<HashSet<RecordIndex>> {
+        if let Some(held) = self.held.get(&r) {
+            return Rc::clone(held);
+        }
+        let mut held = HashSet::from([r]);
+        let model = self.model;
+        for field in model.record(r).fields() {
+            if let Type::Record(q) = field.ty() {
+                held.extend(self.held(*q).iter().copied());
+            }
+        }
+        let held = Rc::new(held);
+        self.held.insert(r, Rc::clone(&held));
+        held
+    }
+
+    /// Hadoop's empty value of `ty` (what Hadoop reads for a field the data lacks), as an
+    /// Avro default: 0, `false`, `""` (also an empty buffer: Avro's bytes are JSON strings),
+    /// an empty array or map, a record of its fields' defaults.
+    ///
+    /// A record's default is finite: the checker refuses a record that contains itself
+    /// other than through a vector or map (`check::containment`), whose default is empty;
+    /// a model that had one would stop here rather than recurse without end.
+    fn default(&mut self, ty: &Type) -> Json {
+        match ty {
+            Type::Primitive(p) => match p {
+                Primitive::Boolean => Json::Bool(false),
+                Primitive::Byte | Primitive::Int | Primitive::Long => Json::Int(0),
+                Primitive::Float | Primitive::Double => Json::Float(0.0),
+                Primitive::UString | Primitive::Buffer => "".into(),
+            },
+            Type::Map(k, _) if is_avro_map_key(k) => Json::Object(Vec::new()),
+            Type::Vector(_) | Type::Map(..) => Json::Array(Vec::new()),
+            Type::Record(r) => {
+                if let Some(default) = self.defaults.get(r) {
+                    return default.clone();
+                }
+                assert!(
+                    self.defaulting.insert(*r),
+                    "a checked model has no record that contains itself by value"
+                );
+                let model = self.model;
+                let fields = model
+                    .record(*r)
+                    .fields()
+                    .iter()
+                    .map(|f| (Cow::Owned(f.name().to_owned()), self.default(f.ty())))
+                    .collect();
+                let default = Json::Object(fields);
+                self.defaulting.remove(r);
+                self.defaults.insert(*r, default.clone());
+                default
+            }
+        }
     }
 
     /// The Avro type of `ty`, found at `site`.
@@ -146,30 +268,28 @@ impl<'a> Writer<'a> {
             Type::Primitive(p) => primitive(*p),
             Type::Vector(e) => {
                 let items = site.within(Step::Item, |site| self.ty(e, site));
-                Json::Object(vec![("type", "array".into()), ("items", items)])
+                Json::object(vec![("type", "array".into()), ("items", items)])
             }
             Type::Map(k, v) if is_avro_map_key(k) => {
                 let values = site.within(Step::Value, |site| self.ty(v, site));
-                Json::Object(vec![("type", "map".into()), ("values", values)])
+                Json::object(vec![("type", "map".into()), ("values", values)])
             }
             Type::Map(k, v) => {
                 let key = site.within(Step::Key, |site| self.ty(k, site));
                 let value = site.within(Step::Value, |site| self.ty(v, site));
                 let namespace = self.model.record(site.record).module();
-                let entry = Json::Object(vec![
+                let fields = vec![
+                    self.field(KEY, key, String::new(), k),
+                    self.field(VALUE, value, String::new(), v),
+                ];
+                let entry = Json::object(vec![
                     ("type", "record".into()),
                     ("name", self.entries.get(site).into()),
                     ("namespace", namespace.into()),
-                    (
-                        "fields",
-                        Json::Array(vec![
-                            Json::Object(vec![("name", KEY.into()), ("type", key)]),
-                            Json::Object(vec![("name", VALUE.into()), ("type", value)]),
-                        ]),
-                    ),
+                    ("fields", Json::Array(fields)),
                 ]);
                 // The mark before the entry record, which may be long.
-                Json::Object(vec![
+                Json::object(vec![
                     ("type", "array".into()),
                     (HADOOP_TYPE, MAP.into()),
                     ("items", entry),
@@ -183,7 +303,7 @@ impl<'a> Writer<'a> {
 /// The Avro type of a DDL primitive.
 fn primitive(p: Primitive) -> Json {
     match p {
-        Primitive::Byte => Json::Object(vec![("type", "int".into()), (HADOOP_TYPE, BYTE.into())]),
+        Primitive::Byte => Json::object(vec![("type", "int".into()), (HADOOP_TYPE, BYTE.into())]),
         Primitive::Boolean => "boolean".into(),
         Primitive::Int => "int".into(),
         Primitive::Long => "long".into(),
@@ -239,25 +359,27 @@ mod tests {
         } }";
         let byte = json!({"type": "int", "hadoop.type": "byte"});
         let p = json!({"type": "record", "name": "P", "namespace": "m",
-                       "fields": [{"name": "x", "type": "int"}]});
+                       "fields": [{"name": "x", "type": "int", "default": 0}]});
+        // Each field's default is Hadoop's empty value of its type.
         assert_eq!(
             only(ddl, "m.All"),
             json!({"type": "record", "name": "All", "namespace": "m", "fields": [
-                {"name": "b", "type": byte},
-                {"name": "z", "type": "boolean"},
-                {"name": "i", "type": "int"},
-                {"name": "l", "type": "long"},
-                {"name": "f", "type": "float"},
-                {"name": "d", "type": "double"},
-                {"name": "s", "type": "string"},
-                {"name": "u", "type": "bytes"},
-                {"name": "v", "type": {"type": "array", "items": "int"}},
-                {"name": "sm", "type": {"type": "map", "values": "long"}},
+                {"name": "b", "type": byte, "default": 0},
+                {"name": "z", "type": "boolean", "default": false},
+                {"name": "i", "type": "int", "default": 0},
+                {"name": "l", "type": "long", "default": 0},
+                {"name": "f", "type": "float", "default": 0.0},
+                {"name": "d", "type": "double", "default": 0.0},
+                {"name": "s", "type": "string", "default": ""},
+                {"name": "u", "type": "bytes", "default": ""},
+                {"name": "v", "type": {"type": "array", "items": "int"}, "default": []},
+                {"name": "sm", "type": {"type": "map", "values": "long"}, "default": {}},
                 {"name": "im", "type": {"type": "array", "hadoop.type": "map", "items": {
                     "type": "record", "name": "All_im_Entry", "namespace": "m", "fields": [
-                        {"name": "key", "type": "int"},
-                        {"name": "value", "type": "string"}]}}},
-                {"name": "p", "type": p},
+                        {"name": "key", "type": "int", "default": 0},
+                        {"name": "value", "type": "string", "default": ""}]}},
+                 "default": []},
+                {"name": "p", "type": p, "default": {"x": 0}},
             ]})
         );
     }
@@ -271,24 +393,27 @@ mod tests {
             class A { B first; vector<B> many; C c; map<B, B> pairs; Link link; }
         }";
         let b = json!({"type": "record", "name": "B", "namespace": "m",
-                       "fields": [{"name": "x", "type": "int"}]});
+                       "fields": [{"name": "x", "type": "int", "default": 0}]});
         let link = json!({"type": "record", "name": "Link", "namespace": "m", "fields": [
-            {"name": "more", "type": {"type": "array", "items": "m.Link"}},
-            {"name": "byName", "type": {"type": "map", "values": "m.Link"}},
+            {"name": "more", "type": {"type": "array", "items": "m.Link"}, "default": []},
+            {"name": "byName", "type": {"type": "map", "values": "m.Link"}, "default": {}},
         ]});
         assert_eq!(only(ddl, "m.Link"), link);
+        let b0 = json!({"x": 0});
         assert_eq!(
             only(ddl, "m.A"),
             json!({"type": "record", "name": "A", "namespace": "m", "fields": [
-                {"name": "first", "type": b},
-                {"name": "many", "type": {"type": "array", "items": "m.B"}},
+                {"name": "first", "type": b, "default": b0},
+                {"name": "many", "type": {"type": "array", "items": "m.B"}, "default": []},
                 {"name": "c", "type": {"type": "record", "name": "C", "namespace": "m",
-                    "fields": [{"name": "b", "type": "m.B"}]}},
+                    "fields": [{"name": "b", "type": "m.B", "default": b0}]},
+                 "default": {"b": b0}},
                 {"name": "pairs", "type": {"type": "array", "hadoop.type": "map", "items": {
                     "type": "record", "name": "A_pairs_Entry", "namespace": "m", "fields": [
-                        {"name": "key", "type": "m.B"},
-                        {"name": "value", "type": "m.B"}]}}},
-                {"name": "link", "type": link},
+                        {"name": "key", "type": "m.B", "default": b0},
+                        {"name": "value", "type": "m.B", "default": b0}]}},
+                 "default": []},
+                {"name": "link", "type": link, "default": {"more": [], "byName": {}}},
             ]})
         );
         // Each schema stands alone: C's defines B again.
@@ -317,9 +442,11 @@ mod tests {
                 {"name": "b", "type": {"type": "record", "name": "B", "namespace": "b.y",
                     "fields": [{"name": "m", "type": {"type": "array", "hadoop.type": "map",
                         "items": {"type": "record", "name": "B_m_Entry", "namespace": "b.y",
-                            "fields": [{"name": "key", "type": "long"},
-                                       {"name": "value", "type": "int"}]}}}]}},
-                {"name": "bs", "type": {"type": "array", "items": "b.y.B"}},
+                            "fields": [{"name": "key", "type": "long", "default": 0},
+                                       {"name": "value", "type": "int", "default": 0}]}},
+                        "default": []}]},
+                 "default": {"m": []}},
+                {"name": "bs", "type": {"type": "array", "items": "b.y.B"}, "default": []},
             ]})
         );
         let b = model.find("b.y.B").unwrap();
@@ -395,6 +522,92 @@ mod tests {
         assert_eq!(bytes["name"], "bytes");
         assert_eq!(bytes["fields"][0]["type"]["name"], "string");
         assert_eq!(bytes["fields"][1]["type"], "m.string");
+    }
+
+    #[test]
+    fn defaults_are_hadoops_empty_values_at_any_depth() {
+        let ddl = "module m {
+            class Leaf { float f; buffer u; map<long, Leaf> m; }
+            class Mid { Leaf a; Leaf b; vector<Mid> more; }
+            class Top { Mid mid; map<ustring, Top> byName; Leaf leaf; }
+        }";
+        let leaf = json!({"f": 0.0, "u": "", "m": []});
+        let mid = json!({"a": leaf, "b": leaf, "more": []});
+        let top = only(ddl, "m.Top");
+        let defaults: Vec<&Value> = top["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| &f["default"])
+            .collect();
+        assert_eq!(defaults, [&mid, &json!({}), &leaf]);
+        // A record's default is the same wherever it is used: in Mid's definition too.
+        assert_eq!(top["fields"][0]["type"]["fields"][1]["default"], leaf);
+        // The exact text: each default on one line (however deep), a fraction for floating
+        // point.
+        let model = model(ddl);
+        let text = schema(&model, model.find("m.Top").unwrap());
+        for line in [
+            "\n      \"default\": {\"a\":{\"f\":0.0,\"u\":\"\",\"m\":[]},\
+             \"b\":{\"f\":0.0,\"u\":\"\",\"m\":[]},\"more\":[]}\n",
+            "\n      \"default\": {}\n",
+            "\n                  \"default\": 0.0\n",
+            "\n                  \"default\": \"\"\n",
+        ] {
+            assert!(text.contains(line), "{line} in {text}");
+        }
+    }
+
+    #[test]
+    fn no_default_holds_a_record_still_being_defined() {
+        // Java Avro checks a record default as it reads the field, against the record's
+        // fields: those of a record whose definition is still open are not read yet.
+        let ddl = "module m {
+            class Tree { int n; map<Tree, Tree> links; map<Tree, int> counts; }
+            class Far { vector<Leaf> back; }
+            class Leaf { int id; Far far; }
+        }";
+        let tree = only(ddl, "m.Tree");
+        let entry = |f: usize| tree["fields"][f]["type"]["items"]["fields"].clone();
+        assert_eq!(
+            entry(1),
+            json!([{"name": "key", "type": "m.Tree"}, {"name": "value", "type": "m.Tree"}])
+        );
+        assert_eq!(
+            entry(2),
+            json!([{"name": "key", "type": "m.Tree"}, {"name": "value", "type": "int", "default": 0}])
+        );
+        // The map itself is outside Tree's fields: it defaults to empty.
+        assert_eq!(tree["fields"][1]["default"], json!([]));
+        // Leaf inside Far's schema: its `far` is Far, still open there. In Leaf's own
+        // schema, Far is defined inside `far`'s type, and closed before its default.
+        let far = only(ddl, "m.Far");
+        let leaf_in_far = &far["fields"][0]["type"]["items"];
+        assert_eq!(
+            leaf_in_far["fields"][1],
+            json!({"name": "far", "type": "m.Far"})
+        );
+        assert_eq!(leaf_in_far["fields"][0]["default"], 0);
+        let leaf = only(ddl, "m.Leaf");
+        assert_eq!(leaf["fields"][1]["default"], json!({"back": []}));
+        assert_eq!(far["fields"][0]["default"], json!([]));
+    }
+
+    #[test]
+    fn a_record_holding_itself_by_value_never_reaches_the_back_end() {
+        // Its default would be infinite: the checker refuses it, so a model never has one
+        // (a record holding itself through a vector or map defaults to empty, above).
+        for ddl in [
+            "module m { class A { A a; } }",
+            "module m { class A { B b; } class B { A a; } }",
+        ] {
+            let mut fs = crate::MemoryFileSystem::new();
+            fs.insert("a.jr", ddl);
+            let refused = crate::load_with(&fs, &["a.jr"], &crate::LoadOptions::default())
+                .expect_err(ddl)
+                .to_string();
+            assert!(refused.contains("contains itself"), "{ddl}: {refused}");
+        }
     }
 
     #[test]
