@@ -1616,10 +1616,16 @@ fn the_guide_s_commands_print_what_it_shows() {
     let hdfs = moto.as_ref().and_then(|_| MiniHdfs::get());
     let mut failures = Vec::new();
     for chapter in guide::chapters() {
+        // The cluster's ports the guide names, each a free one here: the other tests of this
+        // binary (and the system's ephemeral ports, where 50050 lies) may hold them.
+        let ports: Vec<(&str, String)> = ["50050", "50051", "50052", "50150", "50151", "50152"]
+            .into_iter()
+            .map(|named| (named, free_port().to_string()))
+            .collect();
         let mut setting = guide::Setting {
             bin: support::rcc().parent().unwrap(),
             env: Vec::new(),
-            addresses: Vec::new(),
+            addresses: ports.iter().map(|(n, r)| (*n, r.as_str())).collect(),
         };
         if guide::uses_stores(&chapter) {
             let (Some(moto), Some(hdfs)) = (&moto, hdfs) else {
@@ -1633,4 +1639,12 @@ fn the_guide_s_commands_print_what_it_shows() {
         failures.extend(guide::run_chapter(&chapter, &dir.join(name), &setting));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A loopback port free at the time of asking.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
 }

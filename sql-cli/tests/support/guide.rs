@@ -11,7 +11,7 @@
 //! until the chapter ends; what it prints is its first line.
 //! `rcc` is the one the tests build, first on `PATH`. A store's address a reader would
 //! change (`hdfs://namenode:8020`) is replaced by the test's own in the commands, and back
-//! in what they print.
+//! in what they print (the cluster's ports too, for free ones).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ use std::time::Duration;
 /// How long a background command may take to print its first line.
 const START: Duration = Duration::from_secs(120);
 /// How long any other command may take.
-const FOREGROUND: Duration = Duration::from_secs(600);
+const FOREGROUND: Duration = Duration::from_secs(300);
 
 /// The guide's folder.
 pub fn guide_dir() -> PathBuf {
