@@ -1,17 +1,23 @@
 //! Writing records, Rust against Hadoop's Java, side by side in one run: the records of
 //! `ddl/bench.jr` (the small shape {int, long, boolean, double} and the text shape) written
 //! in CSV and XML (binary for reference), the small shape once with each class of double
-//! (`Doubles`: plain, large, small, negative, subnormal; CSV and XML only), by Hadoop 2.10.2's `CsvRecordOutput`,
-//! `XmlRecordOutput` and `BinaryRecordOutput` on the classes Hadoop's own rcc generates, and
-//! by this crate's `RecordWriter` on the structs `rcc -l rust` generates for the same schema.
-//! Both write the same records into a reused in-memory buffer; the Java side gets the
-//! records as binary and reads them once before timing. Both outputs must be the same bytes:
-//! the Rust side prints floats as the JVM's JDK does (`FloatText::Legacy` before JDK 19,
-//! `FloatText::Shortest` from 19 on).
+//! (`Doubles`: plain, large, small, negative, subnormal; CSV and XML only), by Hadoop
+//! 2.10.2's `CsvRecordOutput`, `XmlRecordOutput` and `BinaryRecordOutput` on the classes
+//! Hadoop's own rcc generates, and by this crate's `RecordWriter`, on the structs `rcc -l
+//! rust` generates for the same schema and on `Value`s (as `rcc convert` writes), with each
+//! float text: `FloatText::Legacy` (the default, JDK 8 to 18's `Double.toString`) and
+//! `FloatText::Shortest` (JDK 19 and later's). Both write the same records into a reused
+//! in-memory buffer; the Java side gets the records as binary and reads them once before
+//! timing.
+//!
+//! Java runs on the newest JDK found (as the interop tests pick it) and, when that one is
+//! 19 or later, also on the newest JDK 8 to 17 (as the HDFS tests pick it), so that each
+//! float text is timed against the Java that prints it, and its bytes checked equal to that
+//! Java's; a float text no JDK here prints is timed unchecked.
 //!
 //! `cargo bench -p interop-tests --bench writers_vs_java`. `JAVA_BENCH_RECORDS` sets the
 //! record count (default 1,000,000), `JAVA_BENCH_ROUNDS` the rounds per JVM and per Rust pass
-//! (default 7); two JVMs, each followed by a Rust pass, so that both see the same load; each
+//! (default 7); two passes, each the JVMs then Rust, so that both see the same load; each
 //! figure is the fastest round, the JVM's first rounds warming it up, by two clocks: the
 //! writing thread's CPU time (steadier on a shared machine; for Java it leaves out the JIT
 //! compiler's and the garbage collector's threads, which favours Java) and wall time.
@@ -22,7 +28,7 @@ use hadoop_record::archive::FloatText;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
 use interop_tests::batch::{Answer, Batch};
 use interop_tests::bench_records::{encode, small_values, values, Doubles, Rng};
-use interop_tests::java::{Classes, JavaPeer};
+use interop_tests::java::{hdfs_jdk, Classes, JavaPeer};
 use interop_tests::tools::repo_root;
 
 // What `rcc -l rust tests/interop/ddl/bench.jr` generates, less the doc comments and the
@@ -140,12 +146,8 @@ fn main() {
     }
     let n = env("JAVA_BENCH_RECORDS", 1_000_000) as usize;
     let rounds = env("JAVA_BENCH_ROUNDS", 7);
-    let peer = JavaPeer::build(
-        &[repo_root().join("tests/interop/ddl/bench.jr")],
-        Classes::HadoopRcc,
-    );
-    let schema = peer.schema();
-    let float_text = peer.jdk().float_text();
+    let peers = peers();
+    let schema = peers.iter().flatten().next().expect("a Java peer").schema();
 
     struct Case {
         shape: &'static str,
@@ -154,9 +156,11 @@ fn main() {
         format: Format,
         records: Typed,
         values: Vec<Value>,
-        java: Time,
-        rust: Time,
-        rust_values: Time,
+        /// By float text ([`FloatText::ALL`]'s order): the Java that prints it (`None`: no
+        /// JDK here does), Rust on the typed records, Rust on `Value`s.
+        java: [Option<Time>; 2],
+        rust: [Time; 2],
+        rust_values: [Time; 2],
         bytes: usize,
     }
     let mut rng = Rng::seeded();
@@ -188,9 +192,9 @@ fn main() {
                 format,
                 records: Typed::read(shape, &binary),
                 values: values.clone(),
-                java: Time::NONE,
-                rust: Time::NONE,
-                rust_values: Time::NONE,
+                java: [None; 2],
+                rust: [Time::NONE; 2],
+                rust_values: [Time::NONE; 2],
                 bytes: 0,
             });
         }
@@ -198,49 +202,73 @@ fn main() {
 
     let mut out = Vec::new();
     for pass in 0..2 {
-        let answers = peer.run(&format!("writers-{pass}"), &batch);
-        for (case, answer) in cases.iter_mut().zip(answers) {
-            let Answer::WriteBench {
-                write_ns,
-                cpu_ns,
-                written,
-            } = answer
-            else {
-                panic!("{answer:?}")
-            };
-            case.java = case.java.min(Time {
-                wall: write_ns,
-                cpu: cpu_ns,
-            });
-            case.rust = case.rust.min(fastest(rounds, || {
-                case.records.write(&mut out, case.format, float_text)
-            }));
-            assert!(
-                out == written,
-                "{} {:?} {}: Rust's bytes differ from Java's",
-                case.shape,
-                case.doubles,
-                case.format
-            );
-            case.bytes = out.len();
+        let answers: Vec<Option<Vec<Answer>>> = peers
+            .iter()
+            .map(|peer| {
+                peer.as_ref().map(|peer| {
+                    let name = format!("writers-jdk{}-{pass}", peer.jdk().feature);
+                    peer.run(&name, &batch)
+                })
+            })
+            .collect();
+        for (k, case) in cases.iter_mut().enumerate() {
             let id = schema.find(&format!("bench.{}", case.shape)).unwrap();
-            case.rust_values = case.rust_values.min(fastest(rounds, || {
-                out.clear();
-                let mut w = RecordWriter::new(&mut out, case.format).with_float_text(float_text);
-                for v in &case.values {
-                    w.write_value(schema, id, v).expect("a bench value");
-                }
-                w.flush().expect("writing to memory");
-            }));
+            for (t, float_text) in FloatText::ALL.into_iter().enumerate() {
+                let java_bytes = answers[t].as_ref().map(|answers| {
+                    let Answer::WriteBench {
+                        write_ns,
+                        cpu_ns,
+                        written,
+                    } = &answers[k]
+                    else {
+                        panic!("{:?}", answers[k])
+                    };
+                    let time = Time {
+                        wall: *write_ns,
+                        cpu: *cpu_ns,
+                    };
+                    case.java[t] = Some(case.java[t].unwrap_or(Time::NONE).min(time));
+                    written
+                });
+                let check = |out: &Vec<u8>, writer: &str| {
+                    if let Some(java) = java_bytes {
+                        assert!(
+                            out == java,
+                            "{} {:?} {} ({float_text}, {writer}): Rust's bytes differ from Java's",
+                            case.shape,
+                            case.doubles,
+                            case.format
+                        );
+                    }
+                };
+                case.rust[t] = case.rust[t].min(fastest(rounds, || {
+                    case.records.write(&mut out, case.format, float_text)
+                }));
+                check(&out, "typed");
+                case.bytes = out.len();
+                case.rust_values[t] = case.rust_values[t].min(fastest(rounds, || {
+                    out.clear();
+                    let mut w =
+                        RecordWriter::new(&mut out, case.format).with_float_text(float_text);
+                    for v in &case.values {
+                        w.write_value(schema, id, v).expect("a bench value");
+                    }
+                    w.flush().expect("writing to memory");
+                }));
+                check(&out, "Value");
+            }
         }
     }
 
     let rate = |ns: u64| n as f64 / (ns as f64 / 1e9) / 1e6;
     let cell = |ns: u64| format!("{:.2} ({:.0} ns)", rate(ns), ns as f64 / n as f64);
+    let java_name = |t: usize| match &peers[t] {
+        Some(peer) => format!("Java, JDK {}", peer.jdk().feature),
+        None => "Java (no JDK here prints it)".to_owned(),
+    };
     println!(
-        "JDK {} (Rust's float text: {float_text}); {n} records; fastest of 2 x {rounds} rounds; \
-         M records/s (ns per record); ratio = Java's time / Rust's",
-        peer.jdk().feature
+        "{n} records; fastest of 2 x {rounds} rounds; M records/s (ns per record); \
+         ratio = Java's time / Rust's, each float text against the Java that prints it"
     );
     let label = |c: &Case| match c.doubles {
         Some(d) => format!("{} ({})", c.shape, d.name()),
@@ -254,20 +282,71 @@ fn main() {
         ("wall time", |t: Time| t.wall),
     ] {
         println!("\n{clock}\n");
-        println!("| shape | format | MB | Java (Hadoop's rcc classes) | Rust (rcc -l rust structs) | ratio | Rust (Value, as rcc convert) |");
-        println!("| --- | --- | --- | --- | --- | --- | --- |");
-        for c in &cases {
-            let (java, rust) = (pick(c.java), pick(c.rust));
-            println!(
-                "| {} | {} | {:.0} | {} | {} | **{:.1}×** | {} |",
-                label(c),
-                c.format,
-                c.bytes as f64 / 1e6,
-                cell(java),
-                cell(rust),
-                java as f64 / rust as f64,
-                cell(pick(c.rust_values)),
+        let mut header = "| shape | format | MB |".to_owned();
+        for (t, float_text) in FloatText::ALL.into_iter().enumerate() {
+            header += &format!(
+                " {} | Rust {float_text} (rcc -l rust structs) | ratio | Rust {float_text} (Value, as rcc convert) | ratio |",
+                java_name(t)
             );
         }
+        println!("{header}");
+        println!("|{}", " --- |".repeat(3 + 5 * FloatText::ALL.len()));
+        for c in &cases {
+            let mut row = format!(
+                "| {} | {} | {:.0} |",
+                label(c),
+                c.format,
+                c.bytes as f64 / 1e6
+            );
+            for t in 0..FloatText::ALL.len() {
+                let (rust, values) = (pick(c.rust[t]), pick(c.rust_values[t]));
+                let ratio = |of: u64| match c.java[t] {
+                    Some(java) => format!("**{:.1}×**", pick(java) as f64 / of as f64),
+                    None => "—".to_owned(),
+                };
+                let java = c.java[t].map_or("—".to_owned(), |j| cell(pick(j)));
+                row += &format!(
+                    " {java} | {} | {} | {} | {} |",
+                    cell(rust),
+                    ratio(rust),
+                    cell(values),
+                    ratio(values)
+                );
+            }
+            println!("{row}");
+        }
+    }
+}
+
+/// Java peers by float text ([`FloatText::ALL`]'s order): the newest JDK, and when it
+/// prints the shortest text, the newest JDK 8 to 17 for the legacy text (`None` when there
+/// is none).
+fn peers() -> [Option<JavaPeer>; 2] {
+    let build = || {
+        JavaPeer::build(
+            &[repo_root().join("tests/interop/ddl/bench.jr")],
+            Classes::HadoopRcc,
+        )
+    };
+    let newest = build();
+    let newest_text = newest.jdk().float_text();
+    let older = match newest_text {
+        FloatText::Legacy => None,
+        FloatText::Shortest => std::panic::catch_unwind(hdfs_jdk).ok().map(|jdk| {
+            // The peer runs on the JDK this variable names (read once, by this thread).
+            let var = "HADOOP_RECORD_JAVA_HOME";
+            let before = std::env::var_os(var);
+            std::env::set_var(var, &jdk.home);
+            let peer = build();
+            match before {
+                Some(v) => std::env::set_var(var, v),
+                None => std::env::remove_var(var),
+            }
+            peer
+        }),
+    };
+    match newest_text {
+        FloatText::Legacy => [Some(newest), None],
+        FloatText::Shortest => [older, Some(newest)],
     }
 }
