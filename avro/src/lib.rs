@@ -45,6 +45,7 @@
 mod check;
 mod codec;
 mod container;
+mod derived;
 mod error;
 mod reader;
 mod resolve;
@@ -53,6 +54,7 @@ mod shape;
 mod writer;
 
 pub use codec::AvroCodec;
+pub use derived::{derived_schema, TOP_LEVEL_RECORD};
 pub use error::{Error, Place, Result};
 pub use reader::{AvroReader, MAX_BLOCK_BYTES};
 pub use writer::AvroWriter;

@@ -21,6 +21,13 @@ use crate::schema::{NamedKind, Schema, Type};
 /// The Arrow field arrow-avro encodes a column of `field` from, under Avro type `ty`: maps
 /// that Avro holds as arrays become lists of their entries.
 pub(crate) fn encoded_field(schema: &Schema, ty: &Type, field: &Field) -> Field {
+    // A nullable column's `["null", T]`: its values are T's.
+    if let Type::Union(branches) = ty {
+        let mut values = branches.iter().filter(|b| **b != Type::Null);
+        if let (Some(only), None) = (values.next(), values.next()) {
+            return encoded_field(schema, only, field);
+        }
+    }
     let data_type = match (field.data_type(), ty) {
         (DataType::Map(entries, _), Type::Array { items, .. }) => {
             DataType::List(Arc::new(encoded_field(schema, items, entries)))

@@ -20,6 +20,24 @@ pub struct RecordError {
     pub error: hadoop_record::Error,
 }
 
+/// An Avro container file a scan could not read (`--from avro`): the file, and the error
+/// naming the block and byte offset. It reaches the caller as a [`RecordError`] does.
+#[derive(Debug)]
+pub struct AvroFileError {
+    /// The file, as its user names it.
+    pub file: String,
+    /// What went wrong, and where.
+    pub error: hadoop_record_avro::Error,
+}
+
+impl fmt::Display for AvroFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.error)
+    }
+}
+
+impl std::error::Error for AvroFileError {}
+
 /// Where a [`RecordError`] happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -128,6 +146,9 @@ pub fn error_message(e: &datafusion::common::DataFusionError) -> String {
     while let Some(s) = source {
         if let Some(record) = s.downcast_ref::<RecordError>() {
             return record.to_string();
+        }
+        if let Some(avro) = s.downcast_ref::<AvroFileError>() {
+            return avro.to_string();
         }
         source = s.source();
     }

@@ -62,7 +62,7 @@ mod storage;
 pub mod write;
 
 pub use binary_strings::{binary_string_functions, register_binary_strings, with_binary_strings};
-pub use error::{error_message, Place, RecordError};
+pub use error::{error_message, AvroFileError, Place, RecordError};
 pub use format::RecordFormat;
 pub use opener::RecordOpener;
 pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};

@@ -54,6 +54,10 @@ pub struct RecordTableOptions {
     /// gives `Utf8` columns, for consumers that do not take views.
     #[serde(default = "yes")]
     string_view: bool,
+    /// The files are Avro container files (any Avro writer's) read as the record type by
+    /// Avro's schema resolution, not records in the encoding; no framing.
+    #[serde(default)]
+    avro: bool,
 }
 
 fn yes() -> bool {
@@ -304,6 +308,7 @@ impl RecordTableOptions {
             jute_max_buffer: None,
             memory_map: true,
             string_view: true,
+            avro: false,
         }
     }
 
@@ -358,6 +363,20 @@ impl RecordTableOptions {
     /// Whether `ustring` fields are `Utf8View` columns (the default) or `Utf8`.
     pub fn string_view(&self) -> bool {
         self.string_view
+    }
+
+    /// Whether the files are Avro container files rather than records (default no).
+    pub fn avro(&self) -> bool {
+        self.avro
+    }
+
+    /// Reads the files as Avro container files (`rcc sql --from avro`): each file's records
+    /// resolved to the record type by Avro's rules (fields by name, promotions, defaults), as
+    /// `rcc convert --from avro` reads them; a file is read whole by one task.
+    #[must_use]
+    pub fn with_avro(mut self, avro: bool) -> Self {
+        self.avro = avro;
+        self
     }
 
     /// Also looks for included DDL files in `dir`.

@@ -11,8 +11,9 @@ use hadoop_record::framing::detect::{plain_looks, Looks};
 use hadoop_record::framing::split::{Framing, PayloadRead, Split};
 use hadoop_record::Format;
 use hadoop_record_arrow::decode::{BatchDecoder, BatchReader, DecodeOptions};
+use hadoop_record_avro::AvroReader;
 
-use crate::error::{Place, RecordError};
+use crate::error::{AvroFileError, Place, RecordError};
 use crate::input::Input;
 use crate::progress::ScanProgress;
 use crate::resolved::Resolved;
@@ -97,6 +98,8 @@ enum State {
     Payloads(Payloads),
     /// Records back to back.
     Stream(BatchReader<Box<dyn Read + Send>>),
+    /// An Avro container file's records, resolved to the projected record type.
+    Avro(Box<AvroReader<Box<dyn Read + Send>>>),
     /// Over, or failed.
     Done,
 }
@@ -120,6 +123,9 @@ struct Payloads {
 impl Scan {
     /// Opens `input` as `job` says: finds the range's first record.
     pub(crate) fn open(mut job: Job, mut input: Input) -> Result<Scan> {
+        if job.format.options.avro() {
+            return Scan::open_avro(job, input);
+        }
         job.check_first_bytes(&mut input)?;
         let format = &job.format;
         let encoding = format.options.encoding();
@@ -173,10 +179,28 @@ impl Scan {
         Ok(Scan { job, state })
     }
 
+    /// An Avro container file, whole: its schema resolved to the projected columns, so
+    /// the others are skipped as the records are decoded.
+    fn open_avro(job: Job, input: Input) -> Result<Scan> {
+        let format = &job.format;
+        let columns = format.arrow.project(&job.projection)?;
+        let input: Box<dyn Read + Send> = Box::new(Counting::new(input, format.progress.clone()));
+        let reader = AvroReader::new(input, Arc::new(columns), job.batch_size)
+            .map_err(|e| avro_error(&job, e))?;
+        Ok(Scan {
+            state: State::Avro(Box::new(reader)),
+            job,
+        })
+    }
+
     /// The next batch; `None` at the end.
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         let batch = match &mut self.state {
             State::Done => None,
+            State::Avro(reader) => reader
+                .next()
+                .transpose()
+                .map_err(|e| avro_error(&self.job, e))?,
             State::Stream(batches) => batches.next_batch().map_err(|e| match e {
                 hadoop_record_arrow::Error::Record(e) => self.job.error(Place::Stream, e),
                 e => external(e),
@@ -289,6 +313,14 @@ impl Payloads {
 fn framing_error(job: &Job, e: hadoop_record::Error) -> DataFusionError {
     let framing = job.format.framing.to_string();
     job.error(Place::Framing { framing }, e)
+}
+
+/// An Avro file's error, naming the file (the error names the block and offset).
+fn avro_error(job: &Job, e: hadoop_record_avro::Error) -> DataFusionError {
+    DataFusionError::External(Box::new(AvroFileError {
+        file: job.file.clone(),
+        error: e,
+    }))
 }
 
 /// An error of the columnar decoder that is not a record's (Arrow refusing an array).

@@ -114,14 +114,20 @@ impl FileSource for RecordSource {
     /// Byte ranges along the framing's boundaries; unsplittable framings (Mesos, plain
     /// binary, XML and jute streams) are read whole.
     fn supports_repartitioning(&self) -> bool {
-        self.format
-            .framing
-            .is_splittable(self.format.options.encoding())
+        // Avro files are read whole.
+        !self.format.options.avro()
+            && self
+                .format
+                .framing
+                .is_splittable(self.format.options.encoding())
     }
 
     fn fmt_extra(&self, t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         let o = &self.format.options;
         match t {
+            DisplayFormatType::Default | DisplayFormatType::Verbose if o.avro() => {
+                write!(f, ", record_type={}, format=avro", o.record_type())
+            }
             DisplayFormatType::Default | DisplayFormatType::Verbose => write!(
                 f,
                 ", record_type={}, encoding={}, framing={}",

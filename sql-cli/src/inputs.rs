@@ -18,13 +18,17 @@ pub enum Source {
     /// A Delta Lake table's directory (its latest version, or --version, --timestamp); its
     /// columns are the table's, no --schema needed
     Delta,
+    /// Avro container files, any Avro writer's: read as --type's records, fields matched
+    /// by name with Avro's promotions and defaults
+    Avro,
 }
 
 impl Source {
-    /// The record encoding; `None` for a Delta table.
+    /// The record encoding; `None` for a Delta table. Avro files are read by the record
+    /// format too (`RecordTableOptions::with_avro`), their encoding unused.
     pub fn format(self) -> Option<Format> {
         match self {
-            Source::Binary => Some(Format::Binary),
+            Source::Binary | Source::Avro => Some(Format::Binary),
             Source::Csv => Some(Format::Csv),
             Source::Xml => Some(Format::Xml),
             Source::Jute => Some(Format::Jute),

@@ -16,6 +16,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 use futures::StreamExt;
 use hadoop_record::Format;
 use hadoop_record_arrow::mapping::TYPE_KEY;
+use hadoop_record_avro::AvroCodec;
 use hadoop_record_cluster::ClusterOptions;
 use hadoop_record_datafusion::{
     error_message, with_storage, DdlSource, FramingOptions, RecordTableOptions, ScanProgress,
@@ -145,7 +146,8 @@ struct SqlArgs {
     record: RecordType,
 
     /// How the FILEs after it are read: their records' encoding (binary, csv, xml, jute),
-    /// or delta: a Delta Lake table's directory, its columns the table's [default: binary]
+    /// avro: Avro container files read as --type's records, or delta: a Delta Lake table's
+    /// directory, its columns the table's [default: binary]
     #[arg(long, value_enum, value_name = "FORMAT")]
     from: Vec<Source>,
 
@@ -195,8 +197,8 @@ struct SqlArgs {
 
     /// Write the result to FILE instead of standard output; DIR/ (or an existing directory;
     /// local, hdfs:// or s3://): as a dataset, one part file per partition of the result,
-    /// written where the partition runs, then `_SUCCESS` (--to parquet, csv, json or
-    /// records)
+    /// written where the partition runs, then `_SUCCESS` (--to parquet, csv, json, avro
+    /// or records)
     #[arg(short = 'o', long = "output", value_name = "FILE|DIR/")]
     output: Option<PathBuf>,
 
@@ -243,6 +245,11 @@ struct SqlArgs {
 
     #[command(flatten)]
     parquet: ParquetOptions,
+
+    /// With --to avro: the codec of the files' blocks: null, deflate (the default, as
+    /// Avro's own tools), snappy, zstandard, bzip2 or xz
+    #[arg(long, value_name = "CODEC", help_heading = "Avro output (--to avro)")]
+    avro_codec: Option<String>,
 
     #[command(flatten)]
     delta: DeltaArgs,
@@ -376,6 +383,9 @@ enum OutFormat {
     Records,
     /// A Delta Lake table (-o TARGET/; --mode, --partition-by)
     Delta,
+    /// An Avro container file (-o FILE or DIR/; --avro-codec), its schema derived from the
+    /// result's columns
+    Avro,
 }
 
 /// The format of the files `--to` writes (`None`: a table), with `--to records`'s type
@@ -391,6 +401,9 @@ fn part_format(
         OutFormat::Csv => Some(PartFormat::Csv),
         OutFormat::Json => Some(PartFormat::Json),
         OutFormat::Parquet | OutFormat::Delta => Some(PartFormat::Parquet(args.parquet.clone())),
+        OutFormat::Avro => Some(PartFormat::Avro {
+            codec: args.avro_codec.clone().unwrap_or_else(|| "deflate".into()),
+        }),
         OutFormat::Records => {
             let record = &args.record;
             let (file, loaded);
@@ -494,6 +507,15 @@ fn sql(context: &Context, args: SqlArgs, tables: Vec<Input>) -> Result<Ran, Earl
     } else {
         args.parquet.only_for_parquet(false)?;
     }
+    match (&args.avro_codec, args.to) {
+        (Some(codec), OutFormat::Avro) => {
+            codec
+                .parse::<AvroCodec>()
+                .map_err(|e| format!("--avro-codec: {e}"))?;
+        }
+        (Some(_), _) => return Err("--avro-codec applies to --to avro".into()),
+        (None, _) => {}
+    }
     if args.recover && args.cluster.is_some() {
         // Executors skip damage where they read; what they skipped does not come back with
         // the answers, and answers that silently miss records are worse than none.
@@ -506,8 +528,13 @@ fn sql(context: &Context, args: SqlArgs, tables: Vec<Input>) -> Result<Ran, Earl
     }
     let record = &args.record;
     let first_records = tables.iter().find(|t| t.source != Source::Delta);
-    if first_records.is_none() && (args.in_framing.is_some() || args.recover) {
-        return Err("--in-framing and --recover read record files, not --from delta".into());
+    let framed = tables
+        .iter()
+        .any(|t| !matches!(t.source, Source::Delta | Source::Avro));
+    if !framed && (args.in_framing.is_some() || args.recover) {
+        return Err(
+            "--in-framing and --recover read record files, not --from delta or avro".into(),
+        );
     }
     let model = match (&record.schema, first_records) {
         (Some(schema), _) => Some(load_model(context, schema, &record.include_dirs)?),
@@ -617,7 +644,10 @@ async fn query(
         let files: Vec<&str> = table.files.iter().map(String::as_str).collect();
         let schema = match (table.source.format(), &records) {
             (Some(encoding), Some(options)) => {
-                let options = options.clone().with_encoding(encoding);
+                let options = match table.source {
+                    Source::Avro => options.clone().with_avro(true).with_framing("none"),
+                    _ => options.clone().with_encoding(encoding),
+                };
                 let format = match &args.cluster {
                     None => ctx.register_records(&table.table, options, &files).await,
                     Some(_) => {
@@ -749,7 +779,7 @@ async fn write_result(
         Some(target) if is_dataset(&target) => {
             let format = out.ok_or_else(|| {
                 format!(
-                    "{target} is a dataset: give --to parquet, csv, json or records (--to \
+                    "{target} is a dataset: give --to parquet, csv, json, avro or records (--to \
                      table prints)"
                 )
             })?;
@@ -760,7 +790,7 @@ async fn write_result(
         }
         Some(target) if hadoop_record_storage::is_url(&target) => {
             let format = out.ok_or_else(|| {
-                format!("-o {target}: give --to parquet, csv, json or records (--to table prints)")
+                format!("-o {target}: give --to parquet, csv, json, avro or records (--to table prints)")
             })?;
             write_file(frame, &target, &format)
                 .await

@@ -62,6 +62,35 @@ fn cluster_answers_are_the_local_answers_and_splits_spread() {
             path(&v1),
         ],
     );
+    // Avro: a dataset the executors write (deflate blocks), read back on the cluster as
+    // the records it came from: the answers as of the v1 file's.
+    let ds = small.dir.join("avro");
+    let target = format!("{}/", ds.display());
+    let out = sql(
+        &small,
+        Some(url),
+        &[
+            "--in-framing",
+            "v1",
+            "--partitions",
+            "2",
+            "--to",
+            "avro",
+            "-o",
+            &target,
+            "SELECT * FROM records",
+            path(&v1),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(ds.join("_SUCCESS").exists());
+    let parts = format!("{}/*.avro", ds.display());
+    let from_avro = same_answer(
+        &small,
+        url,
+        &["--from", "avro", "--to", "csv", BY_URL, &parts],
+    );
+    assert_eq!(from_avro, answer);
     // Nested values as JSON, a filter, a limit.
     same_answer(
         &small,

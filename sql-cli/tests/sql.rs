@@ -8,6 +8,8 @@
 //! The Python peers need `python3` with `venv` and network access to PyPI the first time;
 //! `HADOOP_RECORD_SKIP_PEERS=1` skips only the tests that use them.
 
+#[path = "sql/avro.rs"]
+mod avro;
 mod support;
 
 use std::path::{Path, PathBuf};

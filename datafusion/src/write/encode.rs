@@ -1,10 +1,11 @@
-//! [`BatchWriter`]: record batches as the bytes of a Parquet, CSV or JSON-lines file (the
-//! last two in `rcc`'s JSON dialect, [`crate::dialect`]).
+//! [`BatchWriter`]: record batches as the bytes of a Parquet, CSV, JSON-lines (these two in
+//! `rcc`'s JSON dialect, [`crate::dialect`]), Avro or records file.
 
 use std::io::Write;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
+use hadoop_record_avro::{derived_schema, AvroCodec, AvroWriter};
 use hadoop_record_cli::parquet_out::ParquetFile;
 
 use crate::dialect::{FlatCsvWriter, JsonLinesWriter};
@@ -36,6 +37,8 @@ pub enum BatchWriter<W: Write + Send + 'static> {
     Parquet(ParquetFile<W>),
     /// Hadoop records.
     Records(Box<RecordsWriter>),
+    /// An Avro container file.
+    Avro(Box<AvroWriter<W>>),
 }
 
 impl<W: Write + Send + 'static> BatchWriter<W> {
@@ -51,6 +54,15 @@ impl<W: Write + Send + 'static> BatchWriter<W> {
             PartFormat::Records(records) => {
                 BatchWriter::Records(Box::new(RecordsWriter::new(records, out)?))
             }
+            PartFormat::Avro { codec } => {
+                let codec = codec
+                    .parse::<AvroCodec>()
+                    .map_err(|e| format!("--avro-codec: {e}"))?;
+                let avsc = derived_schema(&schema).map_err(|e| e.to_string())?;
+                let writer = AvroWriter::new(out, &avsc, schema, codec)
+                    .map_err(|e| format!("cannot write Avro: {e}"))?;
+                BatchWriter::Avro(Box::new(writer))
+            }
         })
     }
 
@@ -61,6 +73,7 @@ impl<W: Write + Send + 'static> BatchWriter<W> {
             BatchWriter::Json(w) => w.write(batch),
             BatchWriter::Parquet(file) => file.write(batch),
             BatchWriter::Records(w) => w.write(batch),
+            BatchWriter::Avro(w) => w.write(batch).map_err(|e| e.to_string()),
         };
         result.map_err(|e| format!("cannot write the result: {e}"))
     }
@@ -73,6 +86,7 @@ impl<W: Write + Send + 'static> BatchWriter<W> {
             BatchWriter::Json(w) => w.finish().map_err(failed)?,
             BatchWriter::Parquet(file) => file.finish().map_err(failed)?,
             BatchWriter::Records(w) => return w.finish().map_err(failed),
+            BatchWriter::Avro(w) => w.finish().map_err(|e| failed(e.to_string()))?,
         };
         out.flush().map_err(|e| failed(e.to_string()))
     }

@@ -9,7 +9,8 @@ use datafusion::arrow::array::{
     UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, UInt32Type, UInt64Type};
-use datafusion::common::{exec_datafusion_err, Result};
+use datafusion::common::{exec_datafusion_err, plan_datafusion_err, Result};
+use hadoop_record_avro::AvroCodec;
 use object_store::path::Path;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,13 @@ pub enum PartFormat {
     Json,
     /// Hadoop records of a DDL type, in an encoding, back to back or framed.
     Records(Box<RecordsOut>),
+    /// Avro Object Container Files, their schema derived from the result's columns
+    /// ([`hadoop_record_avro::derived_schema`]), blocks compressed with the codec named
+    /// (Avro's names: `null`, `deflate`, `snappy`, `zstandard`, `bzip2`, `xz`).
+    Avro {
+        /// The blocks' codec.
+        codec: String,
+    },
 }
 
 impl PartFormat {
@@ -40,14 +48,24 @@ impl PartFormat {
             PartFormat::Csv => "csv",
             PartFormat::Json => "json",
             PartFormat::Records(out) => out.extension(),
+            PartFormat::Avro { .. } => "avro",
         }
     }
 
     /// The same, checked against the result's columns `schema`: records must fit their
-    /// type (see [`RecordsOut::checked`]); the other formats take any columns.
+    /// type (see [`RecordsOut::checked`]), Avro must hold every column's type; the other
+    /// formats take any columns.
     pub fn checked(&self, schema: &SchemaRef) -> datafusion::common::Result<PartFormat> {
         Ok(match self {
             PartFormat::Records(out) => PartFormat::Records(Box::new(out.checked(schema)?)),
+            PartFormat::Avro { codec } => {
+                codec
+                    .parse::<AvroCodec>()
+                    .map_err(|e| plan_datafusion_err!("--avro-codec: {e}"))?;
+                hadoop_record_avro::derived_schema(schema)
+                    .map_err(|e| plan_datafusion_err!("{e}"))?;
+                self.clone()
+            }
             other => other.clone(),
         })
     }
