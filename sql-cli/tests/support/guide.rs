@@ -30,15 +30,17 @@ pub fn guide_dir() -> PathBuf {
 }
 
 /// The README (whose first steps run as a chapter does), then the chapters `SUMMARY.md`
-/// lists, in its order.
+/// lists, in its order, then `docs/avro.md`.
 pub fn chapters() -> Vec<PathBuf> {
     let summary = std::fs::read_to_string(guide_dir().join("SUMMARY.md")).unwrap();
     let listed = summary
         .lines()
         .filter_map(|line| Some(line.split_once("](")?.1.split_once(')')?.0))
         .map(|name| guide_dir().join(name));
+    // The README, the chapters, and the documents outside the guide that show commands.
     std::iter::once(guide_dir().join("../../README.md"))
         .chain(listed)
+        .chain(std::iter::once(guide_dir().join("../avro.md")))
         .collect()
 }
 
