@@ -640,6 +640,33 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     );
     // Read back from S3 byte for byte.
     ok(&rcc(
+    // Avro: a dataset written into S3 by two threads, then queried there through a glob
+    // (each file read whole), with the answers of the records it came from.
+    let to_avro = [
+        "--in-framing",
+        "paddle",
+        "--partitions",
+        "2",
+        "--to",
+        "avro",
+        "-o",
+        "s3://logs/avro/",
+        "SELECT * FROM records",
+        "local.paddle",
+    ];
+    ok(&rcc(&dir, &env, &hit("sql", &to_avro)));
+    let from_avro = [
+        "--from",
+        "avro",
+        "--to",
+        "csv",
+        BY_URL,
+        "s3://logs/avro/*.avro",
+    ];
+    assert_eq!(
+        ok(&rcc(&dir, &env, &hit("sql", &from_avro))),
+        by_url(&[120_000])
+    );
         &dir,
         &env,
         &frame(
@@ -838,6 +865,34 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
             let read = fixture_harness::peers::run_script(
                 peers,
                 READ_BACK,
+    // Avro: the executors write a dataset into HDFS, which reads back (locally, and on the
+    // cluster) as the records it came from.
+    let avro = hdfs.url_of("/lake/avro/");
+    let args = [
+        "--cluster",
+        cluster.url.as_str(),
+        "--in-framing",
+        "seqfile",
+        "--partitions",
+        "4",
+        "--to",
+        "avro",
+        "-o",
+        &avro,
+        "SELECT * FROM records",
+        &input,
+    ];
+    ok(&rcc(&dir, &env, &hit("sql", &args)));
+    assert_committed(&hdfs_files(hdfs, "/lake/avro"), &[""], "avro");
+    let glob = format!("{avro}*.avro");
+    for cluster_args in [&[][..], &["--cluster", cluster.url.as_str()][..]] {
+        let from = [
+            cluster_args,
+            &["--from", "avro", "--to", "csv", BY_URL, &glob],
+        ]
+        .concat();
+        assert_eq!(ok(&rcc(&dir, &env, &hit("sql", &from))), expected);
+    }
                 &[copy.to_str().unwrap(), "parquet"],
             );
             assert_eq!(read, format!("{expected}{expected}"), "hdfs {on} {layout}");
