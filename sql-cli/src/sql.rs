@@ -81,6 +81,10 @@ Examples:
       --partition-by ok -o s3://lake/hits/ 'SELECT * FROM records' hdfs://namenode:8020/jobs/hits/
   rcc sql --from delta --version 3 'SELECT url, count(*) AS n FROM records GROUP BY url' \\
       s3://lake/hits/
+  rcc sql --schema web.jr --type web.Hit --in-framing seqfile --to avro -o s3://lake/avro/ \\
+      'SELECT * FROM records' hdfs://namenode:8020/jobs/hits/
+  rcc sql --schema web.jr --type web.Hit --from avro --to records --out-framing seqfile \\
+      -o back.seq 'SELECT * FROM records' 's3://lake/avro/*.avro'
   rcc sql --schema web.jr --type web.Hit --in-framing paddle --table hits \\
       'SELECT u.name, count(*) AS n FROM hits JOIN users u ON hits.id = u.id GROUP BY u.name' \\
       hits.paddle --table users --from delta lake/users/
