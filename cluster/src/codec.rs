@@ -46,20 +46,60 @@ const SCAN_TAG: &[u8] = b"\0hadoop-record-scan/1\0";
 /// The tag of a serialized dataset write ([`WriteNode`] and [`WriteExec`]).
 const WRITE_TAG: &[u8] = b"\0hadoop-record-write/1\0";
 
-/// The logical codec: [`RecordTable`]s as their options and paths (JSON),
-/// [`DeltaTableProvider`]s as theirs ([`DeltaTableProvider::to_json`]); everything else as
-/// Ballista's [`BallistaLogicalExtensionCodec`] does it.
-#[derive(Debug)]
-pub struct RecordLogicalCodec {
-    inner: Arc<dyn LogicalExtensionCodec>,
+/// Defines a codec of ours: a struct around Ballista's codec of the same kind (`inner`),
+/// which gets every node that is not ours.
+macro_rules! around_ballista {
+    ($(#[$doc:meta])* $name:ident: $codec:ident, $ballista:ident) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name {
+            inner: Arc<dyn $codec>,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name {
+                    inner: Arc::new($ballista::default()),
+                }
+            }
+        }
+    };
 }
 
-impl Default for RecordLogicalCodec {
-    fn default() -> Self {
-        RecordLogicalCodec {
-            inner: Arc::new(BallistaLogicalExtensionCodec::default()),
+/// The user-defined function methods of either codec: Ballista's (`inner`) do them.
+macro_rules! udfs_to_ballista {
+    () => {
+        fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
+            self.inner.try_decode_udf(name, buf)
         }
-    }
+
+        fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
+            self.inner.try_encode_udf(node, buf)
+        }
+
+        fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
+            self.inner.try_decode_udaf(name, buf)
+        }
+
+        fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
+            self.inner.try_encode_udaf(node, buf)
+        }
+
+        fn try_decode_udwf(&self, name: &str, buf: &[u8]) -> Result<Arc<WindowUDF>> {
+            self.inner.try_decode_udwf(name, buf)
+        }
+
+        fn try_encode_udwf(&self, node: &WindowUDF, buf: &mut Vec<u8>) -> Result<()> {
+            self.inner.try_encode_udwf(node, buf)
+        }
+    };
+}
+
+around_ballista! {
+    /// The logical codec: [`RecordTable`]s as their options and paths (JSON),
+    /// [`DeltaTableProvider`]s as theirs ([`DeltaTableProvider::to_json`]); everything else as
+    /// Ballista's [`BallistaLogicalExtensionCodec`] does it.
+    RecordLogicalCodec: LogicalExtensionCodec, BallistaLogicalExtensionCodec
 }
 
 impl LogicalExtensionCodec for RecordLogicalCodec {
@@ -141,45 +181,14 @@ impl LogicalExtensionCodec for RecordLogicalCodec {
         self.inner.try_encode_file_format(buf, node)
     }
 
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        self.inner.try_decode_udf(name, buf)
-    }
-
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udf(node, buf)
-    }
-
-    fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        self.inner.try_decode_udaf(name, buf)
-    }
-
-    fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udaf(node, buf)
-    }
-
-    fn try_decode_udwf(&self, name: &str, buf: &[u8]) -> Result<Arc<WindowUDF>> {
-        self.inner.try_decode_udwf(name, buf)
-    }
-
-    fn try_encode_udwf(&self, node: &WindowUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udwf(node, buf)
-    }
+    udfs_to_ballista!();
 }
 
-/// The physical codec: scans of record files as their table options (JSON) and
-/// DataFusion's own `FileScanExecConf` (file groups with byte ranges, projection, limit,
-/// statistics); everything else as Ballista's [`BallistaPhysicalExtensionCodec`] does it.
-#[derive(Debug)]
-pub struct RecordPhysicalCodec {
-    inner: Arc<dyn PhysicalExtensionCodec>,
-}
-
-impl Default for RecordPhysicalCodec {
-    fn default() -> Self {
-        RecordPhysicalCodec {
-            inner: Arc::new(BallistaPhysicalExtensionCodec::default()),
-        }
-    }
+around_ballista! {
+    /// The physical codec: scans of record files as their table options (JSON) and
+    /// DataFusion's own `FileScanExecConf` (file groups with byte ranges, projection, limit,
+    /// statistics); everything else as Ballista's [`BallistaPhysicalExtensionCodec`] does it.
+    RecordPhysicalCodec: PhysicalExtensionCodec, BallistaPhysicalExtensionCodec
 }
 
 impl PhysicalExtensionCodec for RecordPhysicalCodec {
@@ -245,21 +254,7 @@ impl PhysicalExtensionCodec for RecordPhysicalCodec {
             .map_err(|e| internal_datafusion_err!("record-file scan: {e}"))
     }
 
-    fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {
-        self.inner.try_decode_udf(name, buf)
-    }
-
-    fn try_encode_udf(&self, node: &ScalarUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udf(node, buf)
-    }
-
-    fn try_decode_udaf(&self, name: &str, buf: &[u8]) -> Result<Arc<AggregateUDF>> {
-        self.inner.try_decode_udaf(name, buf)
-    }
-
-    fn try_encode_udaf(&self, node: &AggregateUDF, buf: &mut Vec<u8>) -> Result<()> {
-        self.inner.try_encode_udaf(node, buf)
-    }
+    udfs_to_ballista!();
 }
 
 /// A dataset write's one input (a logical or a physical plan).

@@ -4,6 +4,7 @@
 extern crate self as hadoop_record;
 
 pub mod archive;
+mod by_name;
 pub mod compare;
 mod derive_support;
 pub mod error;

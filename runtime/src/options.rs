@@ -8,6 +8,9 @@
 /// `impl Into<String>`. `, map |value| expr` after the default adjusts what the setter
 /// stores. A field's docs become its getter's and setter's; other attributes, each written
 /// after them as `@ #[...]` (`@ #[serde(default)]`), go on the field.
+///
+/// `impl Name { getter / setter: KIND Type; ... }` gives only the getters and setters, for
+/// a struct defined by hand (one without a `Default`, or with fields set otherwise).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __options {
@@ -33,6 +36,20 @@ macro_rules! __options {
             }
         }
 
+        $crate::__options! {
+            impl $name {
+                $($(#[doc = $doc])* $get / $set : $kind $ty $(, map $map)?;)*
+            }
+        }
+    };
+    (
+        impl $name:ident {
+            $(
+                $(#[doc = $doc:expr])*
+                $get:ident / $set:ident : $kind:ident $ty:ty $(, map $map:expr)?;
+            )*
+        }
+    ) => {
         impl $name {
             $(
                 $crate::__options!(@setter $kind $get $set [$(#[doc = $doc])*] $ty $(, $map)?);

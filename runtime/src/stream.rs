@@ -40,13 +40,13 @@ use std::fmt;
 use std::io::{Read, Write};
 use std::iter::FusedIterator;
 use std::marker::PhantomData;
-use std::str::FromStr;
 
 use crate::archive::binary::{BinaryInput, BinaryOutput};
 use crate::archive::csv::{CsvInput, CsvOutput};
 use crate::archive::jute::{JuteInput, JuteOptions, JuteOutput};
 use crate::archive::xml::{XmlInput, XmlOutput};
 use crate::archive::{FloatText, RecordInput, RecordOutput, Sink};
+use crate::by_name::from_name;
 use crate::error::{Error, ErrorKind, IntoInnerError, Position, Result};
 use crate::meta::{Filters, RecordTypeInfo};
 use crate::record::Record;
@@ -90,18 +90,12 @@ impl fmt::Display for Format {
     }
 }
 
-impl FromStr for Format {
-    type Err = Error;
-
+from_name!(
     /// `binary`, `csv`, `xml` or `jute`, in any case.
-    fn from_str(s: &str) -> Result<Self> {
-        Format::ALL
-            .iter()
-            .copied()
-            .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| Error::unknown_name("format", s, "binary, csv, xml or jute"))
-    }
-}
+    Format,
+    "format",
+    any_case
+);
 
 /// Reads one top-level record from the input a [`RecordReader`] lends it
 /// ([`RecordReader::read_visit`]), seeing the input's concrete type: every call on it is

@@ -159,3 +159,70 @@ impl<R: Read> ByteInput<R> {
         Position::Byte(self.src.offset())
     }
 }
+
+/// The methods `BinaryInput` and `JuteInput` share around their [`ByteInput`] (a field named
+/// `input`): the nesting limit and the offset, used inside each one's `impl<R: Read>` block.
+macro_rules! byte_input_methods {
+    () => {
+        /// The same input with a nesting limit of `max` records, vectors and maps open at
+        /// once instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see
+        /// [`crate::archive::Depth`]).
+        pub fn with_max_depth(mut self, max: usize) -> Self {
+            self.input.set_max_depth(max);
+            self
+        }
+
+        /// Bytes consumed so far.
+        pub fn offset(&self) -> u64 {
+            self.input.offset()
+        }
+    };
+}
+pub(crate) use byte_input_methods;
+
+/// The [`RecordInput`](crate::archive::RecordInput) methods that are one logic for every
+/// encoding read through a [`ByteInput`] (a field named `input`): records, vectors and maps
+/// closing (their openings differ in how counts and nulls are read), counted elements, the
+/// end of input and the position. Used inside each one's `impl RecordInput` block.
+macro_rules! byte_input_structure {
+    () => {
+        #[inline]
+        fn start_record(&mut self, _tag: &str) -> $crate::error::Result<()> {
+            self.input.enter()
+        }
+
+        #[inline]
+        fn end_record(&mut self, _tag: &str) -> $crate::error::Result<()> {
+            self.input.leave();
+            Ok(())
+        }
+
+        fn end_vector(&mut self, _tag: &str) -> $crate::error::Result<()> {
+            self.input.leave();
+            Ok(())
+        }
+
+        fn end_map(&mut self, _tag: &str) -> $crate::error::Result<()> {
+            self.input.leave();
+            Ok(())
+        }
+
+        #[inline]
+        fn next_element(
+            &mut self,
+            index: &mut $crate::archive::Index,
+        ) -> $crate::error::Result<bool> {
+            Ok(index.take_one())
+        }
+
+        #[inline]
+        fn at_end(&mut self) -> $crate::error::Result<bool> {
+            self.input.at_end()
+        }
+
+        fn position(&self) -> $crate::error::Position {
+            self.input.position()
+        }
+    };
+}
+pub(crate) use byte_input_structure;

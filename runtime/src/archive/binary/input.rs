@@ -6,7 +6,7 @@ use crate::archive::sink::reader_methods;
 
 use super::output::find_nonchar;
 use super::vint;
-use crate::archive::fixed::ByteInput;
+use crate::archive::fixed::{byte_input_methods, byte_input_structure, ByteInput};
 use crate::archive::source::CAPACITY;
 use crate::archive::{Index, RecordInput};
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -50,17 +50,7 @@ impl<R: Read> BinaryInput<R> {
         }
     }
 
-    /// The same input with a nesting limit of `max` records, vectors and maps open at once
-    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`crate::archive::Depth`]).
-    pub fn with_max_depth(mut self, max: usize) -> Self {
-        self.input.set_max_depth(max);
-        self
-    }
-
-    /// Bytes consumed so far.
-    pub fn offset(&self) -> u64 {
-        self.input.offset()
-    }
+    byte_input_methods!();
 
     /// One byte.
     #[inline(always)]
@@ -259,48 +249,15 @@ impl<R: Read> RecordInput for BinaryInput<R> {
         self.input.skip_payload(n, "a buffer")
     }
 
-    #[inline]
-    fn start_record(&mut self, _tag: &str) -> Result<()> {
-        self.input.enter()
-    }
-
-    #[inline]
-    fn end_record(&mut self, _tag: &str) -> Result<()> {
-        self.input.leave();
-        Ok(())
-    }
-
     fn start_vector(&mut self, _tag: &str) -> Result<Index> {
         self.counted("a vector length")
-    }
-
-    fn end_vector(&mut self, _tag: &str) -> Result<()> {
-        self.input.leave();
-        Ok(())
     }
 
     fn start_map(&mut self, _tag: &str) -> Result<Index> {
         self.counted("a map size")
     }
 
-    fn end_map(&mut self, _tag: &str) -> Result<()> {
-        self.input.leave();
-        Ok(())
-    }
-
-    #[inline]
-    fn next_element(&mut self, index: &mut Index) -> Result<bool> {
-        Ok(index.take_one())
-    }
-
-    #[inline]
-    fn at_end(&mut self) -> Result<bool> {
-        self.input.at_end()
-    }
-
-    fn position(&self) -> Position {
-        self.input.position()
-    }
+    byte_input_structure!();
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@ use std::io::Read;
 use crate::archive::sink::reader_methods;
 
 use super::{text, JuteOptions};
-use crate::archive::fixed::ByteInput;
+use crate::archive::fixed::{byte_input_methods, byte_input_structure, ByteInput};
 use crate::archive::source::CAPACITY;
 use crate::archive::{Index, RecordInput};
-use crate::error::{Error, ErrorKind, Position, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Reads records in ZooKeeper's jute encoding from a reader, buffered.
 ///
@@ -54,21 +54,11 @@ impl<R: Read> JuteInput<R> {
         }
     }
 
-    /// The same input with a nesting limit of `max` records, vectors and maps open at once
-    /// instead of [`crate::archive::DEFAULT_MAX_DEPTH`] (see [`crate::archive::Depth`]).
-    pub fn with_max_depth(mut self, max: usize) -> Self {
-        self.input.set_max_depth(max);
-        self
-    }
+    byte_input_methods!();
 
     /// Sets the length limit to that of `options`.
     pub fn set_options(&mut self, options: JuteOptions) {
         self.limit = options.limit();
-    }
-
-    /// Bytes consumed so far.
-    pub fn offset(&self) -> u64 {
-        self.input.offset()
     }
 
     fn int(&mut self, what: &str) -> Result<i32> {
@@ -181,15 +171,6 @@ impl<R: Read> RecordInput for JuteInput<R> {
         }
     }
 
-    fn start_record(&mut self, _tag: &str) -> Result<()> {
-        self.input.enter()
-    }
-
-    fn end_record(&mut self, _tag: &str) -> Result<()> {
-        self.input.leave();
-        Ok(())
-    }
-
     fn start_vector(&mut self, tag: &str) -> Result<Index> {
         let start = self.input.src.offset();
         self.start_nullable_vector(tag)?
@@ -205,38 +186,19 @@ impl<R: Read> RecordInput for JuteInput<R> {
         Ok(Some(self.index(count)))
     }
 
-    fn end_vector(&mut self, _tag: &str) -> Result<()> {
-        self.input.leave();
-        Ok(())
-    }
-
     fn start_map(&mut self, _tag: &str) -> Result<Index> {
         let count = self.int("a map count")?;
         self.input.enter()?;
         Ok(self.index(count))
     }
 
-    fn end_map(&mut self, _tag: &str) -> Result<()> {
-        self.input.leave();
-        Ok(())
-    }
-
-    fn next_element(&mut self, index: &mut Index) -> Result<bool> {
-        Ok(index.take_one())
-    }
-
-    fn at_end(&mut self) -> Result<bool> {
-        self.input.at_end()
-    }
-
-    fn position(&self) -> Position {
-        self.input.position()
-    }
+    byte_input_structure!();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Position;
 
     fn input(bytes: &[u8]) -> JuteInput<&[u8]> {
         JuteInput::new(bytes)

@@ -148,20 +148,10 @@ pub(crate) fn check_header(
     Ok(compressor)
 }
 
-/// Verifies a stored payload against its header (CRC first, as PaddlePaddle's reader does),
-/// decompresses it into `scratch` when compressed, checks its record table, and fills
-/// `spans` with the records' ranges when given. Returns whether the records live in
-/// `scratch` (else in `stored`).
-pub(crate) fn open_chunk(
-    header: &ChunkHeader,
-    compressor: Compressor,
-    stored: &[u8],
-    limit: u64,
-    scratch: &mut Vec<u8>,
-    spans: Option<&mut Vec<Range<usize>>>,
-) -> Result<bool, Damage> {
-    check_crc(header, crc32fast::hash(stored))?;
-    open_verified(header, compressor, stored, limit, scratch, spans)
+/// Whether the CRC-32 of a stored payload is the one its header holds: the first check on
+/// a payload, as in PaddlePaddle's reader, before [`open_verified`].
+pub(crate) fn verify_crc(header: &ChunkHeader, stored: &[u8]) -> Result<(), Damage> {
+    check_crc(header, crc32fast::hash(stored))
 }
 
 /// Whether the payload's CRC-32, `computed`, is the one its header holds.
@@ -176,7 +166,7 @@ fn check_crc(header: &ChunkHeader, computed: u32) -> Result<(), Damage> {
     }
 }
 
-/// The checks [`open_chunk`] makes, made while a stored payload arrives piece by piece, so
+/// The checks [`verify_crc`] and [`open_verified`] make, made while a stored payload arrives piece by piece, so
 /// that each piece is checked while it is still in cache: its CRC-32 and, uncompressed,
 /// its record table as far as the bytes go. [`Arrival::open`] finishes them.
 #[derive(Debug)]
@@ -205,7 +195,8 @@ impl Arrival {
         }
     }
 
-    /// [`open_chunk`] of the whole payload, `stored`, all of which has arrived.
+    /// [`open_verified`] of the whole payload, `stored`, all of which has arrived, its CRC
+    /// checked.
     pub(crate) fn open(
         self,
         header: &ChunkHeader,
@@ -222,7 +213,9 @@ impl Arrival {
     }
 }
 
-/// [`open_chunk`] for a payload whose CRC was already checked.
+/// Opens a stored payload whose CRC was checked ([`verify_crc`]): decompresses it into
+/// `scratch` when compressed, checks its record table, and fills `spans` with the records'
+/// ranges when given. Returns whether the records live in `scratch` (else in `stored`).
 pub(crate) fn open_verified(
     header: &ChunkHeader,
     compressor: Compressor,
@@ -282,7 +275,8 @@ mod tests {
                 compressed_size: raw.len() as u32,
                 num_records: claimed.unwrap_or(lengths.len() as u32),
             };
-            let whole = open_chunk(&header, Compressor::None, &raw, u64::MAX, &mut Vec::new(), None);
+            let whole = verify_crc(&header, &raw)
+                .and_then(|()| open_verified(&header, Compressor::None, &raw, u64::MAX, &mut Vec::new(), None));
             let mut cuts: Vec<usize> = cuts.iter().map(|c| c.index(raw.len() + 1)).collect();
             cuts.push(raw.len());
             cuts.sort_unstable();

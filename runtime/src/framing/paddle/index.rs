@@ -4,7 +4,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
 
-use super::chunk::{check_header, open_chunk};
+use super::chunk::{check_header, open_verified, verify_crc};
 use super::header::{HEADER_LEN, MAGIC_BYTES};
 use super::info::{info, PaddleInfo};
 use super::recovery::Damage;
@@ -287,15 +287,18 @@ impl<R: Read + Seek> PaddleFile<R> {
             self.options.max_chunk_bytes,
         )
         .map_err(|d| d.to_error(entry.offset))?;
-        self.in_scratch = open_chunk(
-            &entry.header,
-            compressor,
-            &self.stored,
-            self.options.max_chunk_bytes,
-            &mut self.scratch,
-            Some(&mut self.spans),
-        )
-        .map_err(|d| d.to_error(entry.offset))?;
+        self.in_scratch = verify_crc(&entry.header, &self.stored)
+            .and_then(|()| {
+                open_verified(
+                    &entry.header,
+                    compressor,
+                    &self.stored,
+                    self.options.max_chunk_bytes,
+                    &mut self.scratch,
+                    Some(&mut self.spans),
+                )
+            })
+            .map_err(|d| d.to_error(entry.offset))?;
         self.loaded = Some(chunk);
         Ok(())
     }

@@ -26,6 +26,7 @@
 //! the 4-byte length of each record its header claims. Raise the cap for files written
 //! with larger chunks or records.
 
+use crate::by_name::from_name;
 use crate::options::options;
 
 mod chunk;
@@ -88,6 +89,8 @@ pub enum Compressor {
 }
 
 impl Compressor {
+    const ALL: [Compressor; 3] = [Compressor::None, Compressor::Snappy, Compressor::Gzip];
+
     /// The name `rcc` takes after `--compression`: `none`, `snappy` or `gzip`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -117,9 +120,7 @@ impl Compressor {
     }
 }
 
-impl std::str::FromStr for Compressor {
-    type Err = crate::Error;
-
+from_name!(
     /// A compressor by the name `rcc` takes after `--compression`: `none`, `snappy`, `gzip`.
     ///
     /// ```
@@ -128,19 +129,9 @@ impl std::str::FromStr for Compressor {
     /// assert!("lz4".parse::<Compressor>().is_err());
     /// # Ok::<(), hadoop_record::Error>(())
     /// ```
-    fn from_str(s: &str) -> crate::Result<Self> {
-        match s {
-            "none" => Ok(Compressor::None),
-            "snappy" => Ok(Compressor::Snappy),
-            "gzip" => Ok(Compressor::Gzip),
-            _ => Err(crate::Error::unknown_name(
-                "paddle compressor",
-                s,
-                "none, snappy or gzip",
-            )),
-        }
-    }
-}
+    Compressor,
+    "paddle compressor"
+);
 
 options! {
     /// Settings for [`PaddleWriter`].

@@ -30,6 +30,7 @@ use std::io::Write;
 #[cfg(feature = "deflate")]
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
+use crate::by_name::from_name;
 use crate::error::{Error, Result};
 use crate::framing::unavailable;
 
@@ -132,23 +133,7 @@ impl Codec {
     }
 }
 
-impl std::str::FromStr for Codec {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self> {
-        Codec::ALL
-            .iter()
-            .copied()
-            .find(|c| c.name() == s)
-            .ok_or_else(|| {
-                Error::unknown_name(
-                    "SequenceFile codec",
-                    s,
-                    "deflate, gzip, bzip2, snappy or lz4",
-                )
-            })
-    }
-}
+from_name!(Codec, "SequenceFile codec");
 
 /// Hadoop's zlib level (`ZlibCompressor.CompressionLevel.DEFAULT_COMPRESSION`, zlib's 6).
 #[cfg(feature = "deflate")]

@@ -84,7 +84,7 @@ pub use reader::{Pair, SeqReader, Skipped};
 pub use sync::random_sync;
 pub use writer::SeqWriter;
 
-use crate::error::{Error, Result};
+use crate::by_name::from_name;
 use crate::options::options;
 
 /// The first three bytes of every SequenceFile.
@@ -118,6 +118,8 @@ pub enum Compression {
 }
 
 impl Compression {
+    const ALL: [Compression; 3] = [Compression::None, Compression::Record, Compression::Block];
+
     /// The command-line name: `none`, `record` or `block`.
     pub fn name(self) -> &'static str {
         match self {
@@ -128,22 +130,7 @@ impl Compression {
     }
 }
 
-impl std::str::FromStr for Compression {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self> {
-        match s {
-            "none" => Ok(Compression::None),
-            "record" => Ok(Compression::Record),
-            "block" => Ok(Compression::Block),
-            _ => Err(Error::unknown_name(
-                "SequenceFile compression",
-                s,
-                "none, record or block",
-            )),
-        }
-    }
-}
+from_name!(Compression, "SequenceFile compression");
 
 /// The key a [`SeqWriter`] writes with each payload given to
 /// [`FrameWrite::write_payload`](super::FrameWrite::write_payload).
@@ -196,12 +183,6 @@ impl SeqWriteOptions {
         }
     }
 
-    /// The key class named in the header (set by [`Self::with_payload_key`] or
-    /// [`Self::with_key_class`]).
-    pub fn key_class(&self) -> &str {
-        &self.key_class
-    }
-
     /// The value class named in the header: for records, the Java class Hadoop's rcc
     /// generates, `module.Class`.
     pub fn value_class(&self) -> &str {
@@ -211,16 +192,6 @@ impl SeqWriteOptions {
     /// What [`FrameWrite::write_payload`](super::FrameWrite::write_payload) writes as key.
     pub fn payload_key(&self) -> PayloadKey {
         self.payload_key
-    }
-
-    /// Record or block compression, or none (default none).
-    pub fn compression(&self) -> Compression {
-        self.compression
-    }
-
-    /// The codec when compressed (default `DefaultCodec`, zlib).
-    pub fn codec(&self) -> Codec {
-        self.codec
     }
 
     /// Metadata pairs (Hadoop keeps them in a `TreeMap<Text, Text>`: they are written
@@ -234,31 +205,6 @@ impl SeqWriteOptions {
         self.sync
     }
 
-    /// Bytes between sync entries in uncompressed and record-compressed files (default
-    /// [`SYNC_INTERVAL`], Hadoop 2.10.2's).
-    pub fn sync_interval(&self) -> u64 {
-        self.sync_interval
-    }
-
-    /// Keys and values per block before it is closed (default [`DEFAULT_BLOCK_SIZE`]).
-    pub fn block_size(&self) -> usize {
-        self.block_size
-    }
-
-    /// Sets the compression type.
-    #[must_use]
-    pub fn with_compression(mut self, compression: Compression) -> Self {
-        self.compression = compression;
-        self
-    }
-
-    /// Sets the codec (used when compressed).
-    #[must_use]
-    pub fn with_codec(mut self, codec: Codec) -> Self {
-        self.codec = codec;
-        self
-    }
-
     /// Sets the payload key, and the key class to match it.
     #[must_use]
     pub fn with_payload_key(mut self, key: PayloadKey) -> Self {
@@ -268,13 +214,6 @@ impl SeqWriteOptions {
             PayloadKey::RecordNumber => writable::LONG_WRITABLE,
         }
         .to_owned();
-        self
-    }
-
-    /// Sets the key class named in the header (for keys given to [`SeqWriter::append`]).
-    #[must_use]
-    pub fn with_key_class(mut self, class: impl Into<String>) -> Self {
-        self.key_class = class.into();
         self
     }
 
@@ -291,19 +230,23 @@ impl SeqWriteOptions {
         self.sync = Some(sync);
         self
     }
+}
 
-    /// Sets the sync interval in bytes ([`HADOOP3_SYNC_INTERVAL`] for Hadoop 3's default).
-    #[must_use]
-    pub fn with_sync_interval(mut self, bytes: u64) -> Self {
-        self.sync_interval = bytes;
-        self
-    }
-
-    /// Sets the block size in bytes.
-    #[must_use]
-    pub fn with_block_size(mut self, bytes: usize) -> Self {
-        self.block_size = bytes;
-        self
+options! {
+    impl SeqWriteOptions {
+        /// The key class named in the header: set by [`SeqWriteOptions::with_payload_key`]
+        /// to match the payload key, or for keys given to [`SeqWriter::append`].
+        key_class / with_key_class: string String;
+        /// Record or block compression, or none (default none).
+        compression / with_compression: copy Compression;
+        /// The codec when compressed (default `DefaultCodec`, zlib).
+        codec / with_codec: copy Codec;
+        /// Bytes between sync entries in uncompressed and record-compressed files (default
+        /// [`SYNC_INTERVAL`], Hadoop 2.10.2's; [`HADOOP3_SYNC_INTERVAL`] for Hadoop 3's).
+        sync_interval / with_sync_interval: copy u64;
+        /// Bytes of keys and values a block holds before it is closed (default
+        /// [`DEFAULT_BLOCK_SIZE`]).
+        block_size / with_block_size: copy usize;
     }
 }
 

@@ -1,5 +1,6 @@
 //! The 32-byte chunk header of the var-size format (docs/plasma-var-format.md defines it).
 
+use crate::by_name::from_name;
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// Bytes of a chunk header.
@@ -35,6 +36,8 @@ pub enum Compression {
 }
 
 impl Compression {
+    const ALL: [Compression; 2] = [Compression::None, Compression::Snappy];
+
     /// The flag byte.
     pub fn flag(self) -> u8 {
         match self {
@@ -61,21 +64,7 @@ impl Compression {
     }
 }
 
-impl std::str::FromStr for Compression {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self> {
-        match s {
-            "none" => Ok(Compression::None),
-            "snappy" => Ok(Compression::Snappy),
-            _ => Err(Error::unknown_name(
-                "plasma-var compression",
-                s,
-                "none or snappy",
-            )),
-        }
-    }
-}
+from_name!(Compression, "plasma-var compression");
 
 /// A decoded chunk header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
