@@ -45,6 +45,7 @@
 mod check;
 mod codec;
 mod container;
+mod ddl;
 mod derived;
 mod error;
 mod reader;
@@ -54,7 +55,8 @@ mod shape;
 mod writer;
 
 pub use codec::AvroCodec;
+pub use ddl::{ddl_of_schema, DEFAULT_MODULE};
 pub use derived::{derived_schema, TOP_LEVEL_RECORD};
 pub use error::{Error, Place, Result};
-pub use reader::{AvroReader, MAX_BLOCK_BYTES};
+pub use reader::{file_schema, AvroReader, MAX_BLOCK_BYTES};
 pub use writer::AvroWriter;

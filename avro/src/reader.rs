@@ -23,6 +23,13 @@ pub const MAX_BLOCK_BYTES: usize = i32::MAX as usize;
 /// 0 and schema id 0, the only schema it is given.
 const PREFIX: [u8; 5] = [0; 5];
 
+/// The Avro schema (JSON text) in the header of the container file `input`, read no
+/// further than the header: what [`ddl_of_schema`](crate::ddl_of_schema) takes.
+pub fn file_schema<R: Read>(input: R) -> Result<String> {
+    let container = Container::open(BufReader::new(input), MAX_BLOCK_BYTES)?;
+    Ok(container.header().schema.clone())
+}
+
 /// Reads an Avro Object Container File, written by this crate or any Avro tool, as record
 /// batches of a DDL record type's Arrow schema (the Hadoop mapping of `hadoop-record-arrow`),
 /// resolving the file's schema to the record type by Avro's rules (see docs/avro.md:

@@ -67,6 +67,6 @@ pub use format::RecordFormat;
 pub use opener::RecordOpener;
 pub use options::{DdlFile, DdlSource, FramingOptions, RecordTableOptions};
 pub use progress::ScanProgress;
-pub use register::{list_files, record_table, table_format, SessionContextExt};
+pub use register::{avro_table_options, list_files, record_table, table_format, SessionContextExt};
 pub use source::RecordSource;
 pub use storage::{with_storage, StorageRegistry};

@@ -16,10 +16,10 @@ use hadoop_record::ErrorKind;
 use object_store::{ObjectMeta, ObjectStoreExt};
 
 use crate::binary_strings::register_binary_strings;
-use crate::error::{Place, RecordError};
+use crate::error::{AvroFileError, Place, RecordError};
 use crate::format::RecordFormat;
 use crate::opener::file_name;
-use crate::options::RecordTableOptions;
+use crate::options::{DdlFile, DdlSource, RecordTableOptions};
 
 /// Registers tables of record files with a [`SessionContext`].
 #[async_trait]
@@ -151,6 +151,64 @@ pub async fn table_format(
         }
     }
     Ok(format)
+}
+
+/// How far into an Avro file its header (and schema) is looked for.
+const AVRO_HEADER_LEN: u64 = 1 << 20;
+
+/// Options that read the Avro container files `paths` (as [`record_table`] takes them) as
+/// the record type their schema gives: the schema in the header of the first file that is
+/// not empty (in name order, the paths in the order given), turned into DDL
+/// ([`hadoop_record_avro::ddl_of_schema`]; a record a class in a module named after its
+/// namespace). For Avro files that came without a `.jr`; every file is then read by Avro's
+/// resolution to that type. An error names the file whose schema no record type reads.
+pub async fn avro_table_options(
+    ctx: &SessionContext,
+    paths: &[&str],
+) -> Result<RecordTableOptions> {
+    let state = ctx.state();
+    for path in paths {
+        let listed = list_path(&state, path).await?;
+        let store = state
+            .runtime_env()
+            .object_store(listed.url.object_store())?;
+        let first = listed
+            .files
+            .iter()
+            .filter(|meta| meta.size > 0)
+            .min_by(|a, b| a.location.cmp(&b.location));
+        let Some(meta) = first else {
+            continue;
+        };
+        let file = file_name(listed.url.object_store().as_str(), &meta.location);
+        let bytes = store
+            .get_range(&meta.location, 0..meta.size.min(AVRO_HEADER_LEN))
+            .await?;
+        let in_file = |error| {
+            DataFusionError::External(Box::new(AvroFileError {
+                file: file.clone(),
+                error,
+            }))
+        };
+        let schema = hadoop_record_avro::file_schema(&bytes[..]).map_err(in_file)?;
+        let (ddl, record) = hadoop_record_avro::ddl_of_schema(&schema).map_err(in_file)?;
+        let source = DdlSource::Text {
+            files: vec![DdlFile {
+                path: format!("{file} (its Avro schema as DDL).jr").into(),
+                root: true,
+                text: ddl,
+            }],
+            include_dirs: Vec::new(),
+        };
+        return Ok(RecordTableOptions::from_ddl(source, record)
+            .with_avro(true)
+            .with_framing("none"));
+    }
+    Err(plan_datafusion_err!(
+        "{}: no Avro file with a byte in it, so no schema to take the table's columns from \
+         (give --schema and --type)",
+        paths.join(" ")
+    ))
 }
 
 /// The listing table of `paths` in `format`, every path checked to match a file.

@@ -19,7 +19,8 @@ pub enum Source {
     /// columns are the table's, no --schema needed
     Delta,
     /// Avro container files, any Avro writer's: read as --type's records, fields matched
-    /// by name with Avro's promotions and defaults
+    /// by name with Avro's promotions and defaults (without --schema: as the record of the
+    /// first file's schema)
     Avro,
 }
 

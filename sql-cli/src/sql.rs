@@ -19,8 +19,8 @@ use hadoop_record_arrow::mapping::TYPE_KEY;
 use hadoop_record_avro::AvroCodec;
 use hadoop_record_cluster::ClusterOptions;
 use hadoop_record_datafusion::{
-    error_message, with_storage, DdlSource, FramingOptions, RecordTableOptions, ScanProgress,
-    SessionContextExt,
+    avro_table_options, error_message, with_storage, DdlSource, FramingOptions, RecordTableOptions,
+    ScanProgress, SessionContextExt,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -150,8 +150,9 @@ struct SqlArgs {
     record: RecordType,
 
     /// How the FILEs after it are read: their records' encoding (binary, csv, xml, jute),
-    /// avro: Avro container files read as --type's records, or delta: a Delta Lake table's
-    /// directory, its columns the table's [default: binary]
+    /// avro: Avro container files (read as --type's records, or without --schema as the
+    /// record of the first file's Avro schema), or delta: a Delta Lake table's directory,
+    /// its columns the table's [default: binary]
     #[arg(long, value_enum, value_name = "FORMAT")]
     from: Vec<Source>,
 
@@ -540,7 +541,11 @@ fn sql(context: &Context, args: SqlArgs, tables: Vec<Input>) -> Result<Ran, Earl
             "--in-framing and --recover read record files, not --from delta or avro".into(),
         );
     }
-    let model = match (&record.schema, first_records) {
+    // Avro files bring their schema, as Delta tables do.
+    let first_framed = tables
+        .iter()
+        .find(|t| !matches!(t.source, Source::Delta | Source::Avro));
+    let model = match (&record.schema, first_framed) {
         (Some(schema), _) => Some(load_model(context, schema, &record.include_dirs)?),
         (None, Some(t)) => {
             return Err(record
@@ -646,12 +651,28 @@ async fn query(
     let mut schemas = Vec::new();
     for table in tables {
         let files: Vec<&str> = table.files.iter().map(String::as_str).collect();
-        let schema = match (table.source.format(), &records) {
-            (Some(encoding), Some(options)) => {
-                let options = match table.source {
-                    Source::Avro => options.clone().with_avro(true).with_framing("none"),
-                    _ => options.clone().with_encoding(encoding),
-                };
+        let options = match (table.source, &records) {
+            (Source::Delta, _) => None,
+            (Source::Avro, Some(options)) => {
+                Some(options.clone().with_avro(true).with_framing("none"))
+            }
+            // No DDL: the record type of the first file's Avro schema.
+            (Source::Avro, None) => Some(
+                avro_table_options(&ctx, &files)
+                    .await
+                    .map_err(|e| error_message(&e))?
+                    .with_nullable(args.nullable)
+                    .with_memory_map(!args.no_mmap),
+            ),
+            (source, Some(options)) => Some(
+                options
+                    .clone()
+                    .with_encoding(source.format().unwrap_or(Format::Binary)),
+            ),
+            (_, None) => return Err("record files need --schema and --type".into()),
+        };
+        let schema = match options {
+            Some(options) => {
                 let format = match &args.cluster {
                     None => ctx.register_records(&table.table, options, &files).await,
                     Some(_) => {
