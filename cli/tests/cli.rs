@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use hadoop_record_compiler::{load_with, LoadOptions, MemoryFileSystem, RenderOptions};
-use support::{assert_stderr_contains, command, rcc_in, run, stderr, stdout, CRATE_DIR};
+use support::{
+    assert_errors, assert_stderr_contains, command, dir_with, help_with, rcc_in, run, stderr,
+    stdout, CRATE_DIR,
+};
 
 /// Runs `rcc args` in the crate directory, with NO_COLOR unset.
 fn rcc(args: &[&str]) -> Output {
@@ -64,11 +67,11 @@ fn check_reports_every_file() {
         "tests/ddl/bad/empty_class.jr",
         GOOD,
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
-    assert!(err.contains("missing_semicolon.jr:4:5"), "{err}");
-    assert!(err.contains("empty_class.jr:2:11"), "{err}");
-    assert!(err.ends_with("error: found 2 errors\n"), "{err}");
+    assert_errors(
+        &out,
+        &["missing_semicolon.jr:4:5", "empty_class.jr:2:11"],
+        2,
+    );
 }
 
 /// A file that does not parse stops no other file's type checks: the files that parse are
@@ -81,12 +84,12 @@ fn check_reports_type_errors_beside_parse_errors() {
         "tests/ddl/bad/unknown_type_typo.jr",
     ];
     let out = rcc(&["check", parse, types[0], types[1]]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = assert_errors(
+        &out,
+        &["duplicate_field.jr:5:17", "unknown_type_typo.jr:"],
+        3,
+    );
     assert_eq!(err.matches("missing_semicolon.jr:4:5").count(), 1, "{err}");
-    assert!(err.contains("duplicate_field.jr:5:17"), "{err}");
-    assert!(err.contains("unknown_type_typo.jr:"), "{err}");
-    assert!(err.ends_with("error: found 3 errors\n"), "{err}");
 }
 
 #[test]
@@ -101,13 +104,11 @@ fn missing_file_is_an_error() {
 
 #[test]
 fn include_dirs_are_searched() {
-    let dir = tempfile::tempdir().unwrap();
-    let main = dir.path().join("main.jr");
-    std::fs::write(
-        &main,
+    let dir = dir_with(&[(
+        "main.jr",
         "include \"inclrec.jr\"\nmodule app { class A { inclrec.RI ri; } }\n",
-    )
-    .unwrap();
+    )]);
+    let main = dir.path().join("main.jr");
     let main = main.to_str().unwrap();
 
     let without = rcc(&["check", main]);
@@ -161,16 +162,16 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn help_has_examples_and_version_works() {
-    let help = rcc(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    let text = stdout(&help);
-    assert!(text.contains("Examples:"), "{text}");
-    assert!(text.contains("rcc check links.jr"), "{text}");
-    assert!(text.contains("--language <LANG>"), "{text}");
-    assert!(text.contains("--destdir <DIR>"), "{text}");
-
-    let check_help = rcc(&["check", "--help"]);
-    assert!(stdout(&check_help).contains("--include-dir <DIR>"));
+    help_with(
+        &["--help"],
+        &[
+            "Examples:",
+            "rcc check links.jr",
+            "--language <LANG>",
+            "--destdir <DIR>",
+        ],
+    );
+    help_with(&["check", "--help"], &["--include-dir <DIR>"]);
 
     let version = rcc(&["--version"]);
     assert_eq!(version.status.code(), Some(0));
@@ -217,14 +218,12 @@ fn the_cli_warns_and_hadoop_compat_fails() {
         let mut strict = args.clone();
         strict.insert(args.len() - 1, "--hadoop-compat");
         let out = rcc_in(CRATE_DIR, &strict, b"");
-        assert_eq!(out.status.code(), Some(1), "{strict:?}");
-        assert!(out.stdout.is_empty());
-        let err = stderr(&out);
-        assert!(
-            err.contains("error: record `m.B` is named before its declaration"),
-            "{err}"
+        assert_errors(
+            &out,
+            &["error: record `m.B` is named before its declaration"],
+            3,
         );
-        assert!(err.ends_with("error: found 3 errors\n"), "{err}");
+        assert!(out.stdout.is_empty(), "{strict:?}");
     }
     // `rcc check --quiet` still warns; code generation still writes its code.
     let out = rcc_in(CRATE_DIR, &["check", "-q", file], b"");
@@ -235,8 +234,7 @@ fn the_cli_warns_and_hadoop_compat_fails() {
     // The flag is documented.
     for args in [["check", "--help"], ["--help", ""]] {
         let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
-        let help = stdout(&rcc_in(CRATE_DIR, &args, b""));
-        assert!(help.contains("--hadoop-compat"), "{help}");
+        help_with(&args, &["--hadoop-compat"]);
     }
     // No warnings, no warning line.
     let out = rcc_in(CRATE_DIR, &["check", "tests/ddl/hadoop/test.jr"], b"");
@@ -351,10 +349,7 @@ fn type_info_never_writes_over_its_ddl() {
 
 #[test]
 fn help_describes_the_java_back_end() {
-    let out = rcc_in(CRATE_DIR, &["--help"], b"");
-    let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.contains("--java-api"), "{help}");
-    assert!(help.contains("hadoop3"), "{help}");
+    help_with(&["--help"], &["--java-api", "hadoop3"]);
 }
 
 /// `rcc -l c++ -d DIR` writes headers, sources and the runtime (what they hold:
@@ -387,9 +382,7 @@ fn the_cpp_command_writes_a_directory_and_refuses_o() {
         }
     }
 
-    let help = stdout(&rcc(&["--help"]));
-    assert!(help.contains("rcc -l c++ -d gen links.jr"), "{help}");
-    assert!(help.contains("C++17"), "{help}");
+    help_with(&["--help"], &["rcc -l c++ -d gen links.jr", "C++17"]);
 }
 
 /// `rcc -l avro` (the mapping itself: the compiler's `backend::avro` tests; Java Avro parses

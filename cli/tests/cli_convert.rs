@@ -17,8 +17,9 @@ use hadoop_record::schema::FieldType;
 use hadoop_record::value::json::from_json;
 use hadoop_record::Value;
 use support::{
-    assert_clean_output, assert_stderr_contains, assert_success, convert_args, convert_in,
-    float_text_runs, listing, name_of, rcc_in, stderr, stems, FORMATS,
+    assert_clean_output, assert_stderr_contains, assert_stderr_ends_with,
+    assert_stderr_starts_with, assert_success, convert_args, convert_in, float_text_runs,
+    help_with, listing, name_of, rcc_in, stderr, stems, Refusals, FORMATS,
 };
 
 /// Runs `rcc args` in the fixture directory with `stdin` as standard input.
@@ -532,12 +533,8 @@ fn damage_inside_framed_records() {
     let out = mesos_to_csv(first, &mesos_of([&extra[..]]));
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
-    assert!(
-        stderr(&out).starts_with("error: record 0, byte "),
-        "{}",
-        stderr(&out)
-    );
-    assert!(stderr(&out).contains("more bytes after the record"));
+    assert_stderr_starts_with(&out, "error: record 0, byte ");
+    assert_stderr_contains(&out, "more bytes after the record");
 
     // A damaged framing: the records before it, then the framing's error.
     let mut damaged = mesos_of(records[..3].iter().map(|(_, p)| &p[..]));
@@ -546,18 +543,13 @@ fn damage_inside_framed_records() {
     assert_eq!(out.status.code(), Some(1));
     let expected: Vec<u8> = records[..2].iter().flat_map(|(c, _)| csv_of(c)).collect();
     assert_eq!(out.stdout, expected);
-    assert!(
-        stderr(&out).starts_with("error: damaged mesos input: record 2, byte "),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_starts_with(&out, "error: damaged mesos input: record 2, byte ");
 }
 
 #[test]
 fn errors_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("never.out");
-    let out_str = out_path.to_str().unwrap();
+    let refusals = Refusals::new("never.out");
+    let out_str = refusals.output();
     let input = hadoop_java_dir().join("data/int_1.bin");
     let input = input.to_str().unwrap();
     let base = |schema: &'static str, ty: &'static str| {
@@ -605,39 +597,28 @@ fn errors_before_any_work() {
     for (mut args, expected) in cases {
         args.extend([input, out_str]);
         let out = rcc(&args, b"");
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        refusals.assert_refused(&out, &args);
         assert_eq!(stderr(&out), expected, "{args:?}");
-        assert!(!out_path.exists(), "{args:?} created the output");
     }
     // An unreadable input.
     let mut args = base("prims.jr", "IntRec");
     args.extend(["no/such/input", out_str]);
     let out = rcc(&args, b"");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).starts_with("error: cannot read no/such/input: "),
-        "{}",
-        stderr(&out)
-    );
+    refusals.assert_refused(&out, &args);
+    assert_stderr_starts_with(&out, "error: cannot read no/such/input: ");
     assert_eq!(stderr(&out).lines().count(), 1);
-    assert!(!out_path.exists());
     // A bad schema: rendered as `rcc check` renders it.
-    let bad = dir.path().join("bad.jr");
+    let bad = refusals.dir().join("bad.jr");
     std::fs::write(&bad, "module m { class A { int } }\n").unwrap();
     let bad = bad.to_str().unwrap();
     let mut args = base("x", "m.A");
     args[2] = bad;
     args.extend([input, out_str]);
     let out = rcc(&args, b"");
-    assert_eq!(out.status.code(), Some(1));
+    refusals.assert_refused(&out, &args);
     let check = rcc(&["check", bad], b"");
     assert_eq!(stderr(&out), stderr(&check));
-    assert!(
-        stderr(&out).ends_with("error: found 1 error\n"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!out_path.exists());
+    assert_stderr_ends_with(&out, "error: found 1 error\n");
     // Usage errors are clap's, exit 2.
     let out = rcc(
         &convert_args(("prims.jr", "IntRec"), ("yaml", "csv"), &[]),
@@ -756,10 +737,10 @@ fn outputs_are_replaced_whole_and_never_destroy_inputs() {
 
 #[test]
 fn help_has_examples() {
-    let help = rcc(&["convert", "--help"], b"");
-    let text = String::from_utf8(help.stdout).unwrap();
-    assert!(text.contains("Examples:\n  rcc convert --schema"), "{text}");
-    assert!(text.contains("--in-framing"));
+    let text = help_with(
+        &["convert", "--help"],
+        &["Examples:\n  rcc convert --schema", "--in-framing"],
+    );
     // What --in-framing finds when it is left out, and how to ask for records back to back.
     let flat = text.replace('\n', " ");
     assert!(
@@ -842,27 +823,22 @@ fn input_framings_are_found_from_the_first_bytes() {
     // a SequenceFile's own bytes as records, which they are not.
     let none = outer_json(OUTER, &["--in-framing", "none", &framed[0].0], b"");
     assert_eq!(none.status.code(), Some(1));
-    assert!(
-        stderr(&none).starts_with("error: record 0, "),
-        "{}",
-        stderr(&none)
-    );
+    assert_stderr_starts_with(&none, "error: record 0, ");
 }
 
 /// A framing named that the input's first bytes contradict is refused before anything is
 /// written: the message says what the input is and what to give.
 #[test]
 fn a_named_in_framing_the_first_bytes_contradict_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("never.json");
-    let out_str = out_path.to_str().unwrap();
+    let refusals = Refusals::new("never.json");
+    let out_str = refusals.output();
     let seq = seqfile_fixture("none.seq");
     let out = outer_json(
         "oracle.composite.Outer",
         &["--in-framing", "paddle", &seq, out_str],
         b"",
     );
-    assert_eq!(out.status.code(), Some(1));
+    refusals.assert_refused(&out, &"--in-framing paddle");
     assert_eq!(
         stderr(&out),
         format!(
@@ -870,7 +846,6 @@ fn a_named_in_framing_the_first_bytes_contradict_is_refused() {
              seqfile (or leave --in-framing out)\n"
         )
     );
-    assert!(!out_path.exists());
     let piped = outer_json(
         "oracle.composite.Outer",
         &["--in-framing", "mesos"],
@@ -1013,13 +988,10 @@ fn plain_input_that_does_not_read_says_what_it_looks_like() {
     let framed = mesos_of(records.iter().map(|(_, b)| b.as_slice()));
     let out = convert(records[0].0, "binary", "csv", &[], &framed);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).ends_with(
-            ": it looks like Mesos RecordIO (a length line, then that many bytes): give \
-             --in-framing mesos\n"
-        ),
-        "{}",
-        stderr(&out)
+    assert_stderr_ends_with(
+        &out,
+        ": it looks like Mesos RecordIO (a length line, then that many bytes): give \
+             --in-framing mesos\n",
     );
     assert_success(&mesos_to_csv(records[0].0, &framed), "mesos");
 }

@@ -12,7 +12,7 @@ use std::process::Output;
 use fixture_harness::{hadoop_java, hadoop_java_dir, java_shapes, java_shapes_dir, Case, Encoding};
 use hadoop_record::framing::mesos::MesosWriter;
 use hadoop_record::framing::FrameWrite;
-use support::{assert_clean_output, assert_success, convert_in, name_of, rcc_in, stderr};
+use support::{assert_clean_output, assert_success, convert_in, help_with, name_of, stderr};
 
 /// `rcc convert` in `dir` of `stdin` from `from` to `to`, plus `extra`.
 fn convert(
@@ -358,8 +358,8 @@ fn maps_with_ustring_keys_may_be_json_objects() {
 
 #[test]
 fn help_describes_json_input() {
-    let out = rcc_in(hadoop_java_dir(), &["convert", "--help"], b"");
-    let help = String::from_utf8(out.stdout).unwrap();
-    assert!(help.contains("--from json"), "{help}");
-    assert!(help.contains("JSON array of records"), "{help}");
+    help_with(
+        &["convert", "--help"],
+        &["--from json", "JSON array of records"],
+    );
 }

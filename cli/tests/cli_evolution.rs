@@ -3,12 +3,47 @@
 
 mod support;
 
-use support::{assert_stderr_contains, command, convert_args, run, stderr, stdout, CRATE_DIR};
+use support::{
+    assert_stderr_contains, command, convert_args, help_with, run, stderr, stdout, CRATE_DIR,
+};
 
 fn rcc(args: &[&str]) -> std::process::Output {
     let mut c = command(CRATE_DIR, args);
     c.env("NO_COLOR", "1");
     run(c, b"")
+}
+
+/// `rcc compat OLD NEW ARGS…`.
+fn compat(old: &str, new: &str, args: &[&str]) -> std::process::Output {
+    rcc(&[&["compat", old, new][..], args].concat())
+}
+
+/// The text report of `rcc compat OLD NEW ARGS…`, which exits with `code` and holds each of
+/// `lines`.
+#[track_caller]
+fn compat_report(old: &str, new: &str, args: &[&str], code: i32, lines: &[&str]) -> String {
+    let out = compat(old, new, args);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(code), "{text}{}", stderr(&out));
+    for line in lines {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    text
+}
+
+/// The report of `rcc compat OLD NEW ARGS… --format json` on a change that loses data: exit
+/// status 1, and the report says it is not compatible.
+fn incompatible_json(old: &str, new: &str, args: &[&str]) -> serde_json::Value {
+    let out = compat(old, new, &[args, &["--format", "json"]].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["compatible"], false, "{report:#}");
+    report
+}
+
+/// `rcc type-info` of `V1`'s `ty`, written in the encoding `to`.
+fn type_info(ty: &str, to: &str) -> std::process::Output {
+    rcc(&["type-info", "--schema", V1, "--type", ty, "--to", to])
 }
 
 const V1: &str = "tests/ddl/evolution/v1.jr";
@@ -19,26 +54,10 @@ fn version(n: u8) -> String {
 
 #[test]
 fn type_info_is_written_as_hadoop_writes_it() {
-    let out = rcc(&[
-        "type-info",
-        "--schema",
-        V1,
-        "--type",
-        "shop.Item",
-        "--to",
-        "csv",
-    ]);
+    let out = type_info("shop.Item", "csv");
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "'Item,2,'sku,9,'quantity,6\n");
-    let out = rcc(&[
-        "type-info",
-        "--schema",
-        V1,
-        "--type",
-        "Order",
-        "--to",
-        "binary",
-    ]);
+    let out = type_info("Order", "binary");
     assert!(out.status.success(), "{}", stderr(&out));
     // name, 5 fields; `items` is vector (11) of struct (10) with 2 fields.
     assert!(
@@ -51,92 +70,72 @@ fn type_info_is_written_as_hadoop_writes_it() {
         "{:?}",
         out.stdout
     );
-    let out = rcc(&[
-        "type-info",
-        "--schema",
-        V1,
-        "--type",
-        "shop.Ordr",
-        "--to",
-        "xml",
-    ]);
+    let out = type_info("shop.Ordr", "xml");
     assert!(!out.status.success());
     assert_stderr_contains(&out, "did you mean `shop.Order`?");
 }
 
 #[test]
 fn compat_reports_every_field_and_gates_on_losses() {
-    let out = rcc(&["compat", V1, &version(2), "--type", "shop.Order"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let text = stdout(&out);
-    for line in [
-        "    id ",
-        "    items                    vector<shop.Item>",
-        "  ! total                    double -> long                   type-changed",
-        "  ! note                     ustring                          dropped",
-        "    express                  boolean                          defaulted",
-    ] {
-        assert!(text.contains(line), "{line:?} in\n{text}");
-    }
+    compat_report(
+        V1,
+        &version(2),
+        &["--type", "shop.Order"],
+        1,
+        &[
+            "    id ",
+            "    items                    vector<shop.Item>",
+            "  ! total                    double -> long                   type-changed",
+            "  ! note                     ustring                          dropped",
+            "    express                  boolean                          defaulted",
+        ],
+    );
     // Adding a field loses nothing.
-    let out = rcc(&["compat", V1, &version(4), "--type", "shop.Order"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    assert!(stdout(&out).contains("compatible: nothing written is lost or misread"));
+    compat_report(
+        V1,
+        &version(4),
+        &["--type", "shop.Order"],
+        0,
+        &["compatible: nothing written is lost or misread"],
+    );
     // A nested record whose fields changed, reached without a filter: misread, always fatal.
-    let out = rcc(&[
-        "compat",
+    compat_report(
         V1,
         &version(3),
-        "--type",
-        "shop.Order",
-        "--allow-drops",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("misread"), "{}", stdout(&out));
+        &["--type", "shop.Order", "--allow-drops"],
+        1,
+        &["misread"],
+    );
 }
 
 #[test]
 fn allow_drops_accepts_removed_fields_but_not_type_changes() {
     // v4 → v1: `express` is dropped; allowed with the flag.
-    let out = rcc(&["compat", &version(4), V1, "--type", "shop.Order"]);
-    assert_eq!(out.status.code(), Some(1));
-    let out = rcc(&[
-        "compat",
+    compat_report(&version(4), V1, &["--type", "shop.Order"], 1, &[]);
+    compat_report(
         &version(4),
         V1,
-        "--type",
-        "shop.Order",
-        "--allow-drops",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+        &["--type", "shop.Order", "--allow-drops"],
+        0,
+        &[],
+    );
     // v1 → v2 changes a type: still failing.
-    let out = rcc(&[
-        "compat",
+    compat_report(
         V1,
         &version(2),
-        "--type",
-        "shop.Order",
-        "--allow-drops",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
+        &["--type", "shop.Order", "--allow-drops"],
+        1,
+        &[],
+    );
 }
 
 #[test]
 fn compat_speaks_json_and_handles_renamed_types() {
-    let out = rcc(&[
-        "compat",
+    let report = incompatible_json(
         V1,
         &version(2),
-        "--old-type",
-        "shop.Order",
-        "--new-type",
-        "shop.Order",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["compatible"], false);
+        &["--old-type", "shop.Order", "--new-type", "shop.Order"],
+    );
     let fields = report["fields"].as_array().unwrap();
     let total = fields.iter().find(|f| f["path"] == "total").unwrap();
     assert_eq!(total["outcome"], "type-changed");
@@ -149,9 +148,7 @@ fn compat_speaks_json_and_handles_renamed_types() {
 fn compat_says_what_avro_resolution_does_too() {
     // v1 → v2: Avro cannot read a double as a long either; a dropped field it skips, an
     // added one it fills with the schema's default.
-    let out = rcc(&["compat", V1, &version(2), "--type", "shop.Order"]);
-    assert_eq!(out.status.code(), Some(1));
-    let text = stdout(&out);
+    let text = compat_report(V1, &version(2), &["--type", "shop.Order"], 1, &[]);
     let avro = text
         .split_once("\n\n")
         .unwrap_or_else(|| panic!("no Avro section in\n{text}"))
@@ -164,26 +161,25 @@ fn compat_says_what_avro_resolution_does_too() {
          \x20   express                  boolean                          defaulted\n"
     );
     // v1 → v3: Hadoop misreads the items; Avro defaults the field Item gained.
-    let out = rcc(&["compat", V1, &version(3), "--type", "shop.Order"]);
-    assert_eq!(out.status.code(), Some(1));
-    let text = stdout(&out);
-    for line in [
-        "\nAvro (rcc -l avro's schemas): compatible\n",
-        "\n    items[].price            long                             defaulted\n",
-    ] {
-        assert!(text.contains(line), "{line:?} in\n{text}");
-    }
+    compat_report(
+        V1,
+        &version(3),
+        &["--type", "shop.Order"],
+        1,
+        &[
+            "\nAvro (rcc -l avro's schemas): compatible\n",
+            "\n    items[].price            long                             defaulted\n",
+        ],
+    );
     // v4 → v1 with --allow-drops: both sides accept the dropped field.
-    let out = rcc(&[
-        "compat",
+    let text = compat_report(
         &version(4),
         V1,
-        "--type",
-        "shop.Order",
-        "--allow-drops",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    assert!(stdout(&out).ends_with(
+        &["--type", "shop.Order", "--allow-drops"],
+        0,
+        &[],
+    );
+    assert!(text.ends_with(
         "Avro (rcc -l avro's schemas): compatible\n    \
          express                  boolean                          dropped\n"
     ));
@@ -193,45 +189,34 @@ fn compat_says_what_avro_resolution_does_too() {
 fn compat_fails_when_either_hadoop_or_avro_cannot_read_old_data() {
     // Item renamed Line, the same fields: Hadoop reads the items (it matches records by
     // their fields), Avro cannot (it matches them by name).
-    let out = rcc(&["compat", V1, &version(5), "--type", "shop.Order"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let text = stdout(&out);
-    assert!(
-        text.contains("\ncompatible: nothing written is lost or misread\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains(
-            "\n  ! items                    array<shop.Item> -> array<shop.Line> renamed\n"
-        ),
-        "{text}"
-    );
-    // quantity int → long: Hadoop skips it (type-changed), Avro promotes it.
-    let out = rcc(&["compat", V1, &version(5), "--type", "shop.Item"]);
-    assert_eq!(out.status.code(), Some(1));
-    let text = stdout(&out);
-    for line in [
-        "\n  ! quantity                 int -> long                      type-changed\n",
-        "\nAvro (rcc -l avro's schemas): compatible\n    \
-         quantity                 int -> long                      promoted\n",
-    ] {
-        assert!(text.contains(line), "{line:?} in\n{text}");
-    }
-    // A renamed top record: Avro needs an alias; the JSON report says so for machines.
-    let out = rcc(&[
-        "compat",
+    compat_report(
         V1,
         &version(5),
-        "--old-type",
-        "shop.Item",
-        "--new-type",
-        "shop.Line",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["compatible"], false);
+        &["--type", "shop.Order"],
+        1,
+        &[
+            "\ncompatible: nothing written is lost or misread\n",
+            "\n  ! items                    array<shop.Item> -> array<shop.Line> renamed\n",
+        ],
+    );
+    // quantity int → long: Hadoop skips it (type-changed), Avro promotes it.
+    compat_report(
+        V1,
+        &version(5),
+        &["--type", "shop.Item"],
+        1,
+        &[
+            "\n  ! quantity                 int -> long                      type-changed\n",
+            "\nAvro (rcc -l avro's schemas): compatible\n    \
+             quantity                 int -> long                      promoted\n",
+        ],
+    );
+    // A renamed top record: Avro needs an alias; the JSON report says so for machines.
+    let report = incompatible_json(
+        V1,
+        &version(5),
+        &["--old-type", "shop.Item", "--new-type", "shop.Line"],
+    );
     // Hadoop's rules: nothing fails (same fields).
     let hadoop = report["fields"].as_array().unwrap();
     assert!(hadoop.iter().all(|f| f["fails"] == false), "{report:#}");
@@ -246,15 +231,11 @@ fn compat_fails_when_either_hadoop_or_avro_cannot_read_old_data() {
              "outcome": "kept", "fails": false},
         ]})
     );
-    let out = rcc(&[
-        "compat",
+    let out = compat(
         V1,
         &version(5),
-        "--old-type",
-        "shop.Item",
-        "--new-type",
-        "shop.Line",
-    ]);
+        &["--old-type", "shop.Item", "--new-type", "shop.Line"],
+    );
     assert!(
         stdout(&out).ends_with(
             "Avro (rcc -l avro's schemas): Avro cannot resolve the record (marked !)\n  ! \
@@ -264,26 +245,15 @@ fn compat_fails_when_either_hadoop_or_avro_cannot_read_old_data() {
         stdout(&out)
     );
     // What the exit status means is in the help.
-    let help = stdout(&rcc(&["compat", "--help"]));
-    assert!(
-        help.contains("or when Avro cannot read the old data (mismatch, renamed,\nno-default)"),
-        "{help}"
+    help_with(
+        &["compat", "--help"],
+        &["or when Avro cannot read the old data (mismatch, renamed,\nno-default)"],
     );
 }
 
 #[test]
 fn compat_json_has_avro_s_findings() {
-    let out = rcc(&[
-        "compat",
-        V1,
-        &version(2),
-        "--type",
-        "shop.Order",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = incompatible_json(V1, &version(2), &["--type", "shop.Order"]);
     let avro = &report["avro"];
     assert_eq!(avro["compatible"], false);
     let outcomes: Vec<(&str, &str, bool)> = avro["fields"]
@@ -321,18 +291,16 @@ fn compat_json_has_avro_s_findings() {
 
 #[test]
 fn compat_errors_exit_2() {
-    let out = rcc(&[
-        "compat",
+    let out = compat(
         V1,
         "tests/ddl/evolution/missing.jr",
-        "--type",
-        "shop.Order",
-    ]);
+        &["--type", "shop.Order"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let out = rcc(&["compat", V1, &version(2), "--type", "shop.Nope"]);
+    let out = compat(V1, &version(2), &["--type", "shop.Nope"]);
     assert_eq!(out.status.code(), Some(2));
     // Neither --type nor both of --old-type and --new-type: a usage error.
-    let out = rcc(&["compat", V1, &version(2), "--old-type", "shop.Order"]);
+    let out = compat(V1, &version(2), &["--old-type", "shop.Order"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

@@ -13,7 +13,10 @@ use hadoop_record::framing::paddle::{Layout, PaddleReadOptions, PaddleReader};
 use hadoop_record::framing::plasma::PlasmaFormat;
 use hadoop_record::framing::v1::V1Reader;
 use serde_json::Value as Json;
-use support::{assert_stderr_contains, command, listing, rcc_in, stderr, CRATE_DIR};
+use support::{
+    assert_stderr_contains, assert_stderr_ends_with, command, help_with, listing, rcc_in, stderr,
+    Refusals, CRATE_DIR,
+};
 
 const TARGETS: [&str; 6] = [
     "mesos",
@@ -561,9 +564,8 @@ fn files_and_standard_streams() {
 
 #[test]
 fn errors_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("never.out");
-    let out_str = out_path.to_str().unwrap();
+    let refusals = Refusals::new("never.out");
+    let out_str = refusals.output();
     let mesos = fixtures().join("mesos/empty_records.recordio");
     let mesos = mesos.to_str().unwrap();
     let cases: [(&[&str], &str); 12] = [
@@ -625,7 +627,7 @@ fn errors_before_any_work() {
             full.push(out_str);
         }
         let out = rcc(&full, b"");
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        refusals.assert_refused(&out, &args);
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         if expected.is_empty() {
@@ -633,10 +635,9 @@ fn errors_before_any_work() {
         } else {
             assert_eq!(err, expected, "{args:?}");
         }
-        assert!(!out_path.exists(), "{args:?} created the output");
     }
     // Writing over the input is refused, and the input is left alone.
-    let copy = dir.path().join("copy.recordio");
+    let copy = refusals.dir().join("copy.recordio");
     std::fs::copy(mesos, &copy).unwrap();
     let copy_str = copy.to_str().unwrap();
     let same = rcc(
@@ -754,28 +755,23 @@ fn outputs_are_replaced_whole_and_never_destroy_inputs() {
 
 #[test]
 fn help_has_examples() {
-    let help = rcc(&["frame", "--help"], b"");
-    let text = String::from_utf8(help.stdout).unwrap();
-    assert!(
-        text.contains("Examples:\n  rcc frame --to mesos part-00000"),
-        "{text}"
+    let text = help_with(
+        &["frame", "--help"],
+        &[
+            "Examples:\n  rcc frame --to mesos part-00000",
+            "plasma-fixed:N",
+            "Framing of the input: auto (the default",
+        ],
     );
-    assert!(text.contains("plasma-fixed:N"));
     // What --from finds when it is left out.
     let auto = "--from auto (the default) finds seqfile (SEQ and a version byte), paddle and \
                 paddle-cpp (the chunk magic 04 03 02 01, the layout the first header reads \
                 well in), plasma-var (PMRV) and v1 (RecordIO v) from the first bytes of the \
                 input; mesos, plasma-text and plasma-fixed:N are never guessed";
     assert!(text.replace('\n', " ").contains(auto), "{text}");
-    assert!(
-        text.contains("Framing of the input: auto (the default"),
-        "{text}"
-    );
-    let help = rcc(&["frame", "info", "--help"], b"");
-    let text = String::from_utf8(help.stdout).unwrap();
-    assert!(
-        text.contains("Examples:\n  rcc frame info data.paddle"),
-        "{text}"
+    let text = help_with(
+        &["frame", "info", "--help"],
+        &["Examples:\n  rcc frame info data.paddle"],
     );
     assert!(text.replace('\n', " ").contains(auto), "{text}");
 }
@@ -864,11 +860,10 @@ fn framings_are_found_from_the_first_bytes() {
 /// made: the message says what the input is and what to give.
 #[test]
 fn a_named_framing_the_first_bytes_contradict_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("never.out");
-    let out_str = out_path.to_str().unwrap();
+    let refusals = Refusals::new("never.out");
+    let out_str = refusals.output();
     let path = |p: &str| fixtures().join(p).to_string_lossy().into_owned();
-    let pvar = dir.path().join("events.pvar");
+    let pvar = refusals.dir().join("events.pvar");
     let pvar = pvar.to_str().unwrap();
     let source = path("mesos/empty_records.recordio");
     let made = rcc(
@@ -932,9 +927,8 @@ fn a_named_framing_the_first_bytes_contradict_is_refused() {
             &["frame", "--from", named, "--to", "mesos", &file, out_str],
             b"",
         );
-        assert_eq!(out.status.code(), Some(1), "{file}");
+        refusals.assert_refused(&out, &file);
         assert_eq!(stderr(&out), message(&file), "{file}");
-        assert!(!out_path.exists(), "{file}");
         let bytes = std::fs::read(&file).unwrap();
         let piped = rcc(&["frame", "--from", named, "--to", "mesos"], &bytes);
         assert_eq!(stderr(&piped), message("standard input"), "{file}");
@@ -952,11 +946,7 @@ fn decoding_errors_name_their_remedy() {
     let corrupt = std::fs::read(fixtures().join("paddle/corrupt_checksum.recordio")).unwrap();
     let out = rcc(&["frame", "--to", "mesos"], &corrupt);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).ends_with(": give --recover to skip the damage and read on\n"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_ends_with(&out, ": give --recover to skip the damage and read on\n");
     let saved = rcc(&["frame", "--to", "mesos", "--recover"], &corrupt);
     assert_eq!(saved.status.code(), Some(1));
     assert!(
@@ -985,13 +975,10 @@ fn decoding_errors_name_their_remedy() {
     for input in [&b"+5\nhello"[..], b"5\r\nhello", b" 5\nhello"] {
         let out = rcc(&["frame", "--from", "mesos", "--to", "paddle"], input);
         assert_eq!(out.status.code(), Some(1), "{input:?}");
-        assert!(
-            stderr(&out).ends_with(
-                ": give --lenient to accept a sign, blanks and CR around lengths, as mesos-go \
-                 and Mesos' Python decoder do\n"
-            ),
-            "{}",
-            stderr(&out)
+        assert_stderr_ends_with(
+            &out,
+            ": give --lenient to accept a sign, blanks and CR around lengths, as mesos-go \
+                 and Mesos' Python decoder do\n",
         );
         let lenient = rcc(
             &["frame", "--from", "mesos", "--lenient", "--to", "mesos"],

@@ -8,7 +8,9 @@ use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use hadoop_record_compiler::backend::rust::{self, Options};
-use support::{assert_stderr_contains, command, run, stderr, stdout, CRATE_DIR};
+use support::{
+    assert_stderr_contains, assert_stderr_starts_with, command, run, stderr, stdout, CRATE_DIR,
+};
 
 /// Runs `rcc args` in the crate directory, with NO_COLOR set.
 fn rcc(args: &[&str]) -> Output {
@@ -199,9 +201,5 @@ fn unwritable_output_is_reported() {
     // A directory where the file should go.
     let out = rcc(&["-o", dir.path().to_str().unwrap(), OUTLINKS]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).starts_with("error: cannot write `"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_starts_with(&out, "error: cannot write `");
 }

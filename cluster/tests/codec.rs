@@ -79,28 +79,18 @@ async fn a_logical_plan_over_a_record_table_round_trips() {
             plan.display_indent().to_string(),
             "{query}"
         );
-        let want = ctx
-            .execute_logical_plan(plan)
-            .await
-            .unwrap()
-            .collect()
-            .await
-            .unwrap();
-        let got = other
-            .execute_logical_plan(decoded)
-            .await
-            .unwrap()
-            .collect()
-            .await
-            .unwrap();
-        let want = pretty_format_batches(&want).unwrap().to_string();
-        assert_eq!(
-            pretty_format_batches(&got).unwrap().to_string(),
-            want,
-            "{query}"
-        );
+        let want = rows(&ctx, plan).await;
+        assert_eq!(rows(&other, decoded).await, want, "{query}");
         assert!(want.lines().count() > 4, "{query}: {want}");
     }
+}
+
+/// The rows `plan` gives in `ctx`, as a table.
+async fn rows(ctx: &SessionContext, plan: datafusion::logical_expr::LogicalPlan) -> String {
+    let batches = ctx.execute_logical_plan(plan).await.unwrap().collect();
+    pretty_format_batches(&batches.await.unwrap())
+        .unwrap()
+        .to_string()
 }
 
 #[tokio::test]

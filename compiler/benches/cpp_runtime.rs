@@ -184,14 +184,10 @@ fn compare<T: Record>(
 }
 
 fn main() {
-    // `cargo test --benches` runs this too: only build then.
-    if !std::env::args().any(|a| a == "--bench") {
+    if !fixture_harness::bench::measuring() {
         return;
     }
-    let runs: usize = std::env::var("CPP_BENCH_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(7);
+    let runs: usize = fixture_harness::bench::env_or("CPP_BENCH_RUNS", 7);
     let Some(tc) = cpp_support::toolchain() else {
         return;
     };

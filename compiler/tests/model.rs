@@ -21,6 +21,15 @@ fn ddl(path: &str) -> std::path::PathBuf {
         .join(path)
 }
 
+/// A file system in memory holding `files` (path, text).
+fn memory(files: &[(&str, &str)]) -> MemoryFileSystem {
+    let mut fs = MemoryFileSystem::new();
+    for (path, text) in files {
+        fs.insert(path, *text);
+    }
+    fs
+}
+
 fn load_ok(paths: &[std::path::PathBuf]) -> Model {
     load(paths, &LoadOptions::default()).unwrap_or_else(|d| panic!("{d}"))
 }
@@ -53,22 +62,19 @@ fn hadoop_test_record_signatures() {
     // Signatures Hadoop's rcc prints for its own test records (spec §2).
     let model = load_ok(&[ddl("hadoop/test.jr"), ddl("hadoop/signatures.jr")]);
     let schema = model.to_schema();
-    assert_eq!(
-        schema
-            .signature("org.apache.hadoop.record.RecRecord1")
-            .unwrap(),
-        "LRecRecord1(zbilfdsB[s]{ss}LRecRecord0(s))"
-    );
-    assert_eq!(
-        schema
-            .signature("org.apache.hadoop.record.RecRecordOld")
-            .unwrap(),
-        "LRecRecordOld(s[l][[LRecRecord0(s)]]LRecRecord0(s)[[[s]]]f{bs}[{il}][{il}])"
-    );
-    assert_eq!(
-        schema.signature("sigs.Keys").unwrap(),
-        "LKeys({LK(i)[i]}{[i]i}{Bf})"
-    );
+    for (name, signature) in [
+        (
+            "org.apache.hadoop.record.RecRecord1",
+            "LRecRecord1(zbilfdsB[s]{ss}LRecRecord0(s))",
+        ),
+        (
+            "org.apache.hadoop.record.RecRecordOld",
+            "LRecRecordOld(s[l][[LRecRecord0(s)]]LRecRecord0(s)[[[s]]]f{bs}[{il}][{il}])",
+        ),
+        ("sigs.Keys", "LKeys({LK(i)[i]}{[i]i}{Bf})"),
+    ] {
+        assert_eq!(schema.signature(name).unwrap(), signature);
+    }
 }
 
 #[test]
@@ -189,13 +195,14 @@ fn modules_merge_across_blocks_and_files() {
 
 #[test]
 fn include_directories_are_searched_in_order() {
-    let mut fs = MemoryFileSystem::new();
-    fs.insert(
-        "src/main.jr",
-        "include \"common.jr\" module app { class A { C c; } }",
-    );
-    fs.insert("first/common.jr", "module first { class C { int x; } }");
-    fs.insert("second/common.jr", "module second { class C { int x; } }");
+    let mut fs = memory(&[
+        (
+            "src/main.jr",
+            "include \"common.jr\" module app { class A { C c; } }",
+        ),
+        ("first/common.jr", "module first { class C { int x; } }"),
+        ("second/common.jr", "module second { class C { int x; } }"),
+    ]);
     let options = LoadOptions::default()
         .with_include_dir("first")
         .with_include_dir("second");
@@ -218,13 +225,14 @@ fn include_directories_are_searched_in_order() {
 
 #[test]
 fn a_file_included_twice_is_read_once() {
-    let mut fs = MemoryFileSystem::new();
-    fs.insert(
-        "a.jr",
-        "include \"b.jr\" include \"./c.jr\" module a { class A { b.B b; } }",
-    );
-    fs.insert("b.jr", "include \"c.jr\" module b { class B { c.C c; } }");
-    fs.insert("c.jr", "module c { class C { int x; } }");
+    let fs = memory(&[
+        (
+            "a.jr",
+            "include \"b.jr\" include \"./c.jr\" module a { class A { b.B b; } }",
+        ),
+        ("b.jr", "include \"c.jr\" module b { class B { c.C c; } }"),
+        ("c.jr", "module c { class C { int x; } }"),
+    ]);
     let model = load_with(&fs, &["a.jr"], &LoadOptions::default()).unwrap();
     assert_eq!(model.files().len(), 3);
     let names: Vec<_> = model.records().iter().map(|r| r.qualified_name()).collect();
@@ -233,9 +241,10 @@ fn a_file_included_twice_is_read_once() {
 
 #[test]
 fn diagnostics_list_every_file_read() {
-    let mut fs = MemoryFileSystem::new();
-    fs.insert("a.jr", "include \"b.jr\" module a { class A { Nope n; } }");
-    fs.insert("b.jr", "module b { class B { int x; } }");
+    let fs = memory(&[
+        ("a.jr", "include \"b.jr\" module a { class A { Nope n; } }"),
+        ("b.jr", "module b { class B { int x; } }"),
+    ]);
     let err = load_with(&fs, &["a.jr"], &LoadOptions::default()).unwrap_err();
     assert_eq!(err.files_read().count(), 2);
     assert_eq!(err.len(), 1);
@@ -271,8 +280,7 @@ module m { // m's too
 /** m again. */
 module m { class C { A a; } }
 ";
-    let mut fs = MemoryFileSystem::new();
-    fs.insert("c.jr", text);
+    let fs = memory(&[("c.jr", text)]);
     let model = load_with(&fs, &["c.jr"], &LoadOptions::default()).unwrap();
     let texts = |comments: &[hadoop_record_compiler::Comment]| -> Vec<(String, bool)> {
         comments

@@ -15,10 +15,7 @@ use common::{data, records, runtime, table, Source, QUERY};
 
 fn main() {
     // `cargo bench` passes `--bench`; there is nothing to choose here.
-    let pairs: usize = std::env::var("SQL_BENCH_PAIRS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(30);
+    let pairs: usize = fixture_harness::bench::env_or("SQL_BENCH_PAIRS", 30);
     let rt = runtime();
     let n = records();
     let (ddl, paddle, parquet) = data(&rt, n);

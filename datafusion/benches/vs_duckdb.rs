@@ -78,10 +78,7 @@ for line in sys.stdin:
 
 fn main() {
     let n = records_or(5_000_000);
-    let rounds: usize = std::env::var("SQL_BENCH_ROUNDS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(5);
+    let rounds: usize = fixture_harness::bench::env_or("SQL_BENCH_ROUNDS", 5);
     let target = target_dir();
     let rcc = rcc_command(&target);
     let python = fixture_harness::peers::peers_python(&target);

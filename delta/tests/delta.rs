@@ -45,6 +45,14 @@ async fn read(ctx: &SessionContext, url: &str, at: TimeTravel, query: &str) -> S
     pretty_format_batches(&batches).unwrap().to_string()
 }
 
+/// `query` over the latest version of the table at `url`, which must give the row `row`
+/// (`| a | b |`); its answer.
+async fn latest_gives(ctx: &SessionContext, url: &str, query: &str, row: &str) -> String {
+    let answer = read(ctx, url, TimeTravel::Latest, query).await;
+    assert!(answer.contains(row), "{query}: no {row} in\n{answer}");
+    answer
+}
+
 fn log(dir: &std::path::Path, version: u64) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(dir.join(format!("_delta_log/{version:020}.json"))).unwrap();
     text.lines()
@@ -88,8 +96,7 @@ async fn tables_are_made_appended_overwritten_and_read_at_every_version() {
     }
     assert_eq!(counted, 30);
     let query = "SELECT city, count(*) AS c, sum(n) AS s FROM t GROUP BY city ORDER BY city";
-    let first = read(&ctx, &url, TimeTravel::Latest, query).await;
-    assert!(first.contains("| Lima | 10 | 145 |"), "{first}");
+    let first = latest_gives(&ctx, &url, query, "| Lima | 10 | 145 |").await;
 
     // The mode is asked for: an existing table is refused, nothing written.
     let e = write_delta(rows(&ctx, 100, 3), &url, &create)
@@ -108,14 +115,7 @@ async fn tables_are_made_appended_overwritten_and_read_at_every_version() {
         .await
         .unwrap();
     assert_eq!(added.version, 1);
-    let both = read(
-        &ctx,
-        &url,
-        TimeTravel::Latest,
-        "SELECT count(*) AS c FROM t",
-    )
-    .await;
-    assert!(both.contains("| 33 |"), "{both}");
+    latest_gives(&ctx, &url, "SELECT count(*) AS c FROM t", "| 33 |").await;
 
     // A result that does not fit: refused before anything is written.
     let other = ctx.sql("SELECT 1 AS id, 'x' AS city").await.unwrap();
@@ -153,14 +153,13 @@ async fn tables_are_made_appended_overwritten_and_read_at_every_version() {
         .filter(|e| e.get("remove").is_some())
         .count();
     assert_eq!(removes, files_before.len());
-    let now = read(
+    latest_gives(
         &ctx,
         &url,
-        TimeTravel::Latest,
         "SELECT count(*) AS c, min(n) AS m FROM t",
+        "| 6 | 1000 |",
     )
     .await;
-    assert!(now.contains("| 6 | 1000 |"), "{now}");
     let then = read(&ctx, &url, TimeTravel::Version(0), query).await;
     assert_eq!(then, first);
     for file in &files_before {
@@ -192,14 +191,7 @@ async fn tables_are_made_appended_overwritten_and_read_at_every_version() {
             "{file}"
         );
     }
-    let after = read(
-        &ctx,
-        &url,
-        TimeTravel::Latest,
-        "SELECT count(*) AS c FROM t",
-    )
-    .await;
-    assert!(after.contains("| 6 |"), "{after}");
+    latest_gives(&ctx, &url, "SELECT count(*) AS c FROM t", "| 6 |").await;
     // No staging, lease or temporary left.
     let left: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -225,14 +217,7 @@ async fn two_appends_at_once_both_land_and_a_directory_that_is_no_table_is_refus
     let mut versions = vec![a.unwrap().version, b.unwrap().version];
     versions.sort_unstable();
     assert_eq!(versions, [1, 2]);
-    let all = read(
-        &ctx,
-        &url,
-        TimeTravel::Latest,
-        "SELECT count(*) AS c FROM t",
-    )
-    .await;
-    assert!(all.contains("| 22 |"), "{all}");
+    latest_gives(&ctx, &url, "SELECT count(*) AS c FROM t", "| 22 |").await;
 
     let other = temp.path().join("notes");
     std::fs::create_dir_all(&other).unwrap();

@@ -16,7 +16,7 @@ use fixture_harness::{java_shapes, shapes_id, shapes_schema, Case, Encoding};
 use hadoop_record::archive::FloatText;
 use hadoop_record::field::MapKey;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
-use support::{assert_compares_as_java, format_of, read_all, write_all, write_all_as};
+use support::{assert_compares_as_java, read_all, write_all, write_all_as};
 
 #[derive(Record, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[record(module = "shapes.keys")]
@@ -126,7 +126,7 @@ fn binary_twin(case: &Case) -> Option<Vec<u8>> {
 fn check_case<T: Record + Debug>(case: &Case) {
     let shapes = java_shapes();
     let bytes = shapes.bytes(case);
-    let format = format_of(case.encoding);
+    let format = case.encoding.format();
     let records: Vec<T> = read_all(&bytes, format).unwrap();
     assert_eq!(records.len(), case.values.len(), "{}", case.name);
     // Written back byte for byte, whatever the Rust maps' own order.
@@ -349,7 +349,7 @@ fn record_keys_holding_nan_do_not_panic() {
 fn truncations<T: Record>(case: &Case) -> usize {
     let shapes = java_shapes();
     let bytes = shapes.bytes(case);
-    let format = format_of(case.encoding);
+    let format = case.encoding.format();
     let records: Vec<T> = read_all(&bytes, format).unwrap();
     let ends: Vec<usize> = (1..=records.len())
         .map(|n| {

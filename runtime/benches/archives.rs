@@ -133,10 +133,7 @@ fn binary<M: Measurement>(c: &mut Criterion<M>) {
     let binary = (Format::Binary, FloatText::default());
     per_record(c, "binary/small", small(N), binary);
     per_record(c, "binary/text", text(N), binary);
-    let n = std::env::var("ARCHIVE_BENCH_BULK")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
+    let n = fixture_harness::bench::env_or("ARCHIVE_BENCH_BULK", 100_000);
     let records = bulk(n);
     write_and_read(
         &mut group(c, "binary/bulk"),

@@ -12,7 +12,7 @@ use hadoop_record::framing::mesos::{
 use hadoop_record::framing::FrameWrite;
 use hadoop_record::{Error, ErrorKind, Position};
 use proptest::prelude::*;
-use support::frames::{hex_list, manifest_cases, until_error};
+use support::frames::{hex_list, manifest_cases, payload_mix, until_error};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/mesos");
 
@@ -296,15 +296,9 @@ fn lenient_mode_reads_what_mesos_go_and_python_accept() {
     assert_eq!(records, [b"hello".to_vec(), b"abc".to_vec(), Vec::new()]);
 }
 
+/// Records, some made of what length lines are made of.
 fn payloads() -> impl Strategy<Value = Vec<Vec<u8>>> {
-    prop::collection::vec(
-        prop_oneof![
-            3 => prop::collection::vec(any::<u8>(), 0..40),
-            1 => prop::collection::vec(prop::sample::select(b"0123456789\n \r+".to_vec()), 0..30),
-            1 => prop::collection::vec(any::<u8>(), 0..3000),
-        ],
-        0..30,
-    )
+    prop::collection::vec(payload_mix(3, 40, b"0123456789\n \r+", 30, 0..3000), 0..30)
 }
 
 proptest! {

@@ -10,15 +10,12 @@ use hadoop_record::framing::paddle::{
     info, PaddleFile, PaddleReadOptions, PaddleReader, PaddleWriteOptions,
 };
 use proptest::prelude::*;
-use support::frames::{paddle_file, paddle_options};
+use support::frames::{paddle_file, paddle_options, payload_mix};
 
+/// Records, some made of the chunk magic's bytes.
 fn records() -> impl Strategy<Value = Vec<Vec<u8>>> {
     prop::collection::vec(
-        prop_oneof![
-            4 => prop::collection::vec(any::<u8>(), 0..50),
-            1 => prop::collection::vec(prop::sample::select(b"ab\x04\x03\x02\x01".to_vec()), 0..400),
-            1 => prop::collection::vec(any::<u8>(), 0..5000),
-        ],
+        payload_mix(4, 50, b"ab\x04\x03\x02\x01", 400, 0..5000),
         0..40,
     )
 }

@@ -28,7 +28,7 @@ use hadoop_record::framing::{BufferPool, FrameWrite};
 use hadoop_record::{ErrorKind, Format, IntoInnerError};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use support::frames::{paddle_file, paddle_options, var_file, write_frames};
+use support::frames::{paddle_file, paddle_options, payload_mix, var_file, write_frames};
 
 /// What one range delivered: records with their locations' record numbers, or an error.
 struct Read1 {
@@ -147,12 +147,9 @@ fn check_partition(
     Ok(())
 }
 
+/// A record, sometimes made of the bytes of the framings' marks (chunk magic, v1 lines).
 fn payload() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        4 => prop::collection::vec(any::<u8>(), 0..40),
-        1 => prop::collection::vec(prop::sample::select(b"\x04\x03\x02\x01:+\nT9".to_vec()), 0..300),
-        1 => prop::collection::vec(any::<u8>(), 250..700),
-    ]
+    payload_mix(4, 40, b"\x04\x03\x02\x01:+\nT9", 300, 250..700)
 }
 
 fn cuts() -> impl Strategy<Value = Vec<Index>> {
@@ -161,6 +158,15 @@ fn cuts() -> impl Strategy<Value = Vec<Index>> {
 
 fn paddle_settings() -> impl Strategy<Value = PaddleWriteOptions> {
     paddle_options(prop_oneof![Just(0u64), 1u64..300], 1..6)
+}
+
+/// Up to 29 records in a Paddle file written with `paddle_settings`, and where to cut it.
+fn paddle_cuts() -> impl Strategy<Value = (Vec<Vec<u8>>, PaddleWriteOptions, Vec<Index>)> {
+    (
+        prop::collection::vec(payload(), 0..30),
+        paddle_settings(),
+        cuts(),
+    )
 }
 
 /// A RecordIO v1 file: records of a few types cut into partial segments of at most
@@ -198,9 +204,7 @@ proptest! {
 
     #[test]
     fn paddle_ranges_partition_the_records(
-        records in prop::collection::vec(payload(), 0..30),
-        options in paddle_settings(),
-        cuts in cuts(),
+        (records, options, cuts) in paddle_cuts(),
     ) {
         let file = paddle_file(&records, options);
         let framing = Framing::Paddle(PaddleReadOptions::default().with_layout(options.layout()));
@@ -211,9 +215,7 @@ proptest! {
     /// each chunk's records all delivered by the split its header starts in.
     #[test]
     fn paddle_ranges_of_whole_chunks_partition_the_records(
-        records in prop::collection::vec(payload(), 0..30),
-        options in paddle_settings(),
-        cuts in cuts(),
+        (records, options, cuts) in paddle_cuts(),
     ) {
         let file = paddle_file(&records, options);
         let read = PaddleReadOptions::default().with_layout(options.layout()).with_whole_chunks(true);

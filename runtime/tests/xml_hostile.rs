@@ -319,30 +319,19 @@ fn xml_line_ends_cdata_comments_and_declarations_are_handled_as_a_parser_does() 
 fn numbers_are_read_as_java_parses_them() {
     assert_eq!(one_int("<i4>+5</i4>").unwrap(), 5);
     assert_eq!(one_int("<i4>-2147483648</i4>").unwrap(), i32::MIN);
-    assert_err(
-        one_int("<i4>2147483648</i4>"),
-        ErrorKind::Overflow,
-        (4, 16),
-        "does not fit in a int",
-    );
-    assert_err(
-        one_int("<i4> 5</i4>"),
-        ErrorKind::Syntax,
-        (4, 16),
-        "not a valid int",
-    );
-    assert_err(
-        one_int("<i4></i4>"),
-        ErrorKind::Syntax,
-        (4, 16),
-        "not a valid int",
-    );
-    assert_err(
-        one_int("<i4/>"),
-        ErrorKind::Syntax,
-        (4, 17),
-        "not a valid int",
-    );
+    for (inner, kind, at, needle) in [
+        (
+            "<i4>2147483648</i4>",
+            ErrorKind::Overflow,
+            (4, 16),
+            "does not fit in a int",
+        ),
+        ("<i4> 5</i4>", ErrorKind::Syntax, (4, 16), "not a valid int"),
+        ("<i4></i4>", ErrorKind::Syntax, (4, 16), "not a valid int"),
+        ("<i4/>", ErrorKind::Syntax, (4, 17), "not a valid int"),
+    ] {
+        assert_err(one_int(inner), kind, at, needle);
+    }
     let bool_rec = |b: &str| read_member("oracle.prims.BoolRec", "boolean", b);
     assert_eq!(
         bool_rec("1").unwrap(),
@@ -352,42 +341,63 @@ fn numbers_are_read_as_java_parses_them() {
         bool_rec("0").unwrap(),
         [Value::Record(vec![Value::Bool(false)])]
     );
-    assert_err(
-        bool_rec("true"),
-        ErrorKind::Syntax,
-        (1, 54),
-        "a boolean is 1 or 0",
-    );
     let byte_rec = |b: &str| read_member("oracle.prims.ByteRec", "ex:i1", b);
     assert_eq!(
         byte_rec("-128").unwrap(),
         [Value::Record(vec![Value::Byte(-128)])]
-    );
-    assert_err(
-        byte_rec("128"),
-        ErrorKind::Overflow,
-        (1, 52),
-        "does not fit in a byte",
     );
     let buf_rec = |b: &str| read_member("oracle.prims.BufferRec", "string", b);
     assert_eq!(
         buf_rec("00aBfF").unwrap(),
         [Value::Record(vec![Value::Buffer(vec![0, 0xab, 0xff])])]
     );
-    assert_err(
-        buf_rec("abc"),
-        ErrorKind::Syntax,
-        (1, 55),
-        "odd number of hex digits",
-    );
-    assert_err(buf_rec("zz"), ErrorKind::Syntax, (1, 53), "non-hex");
     let double_rec = |d: &str| read_member("oracle.prims.DoubleRec", "double", d);
-    assert_err(
-        double_rec("1,5"),
-        ErrorKind::Syntax,
-        (1, 54),
-        "not a valid double",
-    );
+    // Each of (record type, element, text): the error's kind, position and message.
+    for (ty, tag, text, kind, at, needle) in [
+        (
+            "BoolRec",
+            "boolean",
+            "true",
+            ErrorKind::Syntax,
+            (1, 54),
+            "a boolean is 1 or 0",
+        ),
+        (
+            "ByteRec",
+            "ex:i1",
+            "128",
+            ErrorKind::Overflow,
+            (1, 52),
+            "does not fit in a byte",
+        ),
+        (
+            "BufferRec",
+            "string",
+            "abc",
+            ErrorKind::Syntax,
+            (1, 55),
+            "odd number of hex digits",
+        ),
+        (
+            "BufferRec",
+            "string",
+            "zz",
+            ErrorKind::Syntax,
+            (1, 53),
+            "non-hex",
+        ),
+        (
+            "DoubleRec",
+            "double",
+            "1,5",
+            ErrorKind::Syntax,
+            (1, 54),
+            "not a valid double",
+        ),
+    ] {
+        let ty = format!("oracle.prims.{ty}");
+        assert_err(read_member(&ty, tag, text), kind, at, needle);
+    }
     // Java's Double.parseDouble: trims, takes a d suffix, hex floats, JDK 17's long digits.
     for (text, want) in [
         (" 1.5\t", 1.5),

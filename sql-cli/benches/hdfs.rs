@@ -25,6 +25,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use fixture_harness::bench::env_or;
 use interop_tests::hdfs::MiniHdfs;
 use support::cluster::{run, Cluster};
 use support::RCC_SQL;
@@ -35,13 +36,6 @@ const DEFAULT_BLOCK_SIZE: u64 = 128 << 20;
 const DDL: &str = "module hadooprecord.hdfs { class Hit { ustring url; long n; } }";
 const QUERY: &str =
     "SELECT url, count(*) AS n, sum(n) AS total FROM records GROUP BY url ORDER BY url";
-
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// User + system CPU time of the children waited for so far.
 fn children_cpu() -> Duration {
@@ -100,8 +94,8 @@ fn main() {
         return;
     };
     let hdfs = &hdfs;
-    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
-    let rounds = env_or("HDFS_BENCH_ROUNDS", 7) as usize;
+    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000u64);
+    let rounds = env_or("HDFS_BENCH_ROUNDS", 7u64) as usize;
     let dir = interop_tests::tools::work_dir().join("hdfs-bench");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("hit.jr"), DDL).unwrap();
@@ -128,7 +122,7 @@ fn main() {
     if phases.contains(&"write") {
         // A cluster's job: large enough that its fixed costs (planning, scheduling, the
         // commit's renames) do not hide how the writing scales.
-        let records = env_or("HDFS_BENCH_WRITE_RECORDS", 16_000_000);
+        let records = env_or("HDFS_BENCH_WRITE_RECORDS", 16_000_000u64);
         let paddle = paddle_file(&dir, records);
         let size = std::fs::metadata(&paddle).unwrap().len();
         let path = format!("/bench/write-{records}.paddle");
@@ -168,7 +162,7 @@ fn paddle_file(dir: &Path, records: u64) -> std::path::PathBuf {
 
 /// `rcc sql` and a two-executor cluster over the HDFS copies, against the local file.
 fn scan_phase(dir: &Path, local: &str, copies: &[(String, String)], size: u64, rounds: usize) {
-    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000);
+    let records = env_or("HDFS_BENCH_RECORDS", 4_000_000u64);
     let cluster = Cluster::start(&[], &[]);
     // Each case: its name, whether it runs on the cluster, the files.
     let mut cases: Vec<(String, bool, &str)> = vec![("local file, rcc sql".into(), false, local)];
@@ -180,7 +174,7 @@ fn scan_phase(dir: &Path, local: &str, copies: &[(String, String)], size: u64, r
     let (expected, _, _) = scan(dir, None, local);
     // A DataNode in service has compiled its hot paths: the MiniDFSCluster's JVM, just
     // started, is given the time to (its JIT otherwise shares the cores with the scans).
-    let warm_up = env_or("HDFS_BENCH_WARMUP", 10);
+    let warm_up = env_or("HDFS_BENCH_WARMUP", 10u64);
     for _ in 0..warm_up {
         for (_, url) in copies {
             assert_eq!(scan(dir, None, url).0, expected);

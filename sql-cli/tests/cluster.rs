@@ -22,7 +22,7 @@ use support::cluster::{
     executor_args, free_port, path, same_answer, sql, sql_in, wait_for, Cluster, Process, PATIENCE,
 };
 use support::web::{work_in, BY_URL};
-use support::{csv_query, stderr, stdout};
+use support::{assert_stderr_contains, csv_query, stderr, stdout};
 
 #[test]
 fn cluster_answers_are_the_local_answers_and_splits_spread() {
@@ -215,7 +215,7 @@ fn an_absent_scheduler_is_a_clear_error() {
         &["--in-framing", "paddle", BY_URL, path(&paddle)],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("df://nowhere"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "df://nowhere");
 
     // An executor without a scheduler stops with the same message.
     let mut executor = Process::start("executor", &executor_args(&port.to_string()));
@@ -387,16 +387,8 @@ fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
     let work = work_in("cli-cluster", "kill-client", 250_000);
     let paddle = work.paddle("big.paddle");
     let target = work.dir.join("out");
-    let mut child = std::process::Command::new(support::RCC_SQL)
-        .current_dir(&work.dir)
-        .args([
-            "--schema",
-            "web.jr",
-            "--type",
-            "web.Hit",
-            "--in-framing",
-            "paddle",
-        ])
+    let mut child = work
+        .paddle_sql_command()
         .args(["--partitions", "2", "--to", "csv", "-o"])
         .arg(format!("{}/", target.display()))
         .args([
@@ -508,11 +500,7 @@ fn executors_write_a_partitioned_delta_table_committed_once() {
     };
     let made = write("error");
     assert!(made.status.success(), "{}", stderr(&made));
-    assert!(
-        stderr(&made).contains("wrote version 0"),
-        "{}",
-        stderr(&made)
-    );
+    assert_stderr_contains(&made, "wrote version 0");
     let appended = write("append");
     assert!(appended.status.success(), "{}", stderr(&appended));
     // Each version's rows once: the local answer over the records, twice.
@@ -881,11 +869,7 @@ fn an_executor_killed_during_a_delta_write_adds_one_version_or_none() {
             killed.is_subset(&other),
             "the killed executor's partitions {killed:?} were not written again: {other:?}"
         );
-        assert!(
-            stderr(&remote).contains("wrote version 1 of the Delta table"),
-            "{}",
-            stderr(&remote)
-        );
+        assert_stderr_contains(&remote, "wrote version 1 of the Delta table");
         // The appended rows each once, as the query gives them; version 0's rows twice.
         let local = sql(
             &work,

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use hadoop_record::{Format, Value};
 use support::web::{work_in, Work};
-use support::{rcc_in, stderr};
+use support::{assert_stderr_contains, rcc_in, stderr};
 
 fn work(name: &str) -> Work {
     work_in("cli-delta", name, 300)
@@ -73,21 +73,13 @@ fn tables_are_made_appended_overwritten_and_read_back() {
 
     let made = write(&[], "SELECT * FROM records WHERE id < 100");
     assert!(made.status.success(), "{}", stderr(&made));
-    assert!(
-        stderr(&made).contains("wrote version 0 of the Delta table"),
-        "{}",
-        stderr(&made)
-    );
+    assert_stderr_contains(&made, "wrote version 0 of the Delta table");
     assert_eq!(count(&[]), expect(&|id| id < 100));
 
     // The default mode refuses an existing table and writes nothing.
     let again = write(&[], "SELECT * FROM records");
     assert!(!again.status.success());
-    assert!(
-        stderr(&again).contains("exists (version 0): give --mode append"),
-        "{}",
-        stderr(&again)
-    );
+    assert_stderr_contains(&again, "exists (version 0): give --mode append");
     assert_eq!(versions(&table), ["00000000000000000000.json"]);
 
     ok(write(
@@ -102,10 +94,9 @@ fn tables_are_made_appended_overwritten_and_read_back() {
         "SELECT id, url AS bytes, ok, url, tags, counts, origin, score FROM records",
     );
     assert!(!misfit.status.success());
-    assert!(
-        stderr(&misfit).contains("column `bytes` is long in the table and string in the result"),
-        "{}",
-        stderr(&misfit)
+    assert_stderr_contains(
+        &misfit,
+        "column `bytes` is long in the table and string in the result",
     );
     let files = |dir: &Path| std::fs::read_dir(dir).unwrap().count();
     let before = files(&table);
@@ -131,11 +122,7 @@ fn tables_are_made_appended_overwritten_and_read_back() {
     assert!(!early.status.success());
     let missing = w.sql(&["--from", "delta", "--version", "7", "SELECT 1", &target]);
     assert!(!missing.status.success());
-    assert!(
-        stderr(&missing).contains("there is no version 7: the latest is 2"),
-        "{}",
-        stderr(&missing)
-    );
+    assert_stderr_contains(&missing, "there is no version 7: the latest is 2");
     // DataFusion's kind of error is not the user's business.
     assert!(
         !stderr(&missing).contains("Execution error"),
@@ -147,11 +134,7 @@ fn tables_are_made_appended_overwritten_and_read_back() {
         "{}",
         stderr(&early)
     );
-    assert!(
-        stderr(&early).contains("is before the table's version 0"),
-        "{}",
-        stderr(&early)
-    );
+    assert_stderr_contains(&early, "is before the table's version 0");
 
     // Record files joined with the table, each named by its --table.
     let joined = ok(w.sql(&[
@@ -205,11 +188,7 @@ fn tables_are_made_appended_overwritten_and_read_back() {
     assert_eq!(ok(kept), "");
     let refused = vacuum(&["--retain-hours", "0"]);
     assert!(!refused.status.success());
-    assert!(
-        stderr(&refused).contains("--no-retention-check"),
-        "{}",
-        stderr(&refused)
-    );
+    assert_stderr_contains(&refused, "--no-retention-check");
     let all_files = files(&table);
     let dry = ok(vacuum(&[
         "--retain-hours",
@@ -257,25 +236,13 @@ fn what_cannot_be_a_table_is_refused() {
     // A Delta input that is no table, and flags that do not apply.
     let out = w.sql(&["SELECT 1", w.dir.to_str().unwrap(), "--from", "delta"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("no _delta_log/"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "no _delta_log/");
     let out = w.sql(&["--version", "1", "--in-framing", "paddle", "SELECT 1", file]);
-    assert!(
-        stderr(&out).contains("give --from delta"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "give --from delta");
     let out = w.sql(&["--from", "delta", "Q", "a/", "b/"]);
-    assert!(
-        stderr(&out).contains("`records` is both a/ and b/"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "`records` is both a/ and b/");
     let out = w.sql(&["--from", "csv", "Q", "a.csv", "--from", "xml", "b.xml"]);
-    assert!(
-        stderr(&out).contains("(--from csv) and b.xml (--from xml)"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "(--from csv) and b.xml (--from xml)");
     let out = w.sql(&[
         "--from",
         "delta",
@@ -286,19 +253,11 @@ fn what_cannot_be_a_table_is_refused() {
         "Q",
         "t/",
     ]);
-    assert!(stderr(&out).contains("not both"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "not both");
     let out = w.sql(&["--from", "delta", "--timestamp", "noon", "Q", "t/"]);
-    assert!(
-        stderr(&out).contains("--timestamp: `noon` is not a time"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "--timestamp: `noon` is not a time");
     let out = support::rcc_sql_in(&w.dir, &["SELECT 1", file], b"");
-    assert!(
-        stderr(&out).contains("needs --schema FILE.jr and --type module.Class"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "needs --schema FILE.jr and --type module.Class");
 }
 
 #[test]
@@ -326,11 +285,7 @@ fn copy_stored_as_delta_writes_partitioned_versions() {
     dirs.sort();
     assert_eq!(dirs, ["_delta_log", "ok=false", "ok=true"]);
     let again = copy("SELECT id, bytes, ok FROM records WHERE id >= 50");
-    assert!(
-        stderr(&again).contains("give --mode append"),
-        "{}",
-        stderr(&again)
-    );
+    assert_stderr_contains(&again, "give --mode append");
     let appended = w.sql(&[
         "--in-framing",
         "paddle",
@@ -392,10 +347,9 @@ fn copy_stored_as_delta_writes_partitioned_versions() {
         "SELECT id, bytes, ok FROM records",
         file,
     ]);
-    assert!(
-        stderr(&other).contains("is partitioned by (ok), not (id): give --partition-by ok"),
-        "{}",
-        stderr(&other)
+    assert_stderr_contains(
+        &other,
+        "is partitioned by (ok), not (id): give --partition-by ok",
     );
     let bad = w.sql(&[
         "--in-framing",
@@ -406,11 +360,7 @@ fn copy_stored_as_delta_writes_partitioned_versions() {
         ),
         file,
     ]);
-    assert!(
-        stderr(&bad).contains("`merge` is no mode"),
-        "{}",
-        stderr(&bad)
-    );
+    assert_stderr_contains(&bad, "`merge` is no mode");
 }
 
 /// `rcc convert` (the companion rcc-convert, which `rcc convert` runs for Delta tables) in
@@ -482,13 +432,12 @@ fn convert_writes_tables_and_gives_the_records_back() {
     // Binary records (in small batches) to a table and back: the same bytes, in order.
     let made = write(&["--batch-size", "7"], "hits.bin");
     assert!(made.status.success(), "{}", stderr(&made));
-    assert!(
-        stderr(&made).contains(&format!(
+    assert_stderr_contains(
+        &made,
+        &format!(
             "wrote version 0 of the Delta table {target}: {} rows",
             payloads.len()
-        )),
-        "{}",
-        stderr(&made)
+        ),
     );
     assert_eq!(versions(&table), ["00000000000000000000.json"]);
     assert!(
@@ -521,11 +470,7 @@ fn convert_writes_tables_and_gives_the_records_back() {
     let files = tree(&table);
     let again = write(&[], "hits.bin");
     assert!(!again.status.success());
-    assert!(
-        stderr(&again).contains("exists (version 0): give --mode append"),
-        "{}",
-        stderr(&again)
-    );
+    assert_stderr_contains(&again, "exists (version 0): give --mode append");
     assert_eq!(tree(&table), files);
 
     // Records of another type (bytes an int) do not fit: refused, nothing written.
@@ -555,10 +500,9 @@ fn convert_writes_tables_and_gives_the_records_back() {
         ],
     );
     assert!(!misfit.status.success());
-    assert!(
-        stderr(&misfit).contains("column `bytes` is long in the table and integer in the result"),
-        "{}",
-        stderr(&misfit)
+    assert_stderr_contains(
+        &misfit,
+        "column `bytes` is long in the table and integer in the result",
     );
     assert_eq!(tree(&table), files);
 
@@ -567,11 +511,7 @@ fn convert_writes_tables_and_gives_the_records_back() {
     std::fs::write(w.dir.join("cut.bin"), &all[..all.len() - 3]).unwrap();
     let cut = write(&["--mode", "append", "--batch-size", "7"], "cut.bin");
     assert!(!cut.status.success());
-    assert!(
-        stderr(&cut).contains(&format!("record {}", n - 1)),
-        "{}",
-        stderr(&cut)
-    );
+    assert_stderr_contains(&cut, &format!("record {}", n - 1));
     assert_eq!(tree(&table), files);
 
     // A Paddle file appended: version 1 holds both.
@@ -615,11 +555,7 @@ fn convert_writes_tables_and_gives_the_records_back() {
             &target,
         ],
     );
-    assert!(
-        stderr(&missing).contains("there is no version 9: the latest is 2"),
-        "{}",
-        stderr(&missing)
-    );
+    assert_stderr_contains(&missing, "there is no version 9: the latest is 2");
 
     // Back as a SequenceFile for Hadoop jobs: rcc frame info counts its records, and its
     // values are the records.

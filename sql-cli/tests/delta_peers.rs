@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use fixture_harness::delta_peers::{delta_peers, DeltaPeers};
 use fixture_harness::peers::target_dir;
 use serde_json::{json, Value as Json};
-use support::{rcc_in, stderr, stdout};
+use support::{assert_stderr_contains, rcc_in, stderr, stdout};
 
 /// Every column type of Hadoop records: the numbers, boolean, text, bytes, vectors (of
 /// vectors, of records), maps (keyed by text, ints, records) and a nested record.
@@ -273,11 +273,7 @@ fn write_table(dir: &Path, table: &str, args: &[&str], query: &str, version: u64
         &[&["--to", "delta", "-o", &target][..], args].concat(),
         query,
     );
-    assert!(
-        stderr(&out).contains(&format!("wrote version {version} of the Delta table")),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, &format!("wrote version {version} of the Delta table"));
 }
 
 /// One read of a table for [`READS`].

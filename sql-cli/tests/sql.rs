@@ -18,7 +18,10 @@ use fixture_harness::peers::{python, run_script, target_dir};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
 use hadoop_record::Format;
 use support::web::{by_url_csv, work_in, Work, BY_URL};
-use support::{csv_query, listing, rcc_in, rcc_sql_in, stderr, stdout};
+use support::{
+    assert_stderr_contains, assert_stderr_ends_with, csv_query, listing, rcc_in, rcc_sql_in,
+    stderr, stdout,
+};
 
 fn work(name: &str) -> Work {
     work_in("cli-sql", name, 500)
@@ -299,7 +302,7 @@ fn errors_name_what_is_wrong() {
          they skipped (recover locally: rcc sql --recover without --cluster)\n"
     );
     let out = w.sql(&["--in-framing", "paddle", "SELECT count(*) FROM records"]);
-    assert!(stderr(&out).contains("<FILE>..."), "{}", stderr(&out));
+    assert_stderr_contains(&out, "<FILE>...");
 }
 
 /// The Parquet file `rcc sql --to parquet` writes, queried by DuckDB, gives the answers the
@@ -645,11 +648,7 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
     let before = listing(&dir);
     let out = write("parquet", dir.to_str().unwrap(), &[]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("exists and is not empty: give --overwrite"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "exists and is not empty: give --overwrite");
     assert_eq!(listing(&dir), before);
     let out = write("parquet", dir.to_str().unwrap(), &["--overwrite"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -680,7 +679,7 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
             damaged.to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-        assert!(stderr(&out).contains("damaged.paddle"), "{}", stderr(&out));
+        assert_stderr_contains(&out, "damaged.paddle");
         let left = if target.exists() {
             listing(&target)
         } else {
@@ -692,11 +691,7 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
 
     // Not a dataset's kind of output: a clear error, nothing made.
     let out = write("table", &format!("{}/", w.dir.join("t").display()), &[]);
-    assert!(
-        stderr(&out).contains("give --to parquet, csv, json or records"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "give --to parquet, csv, json, avro or records");
     assert!(!w.dir.join("t").exists());
 }
 
@@ -834,7 +829,7 @@ fn parquet_compression_and_row_groups_are_chosen_as_in_rcc_convert() {
         all.extend([select, file]);
         let out = w.sql(&all);
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-        assert!(stderr(&out).contains(error), "{}", stderr(&out));
+        assert_stderr_contains(&out, error);
     }
     for (options, error) in [
         ("(compression 'brotli')", "compression `brotli`"),
@@ -1129,11 +1124,7 @@ fn records_out_are_the_bytes_rcc_convert_writes() {
     }
     // Records options without --to records.
     let out = w.sql(&["--out-framing", "seqfile", "SELECT 1", file]);
-    assert!(
-        stderr(&out).contains("--out-framing applies to --to records"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "--out-framing applies to --to records");
 }
 
 /// Every file below `dir`, hidden ones too, with its bytes.
@@ -1156,19 +1147,8 @@ fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
 
 /// `rcc-sql` over the paddle framing in `w.dir`, with HOME set to `home`.
 fn sql_with_home(w: &Work, home: &Path, args: &[&str]) -> std::process::Output {
-    let mut command = std::process::Command::new(support::RCC_SQL);
-    command
-        .args([
-            "--schema",
-            "web.jr",
-            "--type",
-            "web.Hit",
-            "--in-framing",
-            "paddle",
-        ])
-        .args(args)
-        .current_dir(&w.dir)
-        .env("HOME", home);
+    let mut command = w.paddle_sql_command();
+    command.args(args).env("HOME", home);
     support::run(command, b"")
 }
 
@@ -1283,7 +1263,7 @@ fn a_failed_query_leaves_the_old_file() {
         "damaged.paddle",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("damaged.paddle"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "damaged.paddle");
     assert_eq!(snapshot(&w.dir), before);
 
     let out = w.sql(&[
@@ -1368,11 +1348,7 @@ fn max_open_files_rolls_part_files() {
 
     let out = write("one/", &["--max-open-files", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("were started again for a value whose file was finished to keep 1 open (--max-open-files): rows ordered by g would write one file per value"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "were started again for a value whose file was finished to keep 1 open (--max-open-files): rows ordered by g would write one file per value");
     let (files, ids) = read("one");
     assert_eq!(ids, all);
     assert!(files.iter().all(|f| f.len() > 1), "{files:?}");
@@ -1413,14 +1389,8 @@ fn max_open_files_rolls_part_files() {
 fn partitioning_by_five_thousand_values_keeps_memory_bounded() {
     let w = work_in("cli-sql", "five-thousand", 10_000);
     let paddle = w.paddle("hits.paddle");
-    let mut command = std::process::Command::new(support::RCC_SQL);
-    command.current_dir(&w.dir).args([
-        "--schema",
-        "web.jr",
-        "--type",
-        "web.Hit",
-        "--in-framing",
-        "paddle",
+    let mut command = w.paddle_sql_command();
+    command.args([
         "--partitions",
         "1",
         "--to",
@@ -2009,11 +1979,7 @@ fn framings_are_found_from_the_first_bytes() {
     std::fs::write(path("damaged.paddle"), damaged).unwrap();
     let out = w.sql(&["SELECT count(*) FROM records", "damaged.paddle"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).ends_with(": give --recover to skip the damage and read on\n"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_ends_with(&out, ": give --recover to skip the damage and read on\n");
 
     let help = rcc_in(&w.dir, &["sql", "--help"], b"");
     let help = String::from_utf8(help.stdout).unwrap().replace('\n', " ");

@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 use fixture_harness::peers::{moto_python, target_dir, MotoServer};
 use interop_tests::hdfs::MiniHdfs;
 use support::cluster::{run, wait_for, Cluster, PATIENCE};
-use support::{csv_query, stderr, stdout};
+use support::{assert_stderr_contains, csv_query, stderr, stdout};
 
 /// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
 /// n = i.
@@ -356,32 +356,20 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
         ),
     );
     assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("damaged paddle input"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "damaged paddle input");
     assert_eq!(hdfs.list("/failed"), vec![], "nothing under /failed");
 
     // A missing file is named by its URL.
     let missing = hdfs.url_of("/seq/missing.seq");
     let out = rcc(&dir, &[], &["frame", "info", "--from", "seqfile", &missing]);
     assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains(&format!("cannot read {missing}")),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, &format!("cannot read {missing}"));
     let out = sql(
         &dir,
         None,
         &["--in-framing", "seqfile", "SELECT 1", &missing],
     );
-    assert!(
-        stderr(&out).contains(&format!("{missing}: no such file")),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, &format!("{missing}: no such file"));
 }
 
 #[test]
@@ -640,6 +628,18 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     );
     // Read back from S3 byte for byte.
     ok(&rcc(
+        &dir,
+        &env,
+        &frame(
+            "paddle",
+            "paddle",
+            &["s3://logs/hits/a.paddle", "back.paddle"],
+        ),
+    ));
+    assert_eq!(
+        std::fs::read(dir.join("back.paddle")).unwrap(),
+        std::fs::read(dir.join("local.paddle")).unwrap()
+    );
     // Avro: a dataset written into S3 by two threads, then queried there through a glob
     // (each file read whole), with the answers of the records it came from.
     let to_avro = [
@@ -667,18 +667,6 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         ok(&rcc(&dir, &env, &hit("sql", &from_avro))),
         by_url(&[120_000])
     );
-        &dir,
-        &env,
-        &frame(
-            "paddle",
-            "paddle",
-            &["s3://logs/hits/a.paddle", "back.paddle"],
-        ),
-    ));
-    assert_eq!(
-        std::fs::read(dir.join("back.paddle")).unwrap(),
-        std::fs::read(dir.join("local.paddle")).unwrap()
-    );
     // A failed conversion leaves nothing; a missing key is named.
     let bytes = std::fs::read(dir.join("local.paddle")).unwrap();
     std::fs::write(dir.join("cut.paddle"), &bytes[..bytes.len() / 2]).unwrap();
@@ -700,11 +688,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
             &["--in-framing", "mesos", "SELECT 1", "s3://logs/failed/"],
         ),
     );
-    assert!(
-        stderr(&out).contains("s3://logs/failed/: no such file"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "s3://logs/failed/: no such file");
     let out = rcc(
         &dir,
         &env,
@@ -716,11 +700,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
             "s3://logs/hits/missing.paddle",
         ],
     );
-    assert!(
-        stderr(&out).contains("cannot read s3://logs/hits/missing.paddle"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "cannot read s3://logs/hits/missing.paddle");
 }
 
 /// What pyarrow's datasets (Hive partitioning) and DuckDB read from the dataset at
@@ -865,6 +845,26 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
             let read = fixture_harness::peers::run_script(
                 peers,
                 READ_BACK,
+                &[copy.to_str().unwrap(), "parquet"],
+            );
+            assert_eq!(read, format!("{expected}{expected}"), "hdfs {on} {layout}");
+            // S3: read by pyarrow from there.
+            let url = format!("s3://lake/{on}-{layout}/");
+            ok(&write(cluster_url, query, &url, extra));
+            let copy = dir.join(format!("s3-{on}-{layout}"));
+            let read = fixture_harness::peers::run_script(
+                peers,
+                READ_BACK,
+                &[
+                    &url[..url.len() - 1],
+                    "parquet",
+                    &moto.endpoint,
+                    copy.to_str().unwrap(),
+                ],
+            );
+            assert_eq!(read, format!("{expected}{expected}"), "s3 {on} {layout}");
+        }
+    }
     // Avro: the executors write a dataset into HDFS, which reads back (locally, and on the
     // cluster) as the records it came from.
     let avro = hdfs.url_of("/lake/avro/");
@@ -892,26 +892,6 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         ]
         .concat();
         assert_eq!(ok(&rcc(&dir, &env, &hit("sql", &from))), expected);
-    }
-                &[copy.to_str().unwrap(), "parquet"],
-            );
-            assert_eq!(read, format!("{expected}{expected}"), "hdfs {on} {layout}");
-            // S3: read by pyarrow from there.
-            let url = format!("s3://lake/{on}-{layout}/");
-            ok(&write(cluster_url, query, &url, extra));
-            let copy = dir.join(format!("s3-{on}-{layout}"));
-            let read = fixture_harness::peers::run_script(
-                peers,
-                READ_BACK,
-                &[
-                    &url[..url.len() - 1],
-                    "parquet",
-                    &moto.endpoint,
-                    copy.to_str().unwrap(),
-                ],
-            );
-            assert_eq!(read, format!("{expected}{expected}"), "s3 {on} {layout}");
-        }
     }
     // Both executors wrote part files, and named them.
     for executor in &cluster.executors {
@@ -998,11 +978,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         &[],
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("exists and is not empty: give --overwrite"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "exists and is not empty: give --overwrite");
     assert_eq!(hdfs_files(hdfs, "/lake/local-flat"), before);
     ok(&write(
         Some(&cluster.url),
@@ -1041,7 +1017,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
                 &hit("sql", &[&cluster_args[..], &args].concat()),
             );
             assert_eq!(out.status.code(), Some(1), "{target}: {}", stderr(&out));
-            assert!(stderr(&out).contains("plain.seq"), "{}", stderr(&out));
+            assert_stderr_contains(&out, "plain.seq");
         }
         assert_eq!(
             hdfs_files(hdfs, &format!("/failed/{on}")),
@@ -1398,7 +1374,7 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         // An overwrite that fails: the old dataset as it was, byte for byte.
         let out = write(&target, new, &damaged);
         assert_eq!(out.status.code(), Some(1), "{target}: {}", stderr(&out));
-        assert!(stderr(&out).contains("plain.seq"), "{}", stderr(&out));
+        assert_stderr_contains(&out, "plain.seq");
         assert!(
             peek.objects() == before,
             "{target}: the failed overwrite changed the dataset"

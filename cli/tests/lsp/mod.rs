@@ -4,27 +4,24 @@
 mod client;
 mod requests;
 
-use crate::rcc;
-use crate::support::{rcc_in, stderr, stdout, CRATE_DIR};
+use crate::support::{dir_with, help_with, rcc_in, stderr, stdout, CRATE_DIR};
 
 #[test]
 fn lsp_help_says_what_it_does_and_how_to_hook_it_up() {
-    let help = rcc(&["lsp", "--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    let text = stdout(&help);
-    for wanted in [
-        "Language Server Protocol",
-        "includeDirs",
-        "--include-dir <DIR>",
-        "Neovim",
-        "Helix",
-        "eglot",
-        "VS Code",
-        "docs/editors.md",
-    ] {
-        assert!(text.contains(wanted), "{wanted}:\n{text}");
-    }
-    assert!(stdout(&rcc(&["--help"])).contains("rcc lsp"));
+    help_with(
+        &["lsp", "--help"],
+        &[
+            "Language Server Protocol",
+            "includeDirs",
+            "--include-dir <DIR>",
+            "Neovim",
+            "Helix",
+            "eglot",
+            "VS Code",
+            "docs/editors.md",
+        ],
+    );
+    help_with(&["--help"], &["rcc lsp"]);
 }
 
 /// One LSP message as `Content-Length` framing carries it.
@@ -36,10 +33,9 @@ fn lsp_frame(message: &serde_json::Value) -> Vec<u8> {
 #[test]
 fn lsp_over_stdio_publishes_rcc_checks_diagnostics_and_exits_cleanly() {
     use serde_json::json;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("a.jr");
     let text = "module m { class C { Nope n; } }\n";
-    std::fs::write(&path, text).unwrap();
+    let dir = dir_with(&[("a.jr", text)]);
+    let path = dir.path().join("a.jr");
     let uri = format!("file://{}", path.display());
     let mut input = Vec::new();
     for message in [

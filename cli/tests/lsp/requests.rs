@@ -8,6 +8,7 @@ use lsp_server::{Message, Notification, Request, RequestId};
 use serde_json::{json, Value};
 
 use super::client::{uri, Client};
+use crate::support::dir_with;
 
 /// The parameters of a request at `line`, `character` of `path`.
 fn at(path: &Path, line: u32, character: u32) -> Value {
@@ -22,11 +23,10 @@ fn hover_text(client: &mut Client, path: &Path, line: u32, character: u32) -> St
 
 #[test]
 fn lsp_hover_on_a_field_shows_the_fields_own_comment() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.jr");
     let text = "module m {\n    // A person.\n    class Person {\n        // Their name, as they \
                 write it.\n        ustring name;\n        int age;\n    }\n}\n";
-    std::fs::write(&path, text).unwrap();
+    let dir = dir_with(&[("p.jr", text)]);
+    let path = dir.path().join("p.jr");
     let mut client = Client::start(dir.path(), json!({}));
     client.open(&path, 1, text);
     client.diagnostics(&path);
@@ -57,15 +57,16 @@ fn lsp_hover_on_a_field_shows_the_fields_own_comment() {
 
 #[test]
 fn lsp_watches_jr_files_and_rechecks_the_documents_that_include_a_file_changed_on_disk() {
-    let dir = tempfile::tempdir().unwrap();
+    let main_text = "include \"inc.jr\"\nmodule m { class M { inc.I i; } }\n";
+    let other_text = "module o { class O { int y; } }\n";
+    let dir = dir_with(&[
+        ("inc.jr", "module inc { class I { int x; } }\n"),
+        ("main.jr", main_text),
+        ("other.jr", other_text),
+    ]);
     let inc = dir.path().join("inc.jr");
     let main = dir.path().join("main.jr");
     let other = dir.path().join("other.jr");
-    std::fs::write(&inc, "module inc { class I { int x; } }\n").unwrap();
-    let main_text = "include \"inc.jr\"\nmodule m { class M { inc.I i; } }\n";
-    let other_text = "module o { class O { int y; } }\n";
-    std::fs::write(&main, main_text).unwrap();
-    std::fs::write(&other, other_text).unwrap();
     let capabilities =
         json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
     let mut client = Client::start(dir.path(), capabilities);
@@ -127,38 +128,57 @@ fn lsp_watches_jr_files_and_rechecks_the_documents_that_include_a_file_changed_o
 
 /// A workspace whose walk is held up: `a.jr` (open) declares `m.A`; `b.jr` (on disk)
 /// names it and includes `slow.jr`, a named pipe that a walk reading `b.jr` waits on until
-/// the test writes it. Returns the client, `a.jr`'s path and text, and the pipe's path.
+/// the test writes it; and the request for the references to `m.A`, whose walk waits.
 #[cfg(unix)]
-fn held_up_workspace(dir: &Path) -> (Client, std::path::PathBuf, std::path::PathBuf) {
-    let a = dir.join("a.jr");
-    let a_text = "module m { class A { int x; } }\n";
-    std::fs::write(&a, a_text).unwrap();
-    std::fs::write(
-        dir.join("b.jr"),
-        "include \"a.jr\"\ninclude \"slow.jr\"\nmodule n { class B { m.A a; } }\n",
-    )
-    .unwrap();
-    let slow = dir.join("slow.jr");
-    super::client::fifo(&slow);
-    let mut client = Client::start(dir, json!({}));
-    client.open(&a, 1, a_text);
-    assert_eq!(client.diagnostics(&a)["diagnostics"], json!([]));
-    (client, a, slow)
+struct HeldUp {
+    dir: tempfile::TempDir,
+    client: Client,
+    /// `a.jr`.
+    a: std::path::PathBuf,
+    /// The pipe.
+    slow: std::path::PathBuf,
+    /// The references request.
+    references: RequestId,
 }
 
 #[cfg(unix)]
-fn references_to_a(client: &mut Client, a: &Path) -> RequestId {
-    let mut params = at(a, 0, 17);
+fn held_up_references() -> HeldUp {
+    let a_text = "module m { class A { int x; } }\n";
+    let dir = dir_with(&[
+        ("a.jr", a_text),
+        (
+            "b.jr",
+            "include \"a.jr\"\ninclude \"slow.jr\"\nmodule n { class B { m.A a; } }\n",
+        ),
+    ]);
+    let a = dir.path().join("a.jr");
+    let slow = dir.path().join("slow.jr");
+    super::client::fifo(&slow);
+    let mut client = Client::start(dir.path(), json!({}));
+    client.open(&a, 1, a_text);
+    assert_eq!(client.diagnostics(&a)["diagnostics"], json!([]));
+    let mut params = at(&a, 0, 17);
     params["context"] = json!({"includeDeclaration": true});
-    client.send("textDocument/references", params)
+    let references = client.send("textDocument/references", params);
+    HeldUp {
+        dir,
+        client,
+        a,
+        slow,
+        references,
+    }
 }
 
 #[test]
 #[cfg(unix)]
 fn lsp_hover_is_answered_while_a_walk_of_the_workspace_is_held_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut client, a, slow) = held_up_workspace(dir.path());
-    let references = references_to_a(&mut client, &a);
+    let HeldUp {
+        dir,
+        mut client,
+        a,
+        slow,
+        references,
+    } = held_up_references();
     let hover = client.send("textDocument/hover", at(&a, 0, 25));
     // The walk waits on the pipe: the hover is answered first.
     let first = client.next_response();
@@ -187,9 +207,13 @@ fn lsp_hover_is_answered_while_a_walk_of_the_workspace_is_held_up() {
 #[test]
 #[cfg(unix)]
 fn lsp_a_cancelled_walk_answers_request_cancelled_at_once_and_only_that() {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut client, a, slow) = held_up_workspace(dir.path());
-    let references = references_to_a(&mut client, &a);
+    let HeldUp {
+        dir: _dir,
+        mut client,
+        slow,
+        references,
+        ..
+    } = held_up_references();
     client.notify("$/cancelRequest", json!({"id": references}));
     let answer = client.next_response();
     assert_eq!(answer.id, references);
@@ -213,10 +237,9 @@ fn lsp_a_cancelled_walk_answers_request_cancelled_at_once_and_only_that() {
 fn lsp_a_request_cancelled_before_its_turn_answers_request_cancelled() {
     // Everything is sent before the server starts: it reads the hover with its
     // cancellation already waiting.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("c.jr");
     let text = "module m { class C { int x; } }\n";
-    std::fs::write(&path, text).unwrap();
+    let dir = dir_with(&[("c.jr", text)]);
+    let path = dir.path().join("c.jr");
     let (server, client) = lsp_server::Connection::memory();
     let send = |message: Message| client.sender.send(message).unwrap();
     let request = |id: i32, method: &str, params: Value| {
@@ -265,35 +288,16 @@ fn lsp_a_request_cancelled_before_its_turn_answers_request_cancelled() {
 fn lsp_workspace_symbols_come_nearest_first_without_hidden_target_or_node_modules() {
     // The bound of 10,000 directories is tested on the walk itself (`workspace.rs`):
     // making and removing that many directories takes half a minute on some disks.
-    let dir = tempfile::tempdir().unwrap();
+    let skipped = "module skipped { class S { int x; } }\n";
+    let dir = dir_with(&[
+        ("a/deep/deeper.jr", "module deeper { class D { int x; } }\n"),
+        ("a/near.jr", "module near { class Near { int x; } }\n"),
+        ("top.jr", "module top { class Top { int x; } }\n"),
+        (".hidden/s.jr", skipped),
+        ("target/s.jr", skipped),
+        ("node_modules/s.jr", skipped),
+    ]);
     let root = dir.path();
-    let write = |path: &str, text: &str| {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write(
-        "a/deep/deeper.jr",
-        "module deeper { class D { int x; } }
-",
-    );
-    write(
-        "a/near.jr",
-        "module near { class Near { int x; } }
-",
-    );
-    write(
-        "top.jr",
-        "module top { class Top { int x; } }
-",
-    );
-    for skipped in [".hidden", "target", "node_modules"] {
-        write(
-            &format!("{skipped}/s.jr"),
-            "module skipped { class S { int x; } }
-",
-        );
-    }
     let mut client = Client::start(root, json!({}));
     let found = client.request("workspace/symbol", json!({"query": "e"}));
     // Nearest first: the root's file, then the folder's, then the folder's folder's.
@@ -309,12 +313,13 @@ fn lsp_workspace_symbols_come_nearest_first_without_hidden_target_or_node_module
 
 #[test]
 fn lsp_rename_names_document_versions_when_the_client_takes_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let shapes_text = "include \"common.jr\"\nmodule shapes { class P { common.Point p; } }\n";
+    let dir = dir_with(&[
+        ("common.jr", "module common { class Point { int x; } }\n"),
+        ("shapes.jr", shapes_text),
+    ]);
     let common = dir.path().join("common.jr");
     let shapes = dir.path().join("shapes.jr");
-    std::fs::write(&common, "module common { class Point { int x; } }\n").unwrap();
-    let shapes_text = "include \"common.jr\"\nmodule shapes { class P { common.Point p; } }\n";
-    std::fs::write(&shapes, shapes_text).unwrap();
     let rename = |client: &mut Client| {
         client.open(&shapes, 7, shapes_text);
         client.diagnostics(&shapes);

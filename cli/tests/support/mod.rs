@@ -7,7 +7,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 pub use fixture_harness::process::{
-    assert_stderr_contains, assert_success, listing, run, stderr, stdout,
+    assert_stderr_contains, assert_stderr_ends_with, assert_stderr_starts_with, assert_success,
+    listing, run, stderr, stdout,
 };
 use fixture_harness::{Case, Encoding};
 use hadoop_record::archive::FloatText;
@@ -23,6 +24,45 @@ pub fn command(dir: impl AsRef<Path>, args: &[&str]) -> Command {
 /// Runs `rcc args` in `dir` with `stdin` as its standard input.
 pub fn rcc_in(dir: impl AsRef<Path>, args: &[&str], stdin: &[u8]) -> Output {
     run(command(dir, args), stdin)
+}
+
+/// Asserts that `out` is a failed check (exit status 1) that reports each of `errors` (a
+/// message, or where it is: `path:line:col`) and ends with the count, `count` errors; its
+/// standard error.
+#[track_caller]
+pub fn assert_errors(out: &Output, errors: &[&str], count: usize) -> String {
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(out));
+    let err = stderr(out);
+    for error in errors {
+        assert!(err.contains(error), "no {error:?} in\n{err}");
+    }
+    let plural = if count == 1 { "" } else { "s" };
+    let total = format!("error: found {count} error{plural}\n");
+    assert!(err.ends_with(&total), "no {total:?} at the end of\n{err}");
+    err
+}
+
+/// A new temporary directory holding `files` (path, text), their directories made.
+pub fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+/// The help `rcc args` prints (a `--help`), which must exit 0 and hold each of `wanted`.
+#[track_caller]
+pub fn help_with(args: &[&str], wanted: &[&str]) -> String {
+    let out = rcc_in(CRATE_DIR, args, b"");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    let help = stdout(&out);
+    for want in wanted {
+        assert!(help.contains(want), "{args:?} lacks {want:?}:\n{help}");
+    }
+    help
 }
 
 /// The compiler crate's directory, which holds the DDL test files (`tests/ddl/...`): the
@@ -136,4 +176,38 @@ pub fn convert_args<'a>(
     ];
     args.extend(extra);
     args
+}
+
+/// A fresh temporary directory, and in it the output path of commands that must be refused
+/// before they write anything.
+pub struct Refusals {
+    dir: tempfile::TempDir,
+    output: std::path::PathBuf,
+}
+
+impl Refusals {
+    /// A new directory, its output named `output`.
+    pub fn new(output: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join(output);
+        Refusals { dir, output }
+    }
+
+    /// The directory, for the inputs a test writes.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The output path, as an argument.
+    pub fn output(&self) -> &str {
+        self.output.to_str().unwrap()
+    }
+
+    /// Asserts that `out` is a refusal (exit status 1) that made no output; `what` names the
+    /// run in failure messages.
+    #[track_caller]
+    pub fn assert_refused(&self, out: &Output, what: &dyn std::fmt::Debug) {
+        assert_eq!(out.status.code(), Some(1), "{what:?}: {}", stderr(out));
+        assert!(!self.output.exists(), "{what:?} created the output");
+    }
 }

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use crate::support::{rcc_in, stderr, stdout, CRATE_DIR};
+use crate::support::{
+    assert_errors, assert_stderr_contains, dir_with, rcc_in, stderr, stdout, CRATE_DIR,
+};
 
 /// Not in the canonical layout.
 const UNFORMATTED: &str = "module m{class A{int x;// the x\nmap<ustring,int>y;};}";
@@ -14,16 +16,6 @@ const FORMATTED: &str =
 const BROKEN: &str = "module m {\n    class A {\n        int x\n    }\n}\n";
 
 /// A directory holding `files` (name, text).
-fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    dir
-}
-
 fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
@@ -169,11 +161,7 @@ fn a_file_that_does_not_parse_is_reported_as_check_reports_it_and_left_alone() {
     let dir = dir_with(&[("bad.jr", BROKEN), ("good.jr", UNFORMATTED)]);
     let checked = rcc_in(dir.path(), &["check", "bad.jr"], b"");
     assert_eq!(checked.status.code(), Some(1));
-    assert!(
-        stderr(&checked).contains("--> bad.jr:4:5"),
-        "{}",
-        stderr(&checked)
-    );
+    assert_stderr_contains(&checked, "--> bad.jr:4:5");
 
     let out = rcc_in(dir.path(), &["fmt", "bad.jr", "good.jr"], b"");
     assert_eq!(out.status.code(), Some(1));
@@ -190,11 +178,7 @@ fn a_file_that_does_not_parse_is_reported_as_check_reports_it_and_left_alone() {
     let piped = rcc_in(dir.path(), &["fmt", "-"], BROKEN.as_bytes());
     assert_eq!(piped.status.code(), Some(1));
     assert_eq!(stdout(&piped), "");
-    assert!(
-        stderr(&piped).contains("--> <stdin>:4:5"),
-        "{}",
-        stderr(&piped)
-    );
+    assert_stderr_contains(&piped, "--> <stdin>:4:5");
 }
 
 #[test]
@@ -220,11 +204,7 @@ fn unreadable_and_non_utf8_files_are_reported_as_check_reports_them() {
 fn several_broken_files_are_all_reported_with_one_count() {
     let dir = dir_with(&[("a.jr", BROKEN), ("b.jr", BROKEN)]);
     let out = rcc_in(dir.path(), &["fmt", "."], b"");
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
-    assert!(err.contains("--> a.jr:4:5"), "{err}");
-    assert!(err.contains("--> b.jr:4:5"), "{err}");
-    assert!(err.ends_with("error: found 2 errors\n"), "{err}");
+    assert_errors(&out, &["--> a.jr:4:5", "--> b.jr:4:5"], 2);
 }
 
 #[test]
@@ -246,27 +226,4 @@ fn a_directory_without_ddl_is_an_error() {
     let out = rcc_in(dir.path(), &["fmt", "."], b"");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr(&out), "error: no .jr or .jute files in `.`\n");
-}
-
-#[test]
-fn fmt_help_says_what_it_does_with_examples() {
-    let out = rcc_in(CRATE_DIR, &["fmt", "--help"], b"");
-    assert_eq!(out.status.code(), Some(0));
-    let help = stdout(&out);
-    for needle in [
-        "--check",
-        "--diff",
-        "Examples:",
-        "rcc fmt --check schema/",
-        "docs/format.md",
-    ] {
-        assert!(help.contains(needle), "{needle}:\n{help}");
-    }
-    let top = stdout(&rcc_in(CRATE_DIR, &["--help"], b""));
-    assert!(top.contains("\n  fmt        Format DDL files"), "{top}");
-    assert!(
-        top.contains("\n  describe   Print the checked model"),
-        "{top}"
-    );
-    assert!(top.contains("rcc fmt schema/"), "{top}");
 }

@@ -199,6 +199,22 @@ bool same(const RecordType& t, const Records& a, const Records& b) {
   return true;
 }
 
+/// Copies the records of `source` to `sink` through the user streams `In` and `Out` made over
+/// them; prints `ok N` or `error WHAT`.
+template <class In, class Out, class Source, class Sink>
+void copyThrough(const std::string& typeName, const std::string& fmt, Source& source,
+                 Sink& sink) {
+  try {
+    In input(source);
+    const Records records = readAll(recordType(typeName), input, format(fmt));
+    Out output(sink);
+    writeAll(records, output, format(fmt));
+    std::cout << "ok " << records.size() << "\n";
+  } catch (const hadoop::IOError& e) {
+    std::cout << "error " << e.what() << "\n";
+  }
+}
+
 void copyFd(const std::string& typeName, const std::string& fmt, const std::string& in,
             const std::string& out) {
   const int fin = ::open(in.c_str(), O_RDONLY);
@@ -207,15 +223,7 @@ void copyFd(const std::string& typeName, const std::string& fmt, const std::stri
     std::cout << "error cannot open " << in << " or " << out << "\n";
     return;
   }
-  try {
-    FdInStream input(fin);
-    const Records records = readAll(recordType(typeName), input, format(fmt));
-    FdOutStream output(fout);
-    writeAll(records, output, format(fmt));
-    std::cout << "ok " << records.size() << "\n";
-  } catch (const hadoop::IOError& e) {
-    std::cout << "error " << e.what() << "\n";
-  }
+  copyThrough<FdInStream, FdOutStream>(typeName, fmt, fin, fout);
   ::close(fin);
   ::close(fout);
 }
@@ -224,15 +232,7 @@ void copyStd(const std::string& typeName, const std::string& fmt, const std::str
              const std::string& out) {
   std::ifstream fin(in, std::ios::binary);
   std::ofstream fout(out, std::ios::binary);
-  try {
-    StdInStream input(fin);
-    const Records records = readAll(recordType(typeName), input, format(fmt));
-    StdOutStream output(fout);
-    writeAll(records, output, format(fmt));
-    std::cout << "ok " << records.size() << "\n";
-  } catch (const hadoop::IOError& e) {
-    std::cout << "error " << e.what() << "\n";
-  }
+  copyThrough<StdInStream, StdOutStream>(typeName, fmt, fin, fout);
 }
 
 /// `NAME ok` or `NAME error KIND WHAT`, for a scenario that should fail.

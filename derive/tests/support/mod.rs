@@ -5,18 +5,9 @@
 
 use std::cmp::Ordering;
 
-use fixture_harness::{Comparison, Encoding};
+use fixture_harness::Comparison;
 use hadoop_record::archive::FloatText;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Result};
-
-/// The runtime format of a fixture encoding.
-pub fn format_of(encoding: Encoding) -> Format {
-    match encoding {
-        Encoding::Binary => Format::Binary,
-        Encoding::Csv => Format::Csv,
-        Encoding::Xml => Format::Xml,
-    }
-}
 
 /// `records` written back to back in `format` (floats in text as by default: Java 8–18's).
 pub fn write_all<T: Record>(records: &[T], format: Format) -> Result<Vec<u8>> {

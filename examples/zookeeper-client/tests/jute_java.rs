@@ -64,7 +64,7 @@ fn signatures_and_values_cross_both_ways_byte_for_byte() {
     let arb = Arb::java().nulls(true);
 
     // Ours to Java: Java reads our bytes and writes them back.
-    let mut batch = JuteBatch::new();
+    let mut batch = JuteBatch::default();
     let mut sent = Vec::new();
     for (k, (class, id)) in types.iter().enumerate() {
         batch.signature(class);
@@ -121,13 +121,13 @@ fn signatures_and_values_cross_both_ways_byte_for_byte() {
 
     // Java to ours: ZooKeeper writes random records (its nulls, lone surrogates); we read
     // and write each back as ZooKeeper itself does.
-    let mut batch = JuteBatch::new();
+    let mut batch = JuteBatch::default();
     let m = cases(150) as u32;
     for (class, _) in &types {
         batch.generate(class, seed, m);
     }
     let generated = peer.run("zookeeper-generate", &batch);
-    let mut batch = JuteBatch::new();
+    let mut batch = JuteBatch::default();
     let mut records = Vec::new();
     for ((class, id), answer) in types.iter().zip(generated) {
         let JuteAnswer::Generated(list) = answer else {
@@ -299,7 +299,7 @@ fn strings_decode_as_javas_utf8_decoder_does() {
     ];
     let strategy = proptest::collection::vec(piece, 0..10).prop_map(|p| p.concat());
     let inputs = sample(&strategy, cases(3000), seed);
-    let mut batch = JuteBatch::new();
+    let mut batch = JuteBatch::default();
     for bytes in &inputs {
         batch.string(bytes);
     }

@@ -9,6 +9,24 @@ use hadoop_record::Error;
 use proptest::prelude::*;
 use tokio_util::codec::Decoder;
 
+/// A random payload for a framing's properties: `short_weight` times as often as each of the
+/// others, any bytes, fewer than `short`; bytes drawn from `marks` (what the framing writes
+/// around records, which a reader must not take for its own), fewer than `marked`; or any
+/// bytes, as many as `long` says.
+pub fn payload_mix(
+    short_weight: u32,
+    short: usize,
+    marks: &'static [u8],
+    marked: usize,
+    long: std::ops::Range<usize>,
+) -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        short_weight => prop::collection::vec(any::<u8>(), 0..short),
+        1 => prop::collection::vec(prop::sample::select(marks.to_vec()), 0..marked),
+        1 => prop::collection::vec(any::<u8>(), long),
+    ]
+}
+
 /// The bytes a manifest's hex string spells.
 pub fn hex(s: &str) -> Vec<u8> {
     (0..s.len())

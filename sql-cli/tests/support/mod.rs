@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-pub use fixture_harness::process::{listing, run, stderr, stdout};
+pub use fixture_harness::process::{
+    assert_stderr_contains, assert_stderr_ends_with, assert_stderr_starts_with, listing, run,
+    stderr, stdout,
+};
 
 /// `rcc-sql`.
 pub const RCC_SQL: &str = env!("CARGO_BIN_EXE_rcc-sql");

@@ -2,6 +2,7 @@
 //! values computed here, written framed or plain, and the answers they should give.
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use hadoop_record::framing::paddle::{PaddleWriteOptions, PaddleWriter};
 use hadoop_record::framing::v1::{FileHeader, V1FrameWriter, V1WriteOptions};
@@ -12,7 +13,7 @@ use hadoop_record_compiler::{load, LoadOptions};
 
 use fixture_harness::peers::target_dir;
 
-use super::rcc_sql_in;
+use super::{rcc_sql_in, RCC_SQL};
 
 pub const DDL: &str = "module web {
     class Place { ustring city; int zip; }
@@ -125,6 +126,22 @@ impl Work {
         let mut all = vec!["--schema", ddl.to_str().unwrap(), "--type", "web.Hit"];
         all.extend_from_slice(args);
         rcc_sql_in(&self.dir, &all, b"")
+    }
+
+    /// `rcc-sql` to run in the directory over its Paddle files of records (`--schema web.jr
+    /// --type web.Hit --in-framing paddle`), for a test that starts it itself: to kill it,
+    /// to measure it, to give it another environment.
+    pub fn paddle_sql_command(&self) -> Command {
+        let mut command = Command::new(RCC_SQL);
+        command.current_dir(&self.dir).args([
+            "--schema",
+            "web.jr",
+            "--type",
+            "web.Hit",
+            "--in-framing",
+            "paddle",
+        ]);
+        command
     }
 
     pub fn field(&self, i: usize, f: usize) -> &Value {

@@ -187,38 +187,30 @@ pub fn int() -> BoxedStrategy<i32> {
 /// Any `f32`: every bit pattern (NaN payloads, subnormals, −0.0), the usual values, and
 /// the edges of Java's float text (plain notation from 10^-3 to below 10^7).
 pub fn float() -> BoxedStrategy<f32> {
-    prop_oneof![
+    floating(
         any::<u32>().prop_map(f32::from_bits),
-        any::<f32>(),
-        prop::sample::select(vec![
-            1.0e-45,
-            1.0e7,
-            9_999_999.0,
-            1.0e-3,
-            9.999e-4,
-            f32::MAX
-        ]),
+        vec![1.0e-45, 1.0e7, 9_999_999.0, 1.0e-3, 9.999e-4, f32::MAX],
         (-1000i32..1000, 0u32..12).prop_map(|(n, s)| n as f32 / (1u32 << s) as f32),
-    ]
-    .boxed()
+    )
 }
 
 /// Any `f64`, as [`float`].
 pub fn double() -> BoxedStrategy<f64> {
-    prop_oneof![
+    floating(
         any::<u64>().prop_map(f64::from_bits),
-        any::<f64>(),
-        prop::sample::select(vec![
-            5e-324,
-            1.0e7,
-            9_999_999.999_999_998,
-            1.0e-3,
-            1.0e23,
-            2e23
-        ]),
+        vec![5e-324, 1.0e7, 9_999_999.999_999_998, 1.0e-3, 1.0e23, 2e23],
         (-1000i32..1000, 0u32..20).prop_map(|(n, s)| f64::from(n) / f64::from(1u32 << s)),
-    ]
-    .boxed()
+    )
+}
+
+/// The mix of [`float`] and [`double`]: any bit pattern, any value as proptest picks it, one
+/// of the `edges`, or a short binary fraction (which Java prints in few digits).
+fn floating<T: Arbitrary + Clone + 'static>(
+    bits: impl Strategy<Value = T> + 'static,
+    edges: Vec<T>,
+    fractions: impl Strategy<Value = T> + 'static,
+) -> BoxedStrategy<T> {
+    prop_oneof![bits, any::<T>(), prop::sample::select(edges), fractions].boxed()
 }
 
 /// A value of type `ty` in `schema`.

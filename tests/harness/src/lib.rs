@@ -11,12 +11,14 @@
 //! ```
 
 pub mod arb;
+pub mod bench;
 pub mod delta_peers;
 pub mod peers;
 pub mod process;
 mod schemas;
 mod shapes;
 mod trickle;
+mod typed;
 mod values;
 
 use std::collections::BTreeMap;
@@ -35,6 +37,7 @@ pub use shapes::{
     java_shapes, java_shapes_dir, shapes_id, shapes_schema, shapes_value, Refused, Shapes,
 };
 pub use trickle::Trickle;
+pub use typed::check_typed_case;
 pub use values::{canon, read_back};
 
 /// `tests/fixtures` of the repository.

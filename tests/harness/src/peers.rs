@@ -30,11 +30,19 @@ pub fn target_dir() -> PathBuf {
 /// makes the tests of one binary wait for one installation.
 pub fn python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            let what = "the pyarrow and DuckDB checks";
-            (!skipped(what)).then(|| peers_python(&target_dir()))
-        })
+    installed_once(&PYTHON, "the pyarrow and DuckDB checks", |_| {
+        peers_python(&target_dir())
+    })
+}
+
+/// The Python `install` makes (given what needs it), made once per test binary in `cell`;
+/// `None`, said once, when the peers are skipped.
+fn installed_once(
+    cell: &'static OnceLock<Option<PathBuf>>,
+    what: &str,
+    install: impl FnOnce(&str) -> PathBuf,
+) -> Option<&'static Path> {
+    cell.get_or_init(|| (!skipped(what)).then(|| install(what)))
         .as_deref()
 }
 
@@ -72,12 +80,9 @@ pub const MOTO: &str = "moto[server]==5.2.5";
 /// peers are skipped.
 pub fn moto_python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            let what = "the S3 checks (moto)";
-            (!skipped(what)).then(|| venv_python(&target_dir(), "python-moto", MOTO, what))
-        })
-        .as_deref()
+    installed_once(&PYTHON, "the S3 checks (moto)", |what| {
+        venv_python(&target_dir(), "python-moto", MOTO, what)
+    })
 }
 
 /// fastavro, pinned, with what its snappy (cramjam) and zstandard (backports.zstd, before
@@ -89,12 +94,9 @@ pub const FASTAVRO: &str = "fastavro==1.13.1 cramjam==2.14.0 backports.zstd==1.8
 /// the peers are skipped.
 pub fn fastavro_python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    PYTHON
-        .get_or_init(|| {
-            let what = "the fastavro checks";
-            (!skipped(what)).then(|| venv_python(&target_dir(), "python-fastavro", FASTAVRO, what))
-        })
-        .as_deref()
+    installed_once(&PYTHON, "the fastavro checks", |what| {
+        venv_python(&target_dir(), "python-fastavro", FASTAVRO, what)
+    })
 }
 
 /// moto's S3 server on a loopback port (started with [`moto_python`]'s Python), its

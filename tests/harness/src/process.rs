@@ -49,8 +49,26 @@ pub fn stderr(o: &Output) -> String {
 /// Asserts that standard error holds `needle`, and shows all of it when it does not.
 #[track_caller]
 pub fn assert_stderr_contains(o: &Output, needle: &str) {
+    assert_stderr(o, |e, t| e.contains(t), "lacks", needle);
+}
+
+/// Asserts that standard error starts with `prefix`, and shows all of it when it does not.
+#[track_caller]
+pub fn assert_stderr_starts_with(o: &Output, prefix: &str) {
+    assert_stderr(o, |e, t| e.starts_with(t), "does not start with", prefix);
+}
+
+/// Asserts that standard error ends with `suffix`, and shows all of it when it does not.
+#[track_caller]
+pub fn assert_stderr_ends_with(o: &Output, suffix: &str) {
+    assert_stderr(o, |e, t| e.ends_with(t), "does not end with", suffix);
+}
+
+/// Asserts `holds(stderr, text)`; the message says stderr `fails` `text`, then all of it.
+#[track_caller]
+fn assert_stderr(o: &Output, holds: fn(&str, &str) -> bool, fails: &str, text: &str) {
     let err = stderr(o);
-    assert!(err.contains(needle), "stderr lacks {needle:?}:\n{err}");
+    assert!(holds(&err, text), "stderr {fails} {text:?}:\n{err}");
 }
 
 /// Asserts that the command exited with 0, showing `what` and standard error when it did not.

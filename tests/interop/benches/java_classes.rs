@@ -13,14 +13,10 @@ use interop_tests::java::{Classes, JavaPeer};
 use interop_tests::tools::repo_root;
 
 fn main() {
-    // `cargo test --benches` runs benches with --bench too; only `cargo bench` measures.
-    if !std::env::args().any(|a| a == "--bench") {
+    if !fixture_harness::bench::measuring() {
         return;
     }
-    let scale: f64 = std::env::var("JAVA_BENCH_RECORDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .map_or(1.0, |n: f64| n / 1e6);
+    let scale = fixture_harness::bench::env_or("JAVA_BENCH_RECORDS", 1e6) / 1e6;
     let files = [repo_root().join("tests/interop/ddl/bench.jr")];
     let peers = [
         JavaPeer::build(&files, Classes::HadoopRcc),

@@ -68,12 +68,16 @@ func run(in *bytes.Reader, out *bufio.Writer) error {
 			return nil
 		}
 		switch op {
-		case 1:
+		case 1, 3:
 			file, err := readBlob(in)
 			if err != nil {
 				return err
 			}
-			writeOutcome(out, mesosRead(file))
+			read := mesosRead
+			if op == 3 {
+				read = paddleRead
+			}
+			writeOutcome(out, read(file))
 		case 2:
 			records, err := readRecords(in)
 			if err != nil {
@@ -87,12 +91,6 @@ func run(in *bytes.Reader, out *bufio.Writer) error {
 				}
 			}
 			writeBlob(out, buf.Bytes())
-		case 3:
-			file, err := readBlob(in)
-			if err != nil {
-				return err
-			}
-			writeOutcome(out, paddleRead(file))
 		case 4:
 			var max int32
 			if err := binary.Read(in, binary.BigEndian, &max); err != nil {

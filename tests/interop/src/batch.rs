@@ -2,7 +2,7 @@
 //! whose class comment is the reference): a request file of operations, a response file
 //! answering each in order, so that one JVM serves thousands of checks.
 
-use crate::wire::Cursor;
+use crate::wire::{Cursor, Request};
 
 /// Bytes Hadoop wrote, or the exception its writer threw.
 pub type Written = Result<Vec<u8>, String>;
@@ -131,12 +131,9 @@ enum Op {
 
 /// Operations for one run of the driver.
 #[derive(Debug, Clone)]
-pub struct Batch {
-    bytes: Vec<u8>,
-    ops: Vec<Op>,
-}
+pub struct Batch(Request<Op>);
 
-const MAGIC: &[u8; 4] = b"HRIP";
+/// The driver's protocol version, after its magic `HRIP`.
 const VERSION: i32 = 1;
 
 impl Default for Batch {
@@ -148,31 +145,25 @@ impl Default for Batch {
 impl Batch {
     /// An empty batch.
     pub fn new() -> Self {
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&VERSION.to_be_bytes());
-        Batch {
-            bytes,
-            ops: Vec::new(),
-        }
+        Batch(Request::new(b"HRIP", Some(VERSION)))
     }
 
     /// How many operations the batch holds.
     pub fn len(&self) -> usize {
-        self.ops.len()
+        self.0.ops().len()
     }
 
     /// Whether the batch holds no operation.
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.0.ops().is_empty()
     }
 
     /// Read each present input (binary, CSV, XML) as a record of Java class `class` and
     /// write it back in all three encodings.
     pub fn round_trip(&mut self, class: &str, inputs: [Option<&[u8]>; 3]) {
-        self.op(1, Op::RoundTrip);
-        self.blob(Some(class.as_bytes()));
+        self.op_on(1, Op::RoundTrip, class);
         for input in inputs {
-            self.blob(input);
+            self.input(input);
         }
     }
 
@@ -180,41 +171,36 @@ impl Batch {
     /// with the registered raw comparator when `raw` (Hadoop's own can spin for minutes on
     /// random nested records, so ask only where its answer is checked).
     pub fn compare(&mut self, class: &str, a: &[u8], b: &[u8], raw: bool) {
-        self.op(2, Op::Compare);
-        self.blob(Some(class.as_bytes()));
-        self.blob(Some(a));
-        self.blob(Some(b));
-        self.bytes.push(u8::from(raw));
+        self.op_on(2, Op::Compare, class);
+        self.0.blob(a);
+        self.0.blob(b);
+        self.0.put(&[u8::from(raw)]);
     }
 
     /// `count` random records of `class` from Java's generator seeded with `seed`.
     pub fn generate(&mut self, class: &str, seed: u64, count: u32) {
-        self.op(3, Op::Generate(count));
-        self.blob(Some(class.as_bytes()));
-        self.bytes.extend_from_slice(&seed.to_be_bytes());
-        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.op_on(3, Op::Generate(count), class);
+        self.0.put(&seed.to_be_bytes());
+        self.0.put(&count.to_be_bytes());
     }
 
     /// `class.signature()`.
     pub fn signature(&mut self, class: &str) {
-        self.op(4, Op::Signature);
-        self.blob(Some(class.as_bytes()));
+        self.op_on(4, Op::Signature, class);
     }
 
     /// Read `count` records of `class` from `input` (encoding 0 binary, 1 CSV, 2 XML) with
     /// one reader, and write them all in each encoding.
     pub fn stream(&mut self, class: &str, encoding: u8, count: u32, input: &[u8]) {
-        self.op(5, Op::Stream);
-        self.blob(Some(class.as_bytes()));
-        self.bytes.push(encoding);
-        self.bytes.extend_from_slice(&count.to_be_bytes());
-        self.blob(Some(input));
+        self.op_on(5, Op::Stream, class);
+        self.0.put(&[encoding]);
+        self.0.put(&count.to_be_bytes());
+        self.0.blob(input);
     }
 
     /// `class.getTypeInfo()`, written in each encoding.
     pub fn type_info(&mut self, class: &str) {
-        self.op(6, Op::TypeInfo);
-        self.blob(Some(class.as_bytes()));
+        self.op_on(6, Op::TypeInfo, class);
     }
 
     /// Read `count` binary records of class `writer` from `data` as class `reader`, with
@@ -228,54 +214,50 @@ impl Batch {
         data: &[u8],
         count: u32,
     ) {
-        self.op(7, Op::Filtered);
-        self.blob(Some(reader.as_bytes()));
-        self.blob(Some(writer.as_bytes()));
-        self.blob(Some(defaults));
-        self.blob(Some(data));
-        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.op_on(7, Op::Filtered, reader);
+        self.0.blob(writer.as_bytes());
+        self.0.blob(defaults);
+        self.0.blob(data);
+        self.0.put(&count.to_be_bytes());
     }
 
     /// Time reading the `count` records of `data` (encoding 0 binary, 1 CSV) into objects of
     /// `class`, and writing them, `rounds` times each.
     pub fn bench(&mut self, class: &str, encoding: u8, count: u32, data: &[u8], rounds: u32) {
-        self.op(8, Op::Bench);
-        self.blob(Some(class.as_bytes()));
-        self.bytes.push(encoding);
-        self.bytes.extend_from_slice(&count.to_be_bytes());
-        self.blob(Some(data));
-        self.bytes.extend_from_slice(&rounds.to_be_bytes());
+        self.op_on(8, Op::Bench, class);
+        self.0.put(&[encoding]);
+        self.0.put(&count.to_be_bytes());
+        self.0.blob(data);
+        self.0.put(&rounds.to_be_bytes());
     }
 
     /// Have Hadoop's `SequenceFile.Writer` write `spec`.
     pub fn seq_write(&mut self, spec: &SeqSpec<'_>) {
-        self.op(9, Op::SeqWrite);
-        self.blob(Some(spec.key_class.as_bytes()));
-        self.blob(Some(spec.value_class.as_bytes()));
-        self.bytes.push(spec.compression);
-        self.blob(Some(spec.codec.as_bytes()));
-        self.bytes
-            .extend_from_slice(&spec.sync_interval.to_be_bytes());
-        self.bytes.extend_from_slice(&spec.block_size.to_be_bytes());
+        self.op_on(9, Op::SeqWrite, spec.key_class);
+        self.0.blob(spec.value_class.as_bytes());
+        self.0.put(&[spec.compression]);
+        self.0.blob(spec.codec.as_bytes());
+        self.0.put(&spec.sync_interval.to_be_bytes());
+        self.0.put(&spec.block_size.to_be_bytes());
         let pairs = i32::try_from(spec.metadata.len()).expect("a few metadata pairs");
-        self.bytes.extend_from_slice(&pairs.to_be_bytes());
+        self.0.put(&pairs.to_be_bytes());
         for (k, v) in spec.metadata {
-            self.blob(Some(k));
-            self.blob(Some(v));
+            self.0.blob(k);
+            self.0.blob(v);
         }
-        self.bytes.extend_from_slice(&spec.count.to_be_bytes());
-        self.blob(Some(spec.keys));
-        self.blob(Some(spec.values));
+        self.0.put(&spec.count.to_be_bytes());
+        self.0.blob(spec.keys);
+        self.0.blob(spec.values);
     }
 
     /// Have Hadoop's `SequenceFile.Reader` read `file`: whole (`split` `None`), or the
     /// records of the split `[start, end)` as `SequenceFileRecordReader` reads them.
     pub fn seq_read(&mut self, file: &[u8], split: Option<(u64, u64)>) {
-        self.op(10, Op::SeqRead);
-        self.blob(Some(file));
+        self.0.op(10, Op::SeqRead);
+        self.0.blob(file);
         let (start, end) = split.map_or((-1, -1), |(s, e)| (s as i64, e as i64));
-        self.bytes.extend_from_slice(&start.to_be_bytes());
-        self.bytes.extend_from_slice(&end.to_be_bytes());
+        self.0.put(&start.to_be_bytes());
+        self.0.put(&end.to_be_bytes());
     }
 
     /// Time writing the `count` records of `binary` (binary records of `class`) with a
@@ -289,47 +271,34 @@ impl Batch {
         binary: &[u8],
         rounds: u32,
     ) {
-        self.op(11, Op::WriteBench);
-        self.blob(Some(class.as_bytes()));
-        self.bytes.push(encoding);
-        self.bytes.extend_from_slice(&count.to_be_bytes());
-        self.blob(Some(binary));
-        self.bytes.extend_from_slice(&rounds.to_be_bytes());
+        self.op_on(11, Op::WriteBench, class);
+        self.0.put(&[encoding]);
+        self.0.put(&count.to_be_bytes());
+        self.0.blob(binary);
+        self.0.put(&rounds.to_be_bytes());
     }
 
     /// The request file's bytes.
     pub fn request(&self) -> &[u8] {
-        &self.bytes
+        self.0.bytes()
     }
 
     /// The answers in a response file to this batch.
     pub fn answers(&self, response: &[u8]) -> Result<Vec<Answer>, String> {
-        let mut r = Cursor::new(response);
-        if r.take(4)? != MAGIC || r.int()? != VERSION {
-            return Err("the response does not start with HRIP, version 1".into());
-        }
-        let answers = self
-            .ops
-            .iter()
-            .map(|op| r.answer(*op))
-            .collect::<Result<Vec<_>, _>>()?;
-        r.end()?;
-        Ok(answers)
+        self.0.answers(response, |r, op| r.answer(*op))
     }
 
-    fn op(&mut self, code: u8, op: Op) {
-        self.bytes.push(code);
-        self.ops.push(op);
+    /// Starts operation `code`, then its first argument, `class`.
+    fn op_on(&mut self, code: u8, op: Op, class: &str) {
+        self.0.op(code, op);
+        self.0.blob(class.as_bytes());
     }
 
-    fn blob(&mut self, blob: Option<&[u8]>) {
-        match blob {
-            Some(b) => {
-                let n = i32::try_from(b.len()).expect("a blob under 2 GiB");
-                self.bytes.extend_from_slice(&n.to_be_bytes());
-                self.bytes.extend_from_slice(b);
-            }
-            None => self.bytes.extend_from_slice(&(-1i32).to_be_bytes()),
+    /// A blob, or -1 for an input not given.
+    fn input(&mut self, input: Option<&[u8]>) {
+        match input {
+            Some(b) => self.0.blob(b),
+            None => self.0.put(&(-1i32).to_be_bytes()),
         }
     }
 }
@@ -395,44 +364,34 @@ impl Cursor<'_> {
                 self.outcome()?,
                 self.outcome()?,
             ])),
-            Op::Compare => Answer::Compare(match self.byte()? {
-                0 => Ok(Comparison {
-                    a_to_b: self.int()?,
-                    b_to_a: self.int()?,
-                    a_equals_b: self.bool()?,
-                    b_equals_a: self.bool()?,
-                    hash_a: self.int()?,
-                    hash_b: self.int()?,
-                    raw: match self.byte()? {
-                        0 => Some(Ok(self.int()?)),
+            Op::Compare => Answer::Compare(self.or_error(|r| {
+                Ok(Comparison {
+                    a_to_b: r.int()?,
+                    b_to_a: r.int()?,
+                    a_equals_b: r.bool()?,
+                    b_equals_a: r.bool()?,
+                    hash_a: r.int()?,
+                    hash_b: r.int()?,
+                    raw: match r.byte()? {
+                        0 => Some(Ok(r.int()?)),
                         2 => None,
-                        _ => Some(Err(self.string()?)),
+                        _ => Some(Err(r.string()?)),
                     },
-                }),
-                _ => Err(self.string()?),
-            }),
+                })
+            })?),
             Op::Generate(n) => {
                 Answer::Generated((0..n).map(|_| self.three()).collect::<Result<_, _>>()?)
             }
             Op::Signature => Answer::Signature(self.string()?),
-            Op::Stream => Answer::Stream(match self.byte()? {
-                0 => Ok(self.three()?),
-                _ => Err(self.string()?),
-            }),
+            Op::Stream => Answer::Stream(self.or_error(Self::three)?),
             Op::TypeInfo => Answer::TypeInfo(self.three()?),
-            Op::Filtered => Answer::Filtered(match self.byte()? {
-                0 => Ok(self.three()?),
-                _ => Err(self.string()?),
-            }),
+            Op::Filtered => Answer::Filtered(self.or_error(Self::three)?),
             Op::Bench => Answer::Bench {
                 read_ns: self.long()?,
                 write_ns: self.long()?,
             },
             Op::SeqWrite => Answer::SeqWritten(self.written()?),
-            Op::SeqRead => Answer::SeqRead(match self.byte()? {
-                0 => Ok(self.seq_content()?),
-                _ => Err(self.string()?),
-            }),
+            Op::SeqRead => Answer::SeqRead(self.or_error(Self::seq_content)?),
             Op::WriteBench => Answer::WriteBench {
                 write_ns: self.long()?,
                 cpu_ns: self.long()?,

@@ -31,13 +31,6 @@ fn per_type(peer: &JavaPeer) -> usize {
     })
 }
 
-fn reproduce(peer: &JavaPeer, seed: u64, run: &str) -> String {
-    format!(
-        "Repeat with HADOOP_RECORD_INTEROP_SEED={seed}; request: {}",
-        peer.request_path(run).display()
-    )
-}
-
 /// Random values of every record type, written by hadoop-record in binary, CSV and XML, are
 /// read by the peer's readers and written again by its writers: the bytes must be ours.
 pub fn peer_reads_and_rewrites_our_bytes(peer: &'static JavaPeer) {
@@ -59,7 +52,7 @@ pub fn peer_reads_and_rewrites_our_bytes(peer: &'static JavaPeer) {
     }
     let answers = peer.run("round-trip", &batch);
     let title = format!("Rust → {} → Rust", peer.classes().name());
-    let mut report = Report::new(&title, reproduce(peer, seed, "round-trip"));
+    let mut report = Report::new(&title, peer.reproduce(seed, "round-trip"));
     for ((class, value, ours), answer) in sent.iter().zip(&answers) {
         let Answer::RoundTrip(outcomes) = answer else {
             panic!("{answer:?}")
@@ -185,7 +178,7 @@ pub fn we_read_and_rewrite_what_the_peer_writes(peer: &JavaPeer) {
     let answers = peer.run("java-writes", &batch);
     let float_text = peer.jdk().float_text();
     let title = format!("{} → Rust → bytes", peer.classes().name());
-    let mut report = Report::new(&title, reproduce(peer, seed, "java-writes"));
+    let mut report = Report::new(&title, peer.reproduce(seed, "java-writes"));
     let mut records = 0;
     for ((class, id), answer) in peer.types().iter().zip(&answers) {
         let Answer::Generated(all) = answer else {

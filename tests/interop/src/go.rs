@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use crate::tools::{self, locked, require, run, run_batch, say};
-use crate::wire::Cursor;
+use crate::wire::Request;
 
 /// Records, then how reading ended: `None` at a clean end, else the Go error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,99 +51,68 @@ enum Op {
     Write,
 }
 
-/// Operations for one run of the Go peer; the protocol is described in `go/main.go`.
+/// Operations for one run of the Go peer (none by default); the protocol is described in
+/// `go/main.go`.
 #[derive(Debug, Clone)]
-pub struct GoBatch {
-    bytes: Vec<u8>,
-    ops: Vec<Op>,
-}
+pub struct GoBatch(Request<Op>);
 
 impl Default for GoBatch {
     fn default() -> Self {
-        Self::new()
+        GoBatch(Request::new(b"HRGO", None))
     }
 }
 
 impl GoBatch {
-    /// An empty batch.
-    pub fn new() -> Self {
-        GoBatch {
-            bytes: b"HRGO".to_vec(),
-            ops: Vec::new(),
-        }
-    }
-
     /// Read `file` with mesos-go's `recordio.NewReader`.
     pub fn mesos_read(&mut self, file: &[u8]) {
-        self.op(1, Op::Read);
-        self.blob(file);
+        self.0.op(1, Op::Read);
+        self.0.blob(file);
     }
 
     /// Write `records` with mesos-go's `recordio.NewWriter`.
     pub fn mesos_write(&mut self, records: &[Vec<u8>]) {
-        self.op(2, Op::Write);
+        self.0.op(2, Op::Write);
         self.records(records);
     }
 
     /// Read `file` as Paddle's Go scanner does, with Go's decompressors.
     pub fn paddle_read(&mut self, file: &[u8]) {
-        self.op(3, Op::Read);
-        self.blob(file);
+        self.0.op(3, Op::Read);
+        self.0.blob(file);
     }
 
     /// Write `records` as Paddle's Go writer does (`max_chunk_size` < 0: its 32 MiB
     /// default; compressor 0 none, 1 snappy, 2 gzip).
     pub fn paddle_write(&mut self, records: &[Vec<u8>], max_chunk_size: i32, compressor: u8) {
-        self.op(4, Op::Write);
-        self.bytes.extend_from_slice(&max_chunk_size.to_be_bytes());
-        self.bytes.push(compressor);
+        self.0.op(4, Op::Write);
+        self.0.put(&max_chunk_size.to_be_bytes());
+        self.0.put(&[compressor]);
         self.records(records);
-    }
-
-    fn op(&mut self, code: u8, op: Op) {
-        self.bytes.push(code);
-        self.ops.push(op);
-    }
-
-    fn blob(&mut self, b: &[u8]) {
-        let n = u32::try_from(b.len()).expect("a blob under 4 GiB");
-        self.bytes.extend_from_slice(&n.to_be_bytes());
-        self.bytes.extend_from_slice(b);
     }
 
     fn records(&mut self, records: &[Vec<u8>]) {
         let n = u32::try_from(records.len()).expect("fewer than 2^32 records");
-        self.bytes.extend_from_slice(&n.to_be_bytes());
+        self.0.put(&n.to_be_bytes());
         for r in records {
-            self.blob(r);
+            self.0.blob(r);
         }
     }
 
     fn answers(&self, response: &[u8]) -> Result<Vec<GoAnswer>, String> {
-        let mut r = Cursor::new(response);
-        if r.take(4)? != b"HRGO" {
-            return Err("the response does not start with HRGO".into());
-        }
-        let answers = self
-            .ops
-            .iter()
-            .map(|op| {
-                Ok(match op {
-                    Op::Write => GoAnswer::Written(r.blob()?),
-                    Op::Read => {
-                        let n = r.int()?;
-                        let records = (0..n).map(|_| r.blob()).collect::<Result<_, String>>()?;
-                        let error = match r.byte()? {
-                            0 => None,
-                            _ => Some(r.string()?),
-                        };
-                        GoAnswer::Read(GoRead { records, error })
-                    }
-                })
+        self.0.answers(response, |r, op| {
+            Ok(match op {
+                Op::Write => GoAnswer::Written(r.blob()?),
+                Op::Read => {
+                    let n = r.int()?;
+                    let records = (0..n).map(|_| r.blob()).collect::<Result<_, String>>()?;
+                    let error = match r.byte()? {
+                        0 => None,
+                        _ => Some(r.string()?),
+                    };
+                    GoAnswer::Read(GoRead { records, error })
+                }
             })
-            .collect::<Result<Vec<_>, String>>()?;
-        r.end()?;
-        Ok(answers)
+        })
     }
 }
 
@@ -192,7 +161,7 @@ impl GoPeer {
             &mut Command::new(&self.binary),
             &self.runs,
             name,
-            &batch.bytes,
+            batch.0.bytes(),
         );
         batch
             .answers(&response)

@@ -528,6 +528,14 @@ impl JavaPeer {
     pub fn request_path(&self, name: &str) -> PathBuf {
         self.runs.join(format!("{name}.req"))
     }
+
+    /// How to repeat the run `name` of random cases from `seed`, for a [`crate::report::Report`].
+    pub fn reproduce(&self, seed: u64, name: &str) -> String {
+        format!(
+            "Repeat with HADOOP_RECORD_INTEROP_SEED={seed}; request: {}",
+            self.request_path(name).display()
+        )
+    }
 }
 
 fn join_paths(parts: &[&str]) -> String {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::java::{driver_classpath, zookeeper_jdk, Jdk};
 use crate::tools::{self, run, run_batch, say};
-use crate::wire::Cursor;
+use crate::wire::Request;
 
 /// ZooKeeper's jar and tools, and our jute driver compiled against them.
 pub struct ZkPeer {
@@ -64,7 +64,7 @@ impl ZkPeer {
     pub fn run(&self, name: &str, batch: &JuteBatch) -> Vec<JuteAnswer> {
         let mut driver = self.jdk.command(&self.classpath);
         driver.arg("hadooprecord.zookeeper.JuteDriver");
-        let response = run_batch(&mut driver, &self.runs, name, &batch.bytes);
+        let response = run_batch(&mut driver, &self.runs, name, batch.0.bytes());
         batch
             .answers(&response)
             .unwrap_or_else(|e| panic!("the jute driver's answer to {name}: {e}"))
@@ -205,96 +205,57 @@ enum Op {
     String,
 }
 
-/// Operations for one run of the jute driver (`JuteDriver.java` documents the protocol).
-pub struct JuteBatch {
-    bytes: Vec<u8>,
-    ops: Vec<Op>,
-}
-
-const MAGIC: &[u8; 4] = b"ZKJT";
+/// Operations for one run of the jute driver (none by default; `JuteDriver.java` documents
+/// the protocol).
+pub struct JuteBatch(Request<Op>);
 
 impl Default for JuteBatch {
     fn default() -> Self {
-        Self::new()
+        JuteBatch(Request::new(b"ZKJT", Some(1)))
     }
 }
 
 impl JuteBatch {
-    /// An empty batch.
-    pub fn new() -> Self {
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&1i32.to_be_bytes());
-        JuteBatch {
-            bytes,
-            ops: Vec::new(),
-        }
-    }
-
     /// Java reads one record of `class` from `bytes` and writes it back.
     pub fn round_trip(&mut self, class: &str, bytes: &[u8]) {
-        self.op(1, Op::RoundTrip);
-        self.blob(class.as_bytes());
-        self.blob(bytes);
+        self.0.op(1, Op::RoundTrip);
+        self.0.blob(class.as_bytes());
+        self.0.blob(bytes);
     }
 
     /// `class.signature()`.
     pub fn signature(&mut self, class: &str) {
-        self.op(2, Op::Signature);
-        self.blob(class.as_bytes());
+        self.0.op(2, Op::Signature);
+        self.0.blob(class.as_bytes());
     }
 
     /// `count` random records of `class`, seeded with `seed`.
     pub fn generate(&mut self, class: &str, seed: u64, count: u32) {
-        self.op(3, Op::Generate(count));
-        self.blob(class.as_bytes());
-        self.bytes.extend_from_slice(&seed.to_be_bytes());
-        self.bytes.extend_from_slice(&count.to_be_bytes());
+        self.0.op(3, Op::Generate(count));
+        self.0.blob(class.as_bytes());
+        self.0.put(&seed.to_be_bytes());
+        self.0.put(&count.to_be_bytes());
     }
 
     /// Java's `readString` of `bytes` (the string's bytes, without the length), written back
     /// with `writeString`.
     pub fn string(&mut self, bytes: &[u8]) {
-        self.op(4, Op::String);
-        self.blob(bytes);
-    }
-
-    fn op(&mut self, code: u8, op: Op) {
-        self.bytes.push(code);
-        self.ops.push(op);
-    }
-
-    fn blob(&mut self, b: &[u8]) {
-        let n = i32::try_from(b.len()).expect("a blob under 2 GiB");
-        self.bytes.extend_from_slice(&n.to_be_bytes());
-        self.bytes.extend_from_slice(b);
+        self.0.op(4, Op::String);
+        self.0.blob(bytes);
     }
 
     fn answers(&self, response: &[u8]) -> Result<Vec<JuteAnswer>, String> {
-        let mut r = Cursor::new(response);
-        if r.take(4)? != MAGIC || r.int()? != 1 {
-            return Err("the response does not start with ZKJT, version 1".into());
-        }
-        let answers = self
-            .ops
-            .iter()
-            .map(|op| {
-                Ok(match op {
-                    Op::RoundTrip => JuteAnswer::RoundTrip(match r.byte()? {
-                        0 => Ok((r.int()? as u32, r.blob()?)),
-                        _ => Err(r.string()?),
-                    }),
-                    Op::Signature => JuteAnswer::Signature(r.string()?),
-                    Op::Generate(n) => {
-                        JuteAnswer::Generated((0..*n).map(|_| r.blob()).collect::<Result<_, _>>()?)
-                    }
-                    Op::String => JuteAnswer::String(match r.byte()? {
-                        0 => Ok(r.blob()?),
-                        _ => Err(r.string()?),
-                    }),
-                })
+        self.0.answers(response, |r, op| {
+            Ok(match op {
+                Op::RoundTrip => {
+                    JuteAnswer::RoundTrip(r.or_error(|r| Ok((r.int()? as u32, r.blob()?)))?)
+                }
+                Op::Signature => JuteAnswer::Signature(r.string()?),
+                Op::Generate(n) => {
+                    JuteAnswer::Generated((0..*n).map(|_| r.blob()).collect::<Result<_, _>>()?)
+                }
+                Op::String => JuteAnswer::String(r.or_error(|r| r.blob())?),
             })
-            .collect::<Result<Vec<_>, String>>()?;
-        r.end()?;
-        Ok(answers)
+        })
     }
 }

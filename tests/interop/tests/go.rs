@@ -69,44 +69,109 @@ fn non_empty(records: &[Vec<u8>]) -> Vec<Vec<u8>> {
     records.iter().filter(|r| !r.is_empty()).cloned().collect()
 }
 
-#[test]
-fn mesos_go_and_we_read_and_write_the_same_streams() {
-    let Some(peer) = GoPeer::get() else { return };
-    let seed = seed();
-    let sets = sample(&records(), cases(400), seed);
-    let mut batch = GoBatch::new();
-    for set in &sets {
-        batch.mesos_read(&mesos_bytes(set));
-        batch.mesos_write(set);
+/// A framing both Go and we write and read, for [`both_ways`].
+struct Framing<S> {
+    /// Go's side, for messages.
+    go: &'static str,
+    /// Our bytes of a record set, written with the settings `S`.
+    ours: fn(&[Vec<u8>], &S) -> Vec<u8>,
+    /// Asks Go to read a file of ours, then to write the set it holds.
+    ask: fn(&mut GoBatch, &[u8], &[Vec<u8>], &S),
+    /// What our strict reader reads of Go's bytes.
+    read: fn(&[u8]) -> GoRead,
+    /// The records Go reads of a set.
+    go_reads: fn(&[Vec<u8>]) -> Vec<Vec<u8>>,
+}
+
+/// Random record sets both ways through `framing`: Go reads each set as we write it, writes
+/// it byte for byte as we do, and we read Go's bytes back as the set.
+fn both_ways<S: std::fmt::Debug>(
+    peer: &GoPeer,
+    run: &str,
+    framing: &Framing<S>,
+    inputs: &[(Vec<Vec<u8>>, S)],
+    report: &mut Report,
+) {
+    let mut batch = GoBatch::default();
+    for (set, settings) in inputs {
+        (framing.ask)(&mut batch, &(framing.ours)(set, settings), set, settings);
     }
-    let answers = peer.run("mesos", &batch);
-    let mut report = Report::new("Mesos RecordIO vs mesos-go", format!("seed {seed}"));
-    for (set, pair) in sets.iter().zip(answers.chunks(2)) {
-        let ours = mesos_bytes(set);
+    let answers = peer.run(run, &batch);
+    let go_side = framing.go;
+    for ((set, settings), pair) in inputs.iter().zip(answers.chunks(2)) {
+        let ours = (framing.ours)(set, settings);
         let go = go_read(&pair[0]);
-        // mesos-go skips empty records (a deliberate difference: we deliver them).
-        report.check(go.records == non_empty(set) && go.error.is_none(), || {
-            format!("mesos-go read our {} records as {go:?}", set.len())
-        });
+        report.check(
+            go.records == (framing.go_reads)(set) && go.error.is_none(),
+            || {
+                format!(
+                    "{go_side} read our {} records ({settings:?}) as {go:?}",
+                    set.len()
+                )
+            },
+        );
         let theirs = go_written(&pair[1]);
         report.check(theirs == ours, || {
+            let at = ours.iter().zip(theirs).position(|(a, b)| a != b);
             format!(
-                "mesos-go wrote {} records differently:\n  ours {ours:?}\n  Go   {theirs:?}",
-                set.len()
+                "{go_side} wrote {} records ({settings:?}) differently: {} vs {} bytes, first \
+                 difference at {at:?}",
+                set.len(),
+                ours.len(),
+                theirs.len()
             )
         });
-        let back = our_mesos(theirs, MesosOptions::default());
+        let back = (framing.read)(theirs);
         report.check(back.records == *set && back.error.is_none(), || {
             format!(
-                "we read mesos-go's stream of {} records as {back:?}",
+                "we read {go_side}'s bytes of {} records ({settings:?}) as {back:?}",
                 set.len()
             )
         });
     }
-    report.finish(&format!(
-        "{} random record sets both ways (seed {seed})",
-        sets.len()
-    ));
+}
+
+/// Mesos RecordIO, which has no settings; mesos-go skips empty records (a deliberate
+/// difference: we deliver them).
+const MESOS: Framing<()> = Framing {
+    go: "mesos-go",
+    ours: |set, ()| mesos_bytes(set),
+    ask: |batch, file, set, ()| {
+        batch.mesos_read(file);
+        batch.mesos_write(set);
+    },
+    read: |file| our_mesos(file, MesosOptions::default()),
+    go_reads: non_empty,
+};
+
+/// `count` random inputs from `strategy` (unless `HADOOP_RECORD_INTEROP_CASES` says
+/// otherwise), checked against the Go peer by `check` in a report titled `title`; `check`
+/// says what the inputs were, for the summary.
+fn random_checks<T>(
+    title: &str,
+    strategy: impl Strategy<Value = T>,
+    count: usize,
+    check: impl FnOnce(&GoPeer, &[T], &mut Report) -> &'static str,
+) {
+    let Some(peer) = GoPeer::get() else { return };
+    let seed = seed();
+    let inputs = sample(&strategy, cases(count), seed);
+    let mut report = Report::new(title, format!("seed {seed}"));
+    let what = check(peer, &inputs, &mut report);
+    report.finish(&format!("{} {what} (seed {seed})", inputs.len()));
+}
+
+#[test]
+fn mesos_go_and_we_read_and_write_the_same_streams() {
+    random_checks(
+        "Mesos RecordIO vs mesos-go",
+        (records(), Just(())),
+        400,
+        |peer, sets, report| {
+            both_ways(peer, "mesos", &MESOS, sets, report);
+            "random record sets both ways"
+        },
+    );
 }
 
 /// A length line as mesos-go accepts it: ASCII blanks around the digits (it trims them).
@@ -129,32 +194,29 @@ fn noisy_length_lines() -> impl Strategy<Value = (Vec<Vec<u8>>, Vec<u8>)> {
 
 #[test]
 fn our_lenient_mesos_reader_accepts_what_mesos_go_accepts() {
-    let Some(peer) = GoPeer::get() else { return };
-    let seed = seed();
-    let inputs = sample(&noisy_length_lines(), cases(400), seed);
-    let mut batch = GoBatch::new();
-    for (_, file) in &inputs {
-        batch.mesos_read(file);
-    }
-    let answers = peer.run("mesos-lenient", &batch);
-    let mut report = Report::new(
+    random_checks(
         "lenient Mesos length lines vs mesos-go",
-        format!("seed {seed}"),
+        noisy_length_lines(),
+        400,
+        |peer, inputs, report| {
+            let mut batch = GoBatch::default();
+            for (_, file) in inputs {
+                batch.mesos_read(file);
+            }
+            let answers = peer.run("mesos-lenient", &batch);
+            for ((records, file), answer) in inputs.iter().zip(&answers) {
+                let go = go_read(answer);
+                let lenient = our_mesos(file, MesosOptions::default().with_lenient(true));
+                report.check(go.records == *records && go.error.is_none(), || {
+                    format!("mesos-go read {file:?} as {go:?}")
+                });
+                report.check(lenient == *go, || {
+                    format!("lenient, we read {file:?} as {lenient:?}; mesos-go as {go:?}")
+                });
+            }
+            "streams with blanks around the lengths"
+        },
     );
-    for ((records, file), answer) in inputs.iter().zip(&answers) {
-        let go = go_read(answer);
-        let lenient = our_mesos(file, MesosOptions::default().with_lenient(true));
-        report.check(go.records == *records && go.error.is_none(), || {
-            format!("mesos-go read {file:?} as {go:?}")
-        });
-        report.check(lenient == *go, || {
-            format!("lenient, we read {file:?} as {lenient:?}; mesos-go as {go:?}")
-        });
-    }
-    report.finish(&format!(
-        "{} streams with blanks around the lengths (seed {seed})",
-        inputs.len()
-    ));
 }
 
 #[test]
@@ -172,7 +234,7 @@ fn where_our_mesos_reader_differs_from_mesos_go() {
         // A stream cut inside a record: both report it.
         (b"3\nabc5\nab", "cut inside a record"),
     ];
-    let mut batch = GoBatch::new();
+    let mut batch = GoBatch::default();
     for (file, _) in cases {
         batch.mesos_read(file);
     }
@@ -253,49 +315,29 @@ fn our_paddle(file: &[u8], options: PaddleReadOptions) -> GoRead {
     GoRead::collect(PaddleReader::with_options(file, options))
 }
 
+/// Paddle's chunks, with the writer's settings; Go reads every record.
+const PADDLE: Framing<(i32, Compressor)> = Framing {
+    go: "Go",
+    ours: |set, settings| paddle_bytes(set, *settings),
+    ask: |batch, file, set, (max, compressor)| {
+        batch.paddle_read(file);
+        batch.paddle_write(set, *max, compressor.id() as u8);
+    },
+    read: |file| our_paddle(file, PaddleReadOptions::default()),
+    go_reads: <[Vec<u8>]>::to_vec,
+};
+
 #[test]
 fn paddle_files_are_byte_identical_with_gos_writer_and_read_by_go() {
-    let Some(peer) = GoPeer::get() else { return };
-    let seed = seed();
-    let inputs = sample(&(records(), paddle_settings()), cases(300), seed);
-    let mut batch = GoBatch::new();
-    for (set, settings) in &inputs {
-        batch.paddle_read(&paddle_bytes(set, *settings));
-        batch.paddle_write(set, settings.0, settings.1.id() as u8);
-    }
-    let answers = peer.run("paddle", &batch);
-    let mut report = Report::new("Paddle RecordIO vs Go", format!("seed {seed}"));
-    for ((set, settings), pair) in inputs.iter().zip(answers.chunks(2)) {
-        let ours = paddle_bytes(set, *settings);
-        let go = go_read(&pair[0]);
-        report.check(go.records == *set && go.error.is_none(), || {
-            format!(
-                "Go read our file of {} records ({settings:?}) as {go:?}",
-                set.len()
-            )
-        });
-        let theirs = go_written(&pair[1]);
-        report.check(theirs == ours, || {
-            let at = ours.iter().zip(theirs).position(|(a, b)| a != b);
-            format!(
-                "Go wrote {} records ({settings:?}) differently: {} vs {} bytes, first difference at {at:?}",
-                set.len(),
-                ours.len(),
-                theirs.len()
-            )
-        });
-        let back = our_paddle(theirs, PaddleReadOptions::default());
-        report.check(back.records == *set && back.error.is_none(), || {
-            format!(
-                "we read Go's file of {} records ({settings:?}) as {back:?}",
-                set.len()
-            )
-        });
-    }
-    report.finish(&format!(
-        "{} random record sets, every compressor, both ways (seed {seed})",
-        inputs.len()
-    ));
+    random_checks(
+        "Paddle RecordIO vs Go",
+        (records(), paddle_settings()),
+        300,
+        |peer, inputs, report| {
+            both_ways(peer, "paddle", &PADDLE, inputs, report);
+            "random record sets, every compressor, both ways"
+        },
+    );
 }
 
 #[test]
@@ -306,7 +348,7 @@ fn where_our_paddle_reader_is_more_forgiving_than_gos() {
     let mut file = paddle_bytes(&records, (10, Compressor::None));
     let second_payload = 20 + (2 * 9) + 20 + 3;
     file[second_payload] ^= 0xff;
-    let mut batch = GoBatch::new();
+    let mut batch = GoBatch::default();
     batch.paddle_read(&file);
     let answers = peer.run("paddle-differences", &batch);
     let go = go_read(&answers[0]);

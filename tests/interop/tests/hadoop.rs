@@ -13,32 +13,31 @@ use interop_tests::differential::{
 };
 use interop_tests::java::JavaPeer;
 
+/// Runs `check` against the classes Hadoop's rcc generates, unless the peers are skipped.
+fn with_hadoop<T>(check: fn(&'static JavaPeer) -> T) {
+    if let Some(peer) = JavaPeer::hadoop() {
+        check(peer);
+    }
+}
+
 #[test]
 fn hadoop_reads_and_rewrites_our_bytes_identically() {
-    if let Some(peer) = JavaPeer::hadoop() {
-        peer_reads_and_rewrites_our_bytes(peer);
-    }
+    with_hadoop(peer_reads_and_rewrites_our_bytes);
 }
 
 #[test]
 fn we_read_and_rewrite_what_hadoop_writes_identically() {
-    if let Some(peer) = JavaPeer::hadoop() {
-        we_read_and_rewrite_what_the_peer_writes(peer);
-    }
+    with_hadoop(we_read_and_rewrite_what_the_peer_writes);
 }
 
 #[test]
 fn compare_to_equals_and_hash_code_are_hadoops() {
-    if let Some(peer) = JavaPeer::hadoop() {
-        comparisons_agree_with_ours(peer);
-    }
+    with_hadoop(comparisons_agree_with_ours);
 }
 
 #[test]
 fn signatures_are_hadoops() {
-    if let Some(peer) = JavaPeer::hadoop() {
-        signatures_agree_with_ours(peer);
-    }
+    with_hadoop(signatures_agree_with_ours);
 }
 
 /// `PartialOrd` (and `Ord`, where there is no float) of the Rust records `rcc` generates

@@ -6,6 +6,8 @@
 
 mod support;
 
+use std::path::PathBuf;
+
 use fixture_harness::{hadoop_java, Encoding};
 use hadoop_record_compiler::backend::java::JavaApi;
 use interop_tests::batch::{Answer, Batch, Comparison};
@@ -17,44 +19,35 @@ use interop_tests::java::{Classes, JavaPeer};
 use interop_tests::report::{mismatch, Report};
 use interop_tests::{encode, seed, FORMATS};
 
-#[test]
-fn hadoop_reads_and_rewrites_our_bytes_through_our_classes() {
+/// Runs `check` against our classes on Hadoop 2.10.2 and on Hadoop 3's remnant, unless the
+/// peers are skipped.
+fn with_our_classes<T>(check: fn(&'static JavaPeer) -> T) {
     for peer in [JavaPeer::ours(), JavaPeer::ours_hadoop3()]
         .into_iter()
         .flatten()
     {
-        peer_reads_and_rewrites_our_bytes(peer);
+        check(peer);
     }
+}
+
+#[test]
+fn hadoop_reads_and_rewrites_our_bytes_through_our_classes() {
+    with_our_classes(peer_reads_and_rewrites_our_bytes);
 }
 
 #[test]
 fn we_read_and_rewrite_what_our_classes_write() {
-    for peer in [JavaPeer::ours(), JavaPeer::ours_hadoop3()]
-        .into_iter()
-        .flatten()
-    {
-        we_read_and_rewrite_what_the_peer_writes(peer);
-    }
+    with_our_classes(we_read_and_rewrite_what_the_peer_writes);
 }
 
 #[test]
 fn our_classes_compare_hash_and_raw_compare_as_they_should() {
-    for peer in [JavaPeer::ours(), JavaPeer::ours_hadoop3()]
-        .into_iter()
-        .flatten()
-    {
-        comparisons_agree_with_ours(peer);
-    }
+    with_our_classes(comparisons_agree_with_ours);
 }
 
 #[test]
 fn our_signatures_are_hadoops() {
-    for peer in [JavaPeer::ours(), JavaPeer::ours_hadoop3()]
-        .into_iter()
-        .flatten()
-    {
-        signatures_agree_with_ours(peer);
-    }
+    with_our_classes(signatures_agree_with_ours);
 }
 
 /// Every fixture file, read by our classes with Hadoop's readers and written again with
@@ -239,10 +232,38 @@ fn our_classes_and_hadoops_agree_exactly() {
     ));
 }
 
-fn ddl(name: &str) -> Vec<std::path::PathBuf> {
+/// Our classes for the schemas `ddl` on `api`, built now and kept for the rest of the run
+/// (the checks take a peer that lives as long as the tests).
+fn ours_for(ddl: &[PathBuf], api: JavaApi) -> &'static JavaPeer {
+    Box::leak(Box::new(JavaPeer::build(ddl, Classes::Ours(api))))
+}
+
+fn ddl(name: &str) -> Vec<PathBuf> {
     vec![interop_tests::tools::repo_root()
         .join("tests/interop/ddl")
         .join(name)]
+}
+
+/// A check of our classes against Hadoop's runtime.
+type Check = fn(&'static JavaPeer);
+
+/// Our classes for the schemas `ddl` compile without a warning on both APIs; on each API of
+/// `checked`, they pass `checks`. `what` names them when the peers are skipped.
+fn ours_compile_and_behave(what: &str, ddl: &[PathBuf], checked: &[JavaApi], checks: &[Check]) {
+    if interop_tests::tools::skipped(what) {
+        return;
+    }
+    for api in [JavaApi::Hadoop2, JavaApi::Hadoop3] {
+        if checked.contains(&api) {
+            let peer = ours_for(ddl, api);
+            for check in checks {
+                check(peer);
+            }
+        } else {
+            let built = JavaPeer::try_build(ddl, Classes::Ours(api));
+            assert!(built.is_ok(), "{}", built.err().unwrap_or_default());
+        }
+    }
 }
 
 /// The names Hadoop's rcc gets wrong (Java keywords, `Comparator`, names hiding packages,
@@ -250,18 +271,16 @@ fn ddl(name: &str) -> Vec<std::path::PathBuf> {
 /// APIs, and behave: random values cross both ways, comparisons agree.
 #[test]
 fn awkward_names_compile_and_behave() {
-    if interop_tests::tools::skipped("the Java names corpus") {
-        return;
-    }
-    for api in [JavaApi::Hadoop2, JavaApi::Hadoop3] {
-        let peer: &'static JavaPeer = Box::leak(Box::new(JavaPeer::build(
-            &ddl("java_names.jr"),
-            Classes::Ours(api),
-        )));
-        peer_reads_and_rewrites_our_bytes(peer);
-        comparisons_agree_with_ours(peer);
-        signatures_agree_with_ours(peer);
-    }
+    ours_compile_and_behave(
+        "the Java names corpus",
+        &ddl("java_names.jr"),
+        &[JavaApi::Hadoop2, JavaApi::Hadoop3],
+        &[
+            peer_reads_and_rewrites_our_bytes,
+            |peer| drop(comparisons_agree_with_ours(peer)),
+            |peer| signatures_agree_with_ours(peer),
+        ],
+    );
 }
 
 /// The names stress corpus (`compiler/tests/ddl/names/stress.jr`: every word reserved or
@@ -270,18 +289,14 @@ fn awkward_names_compile_and_behave() {
 /// cross both ways with Hadoop's runtime.
 #[test]
 fn the_names_stress_corpus_compiles_and_behaves() {
-    if interop_tests::tools::skipped("the names stress corpus") {
-        return;
-    }
-    let stress = vec![interop_tests::tools::repo_root().join("compiler/tests/ddl/names/stress.jr")];
-    let hadoop3 = JavaPeer::try_build(&stress, Classes::Ours(JavaApi::Hadoop3));
-    assert!(hadoop3.is_ok(), "{}", hadoop3.err().unwrap_or_default());
-    let peer: &'static JavaPeer = Box::leak(Box::new(JavaPeer::build(
-        &stress,
-        Classes::Ours(JavaApi::Hadoop2),
-    )));
-    peer_reads_and_rewrites_our_bytes(peer);
-    signatures_agree_with_ours(peer);
+    ours_compile_and_behave(
+        "the names stress corpus",
+        &[interop_tests::tools::repo_root().join("compiler/tests/ddl/names/stress.jr")],
+        &[JavaApi::Hadoop2],
+        &[peer_reads_and_rewrites_our_bytes, |peer| {
+            signatures_agree_with_ours(peer)
+        }],
+    );
 }
 
 /// Hadoop's rcc output for a class whose fields are all records does not compile; ours does.

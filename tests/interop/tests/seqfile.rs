@@ -29,39 +29,64 @@ use interop_tests::report::Report;
 use interop_tests::tools::say;
 use interop_tests::{cases, encode, sample, seed};
 
-/// What Hadoop 2.10.2 writes in pure Java (GzipCodec needs its native library there).
-const HADOOP2_WRITES: &[Codec] = &[Codec::Deflate, Codec::BZip2];
-/// What Hadoop 2.10.2 reads in pure Java.
-const HADOOP2_READS: &[Codec] = &[Codec::Deflate, Codec::BZip2, Codec::Gzip];
-/// The codecs of Hadoop 3.4.2 tested there (snappy-java, lz4-java, BuiltInGzipCompressor).
-const HADOOP3: &[Codec] = &[Codec::Gzip, Codec::Snappy, Codec::Lz4];
+/// A Hadoop release under test, and the codecs it has in pure Java.
+struct Hadoop {
+    /// Its Java peer, built on first use; `None` when the peers are skipped.
+    peer: fn() -> Option<&'static JavaPeer>,
+    /// The codecs it writes.
+    writes: &'static [Codec],
+    /// The codecs it reads.
+    reads: &'static [Codec],
+    /// Hadoop 3 takes any sync interval; Hadoop 2 has one.
+    hadoop3: bool,
+    version: &'static str,
+}
+
+impl Hadoop {
+    /// Runs `check` against this release, unless the peers are skipped.
+    fn check(&self, check: fn(&'static JavaPeer, &Hadoop)) {
+        if let Some(peer) = (self.peer)() {
+            check(peer, self);
+        }
+    }
+}
+
+/// Hadoop 2.10.2 in pure Java: GzipCodec needs its native library to write.
+const HADOOP_2: Hadoop = Hadoop {
+    peer: JavaPeer::hadoop,
+    writes: &[Codec::Deflate, Codec::BZip2],
+    reads: &[Codec::Deflate, Codec::BZip2, Codec::Gzip],
+    hadoop3: false,
+    version: "2.10.2",
+};
+
+/// Hadoop 3.4.2 with the codecs tested there (snappy-java, lz4-java, BuiltInGzipCompressor).
+const HADOOP_3: Hadoop = Hadoop {
+    peer: JavaPeer::ours_hadoop3,
+    writes: &[Codec::Gzip, Codec::Snappy, Codec::Lz4],
+    reads: &[Codec::Gzip, Codec::Snappy, Codec::Lz4],
+    hadoop3: true,
+    version: "3.4.2",
+};
 
 #[test]
 fn hadoop_2_reads_our_files_whole_and_in_splits() {
-    if let Some(peer) = JavaPeer::hadoop() {
-        hadoop_reads_ours(peer, HADOOP2_READS, "2.10.2");
-    }
+    HADOOP_2.check(hadoop_reads_ours);
 }
 
 #[test]
 fn we_read_and_rewrite_hadoop_2s_files() {
-    if let Some(peer) = JavaPeer::hadoop() {
-        we_read_hadoops(peer, HADOOP2_WRITES, false, "2.10.2");
-    }
+    HADOOP_2.check(we_read_hadoops);
 }
 
 #[test]
 fn hadoop_3_reads_our_gzip_snappy_lz4_files() {
-    if let Some(peer) = JavaPeer::ours_hadoop3() {
-        hadoop_reads_ours(peer, HADOOP3, "3.4.2");
-    }
+    HADOOP_3.check(hadoop_reads_ours);
 }
 
 #[test]
 fn we_read_and_rewrite_hadoop_3s_files() {
-    if let Some(peer) = JavaPeer::ours_hadoop3() {
-        we_read_hadoops(peer, HADOOP3, true, "3.4.2");
-    }
+    HADOOP_3.check(we_read_hadoops);
 }
 
 /// A small deterministic generator for the files' shapes (values come from proptest).
@@ -313,7 +338,8 @@ fn header_matches(case: &Case, theirs: &SeqContent) -> bool {
 }
 
 /// Hadoop reads our random files whole and in splits.
-fn hadoop_reads_ours(peer: &'static JavaPeer, codecs: &[Codec], version: &str) {
+fn hadoop_reads_ours(peer: &'static JavaPeer, hadoop: &Hadoop) {
+    let (codecs, version) = (hadoop.reads, hadoop.version);
     let seed = seed();
     let mut files = random_cases(peer, codecs, cases(60), seed);
     files.extend(large_cases(codecs, seed));
@@ -329,11 +355,10 @@ fn hadoop_reads_ours(peer: &'static JavaPeer, codecs: &[Codec], version: &str) {
     }
     let run = format!("seqfile-read-ours-{version}");
     let answers = peer.run(&run, &batch);
-    let reproduce = format!(
-        "Repeat with HADOOP_RECORD_INTEROP_SEED={seed}; request: {}",
-        peer.request_path(&run).display()
+    let mut report = Report::new(
+        format!("our SequenceFiles → Hadoop {version}"),
+        peer.reproduce(seed, &run),
     );
-    let mut report = Report::new(format!("our SequenceFiles → Hadoop {version}"), reproduce);
     let mut answers = answers.into_iter();
     let mut records = 0;
     for (case, file) in files.iter().zip(&sent) {
@@ -351,18 +376,7 @@ fn hadoop_reads_ours(peer: &'static JavaPeer, codecs: &[Codec], version: &str) {
             }
             other => report.check(false, || format!("{what}: Hadoop failed: {other:?}")),
         }
-        for split in case.splits(file.len() as u64) {
-            let answer = answers.next().expect("an answer per split");
-            let ours = our_records(file, Some(split));
-            report.check(
-                matches!(&answer, Answer::SeqRead(Ok(t)) if Ok(&t.records) == ours.as_ref()),
-                || {
-                    format!(
-                        "{what}: split {split:?}: Hadoop's records differ from ours ({answer:?})"
-                    )
-                },
-            );
-        }
+        splits_agree(&mut report, &mut answers, case, file, "our");
     }
     say(&format!(
         "{} files, {records} records read by Hadoop {version}",
@@ -372,7 +386,8 @@ fn hadoop_reads_ours(peer: &'static JavaPeer, codecs: &[Codec], version: &str) {
 }
 
 /// We read Hadoop's random files whole and in Hadoop's splits, and write them again.
-fn we_read_hadoops(peer: &'static JavaPeer, codecs: &[Codec], hadoop3: bool, version: &str) {
+fn we_read_hadoops(peer: &'static JavaPeer, hadoop: &Hadoop) {
+    let (codecs, hadoop3, version) = (hadoop.writes, hadoop.hadoop3, hadoop.version);
     let seed = seed();
     let mut files = random_cases(peer, codecs, cases(60), seed ^ 0x5eed);
     files.extend(large_cases(codecs, seed));
@@ -410,13 +425,9 @@ fn we_read_hadoops(peer: &'static JavaPeer, codecs: &[Codec], hadoop3: bool, ver
     }
     let run = format!("seqfile-write-{version}");
     let answers = peer.run(&run, &batch);
-    let reproduce = format!(
-        "Repeat with HADOOP_RECORD_INTEROP_SEED={seed}; request: {}",
-        peer.request_path(&run).display()
-    );
     let mut report = Report::new(
         format!("Hadoop {version}'s SequenceFiles → us"),
-        reproduce.clone(),
+        peer.reproduce(seed, &run),
     );
     let (mut identical, mut compared) = (0, 0);
     let mut written = Vec::new();
@@ -478,22 +489,35 @@ fn we_read_hadoops(peer: &'static JavaPeer, codecs: &[Codec], hadoop3: bool, ver
     let answers = peer.run(&run, &batch);
     let mut answers = answers.into_iter();
     for (case, file) in &written {
-        for split in case.splits(file.len() as u64) {
-            let answer = answers.next().expect("an answer per split");
-            let ours = our_records(file, Some(split));
-            report.check(
-                matches!(&answer, Answer::SeqRead(Ok(t)) if Ok(&t.records) == ours.as_ref()),
-                || {
-                    format!(
-                        "{}: split {split:?} of Hadoop's file: records differ ({answer:?})",
-                        describe(case)
-                    )
-                },
-            );
-        }
+        splits_agree(&mut report, &mut answers, case, file, "Hadoop's");
     }
     say(&format!(
         "{compared} files written by Hadoop {version}: {identical} rewritten byte for byte"
     ));
     report.finish("SequenceFile checks");
+}
+
+/// Hadoop's next answers, one per split of `file` (`whose` file: ours or Hadoop's), hold the
+/// records our split reader reads from that split.
+fn splits_agree(
+    report: &mut Report,
+    answers: &mut impl Iterator<Item = Answer>,
+    case: &Case,
+    file: &[u8],
+    whose: &str,
+) {
+    for split in case.splits(file.len() as u64) {
+        let answer = answers.next().expect("an answer per split");
+        let ours = our_records(file, Some(split));
+        report.check(
+            matches!(&answer, Answer::SeqRead(Ok(t)) if Ok(&t.records) == ours.as_ref()),
+            || {
+                format!(
+                    "{}: split {split:?} of {whose} file: Hadoop's records differ from ours \
+                     ({answer:?})",
+                    describe(case)
+                )
+            },
+        );
+    }
 }

@@ -132,14 +132,25 @@ final class RandomRecords {
         return maxBytes == 4 ? (int) v : v;
     }
 
+    private static final float[] FLOAT_SPECIALS = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY,
+        Float.NEGATIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE, Float.MIN_NORMAL, 1e7f, 9999999f, 1e-3f,
+        9.999e-4f, 0.1f};
+
+    private static final double[] DOUBLE_SPECIALS = {0d, -0d, Double.NaN, Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, Double.MIN_NORMAL, 1e7, 9999999.999999998,
+        1e-3, 9.999999999999998e-4, 0.1, 2e23};
+
+    /** n / 2^s for n in [-1000, 1000] and s below {@code shifts}: few digits in any notation. */
+    private double fraction(int shifts) {
+        return (double) (random.nextInt(2001) - 1000) / (1 << random.nextInt(shifts));
+    }
+
     private float randomFloat() {
         switch (random.nextInt(4)) {
             case 0:
-                float[] specials = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
-                    Float.MIN_VALUE, Float.MAX_VALUE, Float.MIN_NORMAL, 1e7f, 9999999f, 1e-3f, 9.999e-4f, 0.1f};
-                return specials[random.nextInt(specials.length)];
+                return FLOAT_SPECIALS[random.nextInt(FLOAT_SPECIALS.length)];
             case 1:
-                return (float) (random.nextInt(2001) - 1000) / (1 << random.nextInt(12));
+                return (float) fraction(12);
             default:
                 return Float.intBitsToFloat(random.nextInt());
         }
@@ -148,12 +159,9 @@ final class RandomRecords {
     private double randomDouble() {
         switch (random.nextInt(4)) {
             case 0:
-                double[] specials = {0d, -0d, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-                    Double.MIN_VALUE, Double.MAX_VALUE, Double.MIN_NORMAL, 1e7, 9999999.999999998, 1e-3,
-                    9.999999999999998e-4, 0.1, 2e23};
-                return specials[random.nextInt(specials.length)];
+                return DOUBLE_SPECIALS[random.nextInt(DOUBLE_SPECIALS.length)];
             case 1:
-                return (double) (random.nextInt(2001) - 1000) / (1 << random.nextInt(20));
+                return fraction(20);
             default:
                 return Double.longBitsToDouble(random.nextLong());
         }

@@ -2,10 +2,6 @@ package hadooprecord.avro;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.TreeSet;
 
 import org.apache.avro.NameValidator;
@@ -30,36 +26,29 @@ public final class Compatibility {
   private Compatibility() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      System.err.println("usage: Compatibility REQUEST RESPONSE");
-      System.exit(2);
-    }
-    List<String> pairs = Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8);
-    StringBuilder out = new StringBuilder();
-    for (String pair : pairs) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      String[] paths = pair.split("\t", 2);
-      try {
-        Schema writer = parse(paths[0]);
-        Schema reader = parse(paths[1]);
-        SchemaPairCompatibility result =
-            SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
-        if (result.getType() == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-          out.append("compatible\n");
-        } else {
-          TreeSet<String> kinds = new TreeSet<>();
-          for (Incompatibility i : result.getResult().getIncompatibilities()) {
-            kinds.add(i.getType().name());
-          }
-          out.append("incompatible\t").append(String.join(",", kinds)).append('\n');
+    LineRequests.serve("Compatibility", args, Compatibility::answer);
+  }
+
+  /** Answers the line {@code WRITER.avsc\tREADER.avsc}. */
+  private static void answer(String pair, StringBuilder out) {
+    String[] paths = pair.split("\t", 2);
+    try {
+      Schema writer = parse(paths[0]);
+      Schema reader = parse(paths[1]);
+      SchemaPairCompatibility result =
+          SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
+      if (result.getType() == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+        out.append("compatible\n");
+      } else {
+        TreeSet<String> kinds = new TreeSet<>();
+        for (Incompatibility i : result.getResult().getIncompatibilities()) {
+          kinds.add(i.getType().name());
         }
-      } catch (RuntimeException | IOException e) {
-        out.append("error\t").append(e.toString().replace('\n', ' ')).append('\n');
+        out.append("incompatible\t").append(String.join(",", kinds)).append('\n');
       }
+    } catch (RuntimeException | IOException e) {
+      out.append("error\t").append(e.toString().replace('\n', ' ')).append('\n');
     }
-    Files.writeString(Path.of(args[1]), out, StandardCharsets.UTF_8);
   }
 
   private static Schema parse(String path) throws IOException {

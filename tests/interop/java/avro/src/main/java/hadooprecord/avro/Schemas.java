@@ -2,9 +2,6 @@ package hadooprecord.avro;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,26 +39,19 @@ public final class Schemas {
   private Schemas() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      System.err.println("usage: Schemas REQUEST RESPONSE");
-      System.exit(2);
+    LineRequests.serve("Schemas", args, Schemas::answer);
+  }
+
+  /** Answers the line {@code PATH} of an .avsc file. */
+  private static void answer(String path, StringBuilder out) {
+    try {
+      Schema schema = new Schema.Parser(NameValidator.STRICT_VALIDATOR).parse(new File(path));
+      StringBuilder described = new StringBuilder();
+      describe(schema, described);
+      out.append("file ").append(path).append('\n').append(described);
+    } catch (RuntimeException | IOException e) {
+      out.append("error ").append(path).append('\t').append(escape(e.toString())).append('\n');
     }
-    List<String> paths = Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8);
-    StringBuilder out = new StringBuilder();
-    for (String path : paths) {
-      if (path.isEmpty()) {
-        continue;
-      }
-      try {
-        Schema schema = new Schema.Parser(NameValidator.STRICT_VALIDATOR).parse(new File(path));
-        StringBuilder described = new StringBuilder();
-        describe(schema, described);
-        out.append("file ").append(path).append('\n').append(described);
-      } catch (RuntimeException | IOException e) {
-        out.append("error ").append(path).append('\t').append(escape(e.toString())).append('\n');
-      }
-    }
-    Files.writeString(Path.of(args[1]), out, StandardCharsets.UTF_8);
   }
 
   /** Every DDL record of {@code top}, each once: its name, doc and fields. */
