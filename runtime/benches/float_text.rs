@@ -1,6 +1,8 @@
 //! Java float/double text: formatting and parsing throughput.
 //!
-//! `cargo bench -p hadoop-record --bench float_text`
+//! `cargo bench -p hadoop-record --bench float_text`; with `ARCHIVE_BENCH_CLOCK=cpu` (as for
+//! the `archives` bench) it measures the benchmark thread's CPU time, which leaves out time
+//! spent waiting for a core on a shared machine.
 //!
 //! Formatting is timed in both styles: `push_double` / `push_float` are JDK 19+'s text
 //! (`FloatText::Shortest`), `legacy_double` / `legacy_float` JDK 8–18's (`FloatText::Legacy`,
@@ -12,18 +14,22 @@
 //! `0.25`), "random" ones are uniform bit patterns (16–17 digits, large exponents). Doubles
 //! are also timed by the way Java lays them out, each of 16–17 digits: "plain" in [0, 10⁶),
 //! "large" in [10⁷, 10²³) and "small" in [10⁻²³, 10⁻³) (Java's `E` form, each decade alike),
-//! "negative" (the three in turn, negated) and "subnormal" (of every bit length).
+//! "negative" (the three in turn, negated) and "subnormal" (of every bit length); these
+//! classes once more in `float_text/format_many`, batches of 65,536, which the branch
+//! predictor cannot learn as it learns 1,024 values repeated.
+
+mod support;
 
 use std::hint::black_box;
 
-use criterion::measurement::WallTime;
-use criterion::{
-    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
-};
+use criterion::measurement::Measurement;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use hadoop_record::archive::text::{parse_double, parse_float, push_double, push_float};
 use hadoop_record::archive::FloatText;
 
 const BATCH: usize = 1024;
+/// The batch of `float_text/format_many`.
+const MANY: usize = 65_536;
 
 /// SplitMix64, so the inputs are the same on every run.
 fn bit_patterns(seed: u64) -> impl Iterator<Item = u64> {
@@ -49,11 +55,11 @@ fn random_doubles() -> Vec<f64> {
         .collect()
 }
 
-/// Doubles of the class `class` (see the top).
-fn doubles_of(class: &str) -> Vec<f64> {
+/// `count` doubles of the class `class` (see the top).
+fn doubles_of(class: &str, count: usize) -> Vec<f64> {
     let mut bits = bit_patterns(3);
     let mut next = move || bits.next().unwrap_or(0);
-    (0..BATCH)
+    (0..count)
         .map(|i| {
             let (class, sign) = match class {
                 "negative" => (["plain", "large", "small"][i % 3], -1.0),
@@ -85,8 +91,8 @@ fn random_floats() -> Vec<f32> {
 }
 
 /// Times `write` of each of `values` (a batch) into `out`, as `id` of the values `name`.
-fn bench_writes<T: Copy>(
-    group: &mut BenchmarkGroup<'_, WallTime>,
+fn bench_writes<T: Copy, M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
     out: &mut Vec<u8>,
     (id, name): (&str, &str),
     values: &[T],
@@ -103,14 +109,14 @@ fn bench_writes<T: Copy>(
     });
 }
 
-fn format(c: &mut Criterion) {
+fn format<M: Measurement>(c: &mut Criterion<M>) {
     let mut group = c.benchmark_group("float_text/format");
     group.throughput(Throughput::Elements(BATCH as u64));
     let mut out = Vec::with_capacity(BATCH * 32);
     let classes = ["plain", "large", "small", "negative", "subnormal"];
     let doubles = [("short", short_doubles()), ("random", random_doubles())]
         .into_iter()
-        .chain(classes.map(|class| (class, doubles_of(class))));
+        .chain(classes.map(|class| (class, doubles_of(class, BATCH))));
     for (name, values) in doubles {
         let g = &mut group;
         bench_writes(g, &mut out, ("push_double", name), &values, push_double);
@@ -146,6 +152,21 @@ fn format(c: &mut Criterion) {
         );
     }
     group.finish();
+
+    // The same classes in batches of 65,536: too many for the branch predictor to learn, as
+    // in a writer's stream of records (figures per batch of [`MANY`]).
+    let mut group = c.benchmark_group("float_text/format_many");
+    group.throughput(Throughput::Elements(MANY as u64));
+    let mut out = Vec::with_capacity(MANY * 32);
+    for class in classes {
+        let values = doubles_of(class, MANY);
+        let g = &mut group;
+        bench_writes(g, &mut out, ("push_double", class), &values, push_double);
+        bench_writes(g, &mut out, ("legacy_double", class), &values, |out, v| {
+            FloatText::Legacy.push_double(out, v)
+        });
+    }
+    group.finish();
 }
 
 fn texts<T>(values: &[T], write: fn(&mut Vec<u8>, T)) -> Vec<Vec<u8>>
@@ -163,8 +184,8 @@ where
 }
 
 /// Times `parse` of each of `texts` (a batch), as `id` of the values `name`.
-fn bench_parses(
-    group: &mut BenchmarkGroup<'_, WallTime>,
+fn bench_parses<M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
     (id, name): (&str, &str),
     texts: &[Vec<u8>],
     parse: impl Fn(&[u8]) -> f64,
@@ -180,7 +201,7 @@ fn bench_parses(
     });
 }
 
-fn parse(c: &mut Criterion) {
+fn parse<M: Measurement>(c: &mut Criterion<M>) {
     let mut group = c.benchmark_group("float_text/parse");
     group.throughput(Throughput::Elements(BATCH as u64));
     for (name, values) in [("short", short_doubles()), ("random", random_doubles())] {
@@ -203,5 +224,10 @@ fn parse(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, format, parse);
-criterion_main!(benches);
+fn run<M: Measurement>(mut c: Criterion<M>) {
+    format(&mut c);
+    parse(&mut c);
+    c.final_summary();
+}
+
+support::bench_main!(run);

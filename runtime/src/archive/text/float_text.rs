@@ -172,6 +172,39 @@ mod tests {
         );
     }
 
+    /// A buffer with room gets the text written in place, one without it through the stack:
+    /// the same bytes after what it held, without allocating when it had room.
+    #[test]
+    fn texts_are_alike_in_place_and_through_the_stack() {
+        let values = [
+            1e23,
+            -0.1,
+            12.5,
+            1e7,
+            1.0e-5,
+            f64::MIN_POSITIVE,
+            4.9e-324,
+            0.0,
+            f64::NAN,
+        ];
+        for t in FloatText::ALL {
+            for v in values {
+                let mut roomy = Vec::with_capacity(100);
+                roomy.extend_from_slice(b"x,");
+                let capacity = roomy.capacity();
+                t.push_double(&mut roomy, v);
+                t.push_float(&mut roomy, v as f32);
+                assert_eq!(roomy.capacity(), capacity);
+                let mut tight = b"x,".to_vec();
+                t.push_double(&mut tight, v);
+                t.push_float(&mut tight, v as f32);
+                assert_eq!(roomy, tight, "{t} {v:e}");
+                let text = [t.double_to_string(v), t.float_to_string(v as f32)].concat();
+                assert_eq!(&roomy[2..], text.as_bytes());
+            }
+        }
+    }
+
     #[test]
     fn specials_are_alike() {
         for t in FloatText::ALL {

@@ -48,11 +48,24 @@ fn push_formatted<const LEN: usize>(
     out: &mut Vec<u8>,
     format: impl FnOnce(&mut [u8; ROOM]) -> usize,
 ) {
-    let mut buf = [0u8; ROOM];
-    let n = format(&mut buf).min(LEN);
-    // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
-    out.extend_from_slice(&buf[..LEN]);
-    out.truncate(out.len() - (LEN - n));
+    let start = out.len();
+    if out.capacity() - start >= ROOM {
+        // Written in place, then cut: a text built elsewhere and copied would be read back
+        // right after its bytes were stored, and a load that spans several stores waits
+        // until they reach the cache.
+        out.extend_from_slice(&[0; ROOM]);
+        let n = match (&mut out[start..]).try_into() {
+            Ok(buf) => format(buf).min(LEN),
+            Err(_) => 0,
+        };
+        out.truncate(start + n);
+    } else {
+        let mut buf = [0u8; ROOM];
+        let n = format(&mut buf).min(LEN);
+        // A fixed-size copy (inlined) and a truncation beat a variable-length memcpy call.
+        out.extend_from_slice(&buf[..LEN]);
+        out.truncate(start + n);
+    }
 }
 
 /// Appends the text of `v` that `format` writes for a finite non-zero value, at most `LEN`
@@ -66,7 +79,9 @@ pub(super) fn push_with<const LEN: usize, T: Into<f64> + Copy>(
 ) {
     push_formatted::<LEN>(out, |buf| {
         let wide: f64 = v.into();
-        if wide.is_finite() && wide != 0.0 {
+        // One test for the rare cases: zero, infinite or NaN.
+        let magnitude = wide.to_bits() & !(1 << 63);
+        if magnitude.wrapping_sub(1) < f64::INFINITY.to_bits() - 1 {
             format(v, buf)
         } else {
             special(wide, buf)
@@ -207,23 +222,23 @@ fn move16(buf: &mut [u8; ROOM], from: usize, to: usize) {
     buf[to..to + 16].copy_from_slice(&chunk);
 }
 
-/// Writes `E` and `exp` (`E7`, `E-324`) at `at`, returning the end.
+/// Writes `E` and `exp` (`E7`, `E-324`; |exp| < 1000) at `at`, returning the end. The
+/// three digits of |exp| go out in one word, shifted past its leading zeros: no branch on
+/// its length, which varies from value to value.
 #[inline(always)]
 pub(super) fn put_exponent(buf: &mut [u8; ROOM], at: usize, exp: i32) -> usize {
     buf[at] = b'E';
     buf[at + 1] = b'-';
-    let mut i = at + 1 + usize::from(exp < 0);
+    let i = at + 1 + usize::from(exp < 0);
     let e = exp.unsigned_abs();
-    if e >= 100 {
-        buf[i] = b'0' + (e / 100) as u8;
-        i += 1;
-    }
-    if e >= 10 {
-        buf[i] = b'0' + (e / 10 % 10) as u8;
-        i += 1;
-    }
-    buf[i] = b'0' + (e % 10) as u8;
-    i + 1
+    let len = 1 + usize::from(e >= 10) + usize::from(e >= 100);
+    // ⌊x/10⌋ = x·205 >> 11 for x < 1029, ⌊x/10⌋ = x·103 >> 10 for x < 100.
+    let tens = (e * 205) >> 11;
+    let hundreds = (tens * 103) >> 10;
+    let digits = hundreds | (tens - hundreds * 10) << 8 | (e - tens * 10) << 16;
+    let digits = (digits + 0x30_3030) >> (8 * (3 - len));
+    buf[i..i + 4].copy_from_slice(&digits.to_le_bytes());
+    i + len
 }
 
 /// zmij's `1.2345e-7` or `1e+16` (the `e` at `e`) as Java's `1.2345E-7` or `1.0E16`: `E`
@@ -353,6 +368,15 @@ mod tests {
         ];
         for &(v, text) in cases {
             assert_eq!(double_to_string(v), text, "{v:e}");
+        }
+    }
+
+    #[test]
+    fn exponents_of_every_length() {
+        for exp in -400..=400 {
+            let mut buf = [b'x'; ROOM];
+            let end = put_exponent(&mut buf, 3, exp);
+            assert_eq!(&buf[3..end], format!("E{exp}").as_bytes());
         }
     }
 

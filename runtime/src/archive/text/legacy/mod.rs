@@ -29,7 +29,8 @@
 //! product and a table of powers of five, and gives up when its error bounds cannot decide
 //! a step (a few values in 10,000); then [`exact`] runs the big-integer loop in `u128` or
 //! fixed-size multi-word integers, and the `long` loop runs as Java's, wrapping arithmetic
-//! and all.
+//! and all. The integer path converts its digits at once rather than one at a time; the
+//! digits go to text eight at a time ([`ascii`]), laid out in registers ([`layout`]).
 
 /// `[1, base, base², …]`, `n` powers of type `t`, computed at compile time (a macro: a `const fn`
 /// cannot be generic over the integer type).
@@ -46,11 +47,14 @@ macro_rules! powers {
 }
 
 mod approx;
+mod ascii;
 mod digit_loop;
 mod exact;
+mod layout;
 mod pow5;
 
-use super::write::{put_exponent, ROOM};
+use super::write::ROOM;
+use ascii::{Ascii24, LEAD};
 use digit_loop::wrapping_digits;
 
 /// Bits of the significand field of a `double` (`EXP_SHIFT`).
@@ -69,12 +73,16 @@ pub(super) const MAX_LEN: usize = 26;
 /// Java's `digits` array: at most 20 digits, of which `getChars` allows 19.
 const DIGITS: usize = 20;
 
-/// The bytes [`Decimal::layout`] moves at once: more than any digits it moves.
-const BLOCK: usize = 24;
+/// 10^i.
+const POW10: [u64; 20] = powers!(u64; 20, 10);
 
-/// Room in [`Decimal::digits`]: the digits start at most at 19 (one digit developed from
-/// the end of Java's array) and a block may be moved from 7 digits on.
-const ROOM_DIGITS: usize = 56;
+/// The number of decimal digits of `x` > 0: from its bit length (1233/4096 ≈ log₁₀ 2), one
+/// more if it reaches that power of ten.
+#[inline(always)]
+fn decimal_len(x: u64) -> usize {
+    let guess = (((64 - x.leading_zeros()) * 1233) >> 12) as usize;
+    guess + usize::from(x >= POW10[guess])
+}
 
 /// Approximately ⌈log₂ 5ⁱ⌉ (`N_5_BITS`), as Java has it.
 const N_5_BITS: [i32; 27] = [
@@ -88,6 +96,17 @@ const SMALL_5_POW: [i32; 14] = powers!(i32; 14, 5);
 /// 5ⁱ as `long` (`FDBigInteger.LONG_5_POW`).
 const LONG_5_POW: [i64; 27] = powers!(i64; 27, 5);
 
+/// The bit lengths of [`LONG_5_POW`].
+const LONG_5_POW_BITS: [i32; 27] = {
+    let mut bits = [0; 27];
+    let mut i = 0;
+    while i < 27 {
+        bits[i] = 64 - LONG_5_POW[i].leading_zeros() as i32;
+        i += 1;
+    }
+    bits
+};
+
 /// `insignificantDigitsNumber`: the decimal digits of 2ⁱ less one.
 const INSIGNIFICANT_DIGITS: [i32; 64] = [
     0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9,
@@ -97,7 +116,7 @@ const INSIGNIFICANT_DIGITS: [i32; 64] = [
 
 /// Writes JDK 8–18's `Double.toString(v)` of a finite non-zero `v` into `buf`, returning its
 /// length.
-#[inline]
+#[inline(always)]
 pub(super) fn format_double(v: f64, buf: &mut [u8; ROOM]) -> usize {
     let (bin_exp, fract, n_significant_bits) = unpack_double(v);
     dtoa(bin_exp, fract, n_significant_bits, true).layout(v < 0.0, buf)
@@ -143,13 +162,34 @@ fn unpack_float(v: f32) -> (i32, u64, i32) {
     (bin_exp, fract, (bin_exp + 150).min(24))
 }
 
-/// The decimal `0.d₁d₂…dₙ × 10^dec_exponent` that `dtoa` develops: `BinaryToASCIIBuffer`'s
-/// state.
+/// The decimal `0.d₁d₂…dₙ × 10^dec_exponent` that `dtoa` develops.
+#[derive(Clone, Copy)]
+struct Digits {
+    /// d₁…dₙ then zeros, 19 digits in all (after [`LEAD`] zeros).
+    ascii: Ascii24,
+    /// `nDigits`, at most 19: up to the last non-zero digit, or more (`roundup`'s carry
+    /// leaves zeros that Java prints).
+    len: usize,
+    /// `decExponent`.
+    dec_exponent: i32,
+}
+
+impl Digits {
+    /// d₁…dₙ, as ASCII.
+    #[cfg(test)]
+    fn text(&self) -> Vec<u8> {
+        self.ascii.bytes()[LEAD..LEAD + self.len].to_vec()
+    }
+}
+
+/// `BinaryToASCIIBuffer`'s state in Java's digit loops: the digits as Java's array holds
+/// them.
 struct Decimal {
-    /// The digits (ASCII) at `first..first + len`; what follows is junk.
-    digits: [u8; ROOM_DIGITS],
-    /// `firstDigitIndex`.
-    first: usize,
+    /// The digits (ASCII) at bytes `LEAD..LEAD + len` of these little-endian words, `0`
+    /// around them: as [`Digits`] has them. Written a byte at a time but read and written as
+    /// words, so that taking them out reads what was stored, as stored (a load that spans
+    /// several smaller stores waits until they reach the cache).
+    words: [u64; 4],
     /// `nDigits`.
     len: usize,
     /// `decExponent`.
@@ -157,10 +197,29 @@ struct Decimal {
 }
 
 impl Decimal {
-    /// The digits, as ASCII.
+    /// No digits yet.
+    fn new() -> Decimal {
+        Decimal {
+            words: [u64::from_le_bytes([b'0'; 8]); 4],
+            len: 0,
+            dec_exponent: 0,
+        }
+    }
+
+    /// The `i`-th digit.
     #[inline(always)]
-    fn digits(&self) -> &[u8] {
-        &self.digits[self.first..self.first + self.len]
+    fn digit(&self, i: usize) -> u8 {
+        let at = LEAD + i;
+        (self.words[at / 8] >> (8 * (at % 8))) as u8
+    }
+
+    /// Sets the `i`-th digit.
+    #[inline(always)]
+    fn set_digit(&mut self, i: usize, c: u8) {
+        let at = LEAD + i;
+        let shift = 8 * (at % 8);
+        let word = &mut self.words[at / 8];
+        *word = (*word & !(0xff << shift)) | (u64::from(c) << shift);
     }
 
     /// `roundup`: adds one to the last digit. A carry out of the first digit makes it `1`
@@ -169,71 +228,33 @@ impl Decimal {
         if self.len == 0 {
             return;
         }
-        let mut i = self.first + self.len - 1;
-        let mut q = self.digits[i];
+        let mut i = self.len - 1;
+        let mut q = self.digit(i);
         if q == b'9' {
-            while q == b'9' && i > self.first {
-                self.digits[i] = b'0';
+            while q == b'9' && i > 0 {
+                self.set_digit(i, b'0');
                 i -= 1;
-                q = self.digits[i];
+                q = self.digit(i);
             }
             if q == b'9' {
                 self.dec_exponent += 1;
-                self.digits[self.first] = b'1';
+                self.set_digit(0, b'1');
                 return;
             }
         }
-        self.digits[i] = q + 1;
+        self.set_digit(i, q + 1);
     }
 
-    /// `getChars`: the text, into `buf`, returning its length. The digits are moved in
-    /// blocks of [`BLOCK`] bytes (fixed-size moves, inlined), junk after them included, which
-    /// what follows overwrites or the length leaves out.
-    #[inline]
-    fn layout(&self, negative: bool, buf: &mut [u8; ROOM]) -> usize {
-        let (first, n) = (self.first, self.len);
-        let exp = self.dec_exponent;
-        let mut i = usize::from(negative);
-        buf[0] = b'-';
-        if exp > 0 && exp < 8 {
-            // Plain: d.ddd, the point after `exp` digits, zeros filling in.
-            let exp = exp as usize;
-            self.put_block(buf, i, first);
-            if n <= exp {
-                buf[i + n..i + n + 8].copy_from_slice(b"00000000");
-                buf[i + exp..i + exp + 2].copy_from_slice(b".0");
-                i += exp + 2;
-            } else {
-                buf[i + exp] = b'.';
-                self.put_block(buf, i + exp + 1, first + exp);
-                i += n + 1;
-            }
-        } else if exp <= 0 && exp > -3 {
-            // 0.0ddd
-            buf[i..i + 4].copy_from_slice(b"0.00");
-            let at = i + 2 + exp.unsigned_abs() as usize;
-            self.put_block(buf, at, first);
-            i = at + n;
-        } else {
-            // d.dddE±n
-            buf[i] = self.digits[first];
-            buf[i + 1] = b'.';
-            self.put_block(buf, i + 2, first + 1);
-            if n > 1 {
-                i += n + 1;
-            } else {
-                buf[i + 2] = b'0';
-                i += 3;
-            }
-            i = put_exponent(buf, i, exp - 1);
-        }
-        i
-    }
-
-    /// Moves the [`BLOCK`] bytes of `digits` from `from` to `buf` at `at`.
+    /// The digits as [`Digits`], byte for byte. Java's `getChars` prints at most 19 (its
+    /// buffer's room); the loops stop well before for a `double` or a `float`.
     #[inline(always)]
-    fn put_block(&self, buf: &mut [u8; ROOM], at: usize, from: usize) {
-        buf[at..at + BLOCK].copy_from_slice(&self.digits[from..from + BLOCK]);
+    fn to_digits(&self) -> Digits {
+        let [w0, w1, w2, _] = self.words;
+        Digits {
+            ascii: Ascii24::from_words([w0, w1, w2]),
+            len: self.len.min(19),
+            dec_exponent: self.dec_exponent,
+        }
     }
 }
 
@@ -250,7 +271,7 @@ struct Stop {
 #[inline(always)]
 fn push_digit(d: &mut Decimal, q: i64) {
     if d.len < DIGITS {
-        d.digits[d.len] = (q as u8).wrapping_add(b'0');
+        d.set_digit(d.len, (q as u8).wrapping_add(b'0'));
         d.len += 1;
     }
 }
@@ -360,24 +381,16 @@ fn e_form(dec_exp: i32) -> bool {
 /// `dtoa(binExp, fractBits, nSignificantBits, isCompatibleFormat = true)`: the digits of
 /// `fract · 2^(bin_exp − 52)`, where `fract` has its high-order bit at bit 52. `fast` tries
 /// the fixed-point loop before the exact one (off only in tests, which compare the two).
-fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> Decimal {
-    let mut d = Decimal {
-        digits: [b'0'; ROOM_DIGITS],
-        first: 0,
-        len: 0,
-        dec_exponent: 0,
-    };
+/// Inlined, as is all it calls but Java's loops: what it returns stays in registers.
+#[inline(always)]
+fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> Digits {
     let scaled = match plan(bin_exp, fract_bits, n_significant_bits) {
         Plan::Integer {
             value,
             insignificant,
-        } => {
-            develop_long_digits(&mut d, value, insignificant);
-            return d;
-        }
+        } => return develop_long_digits(value, insignificant),
         Plan::Loop(scaled) => scaled,
     };
-    let mut dec_exp = scaled.dec_exp;
     // The fixed-point loop first where Java's arithmetic is exact: the big-integer path, and
     // the long one where nothing overflows (values of few significant bits have few digits,
     // which Java's loop finds sooner).
@@ -387,21 +400,34 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> D
         Path::Big => true,
     };
     let strict = scaled.path == Path::Long;
-    let approx = (fast && exact_arithmetic)
-        .then(|| approx::digits(&mut d, &mut dec_exp, &scaled, strict))
-        .flatten();
-    let stop = match approx {
-        Some(stop) => stop,
-        None => {
-            // Not tried, or too close to call in fixed point: Java's loop.
-            d.len = 0;
-            dec_exp = scaled.dec_exp;
-            match scaled.path {
-                Path::Int => wrapping_digits::<i32>(&mut d, &mut dec_exp, &scaled),
-                Path::Long => wrapping_digits::<i64>(&mut d, &mut dec_exp, &scaled),
-                Path::Big => exact::digits(&mut d, &mut dec_exp, &scaled),
-            }
-        }
+    match (fast && exact_arithmetic)
+        .then(|| approx::digits(&scaled, strict))
+        .flatten()
+    {
+        Some(digits) => digits,
+        // Not tried, or too close to call in fixed point.
+        None => javas_loop(&scaled),
+    }
+}
+
+/// Java's digit loop for `scaled` (`int`, `long` or big-integer), then its rounding.
+/// Inlined, with the loop out of line filling a [`Decimal`] of this frame: so the digits are
+/// read back as they were stored, not from a copy in other pieces.
+#[inline(always)]
+fn javas_loop(scaled: &Scaled) -> Digits {
+    let mut d = Decimal::new();
+    develop_digits(scaled, &mut d);
+    d.to_digits()
+}
+
+/// The digits of [`javas_loop`], rounded, into `d`.
+#[inline(never)]
+fn develop_digits(scaled: &Scaled, d: &mut Decimal) {
+    let mut dec_exp = scaled.dec_exp;
+    let stop = match scaled.path {
+        Path::Int => wrapping_digits::<i32>(d, &mut dec_exp, scaled),
+        Path::Long => wrapping_digits::<i64>(d, &mut dec_exp, scaled),
+        Path::Big => exact::digits(d, &mut dec_exp, scaled),
     };
     d.dec_exponent = dec_exp + 1;
     // The last digit is rounded by the stopping condition.
@@ -409,7 +435,7 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> D
         if stop.low {
             if stop.low_digit_difference == 0 {
                 // A tie: the even digit.
-                if d.digits().last().is_some_and(|&c| c & 1 != 0) {
+                if d.len > 0 && d.digit(d.len - 1) & 1 != 0 {
                     d.roundup();
                 }
             } else if stop.low_digit_difference > 0 {
@@ -419,55 +445,59 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool) -> D
             d.roundup();
         }
     }
-    d
 }
 
 /// Whether Java's `long` loop on these numbers never overflows, and so computes what exact
 /// arithmetic does: B below 2⁶³, and 10·S and M small enough that b + m (b < 10·S, m at most
 /// 10·(10·S) or 100·M at the start) and m·10 stay below it.
+#[inline(always)]
 fn long_is_exact(fract: u64, [b5, b2, s5, s2, m5, m2]: [i32; 6]) -> bool {
-    // In range on the long path (see wrapping_digits).
-    let pow5 = |p5: i32| u128::from(LONG_5_POW[p5 as usize] as u64);
-    let limit = 1u128 << 63;
-    let b = u128::from(fract) * pow5(b5);
-    let tens = pow5(s5 + 1) << (s2 + 1);
-    let m = pow5(m5) << m2;
-    b2 < 63 && b < limit >> b2 && tens * 11 < limit && m * 100 < limit
+    // In range on the long path (see wrapping_digits). First by bit lengths, which settle
+    // nearly every value in a few additions, then exactly.
+    fits_by_bits(fract, [b5, b2, s5, s2, m5, m2]) || {
+        let pow5 = |p5: i32| u128::from(LONG_5_POW[p5 as usize] as u64);
+        let limit = 1u128 << 63;
+        let b = u128::from(fract) * pow5(b5);
+        let tens = pow5(s5 + 1) << (s2 + 1);
+        let m = pow5(m5) << m2;
+        b2 < 63 && b < limit >> b2 && tens * 11 < limit && m * 100 < limit
+    }
+}
+
+/// [`long_is_exact`]'s bounds by bit lengths (a product has at most the sum of its factors'):
+/// B, 11·(10·S) and 100·M of at most 63 bits.
+#[inline(always)]
+fn fits_by_bits(fract: u64, [b5, b2, s5, s2, m5, m2]: [i32; 6]) -> bool {
+    let bits5 = |p5: i32| LONG_5_POW_BITS[p5 as usize];
+    let fract_bits = 64 - fract.leading_zeros() as i32;
+    fract_bits + bits5(b5) + b2 <= 63
+        && bits5(s5 + 1) + s2 + 1 + 4 <= 63
+        && bits5(m5) + m2 + 7 <= 63
 }
 
 /// `developLongDigits(0, value, insignificant)`: the digits of the integer `value`, its last
 /// `insignificant` digits rounded away (half up), trailing zeros dropped.
-fn develop_long_digits(d: &mut Decimal, mut value: u64, insignificant: i32) {
-    let mut dec_exponent = 0;
+#[inline(always)]
+fn develop_long_digits(mut value: u64, insignificant: i32) -> Digits {
     if insignificant != 0 {
         // insignificant ≤ 11: 10^i = 5^i · 2^i fits.
         let pow10 = (LONG_5_POW[insignificant as usize] << insignificant) as u64;
         let residue = value % pow10;
         value /= pow10;
-        dec_exponent += insignificant;
         if residue >= pow10 >> 1 {
             value += 1;
         }
     }
-    let mut digitno = DIGITS - 1;
-    let mut c = value % 10;
-    value /= 10;
-    while c == 0 && value != 0 {
-        dec_exponent += 1;
-        c = value % 10;
-        value /= 10;
+    // In [1, 10¹⁹): value < 2⁶³ (or that over 10^i, rounded), and not 0. Java takes the
+    // digits one at a time from the end, skipping the trailing zeros; converted at once,
+    // they are the same, and the decimal exponent is their count.
+    let log10 = decimal_len(value) - 1;
+    let ascii = Ascii24::new(value * POW10[18 - log10]);
+    Digits {
+        ascii,
+        len: 24 - LEAD - ascii.trailing_zeros(),
+        dec_exponent: insignificant + log10 as i32 + 1,
     }
-    while value != 0 && digitno > 0 {
-        d.digits[digitno] = b'0' + c as u8;
-        digitno -= 1;
-        dec_exponent += 1;
-        c = value % 10;
-        value /= 10;
-    }
-    d.digits[digitno] = b'0' + c as u8;
-    d.dec_exponent = dec_exponent + 1;
-    d.first = digitno;
-    d.len = DIGITS - digitno;
 }
 
 /// `insignificantDigitsForPow2(p2)`: the decimal digits of 2^p2 less one, 0 below 2.
@@ -485,6 +515,7 @@ fn insignificant_digits_for_pow2(p2: i32) -> i32 {
 // Java's constants, 0.301029995663981 among them (not `LOG10_2`, which is longer): the
 // estimate, and with it the digits, must be Java's.
 #[allow(clippy::approx_constant)]
+#[inline(always)]
 fn estimate_dec_exp(fract_bits: u64, bin_exp: i32) -> i32 {
     const EXP_ONE: u64 = 1023 << EXP_SHIFT;
     const SIGN_BIT_MASK: u64 = 1 << 63;
@@ -587,8 +618,8 @@ mod tests {
             let fast = dtoa(bin_exp, fract, n, true);
             let exact = dtoa(bin_exp, fract, n, false);
             assert_eq!(
-                (fast.digits(), fast.dec_exponent),
-                (exact.digits(), exact.dec_exponent),
+                (fast.text(), fast.dec_exponent),
+                (exact.text(), exact.dec_exponent),
                 "{v:e}"
             );
             if let Plan::Loop(s) = plan(bin_exp, fract, n) {
@@ -597,16 +628,9 @@ mod tests {
                     Path::Big => false,
                     _ => continue,
                 };
-                let mut d = Decimal {
-                    digits: [b'0'; ROOM_DIGITS],
-                    first: 0,
-                    len: 0,
-                    dec_exponent: 0,
-                };
-                let mut dec_exp = s.dec_exp;
-                let stop = approx::digits(&mut d, &mut dec_exp, &s, strict);
+                let digits = approx::digits(&s, strict);
                 tried += 1;
-                given_up += usize::from(stop.is_none());
+                given_up += usize::from(digits.is_none());
             }
         }
         assert!(
@@ -655,6 +679,129 @@ mod tests {
             }
         }
         assert!(checked > 50_000, "{checked}");
+    }
+
+    /// `developLongDigits` as Java writes it, a digit at a time from the end.
+    fn java_long_digits(mut value: u64, insignificant: i32) -> (Vec<u8>, i32) {
+        let mut dec_exponent = 0;
+        if insignificant != 0 {
+            let pow10 = 10u64.pow(insignificant as u32);
+            let residue = value % pow10;
+            value /= pow10;
+            dec_exponent += insignificant;
+            if residue >= pow10 >> 1 {
+                value += 1;
+            }
+        }
+        let mut digits = Vec::new();
+        let mut c = value % 10;
+        value /= 10;
+        while c == 0 && value != 0 {
+            dec_exponent += 1;
+            c = value % 10;
+            value /= 10;
+        }
+        while value != 0 {
+            digits.push(b'0' + c as u8);
+            dec_exponent += 1;
+            c = value % 10;
+            value /= 10;
+        }
+        digits.push(b'0' + c as u8);
+        digits.reverse();
+        (digits, dec_exponent + 1)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        /// The integer path's digits, converted at once, are those of Java's loop: for
+        /// integers below 2⁶³ of every length, with trailing zeros, and every count of
+        /// insignificant digits.
+        #[test]
+        fn long_digits_are_javas(
+            bits in 1u64..1 << 63,
+            shift in 0u32..63,
+            zeros in 0u32..19,
+            insignificant in 0i32..12,
+        ) {
+            let value = (bits >> shift).max(1);
+            let value = value
+                .checked_mul(10u64.pow(zeros))
+                .filter(|&v| v < 1 << 63)
+                .unwrap_or(value);
+            // Java rounds a value of at least 10^i.
+            let insignificant = if value >= 10u64.pow(insignificant as u32) {
+                insignificant
+            } else {
+                0
+            };
+            let d = develop_long_digits(value, insignificant);
+            let (digits, dec_exponent) = java_long_digits(value, insignificant);
+            proptest::prop_assert_eq!(
+                (d.text(), d.dec_exponent),
+                (digits, dec_exponent),
+                "{} {}", value, insignificant
+            );
+        }
+
+        /// The fixed-point loop gives the exact loop's digits, on any bits of a `double`
+        /// and of a `float`.
+        #[test]
+        fn fixed_point_agrees_on_any_bits(bits: u64) {
+            let wide = f64::from_bits(bits);
+            let narrow = f32::from_bits(bits as u32);
+            let mut unpacked = Vec::new();
+            if wide.is_finite() && wide != 0.0 {
+                unpacked.push(unpack_double(wide));
+            }
+            if narrow.is_finite() && narrow != 0.0 {
+                unpacked.push(unpack_float(narrow));
+            }
+            for (bin_exp, fract, n) in unpacked {
+                let fast = dtoa(bin_exp, fract, n, true);
+                let exact = dtoa(bin_exp, fract, n, false);
+                proptest::prop_assert_eq!(
+                    (fast.text(), fast.dec_exponent),
+                    (exact.text(), exact.dec_exponent),
+                    "{:#x}", bits
+                );
+            }
+        }
+    }
+
+    /// The bounds by bit lengths never pass numbers that overflow Java's `long` loop.
+    #[test]
+    fn bit_lengths_bound_the_long_loop() {
+        let mut state = 0x853C_49E6_748F_EA9Bu64;
+        let mut passed = 0;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let fract = state >> (11 + state % 53);
+            let e = |shift: u32, n: u64| ((state >> shift) % n) as i32;
+            let exponents = [
+                e(0, 26),
+                e(8, 64),
+                e(16, 25),
+                e(24, 64),
+                e(32, 26),
+                e(40, 64),
+            ];
+            if fract != 0 && fits_by_bits(fract, exponents) {
+                passed += 1;
+                let [b5, b2, s5, s2, m5, m2] = exponents;
+                let pow5 = |p5: i32| 5u128.pow(p5 as u32);
+                assert!(
+                    (u128::from(fract) * pow5(b5)) << b2 < 1 << 63,
+                    "{exponents:?}"
+                );
+                assert!(11 * (pow5(s5 + 1) << (s2 + 1)) < 1 << 63, "{exponents:?}");
+                assert!(100 * (pow5(m5) << m2) < 1 << 63, "{exponents:?}");
+            }
+        }
+        assert!(passed > 1000, "{passed}");
     }
 
     #[test]
