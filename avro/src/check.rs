@@ -27,10 +27,10 @@ pub(crate) fn record_ends(schema: &Schema, data: &[u8], count: u64) -> Result<Ve
     for record in 0..count {
         let start = walk.pos;
         walk.value(&schema.root).map_err(|m| {
-            let path = walk.path.join("");
-            let within = if path.is_empty() {
+            let within = if walk.path.is_empty() {
                 String::new()
             } else {
+                let path: String = walk.path.iter().map(Step::to_string).collect();
                 format!(", field {path}")
             };
             format!(
@@ -58,11 +58,30 @@ struct Walk<'a> {
     pos: usize,
     /// Values the block may still hold beyond the bytes that back them.
     budget: usize,
-    /// The field path of the value being read, for messages (`.tags`, `[3]`).
-    path: Vec<String>,
+    /// The field path of the value being read, for messages (`.tags`, `[3]`): kept as steps
+    /// and spelled only for an error, as formatting it for every field of every record cost
+    /// more than the check itself.
+    path: Vec<Step<'a>>,
 }
 
-impl Walk<'_> {
+/// One step of a field path.
+enum Step<'a> {
+    Field(&'a str),
+    Item(u64),
+    Entry(u64),
+}
+
+impl std::fmt::Display for Step<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Field(name) => write!(f, ".{name}"),
+            Step::Item(i) => write!(f, "[{i}]"),
+            Step::Entry(i) => write!(f, "[entry {i}]"),
+        }
+    }
+}
+
+impl<'a> Walk<'a> {
     fn left(&self) -> usize {
         self.data.len() - self.pos
     }
@@ -133,7 +152,7 @@ impl Walk<'_> {
         Ok(())
     }
 
-    fn value(&mut self, ty: &Type) -> Result<(), String> {
+    fn value(&mut self, ty: &'a Type) -> Result<(), String> {
         match ty {
             Type::Null => Ok(()),
             Type::Boolean => match self.skip(1, "a boolean")?[0] {
@@ -152,7 +171,7 @@ impl Walk<'_> {
             Type::Array { items, .. } => {
                 let width = self.schema.width(items);
                 self.blocks(width, |walk, i| {
-                    walk.path.push(format!("[{i}]"));
+                    walk.path.push(Step::Item(i));
                     walk.value(items)?;
                     walk.path.pop();
                     Ok(())
@@ -162,7 +181,7 @@ impl Walk<'_> {
                 let width = 1 + self.schema.width(values);
                 self.blocks(width, |walk, i| {
                     walk.string()?;
-                    walk.path.push(format!("[entry {i}]"));
+                    walk.path.push(Step::Entry(i));
                     walk.value(values)?;
                     walk.path.pop();
                     Ok(())
@@ -183,7 +202,7 @@ impl Walk<'_> {
             Type::Named(i) => match &self.schema.named[*i].kind {
                 NamedKind::Record(fields) => {
                     for field in fields {
-                        self.path.push(format!(".{}", field.name));
+                        self.path.push(Step::Field(&field.name));
                         self.value(&field.ty)?;
                         self.path.pop();
                     }
