@@ -19,6 +19,8 @@ mod record;
 pub mod schema;
 mod single;
 mod stream;
+#[cfg(test)]
+mod test_cases;
 mod uninterrupted;
 pub mod value;
 

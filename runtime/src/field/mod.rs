@@ -47,6 +47,29 @@ macro_rules! bytes_field {
     };
 }
 
+/// The four comparisons of `Field` for a container of `T`s, each of `T`'s own lifted by
+/// `$total` (the total orders) or `$partial` (the partial ones): the container orders by its
+/// elements the same way in all four.
+macro_rules! lifted_comparisons {
+    ($total:ident, $partial:ident) => {
+        fn cmp_hadoop(&self, other: &Self) -> Ordering {
+            $total(self, other, T::cmp_hadoop)
+        }
+
+        fn key_cmp(&self, other: &Self) -> Ordering {
+            $total(self, other, T::key_cmp)
+        }
+
+        fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
+            $partial(self, other, T::partial_cmp_hadoop)
+        }
+
+        fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
+            $partial(self, other, T::partial_cmp_ties)
+        }
+    };
+}
+
 mod boxed;
 mod buffer;
 mod map;

@@ -114,21 +114,7 @@ impl<T: Nullable> Field for Option<T> {
         T::field_type(schema)
     }
 
-    fn cmp_hadoop(&self, other: &Self) -> Ordering {
-        nulls_first(self, other, T::cmp_hadoop)
-    }
-
-    fn key_cmp(&self, other: &Self) -> Ordering {
-        nulls_first(self, other, T::key_cmp)
-    }
-
-    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
-        partial_nulls_first(self, other, T::partial_cmp_hadoop)
-    }
-
-    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
-        partial_nulls_first(self, other, T::partial_cmp_ties)
-    }
+    lifted_comparisons!(nulls_first, partial_nulls_first);
 
     // Hadoop's binary encoding, which raw comparison works on, holds no null.
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {

@@ -64,21 +64,7 @@ impl<T: Field> Field for Vec<T> {
         FieldType::Vector(Box::new(T::field_type(schema)))
     }
 
-    fn cmp_hadoop(&self, other: &Self) -> Ordering {
-        lexicographic(self, other, T::cmp_hadoop)
-    }
-
-    fn key_cmp(&self, other: &Self) -> Ordering {
-        lexicographic(self, other, T::key_cmp)
-    }
-
-    fn partial_cmp_hadoop(&self, other: &Self) -> Option<Ordering> {
-        partial_lexicographic(self, other, T::partial_cmp_hadoop)
-    }
-
-    fn partial_cmp_ties(&self, other: &Self) -> Option<Ordering> {
-        partial_lexicographic(self, other, T::partial_cmp_ties)
-    }
+    lifted_comparisons!(lexicographic, partial_lexicographic);
 
     fn cmp_raw(a: &mut RawInput<'_>, b: &mut RawInput<'_>) -> Result<Ordering> {
         raw_sequence::compare(a, b, T::cmp_raw)

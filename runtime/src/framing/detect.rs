@@ -410,6 +410,7 @@ mod tests {
     use crate::framing::paddle::{Compressor, PaddleWriteOptions, PaddleWriter};
     use crate::framing::seqfile::{SeqWriteOptions, SeqWriter};
     use crate::framing::FrameWrite;
+    use crate::test_cases::check_each_input;
 
     fn paddle(options: PaddleWriteOptions) -> Vec<u8> {
         let mut w = PaddleWriter::with_options(Vec::new(), options);
@@ -482,16 +483,17 @@ mod tests {
             detect(b"SEQ\x06\x8f\x80"),
             Some(Detected::SeqFile { version: 6 })
         );
-        for not in [
-            &b"SEQ\x07\x05a.Key"[..],
-            b"SEQ\x00\x05a.Key",
-            b"SEQ\x06\x00",
-            b"SEQ\x06\x05a Key",
-            b"SEQUENCE,1\n",
-            b"SE",
-        ] {
-            assert_eq!(detect(not), None, "{not:?}");
-        }
+        check_each_input(
+            &[
+                b"SEQ\x07\x05a.Key",
+                b"SEQ\x00\x05a.Key",
+                b"SEQ\x06\x00",
+                b"SEQ\x06\x05a Key",
+                b"SEQUENCE,1\n",
+                b"SE",
+            ],
+            |not| assert_eq!(detect(not), None),
+        );
     }
 
     #[test]
@@ -507,17 +509,18 @@ mod tests {
 
     #[test]
     fn nothing_else_is_guessed() {
-        for plain in [
-            &b""[..],
-            b"5\nhello",
-            b"0\n",
-            b"'a,1\n",
-            b"<value>",
-            b"\x00\x00\x00\x04",
-            b"\x04\x03\x02",
-        ] {
-            assert_eq!(detect(plain), None, "{plain:?}");
-        }
+        check_each_input(
+            &[
+                b"",
+                b"5\nhello",
+                b"0\n",
+                b"'a,1\n",
+                b"<value>",
+                b"\x00\x00\x00\x04",
+                b"\x04\x03\x02",
+            ],
+            |plain| assert_eq!(detect(plain), None),
+        );
     }
 
     #[test]
@@ -573,15 +576,10 @@ mod tests {
         assert_eq!(looks_like(b"  <value>\n"), Some(Looks::Text("xml")));
         assert_eq!(looks_like(b"{\"a\":1}\n"), Some(Looks::Text("json")));
         // No line end, a control byte, bad UTF-8: not text.
-        for binary in [
-            &b"abc"[..],
-            b"a\x01b\n",
-            b"\xff\xfe\n",
-            b"",
-            b"\x7f\x01\x8c",
-        ] {
-            assert_eq!(looks_like(binary), None, "{binary:?}");
-        }
+        check_each_input(
+            &[b"abc", b"a\x01b\n", b"\xff\xfe\n", b"", b"\x7f\x01\x8c"],
+            |binary| assert_eq!(looks_like(binary), None),
+        );
         // A character cut by the end of what was read is still text.
         assert_eq!(
             looks_like(&"a\n\u{e9}".as_bytes()[..3]),

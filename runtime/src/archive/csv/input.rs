@@ -572,30 +572,28 @@ impl<R: Read> RecordInput for CsvInput<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_cases::check_each_input;
 
     #[test]
     fn the_integer_fast_path_agrees_with_the_general_one() {
-        for text in [
-            &b"0,"[..],
-            b"-0}",
-            b"123456789012345678\n",
-            b"-999999999999999999\r",
-            b"7,",
-        ] {
-            let (v, n) = scan_long(text).unwrap();
-            assert_eq!(Some(Some(v)), parse_long(&text[..n]), "{text:?}");
-            assert!(ends_field(text[n]));
-        }
-        for text in [
-            &b"1234567890123456789,"[..],
-            b"12",
-            b"-,",
-            b"1x,",
-            b"",
-            b"+1,",
-        ] {
-            assert_eq!(scan_long(text), None, "{text:?}");
-        }
+        check_each_input(
+            &[
+                b"0,",
+                b"-0}",
+                b"123456789012345678\n",
+                b"-999999999999999999\r",
+                b"7,",
+            ],
+            |text| {
+                let (v, n) = scan_long(text).unwrap();
+                assert_eq!(Some(Some(v)), parse_long(&text[..n]));
+                assert!(ends_field(text[n]));
+            },
+        );
+        check_each_input(
+            &[b"1234567890123456789,", b"12", b"-,", b"1x,", b"", b"+1,"],
+            |text| assert_eq!(scan_long(text), None),
+        );
     }
 
     #[test]
@@ -604,9 +602,9 @@ mod tests {
         assert_eq!(parse_long(b"9223372036854775807"), Some(Some(i64::MAX)));
         assert_eq!(parse_long(b"9223372036854775808"), Some(None));
         assert_eq!(parse_long(b"+007"), Some(Some(7)));
-        for bad in [&b""[..], b"-", b"1 ", b"0x1", b"1.0", b"--1"] {
-            assert_eq!(parse_long(bad), None, "{bad:?}");
-        }
+        check_each_input(&[b"", b"-", b"1 ", b"0x1", b"1.0", b"--1"], |bad| {
+            assert_eq!(parse_long(bad), None)
+        });
     }
 
     #[test]

@@ -458,6 +458,7 @@ pub(crate) fn length_line(mut n: u64, buf: &mut [u8; 21]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_cases::check_each_input;
 
     fn all(opts: MesosOptions, input: &[u8]) -> (Vec<Vec<u8>>, Option<Error>) {
         let mut dec = MesosDecoder::new(opts);
@@ -481,54 +482,47 @@ mod tests {
 
     #[test]
     fn strict_rejects_what_lenient_accepts() {
-        for line in [
-            &b" 5\n"[..],
-            b"5 \n",
-            b"\t5\n",
-            b"5\r\n",
-            b"+5\n",
-            b" +5 \r\n",
-        ] {
-            let mut input = line.to_vec();
-            input.extend_from_slice(b"hello");
-            let (recs, err) = all(MesosOptions::default(), &input);
-            assert!(recs.is_empty());
-            let err = err.unwrap();
-            assert_eq!(err.kind(), ErrorKind::Syntax, "{line:?}");
-            assert!(
-                err.message().ends_with(
-                    ": give --lenient to accept a sign, blanks and CR \
-                                         around lengths, as mesos-go and Mesos' Python decoder do"
-                ),
-                "{line:?}: {err}"
-            );
-            let (recs, err) = all(MesosOptions::default().with_lenient(true), &input);
-            assert!(err.is_none(), "{line:?}: {err:?}");
-            assert_eq!(recs, [b"hello".to_vec()]);
-        }
+        check_each_input(
+            &[b" 5\n", b"5 \n", b"\t5\n", b"5\r\n", b"+5\n", b" +5 \r\n"],
+            |line| {
+                let mut input = line.to_vec();
+                input.extend_from_slice(b"hello");
+                let (recs, err) = all(MesosOptions::default(), &input);
+                assert!(recs.is_empty());
+                let err = err.unwrap();
+                assert_eq!(err.kind(), ErrorKind::Syntax);
+                assert!(
+                    err.message().ends_with(
+                        ": give --lenient to accept a sign, blanks and CR around lengths, as \
+                         mesos-go and Mesos' Python decoder do"
+                    ),
+                    "{err}"
+                );
+                let (recs, err) = all(MesosOptions::default().with_lenient(true), &input);
+                assert!(err.is_none(), "{err:?}");
+                assert_eq!(recs, [b"hello".to_vec()]);
+            },
+        );
     }
 
     #[test]
     fn lenient_still_rejects_garbage() {
-        for line in [
-            &b"5 5\n"[..],
-            b"+\n",
-            b"++5\n",
-            b"-1\n",
-            b"0x5\n",
-            b"1_0\n",
-            b" \n",
-        ] {
-            let (_, err) = all(MesosOptions::default().with_lenient(true), line);
-            let err = err.unwrap();
-            assert_eq!(err.kind(), ErrorKind::Syntax, "{line:?}");
-            assert!(!err.message().contains("--lenient"), "{line:?}: {err}");
-        }
+        check_each_input(
+            &[
+                b"5 5\n", b"+\n", b"++5\n", b"-1\n", b"0x5\n", b"1_0\n", b" \n",
+            ],
+            |line| {
+                let (_, err) = all(MesosOptions::default().with_lenient(true), line);
+                let err = err.unwrap();
+                assert_eq!(err.kind(), ErrorKind::Syntax);
+                assert!(!err.message().contains("--lenient"), "{err}");
+            },
+        );
         // Strict, a byte lenient mode does not take either has no remedy.
-        for line in [&b"-1\n"[..], b"0x5\n", b"1_0\n", b"5-\n"] {
+        check_each_input(&[b"-1\n", b"0x5\n", b"1_0\n", b"5-\n"], |line| {
             let (_, err) = all(MesosOptions::default(), line);
-            assert!(!err.unwrap().message().contains("--lenient"), "{line:?}");
-        }
+            assert!(!err.unwrap().message().contains("--lenient"));
+        });
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::io::Write;
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
 use crate::by_name::from_name;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::framing::unavailable;
 
 /// A compression codec by its Hadoop class.
@@ -389,7 +389,20 @@ fn read_limited(reader: impl Read, limit: u64, out: &mut Vec<u8>) -> Result<(), 
     feature = "lz4"
 ))]
 fn too_large(limit: u64) -> String {
-    format!("it decompresses to more than the limit of {limit} bytes")
+    format!("{TOO_LARGE}{limit} bytes")
+}
+
+/// How [`too_large`]'s message starts.
+const TOO_LARGE: &str = "it decompresses to more than the limit of ";
+
+/// The kind of error an [`Engine::decompress`] message stands for: [`ErrorKind::Limit`] for
+/// output over the limit, [`ErrorKind::Syntax`] (damaged data) for the rest.
+pub(crate) fn decompress_error_kind(message: &str) -> ErrorKind {
+    if message.starts_with(TOO_LARGE) {
+        ErrorKind::Limit
+    } else {
+        ErrorKind::Syntax
+    }
 }
 
 #[cfg(any(feature = "snappy", feature = "lz4"))]
@@ -519,14 +532,17 @@ mod tests {
             e.compress(&raw, &mut stored).unwrap();
             let mut out = Vec::new();
             let m = e.decompress(&stored, 1000, &mut out).unwrap_err();
-            assert!(
-                m.contains("limit") || m.contains("more than"),
+            assert_eq!(
+                decompress_error_kind(&m),
+                ErrorKind::Limit,
                 "{codec:?}: {m}"
             );
             stored.truncate(stored.len() / 2);
-            assert!(
-                e.decompress(&stored, 1 << 20, &mut out).is_err(),
-                "{codec:?}"
+            let m = e.decompress(&stored, 1 << 20, &mut out).unwrap_err();
+            assert_eq!(
+                decompress_error_kind(&m),
+                ErrorKind::Syntax,
+                "{codec:?}: {m}"
             );
         }
     }

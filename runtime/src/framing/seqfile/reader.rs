@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::Read;
 use std::ops::Range;
 
-use super::codec::Engine;
+use super::codec::{decompress_error_kind, Engine};
 use super::header::Header;
 use super::read_log::{BlockSummary, Log};
 use super::source::Source;
@@ -425,11 +425,7 @@ impl<R: Read> SeqReader<R> {
                 {
                     return Err(damage(
                         at,
-                        if m.contains("limit") {
-                            ErrorKind::Limit
-                        } else {
-                            ErrorKind::Syntax
-                        },
+                        decompress_error_kind(&m),
                         format!(
                             "the record's value does not decompress ({}): {m}",
                             self.header.codec_class.as_deref().unwrap_or_default()
@@ -513,13 +509,8 @@ impl<R: Read> SeqReader<R> {
             .zip(BUFFERS)
         {
             if let Err(m) = engine.decompress(&window[range.clone()], limit, out) {
-                let kind = if m.contains("limit") {
-                    ErrorKind::Limit
-                } else {
-                    ErrorKind::Syntax
-                };
                 return Err(fail(
-                    kind,
+                    decompress_error_kind(&m),
                     format!("the block's {what} do not decompress: {m}"),
                 ));
             }

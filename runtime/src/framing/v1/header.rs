@@ -286,28 +286,26 @@ fn trim(mut s: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_cases::check_each_input;
 
     #[test]
     fn magic_lines() {
         assert_eq!(parse_magic(b"RecordIO v1.0").unwrap(), (1, 0));
         assert_eq!(parse_magic(b"RecordIO v1.17").unwrap(), (1, 17));
-        for bad in [
-            &b"RecordIO v1.01"[..],
-            b"RecordIO v01.0",
-            b"RecordIO v1",
-            b"RecordIO v1.0 ",
-            b"RecordIO V1.0",
-            b"RecordIO  v1.0",
-            b"RecordIO v1.0\r",
-            b"recordio v1.0",
-            b"RecordIO v1.99999999999",
-        ] {
-            assert_eq!(
-                parse_magic(bad).unwrap_err().kind(),
-                ErrorKind::Syntax,
-                "{bad:?}"
-            );
-        }
+        check_each_input(
+            &[
+                b"RecordIO v1.01",
+                b"RecordIO v01.0",
+                b"RecordIO v1",
+                b"RecordIO v1.0 ",
+                b"RecordIO V1.0",
+                b"RecordIO  v1.0",
+                b"RecordIO v1.0\r",
+                b"recordio v1.0",
+                b"RecordIO v1.99999999999",
+            ],
+            |bad| assert_eq!(parse_magic(bad).unwrap_err().kind(), ErrorKind::Syntax),
+        );
         assert_eq!(
             parse_magic(b"RecordIO v2.0").unwrap_err().kind(),
             ErrorKind::Unsupported

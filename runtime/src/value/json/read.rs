@@ -17,6 +17,20 @@ use crate::schema::{FieldType, Schema};
 use crate::value::key_cmp;
 use crate::value::Value;
 
+/// `DeserializeSeed` for a seed that is its own [`Visitor`]: it asks the deserializer for
+/// the data `$hint` names and visits what comes itself.
+macro_rules! seed_visits_itself {
+    ($seed:ty, $value:ty, $hint:ident) => {
+        impl<'de> DeserializeSeed<'de> for $seed {
+            type Value = $value;
+
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<$value, D::Error> {
+                d.$hint(self)
+            }
+        }
+    };
+}
+
 /// Where the reader is: the field path from the record to the value being read, how deeply
 /// records, vectors and maps are open (the readers' one nesting rule, [`Depth`]), and the
 /// kind of a failure the seed found itself (serde's errors carry only text).
@@ -139,13 +153,7 @@ impl de::Expected for Expected {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
+seed_visits_itself!(ValueSeed<'_, '_>, Value, deserialize_any);
 
 impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     type Value = Value;
@@ -405,13 +413,7 @@ struct EntrySeed<'s, 't> {
     trail: &'t mut Trail<'s>,
 }
 
-impl<'de> DeserializeSeed<'de> for EntrySeed<'_, '_> {
-    type Value = (Value, Value);
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(Value, Value), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+seed_visits_itself!(EntrySeed<'_, '_>, (Value, Value), deserialize_any);
 
 impl<'de> Visitor<'de> for EntrySeed<'_, '_> {
     type Value = (Value, Value);
@@ -495,13 +497,7 @@ struct FieldSeed<'s, 't> {
     trail: &'t mut Trail<'s>,
 }
 
-impl<'de> DeserializeSeed<'de> for FieldSeed<'_, '_> {
-    type Value = usize;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_str(self)
-    }
-}
+seed_visits_itself!(FieldSeed<'_, '_>, usize, deserialize_str);
 
 impl<'de> Visitor<'de> for FieldSeed<'_, '_> {
     type Value = usize;
