@@ -31,6 +31,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{files, records_or, runtime};
+use fixture_harness::bench::{load_average, Timing};
 use hadoop_record::schema::FieldType;
 use hadoop_record::Value;
 
@@ -206,16 +207,19 @@ fn main() {
     );
     println!("| --- | --- | --- | --- | --- | --- |");
     for (&(q, threads), (ours, theirs)) in runs.iter().zip(&best) {
-        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
-        let wall = ratio(ours.wall, theirs.wall);
+        let (cpu, wall) = ours.ratio(theirs);
         println!(
-            "| {} | {threads} | {ours} | {theirs} | {wall:.2} ({:.2}) | ≤ {TARGET} {} |",
+            "| {} | {threads} | {} | {} | {wall:.2} ({cpu:.2}) | ≤ {TARGET} {} |",
             QUERIES[q].0,
-            ratio(ours.cpu, theirs.cpu),
+            shown(*ours),
+            shown(*theirs),
             if wall <= TARGET { "met" } else { "NOT met" },
         );
     }
-    println!("| rcc sql start-up (`SELECT 1`, table registered) | 1 | {startup} | | | |");
+    println!(
+        "| rcc sql start-up (`SELECT 1`, table registered) | 1 | {} | | | |",
+        shown(startup)
+    );
 
     // Writing every record as Parquet: a dataset of part files, against DuckDB's COPY.
     let scratch = paddle.with_extension("write-bench");
@@ -258,12 +262,16 @@ fn main() {
     );
     println!("| --- | --- | --- | --- | --- | --- |");
     for (threads, (ours, theirs)) in [1, 2].into_iter().zip(best) {
-        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
-        let wall = ratio(ours.wall, theirs.wall);
+        let (cpu, wall) = ours.ratio(&theirs);
         println!(
-            "| `SELECT *` | {threads} | {ours} | {theirs} | {wall:.2} ({:.2}) | ≤ {WRITE_TARGET} {} |",
-            ratio(ours.cpu, theirs.cpu),
-            if wall <= WRITE_TARGET { "met" } else { "NOT met" },
+            "| `SELECT *` | {threads} | {} | {} | {wall:.2} ({cpu:.2}) | ≤ {WRITE_TARGET} {} |",
+            shown(ours),
+            shown(theirs),
+            if wall <= WRITE_TARGET {
+                "met"
+            } else {
+                "NOT met"
+            },
         );
     }
     let _ = std::fs::remove_dir_all(&scratch);
@@ -289,33 +297,10 @@ fn strings() -> Vec<String> {
         .collect()
 }
 
-/// Wall and CPU time of one run, or the best of several.
-#[derive(Clone, Copy)]
-struct Timing {
-    wall: Duration,
-    cpu: Duration,
-}
-
-impl Timing {
-    const MAX: Timing = Timing {
-        wall: Duration::MAX,
-        cpu: Duration::MAX,
-    };
-
-    /// The shorter wall time and the shorter CPU time of the two.
-    fn best(self, other: Timing) -> Timing {
-        Timing {
-            wall: self.wall.min(other.wall),
-            cpu: self.cpu.min(other.cpu),
-        }
-    }
-}
-
-impl std::fmt::Display for Timing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        write!(f, "{:.0} ms ({:.0} ms)", ms(self.wall), ms(self.cpu))
-    }
+/// `wall ms (CPU ms)`.
+fn shown(timing: Timing) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    format!("{:.0} ms ({:.0} ms)", ms(timing.wall), ms(timing.cpu))
 }
 
 /// Runs `command` to its end: its wall and CPU time (user and system, of it and its
@@ -370,12 +355,6 @@ fn json_line(from: &mut impl BufRead) -> serde_json::Value {
     let mut line = String::new();
     from.read_line(&mut line).unwrap();
     serde_json::from_str(&line).unwrap_or_else(|e| panic!("DuckDB said {line:?}: {e}"))
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// The cargo target directory: this bench runs as `<target>/release/deps/vs_duckdb-…`.

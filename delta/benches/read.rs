@@ -25,11 +25,9 @@ mod common;
 use std::path::Path;
 
 use common::{
-    answer, bench_dir, hits, load_average, register_delta, register_parquet, runtime, session,
-    tune_malloc, write, Source, Timing, To,
+    answer, load_average, open_delta, register_delta, register_parquet, session, show, start_run,
+    write, Source, Start, Timing, To,
 };
-use fixture_harness::bench::{env_or, measuring};
-use hadoop_record_delta::{DeltaTableProvider, TimeTravel};
 
 /// The target: `--from delta` at most this many times DataFusion's Parquet scan.
 const TARGET: f64 = 1.25;
@@ -47,20 +45,10 @@ enum Reader {
 }
 
 fn main() {
-    if !measuring() {
+    let Some(run) = start_run(10) else {
         return;
-    }
-    tune_malloc();
-    let n = env_or("DELTA_BENCH_RECORDS", 5_000_000u64);
-    let rounds = env_or("DELTA_BENCH_ROUNDS", 10u64);
-    let dir = bench_dir();
-    let records = hits(&dir, n);
-    let runtime = runtime();
-    println!(
-        "{n} web.Hit records; {} cores; load average before: {}",
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        load_average()
-    );
+    };
+    let (n, rounds) = (run.n, run.rounds);
 
     let cases: [(&str, &[&str]); 2] = [
         ("unpartitioned", &[]),
@@ -70,16 +58,16 @@ fn main() {
         .iter()
         .enumerate()
         .map(|(c, (_, partition_by))| {
-            let table = dir.join(format!("read-{c}"));
+            let table = run.dir.join(format!("read-{c}"));
             let _ = std::fs::remove_dir_all(&table);
-            let (_, rows) = runtime.block_on(write(
-                Source::Records(&records),
+            let (_, rows) = run.runtime.block_on(write(
+                Source::Records(&run.records),
                 To::Delta,
                 &table,
                 partition_by,
             ));
             assert_eq!(rows, n);
-            let files = runtime.block_on(same_files(&table));
+            let files = run.runtime.block_on(same_files(&table));
             (table, files)
         })
         .collect();
@@ -95,7 +83,9 @@ fn main() {
                 [Reader::Delta, Reader::Parquet]
             };
             for reader in order {
-                let (timing, sums) = runtime.block_on(read(reader, &tables[c].0, partition_by));
+                let (timing, sums) = run
+                    .runtime
+                    .block_on(read(reader, &tables[c].0, partition_by));
                 let expected = answers[c].get_or_insert_with(|| sums.clone());
                 assert_eq!(&sums, expected, "{reader:?} answers otherwise");
                 if round > 0 {
@@ -125,8 +115,8 @@ fn main() {
         println!(
             "| {name} | {} | {} | {} | {cpu:.3}× ({wall:.3}×) | ≤ {TARGET}×, {} |",
             tables[c].1,
-            parquet.show(),
-            delta.show(),
+            show(parquet),
+            show(delta),
             if cpu <= TARGET { "met" } else { "**not met**" },
         );
     }
@@ -135,7 +125,7 @@ fn main() {
 /// Runs [`QUERY`] over `table` as `reader` reads it, in a session of its own; answers the
 /// time it took (session, registration and all) and the sums.
 async fn read(reader: Reader, table: &Path, partition_by: &[&str]) -> (Timing, String) {
-    let start = Timing::now();
+    let start = Start::now();
     let ctx = session();
     match reader {
         Reader::Delta => register_delta(&ctx, "t", table).await,
@@ -149,13 +139,7 @@ async fn read(reader: Reader, table: &Path, partition_by: &[&str]) -> (Timing, S
 /// files under `dir` (what `register_parquet` of `dir` reads); answers how many.
 async fn same_files(dir: &Path) -> usize {
     let ctx = session();
-    let table = DeltaTableProvider::open(
-        &ctx.runtime_env(),
-        &format!("{}/", dir.display()),
-        TimeTravel::Latest,
-    )
-    .await
-    .unwrap();
+    let table = open_delta(&ctx, dir).await;
     let mut logged: Vec<String> = table.files().map(str::to_owned).collect();
     let mut listed = Vec::new();
     parquet_files(dir, &mut listed);

@@ -35,10 +35,9 @@ mod common;
 
 use common::spark::Spark;
 use common::{
-    bench_dir, check_dataset, check_delta, dir_size, hits, load_average, runtime, tune_malloc,
-    write, Source, Timing, To,
+    check_dataset, check_delta, dir_size, load_average, show, start_run, write, Source, Timing, To,
 };
-use fixture_harness::bench::{env_or, measuring};
+use fixture_harness::bench::env_or;
 
 /// The target: `--to delta` at most this many times `--to parquet`.
 const TARGET: f64 = 1.1;
@@ -75,31 +74,25 @@ impl Writer {
 }
 
 fn main() {
-    if !measuring() {
+    let Some(run) = start_run(5) else {
         return;
-    }
-    tune_malloc();
-    let n = env_or("DELTA_BENCH_RECORDS", 5_000_000u64);
-    let rounds = env_or("DELTA_BENCH_ROUNDS", 5u64);
-    let dir = bench_dir();
-    let records = hits(&dir, n);
-    let runtime = runtime();
-    println!(
-        "{n} web.Hit records, Paddle {:.1} MB; {} cores; load average before: {}",
-        std::fs::metadata(&records).unwrap().len() as f64 / 1e6,
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        load_average()
-    );
+    };
+    let (n, rounds) = (run.n, run.rounds);
     // The Parquet files that `--from delta` and Spark read.
-    let source = dir.join("source");
+    let source = run.dir.join("source");
     let _ = std::fs::remove_dir_all(&source);
-    let (_, rows) = runtime.block_on(write(Source::Records(&records), To::Delta, &source, &[]));
+    let (_, rows) = run.runtime.block_on(write(
+        Source::Records(&run.records),
+        To::Delta,
+        &source,
+        &[],
+    ));
     assert_eq!(rows, n);
     let source_mb = dir_size(&source) as f64 / 1e6;
     let mut spark = if env_or("DELTA_BENCH_SPARK", 1u64) == 0 {
         None
     } else {
-        Spark::start(&dir)
+        Spark::start(&run.dir)
     };
     match &spark {
         Some(spark) => println!(
@@ -125,16 +118,16 @@ fn main() {
             let mut order = writers.clone();
             order.rotate_left(round as usize % writers.len());
             for writer in order {
-                let out = dir.join(format!("out-{}", writer.name()));
+                let out = run.dir.join(format!("out-{}", writer.name()));
                 let _ = std::fs::remove_dir_all(&out);
                 let written = |from, to| {
-                    let (timing, rows) = runtime.block_on(write(from, to, &out, partition_by));
+                    let (timing, rows) = run.runtime.block_on(write(from, to, &out, partition_by));
                     assert_eq!(rows, n, "{} wrote {rows} rows of {n}", writer.name());
                     timing
                 };
                 let timing = match writer {
-                    Writer::Parquet => written(Source::Records(&records), To::Parquet),
-                    Writer::Delta => written(Source::Records(&records), To::Delta),
+                    Writer::Parquet => written(Source::Records(&run.records), To::Parquet),
+                    Writer::Delta => written(Source::Records(&run.records), To::Delta),
                     Writer::FromParquet => written(Source::Delta(&source), To::Delta),
                     Writer::Spark => spark.as_mut().unwrap().write(&source, &out, partition_by),
                 };
@@ -145,8 +138,8 @@ fn main() {
             }
             if round == 0 {
                 // Every output holds the records, the Parquet dataset's rows.
-                let out = |w: Writer| dir.join(format!("out-{}", w.name()));
-                runtime.block_on(async {
+                let out = |w: Writer| run.dir.join(format!("out-{}", w.name()));
+                run.runtime.block_on(async {
                     let expected = check_dataset(&out(Writer::Parquet), partition_by, n).await;
                     for &writer in &writers[1..] {
                         check_delta(&out(writer), &expected).await;
@@ -157,7 +150,7 @@ fn main() {
     }
     drop(spark);
     for writer in Writer::ALL {
-        let _ = std::fs::remove_dir_all(dir.join(format!("out-{}", writer.name())));
+        let _ = std::fs::remove_dir_all(run.dir.join(format!("out-{}", writer.name())));
     }
     let _ = std::fs::remove_dir_all(&source);
 
@@ -174,8 +167,8 @@ fn main() {
         let (cpu, wall) = of(Writer::Delta).ratio(&of(Writer::Parquet));
         println!(
             "| {name} | {} | {} | {cpu:.3}× ({wall:.3}×) | {:.1} / {:.1} | ≤ {TARGET}×, {} |",
-            of(Writer::Parquet).show(),
-            of(Writer::Delta).show(),
+            show(of(Writer::Parquet)),
+            show(of(Writer::Delta)),
             size(c, Writer::Parquet),
             size(c, Writer::Delta),
             if cpu <= TARGET { "met" } else { "**not met**" },
@@ -201,13 +194,13 @@ fn main() {
         let of = |w: Writer| best[c][w as usize];
         print!(
             "| {name} | {} | {} |",
-            of(Writer::Delta).show(),
-            of(Writer::FromParquet).show()
+            show(of(Writer::Delta)),
+            show(of(Writer::FromParquet))
         );
         let mut sized = vec![size(c, Writer::Delta), size(c, Writer::FromParquet)];
         if spark {
             let (cpu, wall) = of(Writer::Spark).ratio(&of(Writer::FromParquet));
-            print!(" {} | {cpu:.2}× ({wall:.2}×) |", of(Writer::Spark).show());
+            print!(" {} | {cpu:.2}× ({wall:.2}×) |", show(of(Writer::Spark)));
             sized.push(size(c, Writer::Spark));
         }
         let sized: Vec<String> = sized.iter().map(|s| format!("{s:.1}")).collect();

@@ -37,6 +37,8 @@ pub use open::open_store;
 pub use pending::{
     attach_pending_uploads, part_ids, pending_uploads, PendingUpload, PendingUploads,
 };
+#[doc(hidden)]
+pub use pending::{Gate, MemoryUploads, UploadRequest};
 pub use read::RangeReader;
 pub use uploads::abort_pending_uploads;
 pub use write::{Commit, SharedUpload, Upload};

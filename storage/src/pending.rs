@@ -11,9 +11,11 @@
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use async_trait::async_trait;
+use futures::future::BoxFuture;
+use object_store::memory::InMemory;
 use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path;
-use object_store::{MultipartId, ObjectStore, Result};
+use object_store::{MultipartId, ObjectStore, PutPayload, PutResult, Result};
 
 /// A multipart upload in progress: where it goes, and its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,71 +74,163 @@ pub fn part_ids(etags: impl IntoIterator<Item = String>) -> Vec<PartId> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use object_store::memory::InMemory;
-    use object_store::PutPayload;
-    use object_store::PutResult;
+/// The requests of [`MemoryUploads`], for its [`Gate`] to tell apart.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UploadRequest {
+    Create,
+    PutPart,
+    Complete,
+    Abort,
+    List,
+}
 
-    /// In-memory uploads that list themselves.
-    #[derive(Debug, Default)]
-    struct Listed {
-        store: InMemory,
-        open: Mutex<Vec<PendingUpload>>,
+/// What each request of a [`MemoryUploads`] goes through: `()` lets it be; a test's may fail
+/// it, before it is done or after.
+#[doc(hidden)]
+#[async_trait]
+pub trait Gate: Send + Sync + std::fmt::Debug + 'static {
+    /// `call`, a request of `request`'s kind, done or failed.
+    async fn pass<T: Send>(
+        &self,
+        request: UploadRequest,
+        call: BoxFuture<'_, Result<T>>,
+    ) -> Result<T>;
+}
+
+#[async_trait]
+impl Gate for () {
+    async fn pass<T: Send>(&self, _: UploadRequest, call: BoxFuture<'_, Result<T>>) -> Result<T> {
+        call.await
+    }
+}
+
+#[async_trait]
+impl<G: Gate> Gate for Arc<G> {
+    async fn pass<T: Send>(
+        &self,
+        request: UploadRequest,
+        call: BoxFuture<'_, Result<T>>,
+    ) -> Result<T> {
+        self.as_ref().pass(request, call).await
+    }
+}
+
+/// Pending uploads of an in-memory store, listed as S3 lists them, each request through a
+/// [`Gate`]: a stand-in for S3's in the tests of what uses pending uploads (here and in the
+/// dataset writes'), not for use otherwise.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct MemoryUploads<G = ()> {
+    store: Arc<InMemory>,
+    open: Mutex<Vec<PendingUpload>>,
+    gate: G,
+}
+
+impl<G: Gate> MemoryUploads<G> {
+    /// The pending uploads of `store`, their requests through `gate`.
+    pub fn new(store: Arc<InMemory>, gate: G) -> Self {
+        MemoryUploads {
+            store,
+            open: Mutex::new(Vec::new()),
+            gate,
+        }
     }
 
-    #[async_trait]
-    impl MultipartStore for Listed {
-        async fn create_multipart(&self, path: &Path) -> Result<MultipartId> {
+    /// The uploads in progress, found without the gate.
+    pub fn open(&self) -> Vec<PendingUpload> {
+        self.open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn opened(&self) -> std::sync::MutexGuard<'_, Vec<PendingUpload>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[async_trait]
+impl<G: Gate> MultipartStore for MemoryUploads<G> {
+    async fn create_multipart(&self, path: &Path) -> Result<MultipartId> {
+        let made = async {
             let id = self.store.create_multipart(path).await?;
-            self.open.lock().unwrap().push(PendingUpload {
+            self.opened().push(PendingUpload {
                 location: path.clone(),
                 id: id.clone(),
             });
             Ok(id)
-        }
-        async fn put_part(
-            &self,
-            path: &Path,
-            id: &MultipartId,
-            part_idx: usize,
-            data: PutPayload,
-        ) -> Result<PartId> {
-            self.store.put_part(path, id, part_idx, data).await
-        }
-        async fn complete_multipart(
-            &self,
-            path: &Path,
-            id: &MultipartId,
-            parts: Vec<PartId>,
-        ) -> Result<PutResult> {
-            self.open.lock().unwrap().retain(|u| &u.id != id);
-            self.store.complete_multipart(path, id, parts).await
-        }
-        async fn abort_multipart(&self, path: &Path, id: &MultipartId) -> Result<()> {
-            self.open.lock().unwrap().retain(|u| &u.id != id);
-            self.store.abort_multipart(path, id).await
-        }
+        };
+        self.gate.pass(UploadRequest::Create, Box::pin(made)).await
     }
 
-    #[async_trait]
-    impl PendingUploads for Listed {
-        async fn list_pending(&self, prefix: &Path) -> Result<Vec<PendingUpload>> {
-            let open = self.open.lock().unwrap();
-            Ok(open
+    async fn put_part(
+        &self,
+        path: &Path,
+        id: &MultipartId,
+        part_idx: usize,
+        data: PutPayload,
+    ) -> Result<PartId> {
+        let put = self.store.put_part(path, id, part_idx, data);
+        self.gate.pass(UploadRequest::PutPart, put).await
+    }
+
+    /// Completes an upload in progress; one completed or aborted is not found, as S3's.
+    async fn complete_multipart(
+        &self,
+        path: &Path,
+        id: &MultipartId,
+        parts: Vec<PartId>,
+    ) -> Result<PutResult> {
+        let complete = async {
+            if !self.opened().iter().any(|u| &u.id == id) {
+                return Err(object_store::Error::NotFound {
+                    path: path.to_string(),
+                    source: "no such upload".into(),
+                });
+            }
+            let done = self.store.complete_multipart(path, id, parts).await?;
+            self.opened().retain(|u| &u.id != id);
+            Ok(done)
+        };
+        self.gate
+            .pass(UploadRequest::Complete, Box::pin(complete))
+            .await
+    }
+
+    async fn abort_multipart(&self, path: &Path, id: &MultipartId) -> Result<()> {
+        let abort = async {
+            self.opened().retain(|u| &u.id != id);
+            self.store.abort_multipart(path, id).await
+        };
+        self.gate.pass(UploadRequest::Abort, Box::pin(abort)).await
+    }
+}
+
+#[async_trait]
+impl<G: Gate> PendingUploads for MemoryUploads<G> {
+    async fn list_pending(&self, prefix: &Path) -> Result<Vec<PendingUpload>> {
+        let listed = async {
+            Ok(self
+                .opened()
                 .iter()
                 .filter(|u| u.location.prefix_matches(prefix))
                 .cloned()
                 .collect())
-        }
+        };
+        self.gate.pass(UploadRequest::List, Box::pin(listed)).await
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[tokio::test]
     async fn pending_uploads_are_found_from_their_store_while_it_lives() {
         let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
         let other: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
-        let listed = Arc::new(Listed::default());
+        let listed = Arc::new(MemoryUploads::new(Arc::new(InMemory::new()), ()));
         let store = attach_pending_uploads(store, listed.clone());
         let found = pending_uploads(&store).expect("attached");
         assert!(pending_uploads(&other).is_none());

@@ -5,6 +5,7 @@
 //! wait for them ([`settled`]) before it cleans up, and leaves no pending upload behind.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -115,19 +116,12 @@ impl PartUpload {
         location: Path,
         live: &Live,
     ) -> Result<Self> {
-        let (send, receive) = tokio::sync::oneshot::channel();
-        let (store, at, working) = (store.clone(), location.clone(), live.another());
-        tokio::spawn(async move {
-            let made = store.put_multipart(&at).await;
-            if let Err(Ok(mut unwanted)) = send.send(made) {
-                let _ = unwanted.abort().await;
-            }
-            drop(working);
-        });
-        let upload: Box<dyn MultipartUpload> = match receive.await {
-            Ok(made) => made?,
-            Err(_) => return Err(did_not_start(&location)),
+        let (store, at) = (store.clone(), location.clone());
+        let make = async move { store.put_multipart(&at).await };
+        let abort = |mut unwanted: Box<dyn MultipartUpload>| async move {
+            let _ = unwanted.abort().await;
         };
+        let upload = start_apart(&location, live, make, abort).await?;
         Ok(PartUpload {
             kind: Kind::Whole(Some(WriteMultipart::new(upload))),
             location,
@@ -143,19 +137,13 @@ impl PartUpload {
         location: Path,
         live: &Live,
     ) -> Result<Self> {
-        let (send, receive) = tokio::sync::oneshot::channel();
-        let (pending, at, working) = (store.clone(), location.clone(), live.another());
-        tokio::spawn(async move {
-            let made = pending.create_multipart(&at).await;
-            if let Err(Ok(unwanted)) = send.send(made) {
-                let _ = pending.abort_multipart(&at, &unwanted).await;
-            }
-            drop(working);
-        });
-        let id = match receive.await {
-            Ok(made) => made?,
-            Err(_) => return Err(did_not_start(&location)),
+        let (pending, at) = (store.clone(), location.clone());
+        let make = async move { pending.create_multipart(&at).await };
+        let (pending, at) = (store.clone(), location.clone());
+        let abort = |unwanted: MultipartId| async move {
+            let _ = pending.abort_multipart(&at, &unwanted).await;
         };
+        let id = start_apart(&location, live, make, abort).await?;
         Ok(PartUpload {
             kind: Kind::Pending(Some(PendingWrite {
                 store: store.clone(),
@@ -249,8 +237,34 @@ impl PartUpload {
     }
 }
 
-fn did_not_start(location: &Path) -> datafusion::common::DataFusionError {
-    exec_datafusion_err!("the upload of {location} did not start")
+/// What `make` makes (an upload, or its id), made in a task of its own, counted in
+/// `live`: a partition cancelled meanwhile could not learn the upload's id to abort it, so
+/// the task hands an upload nobody waits for to `abort`.
+async fn start_apart<T, A>(
+    location: &Path,
+    live: &Live,
+    make: impl Future<Output = object_store::Result<T>> + Send + 'static,
+    abort: impl FnOnce(T) -> A + Send + 'static,
+) -> Result<T>
+where
+    T: Send + 'static,
+    A: Future<Output = ()> + Send,
+{
+    let (send, receive) = tokio::sync::oneshot::channel();
+    let working = live.another();
+    tokio::spawn(async move {
+        let made = make.await;
+        if let Err(Ok(unwanted)) = send.send(made) {
+            abort(unwanted).await;
+        }
+        drop(working);
+    });
+    match receive.await {
+        Ok(made) => Ok(made?),
+        Err(_) => Err(exec_datafusion_err!(
+            "the upload of {location} did not start"
+        )),
+    }
 }
 
 /// Dropped before it finished (an error, a cancelled partition): aborted, by a task of its

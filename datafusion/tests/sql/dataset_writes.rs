@@ -23,20 +23,20 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::datasource::MemTable;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use hadoop_record_datafusion::write::{
     with_dataset_writes, write_dataset, DatasetSpec, JobOptions, PartFormat,
 };
-use hadoop_record_storage::{attach_pending_uploads, PendingUpload, PendingUploads};
+use hadoop_record_storage::{attach_pending_uploads, Gate, MemoryUploads, UploadRequest};
 use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
-use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path;
 use object_store::{
-    CopyOptions, GetOptions, GetResult, ListResult, MultipartId, MultipartUpload, ObjectMeta,
-    ObjectStore, ObjectStoreExt, PutMultipartOptions, PutOptions, PutPayload, PutResult,
-    RenameOptions, UploadPart,
+    CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore,
+    ObjectStoreExt, PutMultipartOptions, PutOptions, PutPayload, PutResult, RenameOptions,
+    UploadPart,
 };
 use url::Url;
 
@@ -292,81 +292,21 @@ impl MultipartUpload for FaultyUpload {
     }
 }
 
-/// Pending uploads of an in-memory store, as S3 keeps them (listed), through [`Faults`].
-#[derive(Debug)]
-struct FaultyUploads {
-    store: Arc<InMemory>,
-    open: Mutex<Vec<PendingUpload>>,
-    faults: Arc<Faults>,
-}
-
+/// [`Faults`] on the requests of the pending uploads (as S3 keeps them) of a store.
 #[async_trait]
-impl MultipartStore for FaultyUploads {
-    async fn create_multipart(&self, path: &Path) -> object_store::Result<MultipartId> {
-        let made = async {
-            let id = self.store.create_multipart(path).await?;
-            self.open.lock().unwrap().push(PendingUpload {
-                location: path.clone(),
-                id: id.clone(),
-            });
-            Ok(id)
-        };
-        self.faults.call(Kind::Put, made).await
-    }
-
-    async fn put_part(
+impl Gate for Faults {
+    async fn pass<T: Send>(
         &self,
-        path: &Path,
-        id: &MultipartId,
-        part_idx: usize,
-        data: PutPayload,
-    ) -> object_store::Result<PartId> {
-        let put = self.store.put_part(path, id, part_idx, data);
-        self.faults.call(Kind::Put, put).await
-    }
-
-    async fn complete_multipart(
-        &self,
-        path: &Path,
-        id: &MultipartId,
-        parts: Vec<PartId>,
-    ) -> object_store::Result<PutResult> {
-        let complete = async {
-            let open = self.open.lock().unwrap().iter().any(|u| &u.id == id);
-            if !open {
-                return Err(object_store::Error::NotFound {
-                    path: path.to_string(),
-                    source: "no such upload".into(),
-                });
-            }
-            let done = self.store.complete_multipart(path, id, parts).await?;
-            self.open.lock().unwrap().retain(|u| &u.id != id);
-            Ok(done)
+        request: UploadRequest,
+        call: BoxFuture<'_, object_store::Result<T>>,
+    ) -> object_store::Result<T> {
+        let kind = match request {
+            UploadRequest::Create | UploadRequest::PutPart => Kind::Put,
+            UploadRequest::Complete => Kind::Complete,
+            UploadRequest::Abort => Kind::Delete,
+            UploadRequest::List => Kind::List,
         };
-        self.faults.call(Kind::Complete, complete).await
-    }
-
-    async fn abort_multipart(&self, path: &Path, id: &MultipartId) -> object_store::Result<()> {
-        let abort = async {
-            self.open.lock().unwrap().retain(|u| &u.id != id);
-            self.store.abort_multipart(path, id).await
-        };
-        self.faults.call(Kind::Delete, abort).await
-    }
-}
-
-#[async_trait]
-impl PendingUploads for FaultyUploads {
-    async fn list_pending(&self, prefix: &Path) -> object_store::Result<Vec<PendingUpload>> {
-        let listed = async {
-            let open = self.open.lock().unwrap();
-            Ok(open
-                .iter()
-                .filter(|u| u.location.prefix_matches(prefix))
-                .cloned()
-                .collect())
-        };
-        self.faults.call(Kind::List, listed).await
+        self.call(kind, call).await
     }
 }
 
@@ -388,7 +328,7 @@ struct World {
     store: Arc<dyn ObjectStore>,
     /// The same objects, read without faults.
     plain: Arc<dyn ObjectStore>,
-    uploads: Option<Arc<FaultyUploads>>,
+    uploads: Option<Arc<MemoryUploads<Arc<Faults>>>>,
     /// The store's URL (`file://`, `memory://renames`, `s3://uploads`).
     store_url: String,
     /// The dataset's URL, and its directory in the store.
@@ -431,11 +371,7 @@ impl World {
                 let (store_url, uploads) = match flavor {
                     Flavor::Renames => ("memory://renames".to_owned(), None),
                     _ => {
-                        let uploads = Arc::new(FaultyUploads {
-                            store: memory,
-                            open: Mutex::new(Vec::new()),
-                            faults: faults.clone(),
-                        });
+                        let uploads = Arc::new(MemoryUploads::new(memory, faults.clone()));
                         ("s3://uploads".to_owned(), Some(uploads))
                     }
                 };
@@ -560,9 +496,7 @@ impl World {
         if let Some(uploads) = &self.uploads {
             left.extend(
                 uploads
-                    .open
-                    .lock()
-                    .unwrap()
+                    .open()
                     .iter()
                     .map(|u| format!("pending upload of {}", u.location)),
             );

@@ -18,10 +18,11 @@ use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
+use fixture_harness::bench::{env_or, measuring, process_cpu, web_hit, web_hit_schema};
+pub use fixture_harness::bench::{load_average, Timing};
 use hadoop_record::framing::paddle::PaddleWriter;
 use hadoop_record::framing::FrameWrite;
-use hadoop_record::schema::{FieldDef, FieldType, RecordType, Schema};
-use hadoop_record::{Format, RecordWriter, Value};
+use hadoop_record::{Format, RecordWriter};
 use hadoop_record_datafusion::write::{
     dataset_url, new_query_id, with_dataset_writes, write_dataset, DatasetSpec, JobOptions,
     PartFormat,
@@ -67,7 +68,7 @@ pub enum To {
 /// --to parquet -o out/` or `--to delta -o out/` would, in a session of its own; answers
 /// the time it took (session and all) and the rows written.
 pub async fn write(from: Source<'_>, to: To, out: &Path, partition_by: &[&str]) -> (Timing, u64) {
-    let start = Timing::now();
+    let start = Start::now();
     let ctx = session();
     match from {
         Source::Records(records) => {
@@ -115,16 +116,19 @@ pub fn session() -> SessionContext {
     SessionContext::new_with_state(with_delta_copy(with_dataset_writes(state)).build())
 }
 
+/// The Delta table in `dir` at its latest version, as `rcc sql --from delta` opens it in
+/// `ctx`.
+pub async fn open_delta(ctx: &SessionContext, dir: &Path) -> DeltaTableProvider {
+    let url = format!("{}/", dir.display());
+    DeltaTableProvider::open(&ctx.runtime_env(), &url, TimeTravel::Latest)
+        .await
+        .unwrap()
+}
+
 /// Registers the Delta table in `dir` (its latest version) as `name`, as `rcc sql --from
 /// delta` does.
 pub async fn register_delta(ctx: &SessionContext, name: &str, dir: &Path) {
-    let table = DeltaTableProvider::open(
-        &ctx.runtime_env(),
-        &format!("{}/", dir.display()),
-        TimeTravel::Latest,
-    )
-    .await
-    .unwrap();
+    let table = open_delta(ctx, dir).await;
     ctx.register_table(name, Arc::new(table)).unwrap();
 }
 
@@ -195,53 +199,7 @@ pub fn hits(dir: &Path, n: u64) -> PathBuf {
     if path.exists() {
         return path;
     }
-    // web.jr's types, as its DDL declares them.
-    let mut schema = Schema::new();
-    let place = schema
-        .add(RecordType::new(
-            "web",
-            "Place",
-            vec![
-                FieldDef::new("city", FieldType::String),
-                FieldDef::new("country", FieldType::String),
-            ],
-        ))
-        .unwrap();
-    let hit = schema
-        .add(RecordType::new(
-            "web",
-            "Hit",
-            vec![
-                FieldDef::new("time", FieldType::Long),
-                FieldDef::new("url", FieldType::String),
-                FieldDef::new("status", FieldType::Int),
-                FieldDef::new("bytes", FieldType::Long),
-                FieldDef::new("tags", FieldType::Vector(Box::new(FieldType::String))),
-                FieldDef::new("origin", FieldType::Record(place)),
-            ],
-        ))
-        .unwrap();
-    const STATUS: [i32; 16] = [
-        200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 304, 304, 301, 302, 404, 500,
-    ];
-    const TAGS: [&str; 12] = [
-        "mobile", "desktop", "bot", "search", "ad", "social", "mail", "api", "cached", "slow",
-        "tls", "ipv6",
-    ];
-    const PLACES: [(&str, &str); 12] = [
-        ("Oslo", "NO"),
-        ("Lima", "PE"),
-        ("Pau", "FR"),
-        ("Paris", "FR"),
-        ("Osaka", "JP"),
-        ("Tokyo", "JP"),
-        ("Austin", "US"),
-        ("Boston", "US"),
-        ("Cork", "IE"),
-        ("Porto", "PT"),
-        ("Quito", "EC"),
-        ("Perth", "AU"),
-    ];
+    let (schema, hit) = web_hit_schema();
     let tmp = path.with_extension("tmp");
     let file = std::io::BufWriter::new(std::fs::File::create(&tmp).unwrap());
     let mut frames = PaddleWriter::new(file);
@@ -251,28 +209,7 @@ pub fn hits(dir: &Path, n: u64) -> PathBuf {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let pick = |bits: u32, len: usize| ((x >> bits) as usize) % len;
-        let tags = (0..pick(0, 4))
-            .map(|t| Value::String(TAGS[pick(8 + 4 * t as u32, TAGS.len())].to_owned()))
-            .collect();
-        let (city, country) = PLACES[pick(24, PLACES.len())];
-        let hit_value = Value::Record(vec![
-            // A day of hits, in order, milliseconds since the epoch.
-            Value::Long(1_700_000_000_000 + (k * 86_400_000 / n.max(1)) as i64),
-            Value::String(format!(
-                "https://example.com/{}/{}?page={}",
-                ["shop", "blog", "docs", "news", "api/v2"][pick(28, 5)],
-                x >> 48,
-                pick(32, 100)
-            )),
-            Value::Int(STATUS[pick(40, STATUS.len())]),
-            Value::Long((x >> 44) as i64 % 2_000_000),
-            Value::Vector(tags),
-            Value::Record(vec![
-                Value::String(city.to_owned()),
-                Value::String(country.to_owned()),
-            ]),
-        ]);
+        let hit_value = web_hit(k, n, x);
         buf.clear();
         let mut w = RecordWriter::new(&mut buf, Format::Binary);
         w.write_value(&schema, hit, &hit_value).unwrap();
@@ -283,6 +220,46 @@ pub fn hits(dir: &Path, n: u64) -> PathBuf {
     drop(frames);
     std::fs::rename(&tmp, &path).unwrap();
     path
+}
+
+/// What a bench's run works with: the records, where, how many rounds, the runtime.
+pub struct Run {
+    /// The record count (`DELTA_BENCH_RECORDS`).
+    pub n: u64,
+    /// The timed rounds (`DELTA_BENCH_ROUNDS`).
+    pub rounds: u64,
+    /// [`bench_dir`].
+    pub dir: PathBuf,
+    /// The Paddle file of the `n` records ([`hits`]).
+    pub records: PathBuf,
+    pub runtime: tokio::runtime::Runtime,
+}
+
+/// The run of a bench whose rounds default to `rounds`, the allocator tuned and the records
+/// made, after saying what it runs on; `None` when this run does not measure (`cargo test
+/// --benches`).
+pub fn start_run(rounds: u64) -> Option<Run> {
+    if !measuring() {
+        return None;
+    }
+    tune_malloc();
+    let n = env_or("DELTA_BENCH_RECORDS", 5_000_000u64);
+    let rounds = env_or("DELTA_BENCH_ROUNDS", rounds);
+    let dir = bench_dir();
+    let records = hits(&dir, n);
+    println!(
+        "{n} web.Hit records, Paddle {:.1} MB; {} cores; load average before: {}",
+        std::fs::metadata(&records).unwrap().len() as f64 / 1e6,
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        load_average()
+    );
+    Some(Run {
+        n,
+        rounds,
+        dir,
+        records,
+        runtime: runtime(),
+    })
 }
 
 /// glibc's allocator tuned as `rcc-sql` tunes it at start (its `malloc.rs`): buffers of
@@ -304,25 +281,13 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-/// Wall and CPU time.
-#[derive(Debug, Clone, Copy)]
-pub struct Timing {
-    pub wall: Duration,
-    pub cpu: Duration,
-}
-
-/// A start to measure [`Timing`] from.
+/// A start to measure a [`Timing`] from: the wall clock, and the process's CPU time.
 pub struct Start {
     wall: Instant,
     cpu: Duration,
 }
 
-impl Timing {
-    pub const MAX: Timing = Timing {
-        wall: Duration::MAX,
-        cpu: Duration::MAX,
-    };
-
+impl Start {
     pub fn now() -> Start {
         Start {
             wall: Instant::now(),
@@ -330,33 +295,6 @@ impl Timing {
         }
     }
 
-    /// The best of each clock.
-    pub fn best(self, other: Timing) -> Timing {
-        Timing {
-            wall: self.wall.min(other.wall),
-            cpu: self.cpu.min(other.cpu),
-        }
-    }
-
-    /// `CPU (wall)`, each in seconds, or milliseconds under a second.
-    pub fn show(&self) -> String {
-        let time = |d: Duration| match d.as_secs_f64() {
-            s if s < 1.0 => format!("{:.0} ms", s * 1e3),
-            s => format!("{s:.2} s"),
-        };
-        format!("{} ({})", time(self.cpu), time(self.wall))
-    }
-
-    /// This time over `base`'s, CPU and wall.
-    pub fn ratio(&self, base: &Timing) -> (f64, f64) {
-        (
-            self.cpu.as_secs_f64() / base.cpu.as_secs_f64(),
-            self.wall.as_secs_f64() / base.wall.as_secs_f64(),
-        )
-    }
-}
-
-impl Start {
     pub fn elapsed(&self) -> Timing {
         Timing {
             wall: self.wall.elapsed(),
@@ -365,15 +303,13 @@ impl Start {
     }
 }
 
-/// This process's CPU time, all threads (`CLOCK_PROCESS_CPUTIME_ID`).
-fn process_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
+/// `CPU (wall)`, each in seconds, or milliseconds under a second.
+pub fn show(timing: Timing) -> String {
+    let time = |d: Duration| match d.as_secs_f64() {
+        s if s < 1.0 => format!("{:.0} ms", s * 1e3),
+        s => format!("{s:.2} s"),
     };
-    // SAFETY: clock_gettime writes the timespec it is given.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    format!("{} ({})", time(timing.cpu), time(timing.wall))
 }
 
 /// The bytes of the files under `dir`.
@@ -389,11 +325,4 @@ pub fn dir_size(dir: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
-}
-
-/// The load averages of `/proc/loadavg`.
-pub fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
 }

@@ -90,8 +90,8 @@ impl DeltaPeers {
     /// the list of `args`. A script that raises fails the test with its traceback.
     pub fn run_spark(&self, script: &str, args: &[&str]) -> String {
         let mut spark = self.spark.lock().unwrap_or_else(PoisonError::into_inner);
-        let server = spark.get_or_insert_with(|| SparkServer::start(self));
-        server.run(script, args)
+        let server = spark.get_or_insert_with(|| start_script_server(self));
+        run_script_in(server, script, args)
     }
 }
 
@@ -182,29 +182,37 @@ pub fn delta_jars(dir: &Path) -> Vec<PathBuf> {
     jars
 }
 
-/// The Python that serves [`DeltaPeers::run_spark`]: it makes the SparkSession, then runs
-/// each request (a JSON line: the script and its arguments) and answers with a JSON line
-/// (what it printed, or its traceback). Its protocol goes through a copy of the standard
-/// output taken before Spark starts; the standard output itself then goes to the standard
-/// error (the log), where the JVM's chatter belongs.
-const SPARK_SERVER: &str = r#"
-import contextlib, io, json, os, sys, traceback
+/// The Python of a Spark server: it makes `spark`, a SparkSession with Delta's jars and
+/// extensions (`master`, named `app`, `config` besides the loopback, scratch and quiet
+/// settings every server needs), then runs `serve`, which answers the requests on its
+/// standard input (JSON lines) with JSON lines written to `answers` and flushed, the first
+/// saying it is ready. `answers` is a copy of the standard output taken before Spark
+/// starts; the standard output itself then goes to the standard error (the log), where
+/// the JVM's chatter belongs.
+pub fn spark_server_script(
+    master: &str,
+    app: &str,
+    config: &[(&str, &str)],
+    serve: &str,
+) -> String {
+    let config: String = config
+        .iter()
+        .map(|(key, value)| format!("    .config({key:?}, {value:?})\n"))
+        .collect();
+    format!(
+        r#"
+import contextlib, io, json, os, shutil, sys, time, traceback
 answers = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)
 from pyspark.sql import SparkSession
 jars, scratch = sys.argv[1], sys.argv[2]
 spark = (
-    SparkSession.builder.master("local[2]")
-    .appName("hadoop-record delta peers")
+    SparkSession.builder.master({master:?})
+    .appName({app:?})
     .config("spark.jars", jars)
     .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
     .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
-    .config("spark.sql.shuffle.partitions", "2")
-    .config("spark.default.parallelism", "2")
-    .config("spark.databricks.delta.snapshotPartitions", "2")
-    .config("spark.sql.session.timeZone", "UTC")
-    .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-    .config("spark.ui.enabled", "false")
+{config}    .config("spark.ui.enabled", "false")
     .config("spark.ui.showConsoleProgress", "false")
     .config("spark.driver.host", "127.0.0.1")
     .config("spark.driver.bindAddress", "127.0.0.1")
@@ -213,6 +221,13 @@ spark = (
     .getOrCreate()
 )
 spark.sparkContext.setLogLevel("ERROR")
+{serve}"#
+    )
+}
+
+/// What serves [`DeltaPeers::run_spark`]: each request (the script and its arguments) is
+/// answered with what it printed, or its traceback.
+const RUN_SCRIPTS: &str = r#"
 answers.write(json.dumps({"ready": spark.version}) + "\n")
 answers.flush()
 for line in sys.stdin:
@@ -230,26 +245,33 @@ for line in sys.stdin:
     answers.flush()
 "#;
 
-/// The running [`SPARK_SERVER`]. It ends with the test binary: its standard input closes,
-/// and pyspark's JVM ends with the Python that started it.
-struct SparkServer {
-    _child: Child,
-    requests: ChildStdin,
+/// A running Spark server ([`spark_server_script`]), its scratch directory (its local
+/// directory and warehouse, its log) its own. Dropped, its standard input closes and it
+/// ends, pyspark's JVM with the Python that started it; its scratch directory is removed.
+/// The test binaries' server is never dropped: it ends with them.
+pub struct SparkServer {
+    child: Child,
+    requests: Option<ChildStdin>,
     answers: BufReader<ChildStdout>,
     log: PathBuf,
+    scratch: PathBuf,
 }
 
 impl SparkServer {
-    fn start(peers: &DeltaPeers) -> SparkServer {
-        let scratch = target_dir()
-            .join("delta-spark")
-            .join(std::process::id().to_string());
+    /// Starts `script` with the peers' Python, Delta's jars and the JDK, in `scratch`
+    /// (emptied first); answers the server and its first answer (that it is ready), which
+    /// takes tens of seconds.
+    pub fn start(
+        peers: &DeltaPeers,
+        script: &str,
+        scratch: PathBuf,
+    ) -> (SparkServer, serde_json::Value) {
         let _ = std::fs::remove_dir_all(&scratch);
         std::fs::create_dir_all(&scratch).expect("Spark's scratch directory");
         let log = scratch.join("spark.log");
         let jars: Vec<String> = peers.jars.iter().map(|j| j.display().to_string()).collect();
         let mut child = Command::new(&peers.python)
-            .args(["-u", "-c", SPARK_SERVER])
+            .args(["-u", "-c", script])
             .arg(jars.join(","))
             .arg(&scratch)
             .env("JAVA_HOME", &peers.java_home)
@@ -264,16 +286,31 @@ impl SparkServer {
             .spawn()
             .expect("the peers' Python starts");
         let mut server = SparkServer {
-            requests: child.stdin.take().expect("a pipe"),
+            requests: child.stdin.take(),
             answers: BufReader::new(child.stdout.take().expect("a pipe")),
-            _child: child,
+            child,
             log,
+            scratch,
         };
-        server.answer();
-        server
+        let ready = server.answer();
+        (server, ready)
     }
 
-    /// The next answer of the server; panics with its log when it has ended.
+    /// Spark's log.
+    pub fn log(&self) -> &Path {
+        &self.log
+    }
+
+    /// The server's answer to `request`.
+    pub fn ask(&mut self, request: &serde_json::Value) -> serde_json::Value {
+        let requests = self.requests.as_mut().expect("a pipe");
+        writeln!(requests, "{request}")
+            .and_then(|()| requests.flush())
+            .expect("Spark takes the request");
+        self.answer()
+    }
+
+    /// The next answer of the server; panics with the end of its log when it has ended.
     fn answer(&mut self) -> serde_json::Value {
         let mut line = String::new();
         let read = self.answers.read_line(&mut line);
@@ -288,28 +325,62 @@ impl SparkServer {
         }
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("Spark's answer {line:?}: {e}"))
     }
+}
 
-    fn run(&mut self, script: &str, args: &[&str]) -> String {
-        let request = serde_json::json!({"script": script, "args": args});
-        writeln!(self.requests, "{request}")
-            .and_then(|()| self.requests.flush())
-            .expect("Spark takes the script");
-        let answer = self.answer();
-        let out = answer["out"].as_str().unwrap_or_default().to_owned();
-        if answer["ok"] != true {
-            // A JVM error's traceback holds its whole stack: the Python frames, the error
-            // and what caused it are enough.
-            let error = answer["error"].as_str().unwrap_or_default();
-            let lines: Vec<&str> = error
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("at ") && !l.contains("... "))
-                .collect();
-            panic!(
-                "the Spark script failed:\n{}\nit printed:\n{out}\n(Spark's log: {})",
-                lines.join("\n"),
-                self.log.display()
-            );
-        }
-        out
+impl Drop for SparkServer {
+    fn drop(&mut self) {
+        self.requests.take();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.scratch);
     }
+}
+
+/// A traceback from Spark without the JVM's stack frames: the Python frames, the error and
+/// what caused it are enough.
+pub fn spark_traceback(error: &str) -> String {
+    let lines: Vec<&str> = error
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("at ") && !l.contains("... "))
+        .collect();
+    lines.join("\n")
+}
+
+/// The server of [`DeltaPeers::run_spark`]: `local[2]` and two partitions everywhere (small
+/// tables), UTC, the JIT compiler kept to its quick tier and the serial collector (a
+/// quick start).
+fn start_script_server(peers: &DeltaPeers) -> SparkServer {
+    let script = spark_server_script(
+        "local[2]",
+        "hadoop-record delta peers",
+        &[
+            ("spark.sql.shuffle.partitions", "2"),
+            ("spark.default.parallelism", "2"),
+            ("spark.databricks.delta.snapshotPartitions", "2"),
+            ("spark.sql.session.timeZone", "UTC"),
+            (
+                "spark.driver.extraJavaOptions",
+                "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            ),
+        ],
+        RUN_SCRIPTS,
+    );
+    let scratch = target_dir()
+        .join("delta-spark")
+        .join(std::process::id().to_string());
+    SparkServer::start(peers, &script, scratch).0
+}
+
+/// Runs `script` with `args` in `server`; what it printed. A script that raises fails the
+/// test with its traceback.
+fn run_script_in(server: &mut SparkServer, script: &str, args: &[&str]) -> String {
+    let answer = server.ask(&serde_json::json!({"script": script, "args": args}));
+    let out = answer["out"].as_str().unwrap_or_default().to_owned();
+    if answer["ok"] != true {
+        panic!(
+            "the Spark script failed:\n{}\nit printed:\n{out}\n(Spark's log: {})",
+            spark_traceback(answer["error"].as_str().unwrap_or_default()),
+            server.log().display()
+        );
+    }
+    out
 }

@@ -22,7 +22,9 @@
 //! writing thread's CPU time (steadier on a shared machine; for Java it leaves out the JIT
 //! compiler's and the garbage collector's threads, which favours Java) and wall time.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use fixture_harness::bench::{env_or, measuring, thread_cpu, Timing};
 
 use hadoop_record::archive::FloatText;
 use hadoop_record::{Format, Record, RecordReader, RecordWriter, Value};
@@ -86,66 +88,27 @@ impl Typed {
     }
 }
 
-/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
-fn thread_cpu_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the timespec it is given.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-/// Wall and thread CPU time, in nanoseconds.
-#[derive(Debug, Clone, Copy)]
-struct Time {
-    wall: u64,
-    cpu: u64,
-}
-
-impl Time {
-    const NONE: Time = Time {
-        wall: u64::MAX,
-        cpu: u64::MAX,
-    };
-
-    fn min(self, other: Time) -> Time {
-        Time {
-            wall: self.wall.min(other.wall),
-            cpu: self.cpu.min(other.cpu),
-        }
-    }
-}
-
 /// The fastest of `rounds` runs of `f`, by each clock.
-fn fastest(rounds: u32, mut f: impl FnMut()) -> Time {
+/// Wall time and this thread's CPU time (steadier on a shared machine).
+fn fastest(rounds: u32, mut f: impl FnMut()) -> Timing {
     (0..rounds)
         .map(|_| {
-            let (start, start_cpu) = (Instant::now(), thread_cpu_ns());
+            let (start, start_cpu) = (Instant::now(), thread_cpu());
             f();
-            Time {
-                wall: start.elapsed().as_nanos() as u64,
-                cpu: thread_cpu_ns() - start_cpu,
+            Timing {
+                wall: start.elapsed(),
+                cpu: thread_cpu() - start_cpu,
             }
         })
-        .fold(Time::NONE, Time::min)
-}
-
-fn env(name: &str, default: u32) -> u32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        .fold(Timing::MAX, Timing::best)
 }
 
 fn main() {
-    // `cargo test --benches` runs benches with --bench too; only `cargo bench` measures.
-    if !std::env::args().any(|a| a == "--bench") {
+    if !measuring() {
         return;
     }
-    let n = env("JAVA_BENCH_RECORDS", 1_000_000) as usize;
-    let rounds = env("JAVA_BENCH_ROUNDS", 7);
+    let n: usize = env_or("JAVA_BENCH_RECORDS", 1_000_000);
+    let rounds: u32 = env_or("JAVA_BENCH_ROUNDS", 7);
     let peers = peers();
     let schema = peers.iter().flatten().next().expect("a Java peer").schema();
 
@@ -158,9 +121,9 @@ fn main() {
         values: Vec<Value>,
         /// By float text ([`FloatText::ALL`]'s order): the Java that prints it (`None`: no
         /// JDK here does), Rust on the typed records, Rust on `Value`s.
-        java: [Option<Time>; 2],
-        rust: [Time; 2],
-        rust_values: [Time; 2],
+        java: [Option<Timing>; 2],
+        rust: [Timing; 2],
+        rust_values: [Timing; 2],
         bytes: usize,
     }
     let mut rng = Rng::seeded();
@@ -193,8 +156,8 @@ fn main() {
                 records: Typed::read(shape, &binary),
                 values: values.clone(),
                 java: [None; 2],
-                rust: [Time::NONE; 2],
-                rust_values: [Time::NONE; 2],
+                rust: [Timing::MAX; 2],
+                rust_values: [Timing::MAX; 2],
                 bytes: 0,
             });
         }
@@ -223,11 +186,11 @@ fn main() {
                     else {
                         panic!("{:?}", answers[k])
                     };
-                    let time = Time {
-                        wall: *write_ns,
-                        cpu: *cpu_ns,
+                    let time = Timing {
+                        wall: Duration::from_nanos(*write_ns),
+                        cpu: Duration::from_nanos(*cpu_ns),
                     };
-                    case.java[t] = Some(case.java[t].unwrap_or(Time::NONE).min(time));
+                    case.java[t] = Some(case.java[t].unwrap_or(Timing::MAX).best(time));
                     written
                 });
                 let check = |out: &Vec<u8>, writer: &str| {
@@ -241,12 +204,12 @@ fn main() {
                         );
                     }
                 };
-                case.rust[t] = case.rust[t].min(fastest(rounds, || {
+                case.rust[t] = case.rust[t].best(fastest(rounds, || {
                     case.records.write(&mut out, case.format, float_text)
                 }));
                 check(&out, "typed");
                 case.bytes = out.len();
-                case.rust_values[t] = case.rust_values[t].min(fastest(rounds, || {
+                case.rust_values[t] = case.rust_values[t].best(fastest(rounds, || {
                     out.clear();
                     let mut w =
                         RecordWriter::new(&mut out, case.format).with_float_text(float_text);
@@ -277,9 +240,9 @@ fn main() {
     for (clock, pick) in [
         (
             "thread CPU time (Java: the writing thread only, not the JIT's or the collector's)",
-            (|t: Time| t.cpu) as fn(Time) -> u64,
+            (|t: Timing| t.cpu.as_nanos() as u64) as fn(Timing) -> u64,
         ),
-        ("wall time", |t: Time| t.wall),
+        ("wall time", |t: Timing| t.wall.as_nanos() as u64),
     ] {
         println!("\n{clock}\n");
         let mut header = "| shape | format | MB |".to_owned();
