@@ -61,25 +61,15 @@ pub(crate) struct CompatArgs {
     new: PathBuf,
 
     /// The record type, `module.Class`, in both versions
-    #[arg(long = "type", value_name = "module.Class", required_unless_present_all = ["old_type", "new_type"])]
+    #[arg(long = "type", value_name = "module.Class", required_unless_present_all = ["old_type", "new_type"], conflicts_with_all = ["old_type", "new_type"])]
     type_name: Option<String>,
 
     /// The record type in the old version (when it was renamed)
-    #[arg(
-        long,
-        value_name = "module.Class",
-        conflicts_with = "type_name",
-        requires = "new_type"
-    )]
+    #[arg(long, value_name = "module.Class", requires = "new_type")]
     old_type: Option<String>,
 
     /// The record type in the new version (when it was renamed)
-    #[arg(
-        long,
-        value_name = "module.Class",
-        conflicts_with = "type_name",
-        requires = "old_type"
-    )]
+    #[arg(long, value_name = "module.Class", requires = "old_type")]
     new_type: Option<String>,
 
     /// Also look for included files in DIR (repeatable; for both versions)

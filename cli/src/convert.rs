@@ -3,10 +3,8 @@
 //! jute), read and written by the schema-driven codec, optionally inside framings.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
-use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
 use hadoop_record::archive::jute::JuteOptions;
@@ -153,11 +151,11 @@ pub struct ConvertArgs {
     /// Encoding of the input (json: what --to json writes, or a JSON array of records);
     /// binary, Hadoop's own, by default (as rcc sql's)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "binary")]
-    from: InFormat,
+    from: ConvertFormat,
 
     /// Encoding of the output (json: one record per line, which --from json reads back)
     #[arg(long, value_enum, value_name = "FORMAT")]
-    to: OutFormat,
+    to: ConvertFormat,
 
     /// The input's framing, each payload holding one record: auto (the default: seqfile,
     /// paddle, paddle-cpp, plasma-var or v1 found from the first bytes, else none), none
@@ -214,9 +212,9 @@ pub struct ConvertArgs {
     delta_in: delta::DeltaIn,
 }
 
-/// `--from` values.
+/// `--from` and `--to` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum InFormat {
+enum ConvertFormat {
     Binary,
     Csv,
     Xml,
@@ -227,77 +225,51 @@ enum InFormat {
     Parquet,
     /// An Apache Arrow IPC file, one column per field
     Arrow,
-    /// A Delta Lake table's directory: its latest version, or --version, --timestamp
+    /// A Delta Lake table's directory: read at its latest version, or --version,
+    /// --timestamp; written (OUTPUT) as a new version of the table, or a new table
     Delta,
-    /// An Apache Avro container file, any Avro writer's: its fields matched to --type's by
-    /// name, with Avro's promotions and defaults
+    /// An Apache Avro container file: read from any Avro writer's, its fields matched to
+    /// --type's by name, with Avro's promotions and defaults; written under the schema
+    /// `rcc -l avro` writes for --type (--avro-codec)
     Avro,
 }
 
-/// `--to` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum OutFormat {
-    Binary,
-    Csv,
-    Xml,
-    /// ZooKeeper's jute binary encoding
-    Jute,
-    Json,
-    /// An Apache Parquet file, one column per field
-    Parquet,
-    /// An Apache Arrow IPC file, one column per field
-    Arrow,
-    /// A Delta Lake table's directory (OUTPUT): a new version of the table, or a new table
-    Delta,
-    /// An Apache Avro container file, under the schema `rcc -l avro` writes for --type
-    /// (--avro-codec)
-    Avro,
-}
-
-impl InFormat {
+impl ConvertFormat {
     /// The record encoding; `None` for JSON (and the columnar formats).
     fn format(self) -> Option<Format> {
         match self {
-            InFormat::Binary => Some(Format::Binary),
-            InFormat::Csv => Some(Format::Csv),
-            InFormat::Xml => Some(Format::Xml),
-            InFormat::Jute => Some(Format::Jute),
-            InFormat::Json
-            | InFormat::Parquet
-            | InFormat::Arrow
-            | InFormat::Delta
-            | InFormat::Avro => None,
+            ConvertFormat::Binary => Some(Format::Binary),
+            ConvertFormat::Csv => Some(Format::Csv),
+            ConvertFormat::Xml => Some(Format::Xml),
+            ConvertFormat::Jute => Some(Format::Jute),
+            ConvertFormat::Json
+            | ConvertFormat::Parquet
+            | ConvertFormat::Arrow
+            | ConvertFormat::Delta
+            | ConvertFormat::Avro => None,
         }
     }
-}
 
-impl OutFormat {
-    fn format(self) -> Option<Format> {
-        match self {
-            OutFormat::Binary => Some(Format::Binary),
-            OutFormat::Csv => Some(Format::Csv),
-            OutFormat::Xml => Some(Format::Xml),
-            OutFormat::Jute => Some(Format::Jute),
-            OutFormat::Json
-            | OutFormat::Parquet
-            | OutFormat::Arrow
-            | OutFormat::Delta
-            | OutFormat::Avro => None,
-        }
+    /// Whether it is Parquet, Arrow or Avro.
+    fn is_columnar(self) -> bool {
+        matches!(
+            self,
+            ConvertFormat::Parquet | ConvertFormat::Arrow | ConvertFormat::Avro
+        )
     }
 
     /// Whether floats are written as text that `--float-text` chooses: CSV and XML.
     fn writes_float_text(self) -> bool {
-        matches!(self, OutFormat::Csv | OutFormat::Xml)
+        matches!(self, ConvertFormat::Csv | ConvertFormat::Xml)
     }
 
     fn name(self) -> &'static str {
         match self {
-            OutFormat::Json => "json",
-            OutFormat::Parquet => "parquet",
-            OutFormat::Arrow => "arrow",
-            OutFormat::Delta => "delta",
-            OutFormat::Avro => "avro",
+            ConvertFormat::Json => "json",
+            ConvertFormat::Parquet => "parquet",
+            ConvertFormat::Arrow => "arrow",
+            ConvertFormat::Delta => "delta",
+            ConvertFormat::Avro => "avro",
             format => format.format().map_or("json", Format::name),
         }
     }
@@ -357,18 +329,12 @@ impl ConvertArgs {
     /// Whether Parquet, Arrow or Avro is read or written (what the `columnar` feature
     /// adds).
     pub fn is_columnar(&self) -> bool {
-        matches!(
-            self.from,
-            InFormat::Parquet | InFormat::Arrow | InFormat::Avro
-        ) || matches!(
-            self.to,
-            OutFormat::Parquet | OutFormat::Arrow | OutFormat::Avro
-        )
+        self.from.is_columnar() || self.to.is_columnar()
     }
 
     /// Whether a Delta table is read or written, which only the companion rcc-convert does.
     pub fn is_delta(&self) -> bool {
-        self.from == InFormat::Delta || self.to == OutFormat::Delta
+        self.from == ConvertFormat::Delta || self.to == ConvertFormat::Delta
     }
 
     /// Refuses an output that would destroy the input or a DDL file (`--schema`,
@@ -571,7 +537,7 @@ fn key_type(context: &Context, args: &ConvertArgs) -> Result<Option<KeyType>, Ea
                         .into(),
                 );
             }
-            if args.to != OutFormat::Json {
+            if args.to != ConvertFormat::Json {
                 return Err(
                     "--key-type writes each key beside its value in JSON: it needs --to json"
                         .to_string()
@@ -696,29 +662,24 @@ fn open_sink(
 ) -> Result<(Sink, Output), Early> {
     let (output, complete) = create_output(args.files.output.as_deref(), &args.files.storage)?;
     let sink = match out_framing {
-        Some(framing) => {
-            let buffer = SharedBuffer::default();
-            Sink::Framed {
-                frames: FrameWriter::new(
-                    BufWriter::with_capacity(OUTPUT_BUFFER, output),
-                    framing,
-                    &write_options(args),
-                    v1_header,
-                    keep_types,
-                    seq_header,
-                )?,
-                encoder: match args.to.format() {
-                    Some(format) => Encoder::Records(
-                        RecordWriter::new(buffer.clone(), format)
-                            .with_float_text(args.float_text.get()),
-                        buffer,
-                    ),
-                    None => Encoder::Json(Vec::new()),
-                },
-                strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
-                    && args.to == OutFormat::Csv,
-            }
-        }
+        Some(framing) => Sink::Framed {
+            frames: FrameWriter::new(
+                BufWriter::with_capacity(OUTPUT_BUFFER, output),
+                framing,
+                &write_options(args),
+                v1_header,
+                keep_types,
+                seq_header,
+            )?,
+            encoder: match args.to.format() {
+                Some(format) => Encoder::Records(
+                    RecordWriter::new(Vec::new(), format).with_float_text(args.float_text.get()),
+                ),
+                None => Encoder::Json(Vec::new()),
+            },
+            strip_line_end: framing == Framing::Plasma(PlasmaFormat::Text)
+                && args.to == ConvertFormat::Csv,
+        },
         None => match args.to.format() {
             // The record writer buffers by itself.
             Some(format) => Sink::Stream(
@@ -730,47 +691,36 @@ fn open_sink(
     Ok((sink, complete))
 }
 
+/// The flags of `given` that are on, in order.
+fn flags_given(given: &[(bool, &'static str)]) -> Vec<&'static str> {
+    given
+        .iter()
+        .filter_map(|&(on, flag)| on.then_some(flag))
+        .collect()
+}
+
 fn read_flags(options: &ReadOptions, recover: bool) -> Vec<&'static str> {
-    let mut flags = Vec::new();
-    if recover {
-        flags.push("--recover");
-    }
-    if options.lenient {
-        flags.push("--lenient");
-    }
-    if options.max_record_size.is_some() {
-        flags.push("--max-record-size");
-    }
-    flags
+    flags_given(&[
+        (recover, "--recover"),
+        (options.lenient, "--lenient"),
+        (options.max_record_size.is_some(), "--max-record-size"),
+    ])
 }
 
 fn write_flags(options: &WriteOptions) -> Vec<&'static str> {
-    let mut flags = Vec::new();
-    if options.compression.is_some() {
-        flags.push("--compression");
-    }
-    if options.chunk_size.is_some() {
-        flags.push("--chunk-size");
-    }
-    if options.chunk_records.is_some() {
-        flags.push("--chunk-records");
-    }
-    if options.record_type.is_some() {
-        flags.push("--record-type");
-    }
-    if options.seqfile_compression.is_some() {
-        flags.push("--seqfile-compression");
-    }
-    if options.seqfile_codec.is_some() {
-        flags.push("--seqfile-codec");
-    }
-    if options.seqfile_key.is_some() {
-        flags.push("--seqfile-key");
-    }
-    if !options.headers.is_empty() {
-        flags.push("--header");
-    }
-    flags
+    flags_given(&[
+        (options.compression.is_some(), "--compression"),
+        (options.chunk_size.is_some(), "--chunk-size"),
+        (options.chunk_records.is_some(), "--chunk-records"),
+        (options.record_type.is_some(), "--record-type"),
+        (
+            options.seqfile_compression.is_some(),
+            "--seqfile-compression",
+        ),
+        (options.seqfile_codec.is_some(), "--seqfile-codec"),
+        (options.seqfile_key.is_some(), "--seqfile-key"),
+        (!options.headers.is_empty(), "--header"),
+    ])
 }
 
 fn no_framing_options(framing_flag: &str, given: &[&str]) -> Result<(), String> {
@@ -1116,23 +1066,8 @@ enum Sink {
 /// Encodes one record into a payload.
 enum Encoder {
     /// A record writer over a buffer emptied after each record.
-    Records(RecordWriter<SharedBuffer>, SharedBuffer),
+    Records(RecordWriter<Vec<u8>>),
     Json(Vec<u8>),
-}
-
-/// A `Vec<u8>` the record writer appends to and the framing takes each record from.
-#[derive(Clone, Default)]
-struct SharedBuffer(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuffer {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 impl Sink {
@@ -1173,15 +1108,16 @@ impl Sink {
                         .map_err(|e| e.in_record(n))
                 };
                 match encoder {
-                    Encoder::Records(writer, buffer) => {
+                    Encoder::Records(writer) => {
                         record.write(schema, id, writer)?;
+                        // Flushed, the record's bytes are all in the buffer.
                         writer.flush()?;
-                        let bytes = std::mem::take(&mut *buffer.0.borrow_mut());
+                        let bytes = std::mem::take(writer.get_mut());
                         let result = write(&bytes);
                         // Give the allocation back for the next record.
                         let mut reuse = bytes;
                         reuse.clear();
-                        *buffer.0.borrow_mut() = reuse;
+                        *writer.get_mut() = reuse;
                         result
                     }
                     Encoder::Json(line) => {

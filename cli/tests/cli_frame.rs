@@ -565,7 +565,6 @@ fn files_and_standard_streams() {
 #[test]
 fn errors_before_any_work() {
     let refusals = Refusals::new("never.out");
-    let out_str = refusals.output();
     let mesos = fixtures().join("mesos/empty_records.recordio");
     let mesos = mesos.to_str().unwrap();
     let cases: [(&[&str], &str); 12] = [
@@ -622,10 +621,9 @@ fn errors_before_any_work() {
         let mut full = vec!["frame"];
         full.extend(args);
         if !args.contains(&"no/such/input") {
-            full.extend([mesos, out_str]);
-        } else {
-            full.push(out_str);
+            full.push(mesos);
         }
+        full.push(refusals.output());
         let out = rcc(&full, b"");
         refusals.assert_refused(&out, &args);
         let err = stderr(&out);

@@ -29,13 +29,12 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::runtime::SpawnedTask;
-use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{internal_err, DataFusionError, Result};
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::{FileGroup, FileScanConfig};
 use datafusion::datasource::source::{DataSource, DataSourceExec};
 use datafusion::execution::{RecordBatchStream, SendableRecordBatchStream, TaskContext};
-use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::execution_plan::EvaluationType;
@@ -214,6 +213,11 @@ impl InputOrderExec {
             properties: Arc::new(properties),
         }
     }
+
+    /// The same join of partitions, over `input`.
+    fn with_input(&self, input: Arc<dyn ExecutionPlan>) -> Self {
+        InputOrderExec::new(input, self.window, self.fetch)
+    }
 }
 
 impl DisplayAs for InputOrderExec {
@@ -227,50 +231,7 @@ impl DisplayAs for InputOrderExec {
 }
 
 impl ExecutionPlan for InputOrderExec {
-    fn name(&self) -> &'static str {
-        "InputOrderExec"
-    }
-
-    fn properties(&self) -> &Arc<PlanProperties> {
-        &self.properties
-    }
-
-    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        vec![&self.input]
-    }
-
-    fn benefits_from_input_partitioning(&self) -> Vec<bool> {
-        vec![false]
-    }
-
-    fn apply_expressions(
-        &self,
-        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
-    ) -> Result<TreeNodeRecursion> {
-        Ok(TreeNodeRecursion::Continue)
-    }
-
-    fn replace_children(
-        self: Arc<Self>,
-        mut children: Vec<Arc<dyn ExecutionPlan>>,
-        _: ReplaceChildrenOptions,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        if children.len() != 1 {
-            return internal_err!("InputOrderExec has one input, not {}", children.len());
-        }
-        Ok(Arc::new(InputOrderExec::new(
-            children.swap_remove(0),
-            self.window,
-            self.fetch,
-        )))
-    }
-
-    fn with_new_children(
-        self: Arc<Self>,
-        children: Vec<Arc<dyn ExecutionPlan>>,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        self.replace_children(children, recompute())
-    }
+    hadoop_record_datafusion::one_input_plan!("InputOrderExec");
 
     fn fetch(&self) -> Option<usize> {
         self.fetch

@@ -16,13 +16,25 @@
 
 mod support;
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use support::cluster::{
-    executor_args, free_port, path, same_answer, sql, sql_in, wait_for, Cluster, Process, PATIENCE,
+    executor_args, free_port, outcome, path, same_answer, sql, sql_in, wait_for, Cluster, Process,
+    PATIENCE,
 };
-use support::web::{work_in, BY_URL};
-use support::{assert_stderr_contains, csv_query, stderr, stdout};
+use support::web::{work_in, Work, BY_URL};
+use support::{
+    assert_stderr_contains, csv_query, delta_version_csv, files_below, first_row, ok, stderr,
+    stdout, tree, words,
+};
+
+/// A fresh work directory `name` of `n` records, and them as the Paddle file `file`.
+fn paddle_work(name: &str, n: i64, file: &str) -> (Work, PathBuf) {
+    let work = work_in("cli-cluster", name, n);
+    let paddle = work.paddle(file);
+    (work, paddle)
+}
 
 #[test]
 fn cluster_answers_are_the_local_answers_and_splits_spread() {
@@ -64,8 +76,7 @@ fn cluster_answers_are_the_local_answers_and_splits_spread() {
     );
     // Avro: a dataset the executors write (deflate blocks), read back on the cluster as
     // the records it came from: the answers as of the v1 file's.
-    let ds = small.dir.join("avro");
-    let target = format!("{}/", ds.display());
+    let (ds, target) = small.out_dir("avro");
     let out = sql(
         &small,
         Some(url),
@@ -189,8 +200,7 @@ fn scans_of(cluster: &Cluster, run: impl FnOnce()) -> Vec<Vec<String>> {
 
 #[test]
 fn an_absent_scheduler_is_a_clear_error() {
-    let work = work_in("cli-cluster", "absent", 10);
-    let paddle = work.paddle("hits.paddle");
+    let (work, paddle) = paddle_work("absent", 10, "hits.paddle");
     let port = free_port();
     let url = format!("df://127.0.0.1:{port}");
     let out = sql(
@@ -233,8 +243,7 @@ fn an_absent_scheduler_is_a_clear_error() {
 /// task again on the other executor, and the query succeeds with the local answer.
 #[test]
 fn an_executor_killed_during_a_query_is_survived() {
-    let work = work_in("cli-cluster", "kill", 250_000);
-    let paddle = work.paddle("big.paddle");
+    let (work, paddle) = paddle_work("kill", 250_000, "big.paddle");
     let mut cluster = Cluster::start_quick_to_lose();
     // Slow enough (seconds per task) that the kill lands while the task runs.
     let query = "SELECT url, count(*) AS n, sum(length(repeat(url, 200))) AS l \
@@ -301,8 +310,7 @@ fn csv_dataset(dir: &std::path::Path) -> (Vec<String>, Vec<String>) {
 /// commit takes one attempt of each partition), or the job fails and nothing is visible.
 #[test]
 fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
-    let work = work_in("cli-cluster", "kill-write", 250_000);
-    let paddle = work.paddle("big.paddle");
+    let (work, paddle) = paddle_work("kill-write", 250_000, "big.paddle");
     let mut cluster = Cluster::start_quick_to_lose();
     // Slow enough (seconds per task) that the kill lands while the tasks write.
     let query = "SELECT id, url, length(repeat(url, 200)) AS l FROM records";
@@ -337,23 +345,13 @@ fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
     });
     // Killed once it has written a part file: its attempt stays in the staging directory,
     // and the task runs again on the other executor.
-    let victim = wait_for("no part written", Duration::from_millis(5), || {
-        cluster
-            .executors
-            .iter()
-            .position(|e| e.stderr().contains(" wrote file://"))
-    });
-    cluster.executors[victim].kill();
+    let victim = cluster.kill_first_writer();
     let remote = remote.join().unwrap();
     let (rows, names) = csv_dataset(&target);
     let survivor = cluster.executors[1 - victim].stderr();
     eprintln!(
         "the job {}; the survivor wrote:\n{}",
-        if remote.status.success() {
-            "succeeded"
-        } else {
-            "failed"
-        },
+        outcome(&remote),
         survivor
             .lines()
             .filter(|l| l.contains(" wrote "))
@@ -384,8 +382,7 @@ fn an_executor_killed_during_a_write_leaves_every_row_once_or_nothing() {
 /// same job run again commits the whole dataset and removes what the killed one left.
 #[test]
 fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
-    let work = work_in("cli-cluster", "kill-client", 250_000);
-    let paddle = work.paddle("big.paddle");
+    let (work, paddle) = paddle_work("kill-client", 250_000, "big.paddle");
     let target = work.dir.join("out");
     let mut child = work
         .paddle_sql_command()
@@ -403,7 +400,7 @@ fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
     let staging = target.join("_temporary");
     let deadline = Instant::now() + PATIENCE;
     let writing = |dir: &std::path::Path| {
-        walk(dir)
+        files_below(dir)
             .iter()
             .any(|f| f.to_string_lossy().contains("part-"))
     };
@@ -424,7 +421,7 @@ fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
         "visible after the kill: {names:?}"
     );
     assert!(
-        !walk(&staging).is_empty(),
+        !files_below(&staging).is_empty(),
         "the killed job left nothing to clean up"
     );
 
@@ -449,54 +446,41 @@ fn a_write_killed_half_way_leaves_no_success_and_nothing_visible() {
     let (rows, names) = csv_dataset(&target);
     assert_eq!(rows.len(), 250_000, "{names:?}");
     assert!(names.contains(&"_SUCCESS".to_owned()), "{names:?}");
-    assert!(!staging.exists(), "left behind: {:?}", walk(&staging));
+    assert!(
+        !staging.exists(),
+        "left behind: {:?}",
+        files_below(&staging)
+    );
 }
 
-/// The files below `dir`, at any depth.
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return files;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
+/// `rcc sql` arguments that write `query` over the Paddle file `paddle`, with `flags`
+/// (`--partitions N`), as a version of the Delta table `target` (`--mode mode`) laid out by
+/// the columns `by`.
+fn delta_write<'a>(
+    paddle: &'a str,
+    flags: &'a str,
+    mode: &'a str,
+    by: &'a str,
+    target: &'a str,
+    query: &'a str,
+) -> Vec<&'a str> {
+    let mut args = words("--in-framing paddle");
+    args.extend(words(flags));
+    args.extend(["--to", "delta", "--mode", mode]);
+    args.extend(["--partition-by", by, "-o", target]);
+    args.extend([query, paddle]);
+    args
 }
 
 #[test]
 fn executors_write_a_partitioned_delta_table_committed_once() {
-    let work = work_in("cli-cluster", "delta", 2_000);
-    let paddle = work.paddle("hits.paddle");
+    let (work, paddle) = paddle_work("delta", 2_000, "hits.paddle");
     let cluster = Cluster::start(&[], &[]);
-    let table = work.dir.join("hits");
-    let target = format!("{}/", table.display());
+    let (table, target) = work.out_dir("hits");
     let write = |mode: &str| {
-        sql(
-            &work,
-            Some(cluster.url.as_str()),
-            &[
-                "--in-framing",
-                "paddle",
-                "--partitions",
-                "4",
-                "--to",
-                "delta",
-                "--mode",
-                mode,
-                "--partition-by",
-                "ok",
-                "-o",
-                &target,
-                "SELECT id, bytes, url, ok FROM records",
-                path(&paddle),
-            ],
-        )
+        let query = "SELECT id, bytes, url, ok FROM records";
+        let args = delta_write(path(&paddle), "--partitions 4", mode, "ok", &target, query);
+        sql(&work, Some(cluster.url.as_str()), &args)
     };
     let made = write("error");
     assert!(made.status.success(), "{}", stderr(&made));
@@ -504,51 +488,29 @@ fn executors_write_a_partitioned_delta_table_committed_once() {
     let appended = write("append");
     assert!(appended.status.success(), "{}", stderr(&appended));
     // Each version's rows once: the local answer over the records, twice.
+    let query = "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(bytes) AS b FROM records";
     let count = |version: &str| {
-        let out = sql(
+        ok(sql(
             &work,
             None,
-            &[
-                "--from",
-                "delta",
-                "--version",
-                version,
-                "--to",
-                "csv",
-                "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(bytes) AS b FROM records",
-                &target,
-            ],
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
-        stdout(&out)
+            &delta_version_csv(version, query, &target),
+        ))
     };
     let local = sql(
         &work,
         None,
-        &csv_query(
-            "paddle",
-            None,
-            "SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(bytes) AS b FROM records",
-            &[path(&paddle)],
-        ),
+        &csv_query("paddle", None, query, &[path(&paddle)]),
     );
     let once = stdout(&local);
     assert_eq!(count("0"), once);
     let twice = once.replace(&once.lines().nth(1).unwrap().to_owned(), &{
-        let v: Vec<i64> = once
-            .lines()
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .map(|x| x.parse().unwrap())
-            .collect();
+        let v = first_row(&once);
         format!("{},{},{}", v[0] * 2, v[1], v[2] * 2)
     });
     assert_eq!(count("1"), twice);
     // The executors wrote the part files, straight into the partition directories.
-    let parts: Vec<String> = walk(&table)
+    let parts: Vec<String> = tree(&table)
         .into_iter()
-        .map(|p| p.strip_prefix(&table).unwrap().display().to_string())
         .filter(|p| p.ends_with(".parquet"))
         .collect();
     assert!(
@@ -562,9 +524,8 @@ fn executors_write_a_partitioned_delta_table_committed_once() {
 
 /// The Parquet files below `dir` (a table's), their paths in it.
 fn parquet_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
-    walk(dir)
+    tree(dir)
         .into_iter()
-        .map(|p| p.strip_prefix(dir).unwrap().to_string_lossy().into_owned())
         .filter(|p| p.ends_with(".parquet") && !p.starts_with("_delta_log"))
         .collect()
 }
@@ -600,34 +561,16 @@ fn parquet_read(
 /// answer as `rcc sql` does locally, also joined with record files.
 #[test]
 fn the_executors_read_a_delta_tables_versions() {
-    let work = work_in("cli-cluster", "delta-read", 2_000);
-    let paddle = work.paddle("hits.paddle");
+    let (work, paddle) = paddle_work("delta-read", 2_000, "hits.paddle");
     let cluster = Cluster::start(&[], &[]);
     let url = cluster.url.as_str();
-    let table = work.dir.join("lake");
-    let target = format!("{}/", table.display());
+    let (table, target) = work.out_dir("lake");
     // Version 0 (partitioned by ok and url, whose values need Hive escapes: `é,'%}`), an
     // append written by the executors, an overwrite.
     let write = |cluster: Option<&str>, mode: &str, filter: &str| {
         let query = format!("SELECT * FROM records WHERE {filter}");
-        let out = sql(
-            &work,
-            cluster,
-            &[
-                "--in-framing",
-                "paddle",
-                "--to",
-                "delta",
-                "--mode",
-                mode,
-                "--partition-by",
-                "ok,url",
-                "-o",
-                &target,
-                &query,
-                path(&paddle),
-            ],
-        );
+        let args = delta_write(path(&paddle), "", mode, "ok,url", &target, &query);
+        let out = sql(&work, cluster, &args);
         assert!(out.status.success(), "{mode}: {}", stderr(&out));
         parquet_files(&table)
     };
@@ -779,30 +722,13 @@ fn delta_log(dir: &std::path::Path) -> (Vec<u64>, std::collections::BTreeSet<Str
 /// visible files.
 #[test]
 fn an_executor_killed_during_a_delta_write_adds_one_version_or_none() {
-    let work = work_in("cli-cluster", "kill-delta", 250_000);
-    let paddle = work.paddle("big.paddle");
-    let table = work.dir.join("lake");
-    let target = format!("{}/", table.display());
+    let (work, paddle) = paddle_work("kill-delta", 250_000, "big.paddle");
+    let (table, target) = work.out_dir("lake");
     // Slow enough (seconds per task) that the kill lands while the tasks write.
     let query = "SELECT id, url, ok, length(repeat(url, 200)) AS l FROM records";
     let write = |cluster: Option<&str>, mode: &str, query: &str| {
-        let args = [
-            "--in-framing",
-            "paddle",
-            "--partitions",
-            "4",
-            "--to",
-            "delta",
-            "--mode",
-            mode,
-            "--partition-by",
-            "ok",
-            "-o",
-            &target,
-            query,
-            path(&paddle),
-        ];
-        let args: Vec<String> = args.map(String::from).to_vec();
+        let args = delta_write(path(&paddle), "--partitions 4", mode, "ok", &target, query);
+        let args: Vec<String> = args.into_iter().map(String::from).collect();
         let (dir, cluster) = (work.dir.clone(), cluster.map(str::to_owned));
         move || {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -828,23 +754,13 @@ fn an_executor_killed_during_a_delta_write_adds_one_version_or_none() {
     // attempt stays in the staging directory; the task runs again on the other executor).
     let mut cluster = Cluster::start_quick_to_lose();
     let remote = std::thread::spawn(write(Some(&cluster.url), "append", query));
-    let victim = wait_for("no part written", Duration::from_millis(5), || {
-        cluster
-            .executors
-            .iter()
-            .position(|e| e.stderr().contains(" wrote file://"))
-    });
-    cluster.executors[victim].kill();
+    let victim = cluster.kill_first_writer();
     let remote = remote.join().unwrap();
     let (versions, named) = delta_log(&table);
     let visible = visible_parquet(&table);
     eprintln!(
         "the job {}: versions {versions:?}; files in no version: {:?}",
-        if remote.status.success() {
-            "succeeded"
-        } else {
-            "failed"
-        },
+        outcome(&remote),
         parquet_files(&table).difference(&named).collect::<Vec<_>>()
     );
     assert_eq!(visible, named, "the visible part files are the version's");

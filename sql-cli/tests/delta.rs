@@ -13,16 +13,10 @@ use std::process::Command;
 
 use hadoop_record::{Format, Value};
 use support::web::{work_in, Work};
-use support::{assert_stderr_contains, rcc_in, stderr};
+use support::{assert_stderr_contains, ok, rcc_in, stderr, tree, words};
 
 fn work(name: &str) -> Work {
     work_in("cli-delta", name, 300)
-}
-
-/// Standard output of a run that must succeed.
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "{}", stderr(&out));
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// The log's versions, by their entries' names.
@@ -36,31 +30,28 @@ fn versions(table: &Path) -> Vec<String> {
     names
 }
 
+/// The rows of the Delta table `target` (at the version `extra` says) and the sum of their
+/// bytes, as CSV (`n,b`).
+fn sums(w: &Work, extra: &[&str], target: &str) -> String {
+    let mut args = words("--from delta --to csv");
+    args.push("SELECT count(*) AS n, sum(bytes) AS b FROM records");
+    args.extend_from_slice(extra);
+    args.push(target);
+    ok(w.sql(&args))
+}
+
 #[test]
 fn tables_are_made_appended_overwritten_and_read_back() {
     let w = work("modes");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
-    let table = w.dir.join("hits");
-    let target = format!("{}/", table.display());
+    let file = w.hits();
+    let (table, target) = w.out_dir("hits");
     let write = |extra: &[&str], query: &str| {
         let mut args = vec!["--in-framing", "paddle", "--to", "delta", "-o", &target];
         args.extend_from_slice(extra);
         args.extend([query, file]);
         w.sql(&args)
     };
-    let count = |extra: &[&str]| {
-        let mut args = vec![
-            "--from",
-            "delta",
-            "--to",
-            "csv",
-            "SELECT count(*) AS n, sum(bytes) AS b FROM records",
-        ];
-        args.extend_from_slice(extra);
-        args.push(&target);
-        ok(w.sql(&args))
-    };
+    let count = |extra: &[&str]| sums(&w, extra, &target);
     let expect = |pick: &dyn Fn(i32) -> bool| {
         let rows: Vec<i64> = (0..w.values.len())
             .filter_map(|i| match (w.field(i, 0), w.field(i, 1)) {
@@ -219,8 +210,7 @@ fn tables_are_made_appended_overwritten_and_read_back() {
 #[test]
 fn what_cannot_be_a_table_is_refused() {
     let w = work("refusals");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     // A directory that holds something else.
     let out = w.sql(&[
         "--in-framing",
@@ -263,103 +253,60 @@ fn what_cannot_be_a_table_is_refused() {
 #[test]
 fn copy_stored_as_delta_writes_partitioned_versions() {
     let w = work("copy");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     let table = w.dir.join("by-ok");
-    let copy = |query: &str| {
-        w.sql(&[
-            "--in-framing",
-            "paddle",
-            &format!(
-                "COPY ({query}) TO '{}/' STORED AS DELTA PARTITIONED BY (ok)",
-                table.display()
-            ),
-            file,
-        ])
+    let table_arg = table.to_str().unwrap();
+    // `COPY (query) TO 'table/' STORED AS DELTA` with `rest` after it.
+    let copy = |query: &str, rest: &str| {
+        let to = format!("TO '{}/' STORED AS DELTA", table.display());
+        w.sql_paddle("", &[&format!("COPY ({query}) {to}{rest}")], file)
     };
-    ok(copy("SELECT id, bytes, ok FROM records WHERE id < 50"));
+    // The answer of `query` over the table, as CSV.
+    let csv_of = |query: &str| ok(w.sql_flags("--from delta --to csv", &[query, table_arg]));
+    ok(copy(
+        "SELECT id, bytes, ok FROM records WHERE id < 50",
+        " PARTITIONED BY (ok)",
+    ));
     let mut dirs: Vec<String> = std::fs::read_dir(&table)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     dirs.sort();
     assert_eq!(dirs, ["_delta_log", "ok=false", "ok=true"]);
-    let again = copy("SELECT id, bytes, ok FROM records WHERE id >= 50");
+    let again = copy(
+        "SELECT id, bytes, ok FROM records WHERE id >= 50",
+        " PARTITIONED BY (ok)",
+    );
     assert_stderr_contains(&again, "give --mode append");
-    let appended = w.sql(&[
-        "--in-framing",
-        "paddle",
-        &format!(
-            "COPY (SELECT id, bytes, ok FROM records WHERE id >= 50) TO '{}/' STORED AS DELTA \
-             PARTITIONED BY (ok) OPTIONS (mode 'append')",
-            table.display()
-        ),
-        file,
-    ]);
-    ok(appended);
+    ok(copy(
+        "SELECT id, bytes, ok FROM records WHERE id >= 50",
+        " PARTITIONED BY (ok) OPTIONS (mode 'append')",
+    ));
     let oks = w
         .values
         .iter()
         .filter(|v| matches!(v, Value::Record(f) if f[2] == Value::Bool(true)))
         .count();
-    let counted = ok(w.sql(&[
-        "--from",
-        "delta",
-        "--to",
-        "csv",
-        "SELECT count(*) AS n, sum(CAST(ok AS INT)) AS oks FROM records",
-        table.to_str().unwrap(),
-    ]));
+    let counted = csv_of("SELECT count(*) AS n, sum(CAST(ok AS INT)) AS oks FROM records");
     assert_eq!(counted, format!("n,oks\n{},{oks}\n", w.values.len()));
     // An append that does not say --partition-by keeps the table's partitioning, as Spark's.
-    ok(w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "delta",
-        "--mode",
-        "append",
-        "-o",
-        table.to_str().unwrap(),
-        "SELECT id, bytes, ok FROM records WHERE id < 5",
+    ok(w.sql_paddle(
+        "--to delta --mode append -o",
+        &[table_arg, "SELECT id, bytes, ok FROM records WHERE id < 5"],
         file,
-    ]));
-    let n = ok(w.sql(&[
-        "--from",
-        "delta",
-        "--to",
-        "csv",
-        "SELECT count(*) AS n FROM records",
-        table.to_str().unwrap(),
-    ]));
+    ));
+    let n = csv_of("SELECT count(*) AS n FROM records");
     assert_eq!(n, format!("n\n{}\n", w.values.len() + 5));
-    let other = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "delta",
-        "--mode",
-        "append",
-        "--partition-by",
-        "id",
-        "-o",
-        table.to_str().unwrap(),
-        "SELECT id, bytes, ok FROM records",
+    let other = w.sql_paddle(
+        "--to delta --mode append --partition-by id -o",
+        &[table_arg, "SELECT id, bytes, ok FROM records"],
         file,
-    ]);
+    );
     assert_stderr_contains(
         &other,
         "is partitioned by (ok), not (id): give --partition-by ok",
     );
-    let bad = w.sql(&[
-        "--in-framing",
-        "paddle",
-        &format!(
-            "COPY (SELECT id FROM records) TO '{}/' STORED AS DELTA OPTIONS (mode 'merge')",
-            table.display()
-        ),
-        file,
-    ]);
+    let bad = copy("SELECT id FROM records", " OPTIONS (mode 'merge')");
     assert_stderr_contains(&bad, "`merge` is no mode");
 }
 
@@ -385,24 +332,6 @@ fn convert_with(w: &Work, ddl: &str, env: &[(&str, &str)], args: &[&str]) -> std
     support::run(command, b"")
 }
 
-/// Every file below `dir`, by its path there, sorted.
-fn tree(dir: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(at) = todo.pop() {
-        for entry in std::fs::read_dir(&at).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                found.push(path.strip_prefix(dir).unwrap().display().to_string());
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 #[test]
 fn convert_writes_tables_and_gives_the_records_back() {
     let w = work("convert");
@@ -412,8 +341,7 @@ fn convert_writes_tables_and_gives_the_records_back() {
     std::fs::write(w.dir.join("hits.bin"), &all).unwrap();
     let few = payloads[..10].concat();
     std::fs::write(w.dir.join("few.bin"), &few).unwrap();
-    let table = w.dir.join("hits");
-    let target = format!("{}/", table.display());
+    let (table, target) = w.out_dir("hits");
     let write = |extra: &[&str], input: &str| {
         let mut args = vec!["--from", "binary", "--to", "delta"];
         args.extend_from_slice(extra);
@@ -445,18 +373,7 @@ fn convert_writes_tables_and_gives_the_records_back() {
         "binary → delta → binary changed the records"
     );
     // What rcc sql reads of it: the records' own sums.
-    let sums = |extra: &[&str]| {
-        let mut args = vec![
-            "--from",
-            "delta",
-            "--to",
-            "csv",
-            "SELECT count(*) AS n, sum(bytes) AS b FROM records",
-        ];
-        args.extend_from_slice(extra);
-        args.push(&target);
-        ok(w.sql(&args))
-    };
+    let sums = |extra: &[&str]| sums(&w, extra, &target);
     let total: i64 = (0..w.values.len())
         .map(|i| match w.field(i, 1) {
             Value::Long(bytes) => *bytes,
@@ -515,22 +432,9 @@ fn convert_writes_tables_and_gives_the_records_back() {
     assert_eq!(tree(&table), files);
 
     // A Paddle file appended: version 1 holds both.
-    ok(convert(
-        &w,
-        &[
-            "--in-framing",
-            "paddle",
-            "--to",
-            "delta",
-            "--mode",
-            "append",
-            "--from",
-            "binary",
-        ]
-        .into_iter()
-        .chain([paddle.to_str().unwrap(), target.as_str()])
-        .collect::<Vec<_>>(),
-    ));
+    let mut args = words("--in-framing paddle --to delta --mode append --from binary");
+    args.extend([paddle.to_str().unwrap(), target.as_str()]);
+    ok(convert(&w, &args));
     assert_eq!(sums(&[]), format!("n,b\n{},{}\n", 2 * n, 2 * total));
 
     // Overwritten: the latest version is the new records only, byte for byte.
@@ -604,10 +508,8 @@ fn convert_writes_tables_and_gives_the_records_back() {
 #[test]
 fn convert_partitions_tables_and_refuses_what_does_not_apply() {
     let w = work("convert-partitioned");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
-    let table = w.dir.join("by-ok");
-    let target = format!("{}/", table.display());
+    let file = w.hits();
+    let (table, target) = w.out_dir("by-ok");
     std::fs::write(w.dir.join("kept.bin"), b"kept").unwrap();
     // Through rcc, which hands Delta tables to the companion rcc-convert.
     let ddl = w.dir.join("web.jr");
@@ -766,18 +668,9 @@ fn convert_writes_and_reads_tables_in_s3() {
     let paddle = w.paddle("hits.paddle");
     let table = "s3://lake/hits/";
     s3(&["--from", "binary", "--to", "delta", "hits.bin", table]);
-    s3(&[
-        "--from",
-        "binary",
-        "--in-framing",
-        "paddle",
-        "--to",
-        "delta",
-        "--mode",
-        "append",
-        paddle.to_str().unwrap(),
-        table,
-    ]);
+    let mut args = words("--from binary --in-framing paddle --to delta --mode append");
+    args.extend([paddle.to_str().unwrap(), table]);
+    s3(&args);
     let first = s3(&["--from", "delta", "--version", "0", "--to", "binary", table]);
     assert!(first == all, "version 0's records");
     let sorted = |json: Vec<u8>| {

@@ -14,13 +14,13 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use fixture_harness::peers::{python, run_script, target_dir};
+use fixture_harness::peers::{python, run_script};
 use hadoop_record::framing::paddle::{PaddleReadOptions, PaddleReader};
 use hadoop_record::Format;
 use support::web::{by_url_csv, work_in, Work, BY_URL};
 use support::{
-    assert_stderr_contains, assert_stderr_ends_with, csv_query, listing, rcc_in, rcc_sql_in,
-    stderr, stdout,
+    assert_stderr_contains, assert_stderr_ends_with, csv_query, fresh_dir, listing, ok, rcc_in,
+    rcc_sql_in, stderr, stdout, words,
 };
 
 fn work(name: &str) -> Work {
@@ -66,25 +66,12 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     // A Hadoop SequenceFile (block-compressed, written by rcc itself from the Paddle file),
     // split at its sync entries by four threads.
     let seq = w.dir.join("hits.seq");
-    let out = rcc_in(
-        &w.dir,
-        &[
-            "frame",
-            "--from",
-            "paddle",
-            "--to",
-            "seqfile",
-            "--record-type",
-            "web.Hit",
-            "--seqfile-compression",
-            "block",
-            "--seqfile-codec",
-            "deflate",
-            paddle.to_str().unwrap(),
-            seq.to_str().unwrap(),
-        ],
-        b"",
+    let frame = words(
+        "frame --from paddle --to seqfile --record-type web.Hit \
+         --seqfile-compression block --seqfile-codec deflate",
     );
+    let files = [paddle.to_str().unwrap(), seq.to_str().unwrap()];
+    let out = rcc_in(&w.dir, &[&frame[..], &files].concat(), b"");
     assert!(out.status.success(), "{}", stderr(&out));
     let out = w.sql(&csv_query(
         "seqfile",
@@ -96,14 +83,11 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     assert_eq!(stdout(&out), expected);
 
     // JSON lines: nested values as `rcc convert --to json` writes them (maps as pairs).
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "json",
-        "SELECT id, tags, counts, origin FROM records WHERE id IN (2, 5) ORDER BY id",
+    let out = w.sql_paddle(
+        "--to json",
+        &["SELECT id, tags, counts, origin FROM records WHERE id IN (2, 5) ORDER BY id"],
         paddle.to_str().unwrap(),
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
@@ -112,12 +96,11 @@ fn answers_over_framed_and_plain_files_are_the_records() {
     );
 
     // A table for people, by default.
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "SELECT origin['city'] AS city, count(*) AS n FROM records GROUP BY city ORDER BY city",
+    let out = w.sql_paddle(
+        "",
+        &["SELECT origin['city'] AS city, count(*) AS n FROM records GROUP BY city ORDER BY city"],
         paddle.to_str().unwrap(),
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let lima = (0..500).filter(|i| i % 3 == 2).count();
     assert_eq!(
@@ -134,87 +117,53 @@ fn answers_over_framed_and_plain_files_are_the_records() {
 /// queried, kept as Parquet.
 #[test]
 fn the_readme_walk_through() {
-    let dir = target_dir().join("cli-sql/walk-through");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cli-sql", "walk-through");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sql");
     for f in ["web.jr", "hits.csv"] {
         std::fs::copy(example.join(f), dir.join(f)).unwrap();
     }
     let ddl = ["--schema", "web.jr", "--type", "web.Hit"];
-    let run = |args: &[&str]| {
-        let out = rcc_in(&dir, args, b"");
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    // `rcc COMMAND` with the DDL and type, `flags` (words), then `args`.
+    let run = |command: &str, flags: &str, args: &[&str]| {
+        let all = [&[command][..], &ddl, &words(flags), args].concat();
+        let out = rcc_in(&dir, &all, b"");
+        assert!(out.status.success(), "{all:?}: {}", stderr(&out));
         stdout(&out)
     };
-    run(&[
-        &["convert"][..],
-        &ddl,
+    let paddle = "--in-framing paddle";
+    run(
+        "convert",
+        "--from csv --to binary --out-framing paddle hits.csv hits.paddle",
+        &[],
+    );
+    let table = run(
+        "sql",
+        paddle,
         &[
-            "--from",
-            "csv",
-            "--to",
-            "binary",
-            "--out-framing",
-            "paddle",
-            "hits.csv",
-            "hits.paddle",
-        ],
-    ]
-    .concat());
-    let table = run(&[
-        &["sql"][..],
-        &ddl,
-        &[
-            "--in-framing",
-            "paddle",
             "SELECT origin['country'] AS country, count(*) AS hits, sum(bytes) AS bytes \
          FROM records GROUP BY country ORDER BY bytes DESC",
             "hits.paddle",
         ],
-    ]
-    .concat());
+    );
     assert_eq!(
         table,
         "+---------+------+---------+\n| country | hits | bytes   |\n+---------+------+---------+\n\
          | FR      | 3    | 1053696 |\n| NO      | 2    | 7168    |\n| PE      | 1    | 312     |\n\
          +---------+------+---------+\n"
     );
-    run(&[
-        &["sql"][..],
-        &ddl,
-        &[
-            "--in-framing",
-            "paddle",
-            "--to",
-            "parquet",
-            "-o",
-            "ok.parquet",
-            "SELECT * FROM records WHERE status = 200",
-            "hits.paddle",
-        ],
-    ]
-    .concat());
+    run(
+        "sql",
+        &format!("{paddle} --to parquet -o ok.parquet"),
+        &["SELECT * FROM records WHERE status = 200", "hits.paddle"],
+    );
     assert!(std::fs::read(dir.join("ok.parquet"))
         .unwrap()
         .starts_with(b"PAR1"));
-    run(&[
-        &["sql"][..],
-        &ddl,
-        &[
-            "--in-framing",
-            "paddle",
-            "--to",
-            "parquet",
-            "--partition-by",
-            "status",
-            "-o",
-            "by-status/",
-            "SELECT * FROM records",
-            "hits.paddle",
-        ],
-    ]
-    .concat());
+    run(
+        "sql",
+        &format!("{paddle} --to parquet --partition-by status -o by-status/"),
+        &["SELECT * FROM records", "hits.paddle"],
+    );
     let statuses = listing(&dir.join("by-status"));
     assert_eq!(statuses.first().map(String::as_str), Some("_SUCCESS"));
     assert!(
@@ -227,8 +176,7 @@ fn the_readme_walk_through() {
 #[test]
 fn errors_name_what_is_wrong() {
     let w = work("errors");
-    let paddle = w.paddle("hits.paddle");
-    let paddle = paddle.to_str().unwrap();
+    let paddle = w.hits();
 
     // Bad SQL: DataFusion's message, then the columns.
     let out = w.sql(&["--in-framing", "paddle", "SELECT nope FROM records", paddle]);
@@ -287,15 +235,11 @@ fn errors_name_what_is_wrong() {
         stderr(&out),
         "error: --in-framing: recovery applies to paddle, paddle-cpp, plasma-var and seqfile input, not v1\n"
     );
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--recover",
-        "--cluster",
-        "df://127.0.0.1:9",
-        "SELECT 1",
+    let out = w.sql_paddle(
+        "--recover --cluster df://127.0.0.1:9",
+        &["SELECT 1"],
         paddle,
-    ]);
+    );
     assert_eq!(
         stderr(&out),
         "error: --recover does not work with --cluster: the executors could not report what \
@@ -317,16 +261,11 @@ fn parquet_output_read_by_duckdb_and_pyarrow() {
     // The result of `query` as the Parquet file `name`.
     let to_parquet = |query: &str, name: &str| {
         let file = w.dir.join(name);
-        let out = w.sql(&[
-            "--in-framing",
-            "paddle",
-            "--to",
-            "parquet",
-            "-o",
-            file.to_str().unwrap(),
-            query,
+        let out = w.sql_paddle(
+            "--to parquet -o",
+            &[file.to_str().unwrap(), query],
             paddle.to_str().unwrap(),
-        ]);
+        );
         assert!(out.status.success(), "{}", stderr(&out));
         file
     };
@@ -369,11 +308,8 @@ for r in rows:
 #[test]
 fn recover_skips_damaged_chunks_and_reports_them() {
     let w = work("recover");
-    let path = w.paddle("hits.paddle");
-    let mut bytes = std::fs::read(&path).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x55;
-    std::fs::write(&path, &bytes).unwrap();
+    let path = w.damaged_paddle("hits.paddle");
+    let bytes = std::fs::read(&path).unwrap();
     let file = path.to_str().unwrap();
     let query = "SELECT count(*) AS n FROM records";
 
@@ -404,15 +340,7 @@ fn recover_skips_damaged_chunks_and_reports_them() {
         intact < w.values.len() && !skips.is_empty(),
         "the damage cost records"
     );
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--recover",
-        "--to",
-        "csv",
-        query,
-        file,
-    ]);
+    let out = w.sql_paddle("--recover --to csv", &[query], file);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(stdout(&out), format!("n\n{intact}\n"));
     let shown = std::fs::canonicalize(&path).unwrap();
@@ -432,9 +360,7 @@ fn binary_string_functions_answer_as_duckdb() {
     let Some(python) = python() else {
         return;
     };
-    let dir = target_dir().join("cli-sql").join("binary");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cli-sql", "binary");
     std::fs::write(
         dir.join("bin.jr"),
         "module bin { class Blob { int i; buffer b; buffer x; } }",
@@ -597,8 +523,7 @@ fn every_help_begins_with_what_its_command_does() {
 #[test]
 fn datasets_are_written_part_by_part_and_committed() {
     let w = work("dataset");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     // No ORDER BY: the answer keeps the aggregation's two partitions.
     let query = BY_URL.replace(" ORDER BY url", "");
     let write = |to: &str, target: &str, extra: &[&str]| {
@@ -660,24 +585,15 @@ for r in duckdb.sql(f"SELECT url, n, bytes, oks, tags FROM read_{fmt}('{path}/*.
     );
 
     // A damaged record fails the job: nothing visible, no _SUCCESS, nothing staged.
-    let mut bytes = std::fs::read(&paddle).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x55;
-    let damaged = w.dir.join("damaged.paddle");
-    std::fs::write(&damaged, &bytes).unwrap();
+    let damaged = w.damaged_paddle("damaged.paddle");
     let empty = w.dir.join("empty-before");
     std::fs::create_dir_all(&empty).unwrap();
     for target in [w.dir.join("new"), empty.clone()] {
-        let out = w.sql(&[
-            "--in-framing",
-            "paddle",
-            "--to",
-            "parquet",
-            "-o",
-            &format!("{}/", target.display()),
-            "SELECT * FROM records",
+        let out = w.sql_paddle(
+            "--to parquet -o",
+            &[&format!("{}/", target.display()), "SELECT * FROM records"],
             damaged.to_str().unwrap(),
-        ]);
+        );
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert_stderr_contains(&out, "damaged.paddle");
         let left = if target.exists() {
@@ -703,8 +619,7 @@ fn parquet_compression_and_row_groups_are_chosen_as_in_rcc_convert() {
     use datafusion::parquet::basic::Compression;
     use datafusion::parquet::file::reader::{FileReader, SerializedFileReader};
     let w = work("parquet-options");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     let rows = w.values.len();
     // Each written file's row groups: their row counts and their columns' compressions.
     let groups = |path: &Path| -> Vec<(i64, Vec<Compression>)> {
@@ -732,38 +647,17 @@ fn parquet_compression_and_row_groups_are_chosen_as_in_rcc_convert() {
     let select = "SELECT id, url, bytes FROM records";
 
     let single = w.dir.join("one.parquet");
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "parquet",
-        "-o",
-        single.to_str().unwrap(),
-        select,
-        file,
-    ]);
+    let out = w.sql_paddle("--to parquet -o", &[single.to_str().unwrap(), select], file);
     assert!(out.status.success(), "{}", stderr(&out));
     let zstd = Compression::ZSTD(Default::default());
     assert_eq!(groups(&single), [(rows as i64, vec![zstd; 3])]);
 
-    let dir = w.dir.join("snappy");
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--partitions",
-        "2",
-        "--to",
-        "parquet",
-        "--parquet-compression",
-        "snappy",
-        "--row-group-size",
-        "3",
-        "-o",
-        &format!("{}/", dir.display()),
-        select,
+    let (dir, target) = w.out_dir("snappy");
+    ok(w.sql_paddle(
+        "--partitions 2 --to parquet --parquet-compression snappy --row-group-size 3 -o",
+        &[&target, select],
         file,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ));
     let mut written = 0;
     for part in parts(&dir) {
         for (n, compressions) in groups(&part) {
@@ -774,13 +668,10 @@ fn parquet_compression_and_row_groups_are_chosen_as_in_rcc_convert() {
     }
     assert_eq!(written, rows as i64);
 
-    let copied = w.dir.join("copied");
-    let copy = format!(
-        "COPY ({select}) TO '{}/' STORED AS PARQUET OPTIONS (compression 'gzip(9)', max_row_group_size 4)",
-        copied.display()
-    );
-    let out = w.sql(&["--in-framing", "paddle", "--to", "csv", &copy, file]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (copied, target) = w.out_dir("copied");
+    let options = "(compression 'gzip(9)', max_row_group_size 4)";
+    let copy = format!("COPY ({select}) TO '{target}' STORED AS PARQUET OPTIONS {options}");
+    ok(w.sql_paddle("--to csv", &[&copy], file));
     for part in parts(&copied) {
         for (n, compressions) in groups(&part) {
             assert!((1..=4).contains(&n), "{part:?}: a row group of {n} rows");
@@ -856,8 +747,7 @@ fn parquet_compression_and_row_groups_are_chosen_as_in_rcc_convert() {
 #[test]
 fn partitioned_datasets_are_laid_out_as_hive_does() {
     let w = work("partitioned");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     let select = "SELECT id, bytes, ok, CASE WHEN ok THEN 'a/b=c' ELSE NULL END AS k FROM records";
     let by_ok = w.sql(&[
         "--in-framing",
@@ -876,22 +766,12 @@ fn partitioned_datasets_are_laid_out_as_hive_does() {
         .collect();
     assert_eq!(expected.lines().count(), 2, "{expected}");
 
-    let flag = w.dir.join("flag");
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--partitions",
-        "2",
-        "--to",
-        "parquet",
-        "--partition-by",
-        "ok,k",
-        "-o",
-        &format!("{}/", flag.display()),
-        select,
+    let (flag, target) = w.out_dir("flag");
+    ok(w.sql_paddle(
+        "--partitions 2 --to parquet --partition-by ok,k -o",
+        &[&target, select],
         file,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    ));
     assert_eq!(listing(&flag), ["_SUCCESS", "ok=false", "ok=true"]);
     assert_eq!(listing(&flag.join("ok=true")), ["k=a%2Fb%3Dc"]);
     assert_eq!(
@@ -905,14 +785,10 @@ fn partitioned_datasets_are_laid_out_as_hive_does() {
         );
     }
 
-    let copied = w.dir.join("copied");
-    let copy = format!(
-        "COPY ({select}) TO '{}/' STORED AS CSV PARTITIONED BY (ok, k)",
-        copied.display()
-    );
-    let out = w.sql(&["--in-framing", "paddle", "--to", "csv", &copy, file]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), format!("count\n{}\n", w.values.len()));
+    let (copied, target) = w.out_dir("copied");
+    let copy = format!("COPY ({select}) TO '{target}' STORED AS CSV PARTITIONED BY (ok, k)");
+    let out = ok(w.sql_paddle("--to csv", &[&copy], file));
+    assert_eq!(out, format!("count\n{}\n", w.values.len()));
     assert_eq!(listing(&copied), ["_SUCCESS", "ok=false", "ok=true"]);
 
     let Some(python) = python() else {
@@ -989,8 +865,7 @@ fn without_sync(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn records_out_are_the_bytes_rcc_convert_writes() {
     let w = work_in("sql-tests", "records-out", 3000);
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     let cases: [(&str, Option<&str>, &[&str]); 9] = [
         ("binary", None, &[]),
         ("csv", None, &[]),
@@ -1009,19 +884,9 @@ fn records_out_are_the_bytes_rcc_convert_writes() {
     for (i, (encoding, framing, extra)) in cases.into_iter().enumerate() {
         let framing_args: Vec<&str> = framing.map_or(vec![], |f| vec!["--out-framing", f]);
         let reference = format!("ref-{i}");
-        let mut convert = vec![
-            "convert",
-            "--schema",
-            "web.jr",
-            "--type",
-            "web.Hit",
-            "--from",
-            "binary",
-            "--in-framing",
-            "paddle",
-            "--to",
-            encoding,
-        ];
+        let mut convert =
+            words("convert --schema web.jr --type web.Hit --from binary --in-framing paddle --to");
+        convert.push(encoding);
         convert.extend_from_slice(&framing_args);
         convert.extend_from_slice(extra);
         convert.extend([file, reference.as_str()]);
@@ -1031,16 +896,8 @@ fn records_out_are_the_bytes_rcc_convert_writes() {
         let single = format!("out-{i}");
         let dataset = format!("set-{i}/");
         for target in [single.as_str(), dataset.as_str()] {
-            let mut args = vec![
-                "--in-framing",
-                "paddle",
-                "--partitions",
-                "1",
-                "--to",
-                "records",
-                "--out-encoding",
-                encoding,
-            ];
+            let mut args = words("--in-framing paddle --partitions 1 --to records --out-encoding");
+            args.push(encoding);
             args.extend_from_slice(&framing_args);
             args.extend_from_slice(extra);
             args.extend(["-o", target, "SELECT * FROM records", file]);
@@ -1239,11 +1096,8 @@ fn outputs_that_would_destroy_inputs_are_refused() {
 #[test]
 fn a_failed_query_leaves_the_old_file() {
     let w = work("old-file");
-    let paddle = w.paddle("hits.paddle");
-    let mut bytes = std::fs::read(&paddle).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x55;
-    std::fs::write(w.dir.join("damaged.paddle"), &bytes).unwrap();
+    w.paddle("hits.paddle");
+    w.damaged_paddle("damaged.paddle");
     let old = w.dir.join("hits.csv");
     std::fs::write(&old, b"the old answer\n").unwrap();
     #[cfg(unix)]
@@ -1252,30 +1106,16 @@ fn a_failed_query_leaves_the_old_file() {
         std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o640)).unwrap();
     }
     let before = snapshot(&w.dir);
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "-o",
-        "hits.csv",
-        "SELECT * FROM records",
+    let out = w.sql_paddle(
+        "--to csv -o hits.csv",
+        &["SELECT * FROM records"],
         "damaged.paddle",
-    ]);
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_stderr_contains(&out, "damaged.paddle");
     assert_eq!(snapshot(&w.dir), before);
 
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "-o",
-        "hits.csv",
-        BY_URL,
-        "hits.paddle",
-    ]);
+    let out = w.sql_paddle("--to csv -o hits.csv", &[BY_URL], "hits.paddle");
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         std::fs::read_to_string(&old).unwrap(),
@@ -1298,20 +1138,10 @@ fn a_failed_query_leaves_the_old_file() {
 fn max_open_files_rolls_part_files() {
     // Batches of 8192 rows: three of them, each with every value.
     let w = work_in("cli-sql", "max-open-files", 20_000);
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
+    let file = w.hits();
     let query = "SELECT id, id % 3 AS g FROM records";
     let write = |dir: &str, extra: &[&str]| {
-        let mut args = vec![
-            "--in-framing",
-            "paddle",
-            "--partitions",
-            "1",
-            "--to",
-            "csv",
-            "--partition-by",
-            "g",
-        ];
+        let mut args = words("--in-framing paddle --partitions 1 --to csv --partition-by g");
         args.extend_from_slice(extra);
         args.extend(["-o", dir, query, file]);
         w.sql(&args)
@@ -1361,18 +1191,7 @@ fn max_open_files_rolls_part_files() {
     assert!(files[0].iter().any(|n| n.ends_with("-c1.csv")), "{files:?}");
 
     // Only for datasets; at least 1.
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "--max-open-files",
-        "4",
-        "-o",
-        "x.csv",
-        query,
-        file,
-    ]);
+    let out = w.sql_paddle("--to csv --max-open-files 4 -o x.csv", &[query], file);
     assert_eq!(
         stderr(&out),
         "error: --max-open-files is for a dataset: -o DIR/ or COPY … TO 'DIR/'\n"
@@ -1468,6 +1287,13 @@ fn rcc_ok(dir: &Path, args: &[&str]) -> std::process::Output {
     out
 }
 
+/// `rcc convert` in `dir` with `ddl` (`--schema … --type …`): the JSON records of `json`
+/// into binary ones in `bin`.
+fn json_to_binary(dir: &Path, ddl: &[&str], json: &str, bin: &str) {
+    let convert = [&["convert"][..], ddl, &["--from", "json", "--to", "binary"]].concat();
+    rcc_ok(dir, &[&convert[..], &[json, bin]].concat());
+}
+
 /// `rcc sql --to json` writes what `rcc convert --to json` writes for the same records, to
 /// standard output, a file and a dataset's part files, and `rcc convert --from json` reads
 /// it back into the same records: NaN and infinities, longs past 2^53, buffers, maps with
@@ -1480,15 +1306,7 @@ fn json_output_is_rcc_convert_s_and_reads_back() {
     std::fs::write(dir.join("x.jr"), ODD_DDL).unwrap();
     std::fs::write(dir.join("odd.json"), ODD_JSON).unwrap();
     let odd = ["--schema", "x.jr", "--type", "x.Odd"];
-    rcc_ok(
-        dir,
-        &[
-            &["convert"][..],
-            &odd,
-            &["--from", "json", "--to", "binary", "odd.json", "odd.bin"],
-        ]
-        .concat(),
-    );
+    json_to_binary(dir, &odd, "odd.json", "odd.bin");
     w.paddle("hits.paddle");
     let hit = ["--schema", "web.jr", "--type", "web.Hit"];
     for (ddl, input, framing) in [
@@ -1583,26 +1401,20 @@ fn json_output_is_rcc_convert_s_and_reads_back() {
     );
 
     // A record type that holds itself reaches SQL as bytes: refused, nothing written.
-    std::fs::write(
-        dir.join("tree.jr"),
-        "module t { class Tree { ustring label; vector<Tree> kids; } class F { Tree root; } }",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("tree.json"),
-        "{\"root\": {\"label\": \"a\", \"kids\": [{\"label\": \"b\", \"kids\": []}]}}\n",
-    )
-    .unwrap();
+    for (name, text) in [
+        (
+            "tree.jr",
+            "module t { class Tree { ustring label; vector<Tree> kids; } class F { Tree root; } }",
+        ),
+        (
+            "tree.json",
+            "{\"root\": {\"label\": \"a\", \"kids\": [{\"label\": \"b\", \"kids\": []}]}}\n",
+        ),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
     let tree = ["--schema", "tree.jr", "--type", "t.F"];
-    rcc_ok(
-        dir,
-        &[
-            &["convert"][..],
-            &tree,
-            &["--from", "json", "--to", "binary", "tree.json", "tree.bin"],
-        ]
-        .concat(),
-    );
+    json_to_binary(dir, &tree, "tree.json", "tree.bin");
     for to in ["json", "csv"] {
         for output in [None, Some("tree.out"), Some("tree-set/")] {
             let mut args = vec!["sql"];
@@ -1629,51 +1441,26 @@ fn json_output_is_rcc_convert_s_and_reads_back() {
 #[test]
 fn csv_output_flattens_records_for_duckdb() {
     let w = work("csv-nested");
-    let paddle = w.paddle("hits.paddle");
-    let file = paddle.to_str().unwrap();
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "SELECT id, tags, counts, origin FROM records WHERE id IN (2, 5) ORDER BY id",
-        file,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let file = w.hits();
+    let csv_of = |query: &str| ok(w.sql_paddle("--to csv", &[query], file));
     assert_eq!(
-        stdout(&out),
+        csv_of("SELECT id, tags, counts, origin FROM records WHERE id IN (2, 5) ORDER BY id"),
         "id,tags,counts,origin.city,origin.zip\n\
          2,\"[\"\"t0\"\", \"\"t1\"\"]\",\"[[\"\"k0\"\", 20], [\"\"k1\"\", 21]]\",Lima,62\n\
          5,\"[\"\"t0\"\"]\",\"[[\"\"k0\"\", 50], [\"\"k1\"\", 51]]\",Lima,155\n"
     );
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "csv",
-        "SELECT * FROM records WHERE id < 0",
-        file,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
-        stdout(&out),
+        csv_of("SELECT * FROM records WHERE id < 0"),
         "id,bytes,ok,url,tags,counts,origin.city,origin.zip,score\n"
     );
 
     // Every record, in the input's order, as DuckDB reads the file.
     let csv = w.dir.join("hits.csv");
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--partitions",
-        "2",
-        "--to",
-        "csv",
-        "-o",
-        csv.to_str().unwrap(),
-        "SELECT * FROM records",
+    let out = w.sql_paddle(
+        "--partitions 2 --to csv -o",
+        &[csv.to_str().unwrap(), "SELECT * FROM records"],
         file,
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let Some(python) = python() else {
         return;
@@ -1736,9 +1523,7 @@ for (id, url, tags, counts, city, zip, score) in rows:
 #[test]
 fn results_keep_the_input_order() {
     use hadoop_record::framing::FrameWrite;
-    let dir = target_dir().join("cli-sql/order");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cli-sql", "order");
     std::fs::write(
         dir.join("o.jr"),
         "module o { class Row { int id; ustring pad; } }",

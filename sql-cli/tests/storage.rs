@@ -38,8 +38,10 @@ use std::time::{Duration, Instant};
 
 use fixture_harness::peers::{moto_python, target_dir, MotoServer};
 use interop_tests::hdfs::MiniHdfs;
-use support::cluster::{run, wait_for, Cluster, PATIENCE};
-use support::{assert_stderr_contains, csv_query, stderr, stdout};
+use support::cluster::{outcome, run, wait_for, Cluster, PATIENCE};
+use support::{
+    assert_stderr_contains, csv_query, delta_version_csv, first_row, ok, stderr, stdout, words,
+};
 
 /// The records Hadoop's driver writes: `Hit { ustring url; long n; }`, url `u{i % 97}`,
 /// n = i.
@@ -145,11 +147,6 @@ fn rcc(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
     run(command)
 }
 
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "{}", stderr(out));
-    stdout(out)
-}
-
 #[test]
 fn sequence_files_hadoop_wrote_to_hdfs_answer_as_their_local_copies() {
     let _shared = DATANODES.read().unwrap();
@@ -161,7 +158,7 @@ fn sequence_files_hadoop_wrote_to_hdfs_answer_as_their_local_copies() {
     let local_files = local.join("seq").display().to_string();
     for files in [hdfs.url_of("/seq/"), hdfs.url_of("/seq/*.seq"), local_files] {
         let args = csv_query("seqfile", Some("4"), BY_URL, &[&files]);
-        assert_eq!(ok(&sql(&dir, None, &args)), expected, "{files}");
+        assert_eq!(ok(sql(&dir, None, &args)), expected, "{files}");
     }
     // One multi-block file alone, by one thread and by four (ranges split at sync entries,
     // each fetched alone).
@@ -219,7 +216,7 @@ fn hdfs_name_services_come_from_hadoop_conf_dir() {
         ),
     );
     assert_eq!(ok(&out), by_url(&[150_000]));
-    let info = ok(&rcc(
+    let info = ok(rcc(
         &dir,
         &env,
         &[
@@ -242,7 +239,7 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
     let dir = work("hdfs-write");
     // SequenceFile to SequenceFile, HDFS to HDFS: Hadoop's reader gets every record.
     let copy = hdfs.url_of("/out/copy.seq");
-    ok(&rcc(
+    ok(rcc(
         &dir,
         &[],
         &frame(
@@ -264,7 +261,7 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
         words.next().unwrap().starts_with("u0=1547,u1=1547,"),
         "{read}"
     );
-    let info = ok(&rcc(
+    let info = ok(rcc(
         &dir,
         &[],
         &["frame", "info", "--from", "seqfile", &copy],
@@ -277,7 +274,7 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
 
     // Records to a Paddle file in HDFS, queried there.
     let paddle = hdfs.url_of("/out/hits.paddle");
-    ok(&rcc(
+    ok(rcc(
         &dir,
         &[],
         &hit(
@@ -305,7 +302,7 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
 
     // A conversion that fails half way (damaged input) leaves no file under any name.
     let local = dir.join("hits.paddle");
-    ok(&rcc(
+    ok(rcc(
         &dir,
         &[],
         &frame("paddle", "paddle", &[&paddle, local.to_str().unwrap()]),
@@ -314,15 +311,15 @@ fn rcc_writes_whole_files_to_hdfs_that_hadoop_reads() {
 
     // A write killed half way (SIGKILL: no clean-up at all) leaves no file under its name,
     // only Hadoop's kind of leftover: a hidden temporary file.
-    let mut child = Command::new(support::rcc())
+    let mut command = Command::new(support::rcc());
+    command
         .current_dir(&dir)
         .args(["frame", "--from", "paddle", "--to", "paddle", "-"])
         .arg(hdfs.url_of("/killed/hits.paddle"))
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    let mut child = command.spawn().unwrap();
     let mut input = child.stdin.take().unwrap();
     std::io::Write::write_all(&mut input, &bytes[..bytes.len() / 2]).unwrap();
     let below = |dir: &str| {
@@ -390,7 +387,7 @@ fn a_two_executor_cluster_reads_hdfs_with_no_shared_file_system() {
     assert_eq!(ok(&remote), by_url(&SEQ_FILES.map(|(_, n, _)| n)));
     let local_files = local.join("seq").display().to_string();
     let local_args = csv_query("seqfile", Some("4"), BY_URL, &[&local_files]);
-    assert_eq!(ok(&sql(&dir, None, &local_args)), stdout(&remote));
+    assert_eq!(ok(sql(&dir, None, &local_args)), stdout(&remote));
     // Both executors scanned byte ranges of the multi-block file.
     for executor in &cluster.executors {
         let tasks = executor.tasks();
@@ -481,7 +478,7 @@ fn wait(child: &mut Child) -> std::process::ExitStatus {
 fn the_help_says_how_stores_are_configured() {
     let dir = work("help");
     for command in ["sql", "frame", "convert"] {
-        let help = ok(&rcc(&dir, &[], &[command, "--help"]));
+        let help = ok(rcc(&dir, &[], &[command, "--help"]));
         for word in [
             "hdfs://NAMENODE:PORT/path",
             "s3://BUCKET/key",
@@ -560,20 +557,12 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     std::fs::write(dir.join("hits.csv"), &csv).unwrap();
     let convert = hit(
         "convert",
-        &[
-            "--from",
-            "csv",
-            "--to",
-            "binary",
-            "--out-framing",
-            "paddle",
-            "hits.csv",
-        ],
+        &words("--from csv --to binary --out-framing paddle hits.csv"),
     );
-    ok(&rcc(&dir, &[], &[&convert[..], &["local.paddle"]].concat()));
+    ok(rcc(&dir, &[], &[&convert[..], &["local.paddle"]].concat()));
     for name in ["a", "b"] {
         let url = format!("s3://logs/hits/{name}.paddle");
-        ok(&rcc(
+        ok(rcc(
             &dir,
             &env,
             &frame("paddle", "paddle", &["local.paddle", &url]),
@@ -581,7 +570,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
     }
     // --s3-endpoint instead of AWS_ENDPOINT_URL.
     let flag = [("AWS_ACCESS_KEY_ID", "k"), ("AWS_SECRET_ACCESS_KEY", "s")];
-    ok(&rcc(
+    ok(rcc(
         &dir,
         &flag,
         &frame(
@@ -627,7 +616,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         "{log}"
     );
     // Read back from S3 byte for byte.
-    ok(&rcc(
+    ok(rcc(
         &dir,
         &env,
         &frame(
@@ -654,7 +643,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         "SELECT * FROM records",
         "local.paddle",
     ];
-    ok(&rcc(&dir, &env, &hit("sql", &to_avro)));
+    ok(rcc(&dir, &env, &hit("sql", &to_avro)));
     let from_avro = [
         "--from",
         "avro",
@@ -664,7 +653,7 @@ fn s3_reads_writes_lists_globs_and_ranges() {
         "s3://logs/avro/*.avro",
     ];
     assert_eq!(
-        ok(&rcc(&dir, &env, &hit("sql", &from_avro))),
+        ok(rcc(&dir, &env, &hit("sql", &from_avro))),
         by_url(&[120_000])
     );
     // A failed conversion leaves nothing; a missing key is named.
@@ -832,7 +821,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         ] {
             // HDFS: listed by Hadoop, copied here, read back.
             let path = format!("/lake/{on}-{layout}");
-            ok(&write(
+            ok(write(
                 cluster_url,
                 query,
                 &hdfs.url_of(&format!("{path}/")),
@@ -850,7 +839,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
             assert_eq!(read, format!("{expected}{expected}"), "hdfs {on} {layout}");
             // S3: read by pyarrow from there.
             let url = format!("s3://lake/{on}-{layout}/");
-            ok(&write(cluster_url, query, &url, extra));
+            ok(write(cluster_url, query, &url, extra));
             let copy = dir.join(format!("s3-{on}-{layout}"));
             let read = fixture_harness::peers::run_script(
                 peers,
@@ -882,7 +871,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         "SELECT * FROM records",
         &input,
     ];
-    ok(&rcc(&dir, &env, &hit("sql", &args)));
+    ok(rcc(&dir, &env, &hit("sql", &args)));
     assert_committed(&hdfs_files(hdfs, "/lake/avro"), &[""], "avro");
     let glob = format!("{avro}*.avro");
     for cluster_args in [&[][..], &["--cluster", cluster.url.as_str()][..]] {
@@ -891,7 +880,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
             &["--from", "avro", "--to", "csv", BY_URL, &glob],
         ]
         .concat();
-        assert_eq!(ok(&rcc(&dir, &env, &hit("sql", &from))), expected);
+        assert_eq!(ok(rcc(&dir, &env, &hit("sql", &from))), expected);
     }
     // Both executors wrote part files, and named them.
     for executor in &cluster.executors {
@@ -922,7 +911,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         BY_URL,
         &input,
     ];
-    ok(&rcc(&dir, &env, &hit("sql", &args)));
+    ok(rcc(&dir, &env, &hit("sql", &args)));
     assert_eq!(hdfs_files(hdfs, "/lake/one.csv"), [""]);
     hdfs.command(&format!(
         "get /lake/one.csv {}",
@@ -952,7 +941,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
         let target = hdfs.url_of(&format!("{path}/"));
         args.extend(["-o", &target, "SELECT url, n FROM records", input.as_str()]);
         let cluster_args = cluster_url.map_or(vec![], |url| vec!["--cluster", url]);
-        ok(&rcc(
+        ok(rcc(
             &dir,
             &env,
             &hit("sql", &[&cluster_args[..], &args].concat()),
@@ -980,7 +969,7 @@ fn datasets_are_written_into_hdfs_and_s3_by_local_threads_and_by_the_cluster() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_stderr_contains(&out, "exists and is not empty: give --overwrite");
     assert_eq!(hdfs_files(hdfs, "/lake/local-flat"), before);
-    ok(&write(
+    ok(write(
         Some(&cluster.url),
         &flat,
         &hdfs.url_of("/lake/local-flat/"),
@@ -1110,14 +1099,7 @@ fn an_executor_killed_while_it_uploads_to_s3_leaves_no_pending_upload() {
         stderr(&remote)
     );
     let names: Vec<&str> = names.split_whitespace().collect();
-    eprintln!(
-        "the job {}: {names:?}",
-        if remote.status.success() {
-            "succeeded"
-        } else {
-            "failed"
-        }
-    );
+    eprintln!("the job {}: {names:?}", outcome(&remote));
     if remote.status.success() {
         assert!(names.contains(&"_SUCCESS"), "{names:?}");
         assert!(
@@ -1184,14 +1166,9 @@ impl Peek {
         use futures::TryStreamExt;
         use hadoop_record_storage::object_store::ObjectStoreExt;
         self.runtime.block_on(async {
-            let listed: Vec<_> = self
-                .store
-                .list(Some(&self.dir))
-                .try_collect()
-                .await
-                .unwrap();
+            let mut listed = self.store.list(Some(&self.dir));
             let mut objects = std::collections::BTreeMap::new();
-            for meta in listed {
+            while let Some(meta) = listed.try_next().await.unwrap() {
                 let got = self.store.get(&meta.location).await.unwrap();
                 let relative = meta.location.as_ref()[self.dir.as_ref().len() + 1..].to_owned();
                 objects.insert(relative, got.bytes().await.unwrap().to_vec());
@@ -1265,7 +1242,7 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         big,
         &input,
     ];
-    ok(&rcc(&dir, &env, &hit("sql", &args)));
+    ok(rcc(&dir, &env, &hit("sql", &args)));
     let log = std::fs::read_to_string(dir.join("moto.log")).unwrap();
     let requests: Vec<&str> = log.lines().filter(|l| l.contains("/lake/big/")).collect();
     assert!(
@@ -1353,7 +1330,7 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
             query,
             input.as_str(),
         ];
-        ok(&rcc(&dir, &env, &hit("sql", &args)))
+        ok(rcc(&dir, &env, &hit("sql", &args)))
     };
     let counted = "SELECT count(*) AS c, sum(n) AS s FROM records";
     let (old_answer, new_answer) = (
@@ -1364,7 +1341,7 @@ fn overwrites_keep_the_old_dataset_until_the_new_one_is_whole_in_hdfs_and_s3() {
         hdfs.url_of("/overwrites/"),
         "s3://lake/overwrites/".to_owned(),
     ] {
-        ok(&write(&target, old, &input));
+        ok(write(&target, old, &input));
         assert_eq!(count(&target), old_answer, "{target}");
         let peek = Peek::new(&target, &moto.endpoint);
         let before = peek.objects();
@@ -1493,7 +1470,7 @@ fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
     let input = hdfs.url_of("/seq/");
     let damaged = damaged_in_hdfs(hdfs, local, &dir, "/delta-damaged/");
     let query = "SELECT url, n, n % 4 AS b FROM records";
-    let expected = ok(&rcc(
+    let expected = ok(rcc(
         &dir,
         &env,
         &hit(
@@ -1509,13 +1486,7 @@ fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
         ),
     ));
     let doubled = {
-        let row: Vec<i64> = expected
-            .lines()
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .map(|x| x.parse().unwrap())
-            .collect();
+        let row = first_row(&expected);
         format!("c,s\n{},{}\n", row[0] * 2, row[1] * 2)
     };
     let hdfs_table = hdfs.url_of("/lake/delta-hits/");
@@ -1540,27 +1511,18 @@ fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
             rcc(&dir, &env, &hit("sql", &args))
         };
         let count = |version: &str| {
-            let args = [
-                "sql",
-                "--from",
-                "delta",
-                "--version",
-                version,
-                "--to",
-                "csv",
-                "SELECT count(*) AS c, sum(n) AS s FROM records",
-                target,
-            ];
-            ok(&rcc(&dir, &env, &args))
+            let query = "SELECT count(*) AS c, sum(n) AS s FROM records";
+            let args = [&["sql"][..], &delta_version_csv(version, query, target)].concat();
+            ok(rcc(&dir, &env, &args))
         };
-        ok(&write("error", &input));
-        ok(&write("append", &input));
+        ok(write("error", &input));
+        ok(write("append", &input));
         assert_eq!(count("0"), expected, "{target}");
         assert_eq!(count("1"), doubled, "{target}");
         let failed = write("append", &damaged);
         assert!(!failed.status.success(), "{target}");
         // No version 2, and the table reads as version 1 did.
-        let latest = ok(&rcc(
+        let latest = ok(rcc(
             &dir,
             &env,
             &[
@@ -1599,7 +1561,7 @@ fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
          if o['Key'].endswith('.parquet')))\n\
          print(len(c.list_multipart_uploads(Bucket='lake').get('Uploads', [])))",
     );
-    let vacuum = ok(&rcc(
+    let vacuum = ok(rcc(
         &dir,
         &env,
         &[
@@ -1617,7 +1579,7 @@ fn delta_tables_in_s3_and_hdfs_keep_their_version_when_a_job_fails() {
         objects.ends_with("\n0\n"),
         "uploads left pending: {objects}"
     );
-    let vacuum = ok(&rcc(
+    let vacuum = ok(rcc(
         &dir,
         &env,
         &[

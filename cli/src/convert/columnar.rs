@@ -25,8 +25,8 @@ use parquet::file::properties::WriterProperties;
 
 use super::{
     check_write_options, complete_output, in_payload, no_framing_options, open_sink, open_source,
-    report_end, write_failure, write_flags, Carried, ConvertArgs, InFormat, OutFormat, RecordRef,
-    Source, Stop, Writer, OUTPUT_BUFFER,
+    report_end, write_failure, write_flags, Carried, ConvertArgs, ConvertFormat, RecordRef, Source,
+    Stop, Writer, OUTPUT_BUFFER,
 };
 use crate::framing::Framing;
 use crate::parquet_out::ParquetFile;
@@ -69,19 +69,13 @@ pub(super) fn convert(
     id: RecordId,
     writer: Option<&Writer>,
 ) -> Option<Result<bool, Early>> {
-    let from = match args.from {
-        InFormat::Parquet => Some(Columnar::Parquet),
-        InFormat::Arrow => Some(Columnar::Arrow),
-        InFormat::Avro => Some(Columnar::Avro),
+    let columnar = |format| match format {
+        ConvertFormat::Parquet => Some(Columnar::Parquet),
+        ConvertFormat::Arrow => Some(Columnar::Arrow),
+        ConvertFormat::Avro => Some(Columnar::Avro),
         _ => None,
     };
-    let to = match args.to {
-        OutFormat::Parquet => Some(Columnar::Parquet),
-        OutFormat::Arrow => Some(Columnar::Arrow),
-        OutFormat::Avro => Some(Columnar::Avro),
-        _ => None,
-    };
-    match (from, to) {
+    match (columnar(args.from), columnar(args.to)) {
         (None, None) => None,
         (Some(_), Some(_)) => Some(Err(both_columnar())),
         (None, Some(to)) => Some(to_columnar(context, args, schema, id, writer, to)),
@@ -214,7 +208,7 @@ pub(super) fn decode_all(
 ) -> (Option<Stop>, Vec<String>) {
     let (schema, id, writer) = record;
     // Records already read into values (JSON, another writer's type) are decoded from them.
-    let by_value = writer.is_some() || args.from == InFormat::Json;
+    let by_value = writer.is_some() || args.from == ConvertFormat::Json;
     let mut failure = None;
     let mut skipped = Vec::new();
     let mut feed = |batch: Option<RecordBatch>, failure: &mut Option<Stop>| {

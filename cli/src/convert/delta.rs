@@ -14,7 +14,7 @@ pub(super) use tables::convert;
 #[cfg(feature = "columnar")]
 pub use tables::{DeltaTables, TableRead, TableWrite};
 
-use super::{ConvertArgs, InFormat, OutFormat};
+use super::{ConvertArgs, ConvertFormat};
 use crate::schema_type::Early;
 
 /// `--mode` and `--allow-unsafe-rename`: how `--to delta` writes a table (`rcc sql` and
@@ -110,12 +110,12 @@ impl DeltaIn {
 
 /// Refuses the flags of `--to delta` and `--from delta` without them.
 pub(super) fn check_flags(args: &ConvertArgs) -> Result<(), Early> {
-    if args.to != OutFormat::Delta {
+    if args.to != ConvertFormat::Delta {
         if let Some(flag) = args.delta_out.given() {
             return Err(format!("{flag} applies to --to delta").into());
         }
     }
-    if args.from != InFormat::Delta {
+    if args.from != ConvertFormat::Delta {
         if let Some(flag) = args.delta_in.given() {
             return Err(format!("{flag} applies to --from delta").into());
         }
@@ -138,7 +138,7 @@ mod tables {
         batch_decoder, both_columnar, check_container_in, decode_all, encode_all,
     };
     use super::super::{
-        in_framing, no_framing_options, open_source, write_flags, ConvertArgs, InFormat, OutFormat,
+        in_framing, no_framing_options, open_source, write_flags, ConvertArgs, ConvertFormat,
         Writer,
     };
     use super::{DeltaIn, DeltaOut};
@@ -206,112 +206,130 @@ mod tables {
     ) -> Result<bool, Early> {
         let columns_in = matches!(
             args.from,
-            InFormat::Parquet | InFormat::Arrow | InFormat::Delta
+            ConvertFormat::Parquet | ConvertFormat::Arrow | ConvertFormat::Delta
         );
         let columns_out = matches!(
             args.to,
-            OutFormat::Parquet | OutFormat::Arrow | OutFormat::Delta
+            ConvertFormat::Parquet | ConvertFormat::Arrow | ConvertFormat::Delta
         );
         if columns_in && columns_out {
             return Err(both_columnar());
         }
-        if args.to == OutFormat::Delta {
-            to_delta(context, args, record, tables)
-        } else {
-            from_delta(context, args, record, tables)
-        }
-    }
-
-    /// Records in, a Delta table's new version out.
-    fn to_delta(
-        context: &Context,
-        args: &ConvertArgs,
-        record: (&Schema, RecordId, Option<&Writer>),
-        tables: &dyn DeltaTables,
-    ) -> Result<bool, Early> {
-        if args.out_framing.is_some() {
-            return Err(
-                "--out-framing does not apply to --to delta: the table's files are Parquet"
-                    .to_string()
-                    .into(),
-            );
-        }
-        no_framing_options("--out-framing", &write_flags(&args.write))?;
-        args.columnar.parquet.only_for_parquet(false)?;
-        let target = match args.files.output.as_deref() {
-            Some(p) if p != Path::new("-") => p,
-            _ => {
-                return Err(
-                    "--to delta writes a table: give its directory after the input \
-                     (rcc convert … --to delta INPUT TABLE/; - reads standard input)"
-                        .to_string()
-                        .into(),
-                )
-            }
-        };
-        // A table's directory is written as a dataset's: it must hold no input.
-        check_output(target, OutputKind::Dataset, &args.guarded_inputs())?;
-        let table = path_text(target)?;
-        let (schema, id, writer) = record;
-        let source = open_source(context, args, in_framing(args)?, record)?;
-        let schema = Arc::new(schema.clone());
-        let decoder = batch_decoder(args, &schema, id)?;
-        let mut write = tables.write(
-            table,
-            &args.delta_out,
-            &args.files.storage,
-            decoder.schema(),
-        )?;
-        let (mut failure, skipped) =
-            decode_all(source, (&schema, id, writer), args, decoder, |batch| {
-                write.write(batch)
-            });
-        match &failure {
-            None => match write.commit() {
-                Ok(said) => eprintln!("{said}"),
-                Err(e) => failure = Some(Stop::Failed(e)),
-            },
-            Some(Stop::Failed(why)) => write.abort(why),
-            Some(Stop::Closed) => write.abort("the conversion stopped"),
-        }
-        Ok(report_end(context, &skipped, failure))
-    }
-
-    /// A Delta table (at a version) in, records out.
-    fn from_delta(
-        context: &Context,
-        args: &ConvertArgs,
-        record: (&Schema, RecordId, Option<&Writer>),
-        tables: &dyn DeltaTables,
-    ) -> Result<bool, Early> {
-        let (schema, id, writer) = record;
-        let out_framing = check_container_in(args, writer, "delta")?;
-        let table = match args.files.input.as_deref() {
-            Some(p) if p != Path::new("-") => path_text(p)?,
-            _ => {
-                return Err(
-                    "--from delta reads a table: give its directory as the input \
-                     (rcc convert … --from delta TABLE/ [OUTPUT])"
-                        .to_string()
-                        .into(),
-                )
-            }
-        };
-        args.check_output()?;
-        let batch_size = args
-            .columnar
-            .batch_size
-            .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
-        let read = tables.read(table, &args.delta_in, &args.files.storage, batch_size)?;
-        let source = (table, "Delta table's", read.columns);
-        encode_all(
+        let conversion = Conversion {
             context,
             args,
-            (schema, id),
-            out_framing,
-            source,
-            read.batches,
-        )
+            record,
+            tables,
+        };
+        if args.to == ConvertFormat::Delta {
+            conversion.write_table()
+        } else {
+            conversion.read_table()
+        }
+    }
+
+    /// A conversion to or from a table: what [`convert`] is given.
+    #[derive(Clone, Copy)]
+    struct Conversion<'a> {
+        context: &'a Context,
+        args: &'a ConvertArgs,
+        record: (&'a Schema, RecordId, Option<&'a Writer>),
+        tables: &'a dyn DeltaTables,
+    }
+
+    impl Conversion<'_> {
+        /// Records in, a Delta table's new version out.
+        fn write_table(self) -> Result<bool, Early> {
+            let Conversion {
+                context,
+                args,
+                record,
+                tables,
+            } = self;
+            if args.out_framing.is_some() {
+                return Err(
+                    "--out-framing does not apply to --to delta: the table's files are Parquet"
+                        .to_string()
+                        .into(),
+                );
+            }
+            no_framing_options("--out-framing", &write_flags(&args.write))?;
+            args.columnar.parquet.only_for_parquet(false)?;
+            let target = match args.files.output.as_deref() {
+                Some(p) if p != Path::new("-") => p,
+                _ => {
+                    return Err(
+                        "--to delta writes a table: give its directory after the input \
+                     (rcc convert … --to delta INPUT TABLE/; - reads standard input)"
+                            .to_string()
+                            .into(),
+                    )
+                }
+            };
+            // A table's directory is written as a dataset's: it must hold no input.
+            check_output(target, OutputKind::Dataset, &args.guarded_inputs())?;
+            let table = path_text(target)?;
+            let (schema, id, writer) = record;
+            let source = open_source(context, args, in_framing(args)?, record)?;
+            let schema = Arc::new(schema.clone());
+            let decoder = batch_decoder(args, &schema, id)?;
+            let mut write = tables.write(
+                table,
+                &args.delta_out,
+                &args.files.storage,
+                decoder.schema(),
+            )?;
+            let (mut failure, skipped) =
+                decode_all(source, (&schema, id, writer), args, decoder, |batch| {
+                    write.write(batch)
+                });
+            match &failure {
+                None => match write.commit() {
+                    Ok(said) => eprintln!("{said}"),
+                    Err(e) => failure = Some(Stop::Failed(e)),
+                },
+                Some(Stop::Failed(why)) => write.abort(why),
+                Some(Stop::Closed) => write.abort("the conversion stopped"),
+            }
+            Ok(report_end(context, &skipped, failure))
+        }
+
+        /// A Delta table (at a version) in, records out.
+        fn read_table(self) -> Result<bool, Early> {
+            let Conversion {
+                context,
+                args,
+                record: (schema, id, writer),
+                tables,
+            } = self;
+            let out_framing = check_container_in(args, writer, "delta")?;
+            let table = match args.files.input.as_deref() {
+                Some(p) if p != Path::new("-") => path_text(p)?,
+                _ => {
+                    return Err(
+                        "--from delta reads a table: give its directory as the input \
+                     (rcc convert … --from delta TABLE/ [OUTPUT])"
+                            .to_string()
+                            .into(),
+                    )
+                }
+            };
+            args.check_output()?;
+            let batch_size = args
+                .columnar
+                .batch_size
+                .map_or(DEFAULT_BATCH_SIZE, |n| n as usize);
+            let read = tables.read(table, &args.delta_in, &args.files.storage, batch_size)?;
+            let source = (table, "Delta table's", read.columns);
+            encode_all(
+                context,
+                args,
+                (schema, id),
+                out_framing,
+                source,
+                read.batches,
+            )
+        }
     }
 
     /// A table's path or URL as text.

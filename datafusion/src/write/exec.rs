@@ -4,16 +4,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{internal_datafusion_err, internal_err, plan_datafusion_err, Result};
+use datafusion::common::{internal_datafusion_err, plan_datafusion_err, Result};
 use datafusion::execution::object_store::ObjectStoreUrl;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_expr::EquivalenceProperties;
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
-    ChildrenPropertiesMode, DisplayAs, DisplayFormatType, ExecutionPlan, ExecutionPlanProperties,
-    PlanProperties, ReplaceChildrenOptions,
+    DisplayAs, DisplayFormatType, ExecutionPlan, ExecutionPlanProperties, PlanProperties,
 };
 use object_store::path::Path;
 use url::Url;
@@ -74,6 +72,13 @@ impl WriteExec {
     pub fn input(&self) -> &Arc<dyn ExecutionPlan> {
         &self.input
     }
+
+    /// The same write of partitions numbered as this one's, from `input`.
+    fn with_input(&self, input: Arc<dyn ExecutionPlan>) -> Self {
+        let mut write = WriteExec::new(input, self.spec.as_ref().clone());
+        write.partition_ids = self.partition_ids.clone();
+        write
+    }
 }
 
 impl DisplayAs for WriteExec {
@@ -93,56 +98,10 @@ impl DisplayAs for WriteExec {
 }
 
 impl ExecutionPlan for WriteExec {
-    fn name(&self) -> &'static str {
-        "WriteExec"
-    }
-
-    fn properties(&self) -> &Arc<PlanProperties> {
-        &self.properties
-    }
-
-    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        vec![&self.input]
-    }
-
-    /// A part file per partition of the input as it is: no repartitioning to spread a
-    /// single sorted partition (its order would be lost).
-    fn benefits_from_input_partitioning(&self) -> Vec<bool> {
-        vec![false]
-    }
+    crate::one_input_plan!("WriteExec");
 
     fn maintains_input_order(&self) -> Vec<bool> {
         vec![false]
-    }
-
-    fn apply_expressions(
-        &self,
-        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
-    ) -> Result<TreeNodeRecursion> {
-        Ok(TreeNodeRecursion::Continue)
-    }
-
-    fn replace_children(
-        self: Arc<Self>,
-        mut children: Vec<Arc<dyn ExecutionPlan>>,
-        _: ReplaceChildrenOptions,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        if children.len() != 1 {
-            return internal_err!("WriteExec has one input, not {}", children.len());
-        }
-        let mut write = WriteExec::new(children.swap_remove(0), self.spec.as_ref().clone());
-        write.partition_ids = self.partition_ids.clone();
-        Ok(Arc::new(write))
-    }
-
-    fn with_new_children(
-        self: Arc<Self>,
-        children: Vec<Arc<dyn ExecutionPlan>>,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        self.replace_children(
-            children,
-            ReplaceChildrenOptions::new(ChildrenPropertiesMode::Recompute),
-        )
     }
 
     fn execute(
@@ -189,4 +148,81 @@ pub(crate) fn locate(url: &str) -> Result<(ObjectStoreUrl, Path)> {
     let store = ObjectStoreUrl::parse(store)?;
     let dir = Path::from_url_path(parsed.path()).map_err(|e| plan_datafusion_err!("{url}: {e}"))?;
     Ok((store, dir))
+}
+
+/// The [`ExecutionPlan`] methods of a node named `$name` over one input, its fields `input`
+/// and `properties`: its children replaced by `self.with_input(child)` (the same node over
+/// `child`), its properties then computed again; no expressions; and its input's
+/// partitions taken as they are (no repartitioning to spread a single sorted partition:
+/// its order would be lost). [`WriteExec`] and `rcc sql`'s node that keeps the input's
+/// order are such nodes; a crate using it depends on `datafusion` itself.
+#[macro_export]
+macro_rules! one_input_plan {
+    ($name:literal) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+
+        fn properties(&self) -> &::std::sync::Arc<::datafusion::physical_plan::PlanProperties> {
+            &self.properties
+        }
+
+        fn children(
+            &self,
+        ) -> ::std::vec::Vec<&::std::sync::Arc<dyn ::datafusion::physical_plan::ExecutionPlan>> {
+            ::std::vec![&self.input]
+        }
+
+        fn benefits_from_input_partitioning(&self) -> ::std::vec::Vec<bool> {
+            ::std::vec![false]
+        }
+
+        fn apply_expressions(
+            &self,
+            _f: &mut dyn FnMut(
+                &::std::sync::Arc<dyn ::datafusion::physical_expr::PhysicalExpr>,
+            ) -> ::datafusion::common::Result<
+                ::datafusion::common::tree_node::TreeNodeRecursion,
+            >,
+        ) -> ::datafusion::common::Result<::datafusion::common::tree_node::TreeNodeRecursion> {
+            Ok(::datafusion::common::tree_node::TreeNodeRecursion::Continue)
+        }
+
+        fn replace_children(
+            self: ::std::sync::Arc<Self>,
+            mut children: ::std::vec::Vec<
+                ::std::sync::Arc<dyn ::datafusion::physical_plan::ExecutionPlan>,
+            >,
+            _: ::datafusion::physical_plan::ReplaceChildrenOptions,
+        ) -> ::datafusion::common::Result<
+            ::std::sync::Arc<dyn ::datafusion::physical_plan::ExecutionPlan>,
+        > {
+            if children.len() != 1 {
+                return ::datafusion::common::internal_err!(
+                    "{} has one input, not {}",
+                    $name,
+                    children.len()
+                );
+            }
+            Ok(::std::sync::Arc::new(
+                self.with_input(children.swap_remove(0)),
+            ))
+        }
+
+        fn with_new_children(
+            self: ::std::sync::Arc<Self>,
+            children: ::std::vec::Vec<
+                ::std::sync::Arc<dyn ::datafusion::physical_plan::ExecutionPlan>,
+            >,
+        ) -> ::datafusion::common::Result<
+            ::std::sync::Arc<dyn ::datafusion::physical_plan::ExecutionPlan>,
+        > {
+            self.replace_children(
+                children,
+                ::datafusion::physical_plan::ReplaceChildrenOptions::new(
+                    ::datafusion::physical_plan::ChildrenPropertiesMode::Recompute,
+                ),
+            )
+        }
+    };
 }

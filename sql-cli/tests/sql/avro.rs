@@ -9,7 +9,9 @@ use fixture_harness::peers::{fastavro_python, run_script};
 use hadoop_record::Format;
 
 use crate::support::web::{by_url_csv, BY_URL};
-use crate::support::{listing, rcc_sql_in, stderr, stdout};
+use crate::support::{
+    assert_stderr_contains, assert_stderr_starts_with, listing, rcc_sql_in, stderr, stdout,
+};
 use crate::work;
 
 /// What fastavro reads from each of `files`: the writer's schema and the records, as JSON.
@@ -27,20 +29,10 @@ fn fastavro_read(python: &Path, files: &[&Path]) -> String {
 #[test]
 fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
     let w = work("avro");
-    let paddle = w.paddle("hits.paddle");
-    let paddle = paddle.to_str().unwrap();
+    let paddle = w.hits();
 
     // Every record as one Avro file, then queried and turned back into records.
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "avro",
-        "-o",
-        "hits.avro",
-        "SELECT * FROM records",
-        paddle,
-    ]);
+    let out = w.sql_paddle("--to avro -o hits.avro", &["SELECT * FROM records"], paddle);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     let out = w.sql(&["--from", "avro", "--to", "csv", BY_URL, "hits.avro"]);
@@ -54,16 +46,10 @@ fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), by_url_csv(&w.by_url()));
-    let out = w.sql(&[
-        "--from",
-        "avro",
-        "--to",
-        "records",
-        "-o",
-        "back.bin",
-        "SELECT * FROM records",
-        "hits.avro",
-    ]);
+    let out = w.sql_flags(
+        "--from avro --to records -o back.bin",
+        &["SELECT * FROM records", "hits.avro"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         std::fs::read(w.dir.join("back.bin")).unwrap(),
@@ -72,20 +58,11 @@ fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
 
     // A dataset of two part files in snappy blocks, read back through a glob; and one laid
     // out by a column, whose values are then the directories'.
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--partitions",
-        "2",
-        "--to",
-        "avro",
-        "--avro-codec",
-        "snappy",
-        "-o",
-        "ds/",
-        "SELECT * FROM records",
+    let out = w.sql_paddle(
+        "--partitions 2 --to avro --avro-codec snappy -o ds/",
+        &["SELECT * FROM records"],
         paddle,
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let parts = listing(&w.dir.join("ds"));
     assert!(parts.contains(&"_SUCCESS".to_string()), "{parts:?}");
@@ -100,18 +77,11 @@ fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
     let out = w.sql(&["--from", "avro", "--to", "csv", BY_URL, "ds/*.avro"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), by_url_csv(&w.by_url()));
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "avro",
-        "--partition-by",
-        "ok",
-        "-o",
-        "by_ok/",
-        "SELECT id, url, ok FROM records",
+    let out = w.sql_paddle(
+        "--to avro --partition-by ok -o by_ok/",
+        &["SELECT id, url, ok FROM records"],
         paddle,
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let mut by_ok = Vec::new();
     for value in ["false", "true"] {
@@ -122,19 +92,14 @@ fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
     }
 
     // Nulls: a nullable column is Avro's ["null", T].
-    let out = w.sql(&[
-        "--in-framing",
-        "paddle",
-        "--to",
-        "avro",
-        "--avro-codec",
-        "null",
-        "-o",
-        "nulls.avro",
-        "SELECT id, CASE WHEN id % 2 = 0 THEN url END AS u, counts, origin FROM records \
+    let out = w.sql_paddle(
+        "--to avro --avro-codec null -o nulls.avro",
+        &[
+            "SELECT id, CASE WHEN id % 2 = 0 THEN url END AS u, counts, origin FROM records \
          WHERE id < 3",
+        ],
         paddle,
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     // Read without a DDL, the nullable column's nulls are errors naming it (Hadoop has
     // none); the others read.
@@ -154,11 +119,7 @@ fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
     );
     let out = query("SELECT u FROM records");
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("topLevelRecord.u is null"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "topLevelRecord.u is null");
 
     let Some(python) = fastavro_python() else {
         return;
@@ -203,15 +164,9 @@ fn avro_results_read_back_as_the_records_by_rcc_and_fastavro() {
 #[test]
 fn avro_errors_name_the_file_the_column_and_the_flag() {
     let w = work("avro_errors");
-    let paddle = w.paddle("hits.paddle");
-    let paddle = paddle.to_str().unwrap();
-    let avro = |args: &[&str]| {
-        let mut all = vec!["--in-framing", "paddle"];
-        all.extend_from_slice(args);
-        all.push(paddle);
-        w.sql(&all)
-    };
-    let out = avro(&["--to", "avro", "-o", "h.avro", "SELECT * FROM records"]);
+    let paddle = w.hits();
+    let avro = |flags: &str, query: &str| w.sql_paddle(flags, &[query], paddle);
+    let out = avro("--to avro -o h.avro", "SELECT * FROM records");
     assert!(out.status.success(), "{}", stderr(&out));
 
     // A truncated file: an error naming the file and where, exit status 1.
@@ -224,67 +179,30 @@ fn avro_errors_name_the_file_the_column_and_the_flag() {
     assert!(!err.contains("External error"), "{err}");
 
     // Record files are not Avro.
-    let out = w.sql(&[
-        "--from",
-        "avro",
-        "SELECT count(*) FROM records",
-        "hits.paddle",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("not an Avro container file"),
-        "{}",
-        stderr(&out)
+    let out = w.sql_flags(
+        "--from avro",
+        &["SELECT count(*) FROM records", "hits.paddle"],
     );
+    assert_eq!(out.status.code(), Some(1));
+    assert_stderr_contains(&out, "not an Avro container file");
 
     // A column Avro cannot hold: refused before any file is made.
-    let out = avro(&[
-        "--to",
-        "avro",
-        "-o",
-        "i.avro",
+    let out = avro(
+        "--to avro -o i.avro",
         "SELECT id, INTERVAL '1 day' AS i FROM records",
-    ]);
+    );
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("column `i`"), "{}", stderr(&out));
+    assert_stderr_contains(&out, "column `i`");
     assert!(!w.dir.join("i.avro").exists());
 
     // The codec flag.
-    let out = avro(&[
-        "--to",
-        "avro",
-        "--avro-codec",
-        "lz4",
-        "SELECT id FROM records",
-    ]);
-    assert!(
-        stderr(&out).starts_with("error: --avro-codec: "),
-        "{}",
-        stderr(&out)
+    let out = avro("--to avro --avro-codec lz4", "SELECT id FROM records");
+    assert_stderr_starts_with(&out, "error: --avro-codec: ");
+    let out = avro("--to csv --avro-codec snappy", "SELECT id FROM records");
+    assert_stderr_contains(&out, "--avro-codec applies to --to avro");
+    let out = w.sql_flags(
+        "--from avro --in-framing paddle",
+        &["SELECT id FROM records", "h.avro"],
     );
-    let out = avro(&[
-        "--to",
-        "csv",
-        "--avro-codec",
-        "snappy",
-        "SELECT id FROM records",
-    ]);
-    assert!(
-        stderr(&out).contains("--avro-codec applies to --to avro"),
-        "{}",
-        stderr(&out)
-    );
-    let out = w.sql(&[
-        "--from",
-        "avro",
-        "--in-framing",
-        "paddle",
-        "SELECT id FROM records",
-        "h.avro",
-    ]);
-    assert!(
-        stderr(&out).contains("not --from delta or avro"),
-        "{}",
-        stderr(&out)
-    );
+    assert_stderr_contains(&out, "not --from delta or avro");
 }

@@ -202,6 +202,27 @@ impl Cluster {
         let executor = ["--executor-heartbeat-interval-seconds", "1"];
         Cluster::start(&[&scheduler, extra].concat(), &[&executor, extra].concat())
     }
+
+    /// Kills the first executor seen to have written a part file (waiting for one), and
+    /// answers its index.
+    pub fn kill_first_writer(&mut self) -> usize {
+        let victim = wait_for("no part written", Duration::from_millis(5), || {
+            self.executors
+                .iter()
+                .position(|e| e.stderr().contains(" wrote file://"))
+        });
+        self.executors[victim].kill();
+        victim
+    }
+}
+
+/// How the job of `out` ended, for a test's log: `succeeded` or `failed`.
+pub fn outcome(out: &Output) -> &'static str {
+    if out.status.success() {
+        "succeeded"
+    } else {
+        "failed"
+    }
 }
 
 /// `rcc cluster executor` for the scheduler on loopback port `scheduler_port`, on fresh

@@ -20,6 +20,66 @@ pub const RCC_SQL: &str = env!("CARGO_BIN_EXE_rcc-sql");
 /// `rcc-cluster`.
 pub const RCC_CLUSTER: &str = env!("CARGO_BIN_EXE_rcc-cluster");
 
+/// Standard output of a run that must succeed.
+#[track_caller]
+pub fn ok(out: impl std::borrow::Borrow<Output>) -> String {
+    let out = out.borrow();
+    assert!(out.status.success(), "{}", stderr(out));
+    stdout(out)
+}
+
+/// The words of `line`: flags and values as typed on a command line (none holding a
+/// space).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// The numbers of the first row of a CSV answer (the line after its header).
+pub fn first_row(csv: &str) -> Vec<i64> {
+    let row = csv.lines().nth(1).expect("a row after the header");
+    row.split(',').map(|x| x.parse().unwrap()).collect()
+}
+
+/// The directory `group/name` under the target directory, made afresh (empty).
+pub fn fresh_dir(group: &str, name: &str) -> PathBuf {
+    let dir = fixture_harness::peers::target_dir().join(group).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The files below `dir`, at any depth (none where it is missing).
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return files;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(files_below(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The files below `dir`, by their paths there, sorted.
+pub fn tree(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = files_below(dir)
+        .iter()
+        .map(|path| {
+            path.strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// `rcc sql` arguments for a query answered as CSV: `--in-framing FRAMING --to csv`,
 /// `--partitions N` if given, the query, then `files`.
 pub fn csv_query<'a>(
@@ -38,6 +98,16 @@ pub fn csv_query<'a>(
     args.push(query);
     args.extend_from_slice(files);
     args
+}
+
+/// `rcc sql` arguments for `query` over version `version` of the Delta table `table`,
+/// answered as CSV.
+pub fn delta_version_csv<'a>(version: &'a str, query: &'a str, table: &'a str) -> Vec<&'a str> {
+    [
+        ["--from", "delta", "--version", version],
+        ["--to", "csv", query, table],
+    ]
+    .concat()
 }
 
 /// Runs `rcc-sql args` in `dir` with `stdin` as its standard input.

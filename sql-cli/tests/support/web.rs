@@ -1,6 +1,7 @@
 //! The `web.Hit` records the SQL tests query (`rcc sql`, `rcc sql --cluster`): their DDL,
 //! values computed here, written framed or plain, and the answers they should give.
 
+use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -11,9 +12,7 @@ use hadoop_record::schema::Schema;
 use hadoop_record::{Format, RecordWriter, Value};
 use hadoop_record_compiler::{load, LoadOptions};
 
-use fixture_harness::peers::target_dir;
-
-use super::{rcc_sql_in, RCC_SQL};
+use super::{fresh_dir, rcc_sql_in, words, RCC_SQL};
 
 pub const DDL: &str = "module web {
     class Place { ustring city; int zip; }
@@ -35,14 +34,14 @@ pub struct Work {
     pub dir: PathBuf,
     pub schema: Schema,
     pub values: Vec<Value>,
+    /// The path of `hits.paddle`, once written ([`Work::hits`]).
+    hits: OnceCell<String>,
 }
 
 /// A fresh directory `group/name` under the target directory with the DDL, and `n`
 /// records.
 pub fn work_in(group: &str, name: &str, n: i64) -> Work {
-    let dir = target_dir().join(group).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir(group, name);
     std::fs::write(dir.join("web.jr"), DDL).unwrap();
     let model = load(&[dir.join("web.jr")], &LoadOptions::default()).unwrap();
     let schema = model.to_schema().into_schema();
@@ -73,6 +72,7 @@ pub fn work_in(group: &str, name: &str, n: i64) -> Work {
         dir,
         schema,
         values,
+        hits: OnceCell::new(),
     }
 }
 
@@ -94,6 +94,34 @@ impl Work {
         let options = PaddleWriteOptions::default().with_max_chunk_size(2000);
         let w = PaddleWriter::with_options(Vec::new(), options);
         self.framed(name, w, |w| w.into_inner().unwrap())
+    }
+
+    /// The directory `name` in the work directory, and its path as an output directory
+    /// (with a trailing `/`), as `-o` takes a dataset or a table.
+    pub fn out_dir(&self, name: &str) -> (PathBuf, String) {
+        let dir = self.dir.join(name);
+        let target = format!("{}/", dir.display());
+        (dir, target)
+    }
+
+    /// The path of the records as `hits.paddle` ([`Work::paddle`]), written on the first
+    /// call.
+    pub fn hits(&self) -> &str {
+        self.hits.get_or_init(|| {
+            let path = self.paddle("hits.paddle");
+            path.to_str().unwrap().to_owned()
+        })
+    }
+
+    /// Writes the records as the Paddle file `name` ([`Work::paddle`]) with the byte in its
+    /// middle damaged (xor 0x55), and answers its path.
+    pub fn damaged_paddle(&self, name: &str) -> PathBuf {
+        let path = self.paddle(name);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        path
     }
 
     /// Writes the records as `name`, binary in RecordIO v1 frames.
@@ -126,6 +154,20 @@ impl Work {
         let mut all = vec!["--schema", ddl.to_str().unwrap(), "--type", "web.Hit"];
         all.extend_from_slice(args);
         rcc_sql_in(&self.dir, &all, b"")
+    }
+
+    /// `rcc sql` with the DDL and type, then `flags` as typed on a command line (words
+    /// split at spaces), then `args` (the query, the files, whatever may hold a space).
+    pub fn sql_flags(&self, flags: &str, args: &[&str]) -> std::process::Output {
+        self.sql(&[&words(flags), args].concat())
+    }
+
+    /// `rcc sql --in-framing paddle FLAGS ARGS FILE` ([`Work::sql_flags`]) over the Paddle
+    /// file `file` ([`Work::paddle`]'s).
+    pub fn sql_paddle(&self, flags: &str, args: &[&str], file: &str) -> std::process::Output {
+        let mut all = args.to_vec();
+        all.push(file);
+        self.sql_flags(&format!("--in-framing paddle {flags}"), &all)
     }
 
     /// `rcc-sql` to run in the directory over its Paddle files of records (`--schema web.jr
