@@ -17,12 +17,12 @@
 //! pass and shape (`tests/interop/java/avro`, `Bench.java`) reads our null-codec file into
 //! memory once, untimed, then each round writes those `GenericRecord`s to a file with
 //! `DataFileWriter` (blocks of 256 KiB, as ours) and reads the file back with
-//! `DataFileReader` and one reused record, counting them. So Java's write starts from records already in memory where ours
-//! reads and decodes the Hadoop binary, and Java's read makes no output where ours writes
-//! the Hadoop binary; both read and write files (page cache). Java's files are read back by
-//! ours to the input's bytes. For scale, the deflate codec alone is timed too: the null
-//! file's bytes compressed in 256 KiB blocks, memory to memory; and ours by part, memory to
-//! memory (`BatchReader`, `AvroWriter`, `AvroReader`, `BatchEncoder`), to show where the
+//! `DataFileReader` and one reused record, counting them. So Java's write starts from
+//! records already in memory where ours reads and decodes the Hadoop binary, and Java's read
+//! makes no output where ours writes the Hadoop binary; both read and write files (page
+//! cache). Java's files are read back by ours to the input's bytes. For scale, deflate alone
+//! is timed too (zlib, as Java, and libdeflate, as ours): the null file's bytes compressed
+//! in 256 KiB blocks, memory to memory; and ours by part, memory to memory (`BatchReader`, `AvroWriter`, `AvroReader`, `BatchEncoder`), to show where the
 //! time goes.
 //!
 //! Each figure is the fastest of its rounds, by three clocks: wall time, the timing thread's
@@ -45,6 +45,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Parser;
+use fixture_harness::bench::{env_or, load_average, measuring, process_cpu, thread_cpu, web_hit};
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordWriter, Value};
 use hadoop_record_arrow::decode::DEFAULT_BATCH_SIZE;
@@ -67,8 +68,12 @@ const SYNC_INTERVAL: u32 = 256 * 1024;
 const CODECS: [&str; 4] = ["deflate", "null", "snappy", "zstandard"];
 /// `--parquet-compression`s timed, the default first.
 const PARQUET: [&str; 2] = ["zstd", "none"];
-/// The step that times the deflate codec alone.
-const DEFLATE_ALONE: &str = "deflate alone (flate2, level 6)";
+/// The steps that time deflate alone: zlib (through flate2), which Java's `Deflater` is,
+/// and libdeflate, which `--to avro` compresses its blocks with.
+const DEFLATE_ALONE: [&str; 2] = [
+    "deflate alone (zlib, level 6)",
+    "deflate alone (libdeflate, level 6)",
+];
 
 /// `rcc convert`'s arguments, as the command line parses them.
 #[derive(Parser)]
@@ -107,16 +112,6 @@ impl Time {
     }
 }
 
-fn cpu_ns(clock: libc::clockid_t) -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the timespec it is given.
-    unsafe { libc::clock_gettime(clock, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
 /// The fastest of `rounds` runs of `f`, clock by clock.
 fn best(rounds: usize, mut f: impl FnMut()) -> Time {
     (0..rounds)
@@ -126,30 +121,13 @@ fn best(rounds: usize, mut f: impl FnMut()) -> Time {
 
 /// The time `f` takes.
 fn timed(f: impl FnOnce()) -> Time {
-    let start = (
-        Instant::now(),
-        cpu_ns(libc::CLOCK_THREAD_CPUTIME_ID),
-        cpu_ns(libc::CLOCK_PROCESS_CPUTIME_ID),
-    );
+    let start = (Instant::now(), thread_cpu(), process_cpu());
     f();
     Time {
         wall: start.0.elapsed().as_nanos() as u64,
-        thread: cpu_ns(libc::CLOCK_THREAD_CPUTIME_ID) - start.1,
-        process: cpu_ns(libc::CLOCK_PROCESS_CPUTIME_ID) - start.2,
+        thread: (thread_cpu() - start.1).as_nanos() as u64,
+        process: (process_cpu() - start.2).as_nanos() as u64,
     }
-}
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "?".into())
 }
 
 /// A record type timed: its DDL, its name, and how its `k`-th record of `n` is made.
@@ -191,52 +169,9 @@ fn click(_k: u64, _n: u64, gen: &mut Gen) -> Value {
     ])
 }
 
-/// `web.Hit` as `delta/benches/write.rs` makes it: a day of hits in order, URLs of five
-/// sections, sixteen statuses, 0–3 of twelve tags, twelve places.
+/// `web.Hit` as the Delta benchmarks make it (`fixture_harness::bench::web_hit`).
 fn hit(k: u64, n: u64, gen: &mut Gen) -> Value {
-    const STATUS: [i32; 16] = [
-        200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 304, 304, 301, 302, 404, 500,
-    ];
-    const TAGS: [&str; 12] = [
-        "mobile", "desktop", "bot", "search", "ad", "social", "mail", "api", "cached", "slow",
-        "tls", "ipv6",
-    ];
-    const PLACES: [(&str, &str); 12] = [
-        ("Oslo", "NO"),
-        ("Lima", "PE"),
-        ("Pau", "FR"),
-        ("Paris", "FR"),
-        ("Osaka", "JP"),
-        ("Tokyo", "JP"),
-        ("Austin", "US"),
-        ("Boston", "US"),
-        ("Cork", "IE"),
-        ("Porto", "PT"),
-        ("Quito", "EC"),
-        ("Perth", "AU"),
-    ];
-    let x = gen.rng.next_u64();
-    let pick = |bits: u32, len: usize| ((x >> bits) as usize) % len;
-    let tags = (0..pick(0, 4))
-        .map(|t| Value::String(TAGS[pick(8 + 4 * t as u32, TAGS.len())].to_owned()))
-        .collect();
-    let (city, country) = PLACES[pick(24, PLACES.len())];
-    Value::Record(vec![
-        Value::Long(1_700_000_000_000 + (k * 86_400_000 / n.max(1)) as i64),
-        Value::String(format!(
-            "https://example.com/{}/{}?page={}",
-            ["shop", "blog", "docs", "news", "api/v2"][pick(28, 5)],
-            x >> 48,
-            pick(32, 100)
-        )),
-        Value::Int(STATUS[pick(40, STATUS.len())]),
-        Value::Long((x >> 44) as i64 % 2_000_000),
-        Value::Vector(tags),
-        Value::Record(vec![
-            Value::String(city.to_owned()),
-            Value::String(country.to_owned()),
-        ]),
-    ])
+    web_hit(k, n, gen.rng.next_u64())
 }
 
 /// One shape's files and what was measured.
@@ -382,34 +317,44 @@ impl Case {
         }
     }
 
-    /// Times the deflate codec alone, for scale: the null-codec file's bytes compressed as
-    /// `to avro deflate` compresses its blocks (flate2's default level, 256 KiB at a time),
-    /// from memory into memory.
+    /// Times the deflate codec alone, for scale: the null-codec file's bytes compressed
+    /// 256 KiB at a time, as `to avro deflate` compresses its blocks, from memory into
+    /// memory, by zlib (as Java) and by libdeflate (as ours), each at level 6.
     fn run_deflate_alone(&mut self, rounds: usize) {
         use std::io::Write as _;
         let data = std::fs::read(self.path("null.avro")).unwrap();
-        let mut bytes = 0;
-        let best = (0..rounds)
-            .map(|_| {
-                timed(|| {
-                    bytes = data
-                        .chunks(SYNC_INTERVAL as usize)
-                        .map(|block| {
-                            let mut e = flate2::write::DeflateEncoder::new(
-                                Vec::with_capacity(block.len() / 2),
-                                flate2::Compression::default(),
-                            );
-                            e.write_all(block).unwrap();
-                            e.finish().unwrap().len() as u64
-                        })
-                        .sum();
+        let zlib = |block: &[u8]| {
+            let mut e = flate2::write::DeflateEncoder::new(
+                Vec::with_capacity(block.len() / 2),
+                flate2::Compression::new(6),
+            );
+            e.write_all(block).unwrap();
+            e.finish().unwrap().len()
+        };
+        let libdeflate = |block: &[u8]| {
+            let level = libdeflater::CompressionLvl::new(6).unwrap();
+            let mut compressor = libdeflater::Compressor::new(level);
+            let mut out = vec![0; compressor.deflate_compress_bound(block.len())];
+            compressor.deflate_compress(block, &mut out).unwrap()
+        };
+        let compressors: [fn(&[u8]) -> usize; 2] = [zlib, libdeflate];
+        for (name, compress) in DEFLATE_ALONE.into_iter().zip(compressors) {
+            let mut bytes = 0;
+            let best = (0..rounds)
+                .map(|_| {
+                    timed(|| {
+                        bytes = data
+                            .chunks(SYNC_INTERVAL as usize)
+                            .map(|block| compress(block) as u64)
+                            .sum();
+                    })
                 })
-            })
-            .fold(Time::NONE, Time::min);
-        let name = DEFLATE_ALONE.to_owned();
-        let best = self.ours.get(&name).map_or(best, |t| t.min(best));
-        self.ours.insert(name.clone(), best);
-        self.out_bytes.insert(name, bytes);
+                .fold(Time::NONE, Time::min);
+            let name = name.to_owned();
+            let best = self.ours.get(&name).map_or(best, |t| t.min(best));
+            self.ours.insert(name.clone(), best);
+            self.out_bytes.insert(name, bytes);
+        }
     }
 
     /// Times the parts of ours, memory to memory, with this crate's and
@@ -548,12 +493,11 @@ impl Case {
 }
 
 fn main() {
-    // `cargo test --benches` runs benches with --bench too; only `cargo bench` measures.
-    if !std::env::args().any(|a| a == "--bench") {
+    if !measuring() {
         return;
     }
-    let n = env("AVRO_BENCH_RECORDS", 1_000_000) as u64;
-    let rounds = env("AVRO_BENCH_ROUNDS", 5);
+    let n: u64 = env_or("AVRO_BENCH_RECORDS", 1_000_000);
+    let rounds: usize = env_or("AVRO_BENCH_ROUNDS", 5);
     let root = interop_tests::tools::repo_root();
     let java = (!interop_tests::tools::skipped("Java Avro in the vs_java bench")).then(|| {
         let jdk = interop_tests::java::jdk();

@@ -92,15 +92,10 @@ impl AvroCodec {
     pub(crate) fn compress(self, data: &[u8]) -> std::io::Result<Vec<u8>> {
         match self {
             AvroCodec::Null => Ok(data.to_vec()),
-            #[cfg(feature = "deflate")]
-            AvroCodec::Deflate => {
-                let mut e = flate2::write::DeflateEncoder::new(
-                    Vec::with_capacity(data.len() / 2),
-                    flate2::Compression::default(),
-                );
-                e.write_all(data)?;
-                e.finish()
-            }
+            #[cfg(feature = "libdeflate")]
+            AvroCodec::Deflate => deflate_whole(data),
+            #[cfg(all(feature = "deflate", not(feature = "libdeflate")))]
+            AvroCodec::Deflate => deflate_stream(data),
             #[cfg(feature = "snappy")]
             AvroCodec::Snappy => {
                 let mut out = snap::raw::Encoder::new()
@@ -195,6 +190,36 @@ impl AvroCodec {
     }
 }
 
+/// Deflate at zlib's default level, 6, as Java's `Deflater` and Avro's tools write.
+const DEFLATE_LEVEL: u32 = 6;
+
+/// `data` as raw deflate by libdeflate, which compresses a whole buffer (a block is one) at
+/// the same level about three times as fast as zlib, the bytes a few per mille longer.
+#[cfg(feature = "libdeflate")]
+fn deflate_whole(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    let level = libdeflater::CompressionLvl::new(DEFLATE_LEVEL as i32)
+        .map_err(|e| std::io::Error::other(format!("libdeflate level: {e:?}")))?;
+    let mut compressor = libdeflater::Compressor::new(level);
+    let mut out = vec![0; compressor.deflate_compress_bound(data.len())];
+    let n = compressor
+        .deflate_compress(data, &mut out)
+        .map_err(|e| std::io::Error::other(format!("libdeflate: {e}")))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// `data` as raw deflate by flate2 (zlib or miniz_oxide): a build without libdeflate.
+#[cfg(feature = "deflate")]
+#[cfg_attr(feature = "libdeflate", allow(dead_code))]
+fn deflate_stream(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut e = flate2::write::DeflateEncoder::new(
+        Vec::with_capacity(data.len() / 2),
+        flate2::Compression::new(DEFLATE_LEVEL),
+    );
+    e.write_all(data)?;
+    e.finish()
+}
+
 fn too_long(limit: usize) -> String {
     format!(
         "the block decompresses to more than {limit} bytes, the most a block may hold \
@@ -223,5 +248,76 @@ impl FromStr for AvroCodec {
                     names.join(", ")
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text that compresses, and bytes that do not.
+    fn samples() -> Vec<Vec<u8>> {
+        let text: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("https://example.com/{}/{i},", i % 37).into_bytes())
+            .collect();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let noise = (0..70_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        vec![Vec::new(), b"a".to_vec(), text, noise]
+    }
+
+    #[test]
+    fn every_built_codec_gives_back_its_bytes() {
+        for codec in AvroCodec::ALL {
+            if codec.check_built().is_err() {
+                continue;
+            }
+            for data in samples() {
+                let packed = codec.compress(&data).unwrap();
+                assert_eq!(
+                    codec.decompress(packed, data.len()).unwrap(),
+                    data,
+                    "{codec}"
+                );
+            }
+        }
+    }
+
+    #[cfg(feature = "deflate")]
+    #[test]
+    fn both_deflate_writers_are_read_back_and_compress() {
+        for data in samples() {
+            let stream = deflate_stream(&data).unwrap();
+            let written = AvroCodec::Deflate.compress(&data).unwrap();
+            for packed in [stream.clone(), written.clone()] {
+                let out = AvroCodec::Deflate.decompress(packed, data.len()).unwrap();
+                assert_eq!(out, data);
+            }
+            if data.len() > 100_000 {
+                // Text compresses by either, to within a few per cent of each other.
+                assert!(written.len() * 4 < data.len(), "{}", written.len());
+                assert!(written.len() * 100 < stream.len() * 105);
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_longer_than_the_limit_is_refused() {
+        let data = vec![7u8; 10_000];
+        for codec in AvroCodec::ALL {
+            if codec.check_built().is_err() || codec == AvroCodec::Null {
+                continue;
+            }
+            let e = codec
+                .decompress(codec.compress(&data).unwrap(), 9_999)
+                .unwrap_err();
+            assert!(e.contains("more than 9999 bytes"), "{codec}: {e}");
+        }
     }
 }
