@@ -11,7 +11,8 @@
 //! - [`remote_context`]: a `SessionContext` whose queries run on the cluster at
 //!   `df://HOST:PORT`, and [`register_records`] to give it a table of record files;
 //! - [`ClusterOptions`]: a query's partitions; by default as many as the executors have
-//!   task slots, one task each, handed to the executors in turn.
+//!   task slots, one task each, handed to the executors in turn;
+//! - [`refuse_wrong_answers`]: an error for a query a Ballista cluster answers wrongly.
 //!
 //! Executors read the files themselves: every path must name the same file on every
 //! machine (a shared file system).
@@ -20,6 +21,7 @@ mod client;
 mod codec;
 mod executor;
 mod partitions;
+mod refuse;
 mod scheduler;
 mod table;
 
@@ -35,6 +37,7 @@ pub use client::{check_reachable, remote_context, scheduler_address, CONNECT_TIM
 pub use codec::{codecs, RecordLogicalCodec, RecordPhysicalCodec};
 pub use executor::{run_executor, task_line, ExecutorOptions};
 pub use partitions::ClusterOptions;
+pub use refuse::refuse_wrong_answers;
 pub use scheduler::{run_scheduler, SchedulerOptions};
 pub use table::RecordTable;
 

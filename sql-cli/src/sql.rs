@@ -714,6 +714,13 @@ async fn query(
             return Err(text.into());
         }
     };
+    if args.cluster.is_some() {
+        let plan = frame
+            .clone()
+            .into_optimized_plan()
+            .map_err(|e| error_message(&e))?;
+        hadoop_record_cluster::refuse_wrong_answers(&plan)?;
+    }
     // Executors read a cluster's files: no progress to show here.
     let progress = formats
         .first()

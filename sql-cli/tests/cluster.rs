@@ -135,6 +135,20 @@ fn cluster_answers_are_the_local_answers_and_splits_spread() {
         "url,octets,len,dot,sub\na.com,5,5,2,2e636f\nb.org,5,5,2,2e6f72\nc.net,5,5,2,2e6e65\n\
          \"é,'%}\",6,6,0,a92c27\n"
     );
+    // ORDER BY over a UNION ALL: Ballista answers some rows more than once, so it is
+    // refused, naming the ways around; with a LIMIT the cluster gives the local answer.
+    let union = "SELECT url, id FROM records WHERE id % 2 = 0 UNION ALL \
+                 SELECT url, id FROM records WHERE id % 2 = 1 ORDER BY id";
+    let out = sql(&small, Some(url), &["--in-framing", "v1", union, path(&v1)]);
+    assert!(!out.status.success());
+    assert_stderr_contains(&out, "without --cluster, or give the ORDER BY a LIMIT");
+    let limited = format!("{union} LIMIT 1000");
+    let answer = same_answer(
+        &small,
+        url,
+        &["--in-framing", "v1", "--to", "csv", &limited, path(&v1)],
+    );
+    assert_eq!(answer.lines().count(), 501, "{answer}");
 
     // Three Paddle files, one large, with no --partitions: as many partitions as the two
     // executors have task slots (2 × 2), one task each, on both executors; the large file
