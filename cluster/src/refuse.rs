@@ -7,28 +7,33 @@ use datafusion::logical_expr::LogicalPlan;
 /// An error naming the way around it when `plan` (optimized, as the scheduler receives it)
 /// holds a query a Ballista 55 cluster answers wrongly; `Ok` otherwise.
 ///
-/// Refused: an `ORDER BY` without a `LIMIT` over a `UNION ALL` (through projections, filters
-/// and aliases). Ballista sorts each side, shuffles the union and merges it, and its answer
-/// holds some rows more than once. A `LIMIT` (a sort that keeps its top rows), a `GROUP BY`
-/// or `DISTINCT` between the two, and `UNION` without `ALL` give the right rows.
+/// Refused: an `ORDER BY` without a `LIMIT`, or a window function, over a `UNION ALL`
+/// (through projections, filters and aliases). Ballista merges the sorted union's
+/// partitions in a stage whose tasks each read more of the union than their own part, and
+/// its answer holds some rows two to four times. A `LIMIT` (a sort that keeps its top
+/// rows), a `GROUP BY` or `DISTINCT` between the two, and `UNION` without `ALL` give the
+/// right rows.
 ///
 pub fn refuse_wrong_answers(plan: &LogicalPlan) -> Result<(), String> {
     let mut found = false;
     plan.apply(|node| {
-        if let LogicalPlan::Sort(sort) = node {
-            if sort.fetch.is_none() && sorts_a_union(&sort.input) {
-                found = true;
-                return Ok(TreeNodeRecursion::Stop);
-            }
+        let over_union = match node {
+            LogicalPlan::Sort(sort) => sort.fetch.is_none() && from_a_union(&sort.input),
+            LogicalPlan::Window(window) => from_a_union(&window.input),
+            _ => false,
+        };
+        if over_union {
+            found = true;
+            return Ok(TreeNodeRecursion::Stop);
         }
         Ok(TreeNodeRecursion::Continue)
     })
     .map_err(|e| e.to_string())?;
     if found {
         return Err(
-            "ORDER BY over a UNION ALL gives some rows more than once on a Ballista cluster \
-             (its merge of a sorted union): run the query without --cluster, or give the \
-             ORDER BY a LIMIT"
+            "ORDER BY or a window function over a UNION ALL gives some rows more than once \
+             on a Ballista cluster (its merge of a sorted union): run the query without \
+             --cluster, or give the ORDER BY a LIMIT"
                 .into(),
         );
     }
@@ -37,12 +42,12 @@ pub fn refuse_wrong_answers(plan: &LogicalPlan) -> Result<(), String> {
 
 /// Whether the rows `plan` gives come straight from a `UNION ALL`: through projections,
 /// filters and aliases, which keep its rows as they are.
-fn sorts_a_union(plan: &LogicalPlan) -> bool {
+fn from_a_union(plan: &LogicalPlan) -> bool {
     match plan {
         LogicalPlan::Union(_) => true,
-        LogicalPlan::Projection(p) => sorts_a_union(&p.input),
-        LogicalPlan::Filter(f) => sorts_a_union(&f.input),
-        LogicalPlan::SubqueryAlias(a) => sorts_a_union(&a.input),
+        LogicalPlan::Projection(p) => from_a_union(&p.input),
+        LogicalPlan::Filter(f) => from_a_union(&f.input),
+        LogicalPlan::SubqueryAlias(a) => from_a_union(&a.input),
         _ => false,
     }
 }
@@ -69,6 +74,8 @@ mod tests {
             "SELECT a FROM t WHERE a = 1 UNION ALL SELECT a FROM t ORDER BY 1 DESC",
             "SELECT * FROM (SELECT a, b FROM t UNION ALL SELECT a, b FROM t) u \
              WHERE a > 0 ORDER BY b",
+            "SELECT a, row_number() OVER (ORDER BY a) FROM \
+             (SELECT a FROM t UNION ALL SELECT a FROM t)",
         ] {
             let e = check(sql).await.unwrap_err();
             assert!(

@@ -142,6 +142,15 @@ fn cluster_answers_are_the_local_answers_and_splits_spread() {
     let out = sql(&small, Some(url), &["--in-framing", "v1", union, path(&v1)]);
     assert!(!out.status.success());
     assert_stderr_contains(&out, "without --cluster, or give the ORDER BY a LIMIT");
+    let window = "SELECT id, row_number() OVER (ORDER BY id) AS r FROM \
+                  (SELECT id FROM records UNION ALL SELECT id FROM records)";
+    let out = sql(
+        &small,
+        Some(url),
+        &["--in-framing", "v1", window, path(&v1)],
+    );
+    assert!(!out.status.success());
+    assert_stderr_contains(&out, "ORDER BY or a window function over a UNION ALL");
     let limited = format!("{union} LIMIT 1000");
     let answer = same_answer(
         &small,
