@@ -24,13 +24,23 @@ pub(crate) const SCHEMA_KEY: &str = "avro.schema";
 pub(crate) const CODEC_KEY: &str = "avro.codec";
 
 /// Appends `v` in Avro's long encoding (zig-zag, then 7 bits a byte, low bits first).
+#[inline]
 pub(crate) fn put_long(out: &mut Vec<u8>, v: i64) {
     let mut n = ((v << 1) ^ (v >> 63)) as u64;
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
+    if n < 0x80 {
+        out.push(n as u8);
+        return;
     }
-    out.push(n as u8);
+    // Gathered, then one copy: a push a byte is slower for the many-byte longs.
+    let mut bytes = [0u8; 10];
+    let mut len = 0;
+    while n >= 0x80 {
+        bytes[len] = (n as u8) | 0x80;
+        n >>= 7;
+        len += 1;
+    }
+    bytes[len] = n as u8;
+    out.extend_from_slice(&bytes[..=len]);
 }
 
 /// Appends `bytes` as Avro `bytes` (length, then the bytes).

@@ -45,6 +45,10 @@ pub enum Error {
     /// The Avro schema and the record type do not fit (a field missing, a type Avro cannot
     /// resolve to the DDL's, an unsupported type), or a value the DDL type cannot hold.
     Schema(String),
+    /// A Hadoop binary record given to [`AvroRecordWriter`](crate::AvroRecordWriter) is
+    /// not sound (truncated, damaged, not of the type): the error reading it, with its
+    /// position in the bytes given.
+    Record(hadoop_record::Error),
     /// Reading or writing failed.
     Io(std::io::Error),
     /// arrow-avro or Arrow refused to encode, decode or build an array.
@@ -67,6 +71,7 @@ impl fmt::Display for Error {
                 write!(f, "damaged Avro container file, {place}: {message}")
             }
             Error::Schema(m) => f.write_str(m),
+            Error::Record(e) => e.fmt(f),
             Error::Io(e) => e.fmt(f),
             Error::Arrow(e) => e.fmt(f),
         }
@@ -76,6 +81,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
+            Error::Record(e) => Some(e),
             Error::Io(e) => Some(e),
             Error::Arrow(e) => Some(e),
             _ => None,

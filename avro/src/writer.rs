@@ -19,7 +19,7 @@ use crate::shape::{encoded_field, to_encoded};
 /// About this many bytes of records (before compression) go into one block. Java's writers
 /// flush a block at 64,000 bytes by default; larger blocks compress better, and readers that
 /// split files (Hadoop's input formats) still find a sync marker every quarter megabyte.
-const BLOCK_BYTES: usize = 256 * 1024;
+pub(crate) const BLOCK_BYTES: usize = 256 * 1024;
 
 /// Writes record batches as an Avro Object Container File whose schema is the `.avsc`
 /// `rcc -l avro` writes for the record type (byte for byte, so Avro readers see its
@@ -103,9 +103,7 @@ impl<W: Write> AvroWriter<W> {
                 ))
             })?;
         let encoded = encoder.schema();
-        let mut sync = [0u8; 16];
-        getrandom::fill(&mut sync)
-            .map_err(|e| Error::Io(std::io::Error::other(format!("no sync marker: {e}"))))?;
+        let sync = new_sync()?;
         out.write_all(&container::header(avro_schema_json, codec, &sync))?;
         Ok(AvroWriter {
             out,
@@ -166,6 +164,14 @@ impl<W: Write> AvroWriter<W> {
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// A new file's sync marker: random, as Avro's writers make it.
+pub(crate) fn new_sync() -> Result<[u8; 16]> {
+    let mut sync = [0u8; 16];
+    getrandom::fill(&mut sync)
+        .map_err(|e| Error::Io(std::io::Error::other(format!("no sync marker: {e}"))))?;
+    Ok(sync)
 }
 
 /// Refuses an Arrow schema holding recursive records (the mapping's `Binary` cut): Avro

@@ -10,12 +10,15 @@ use arrow_array::{
 };
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field, Fields, Schema as ArrowSchema, SchemaRef};
-use hadoop_record::schema::{FieldType, RecordId, Schema};
+use hadoop_record::archive::binary::RawInput;
+use hadoop_record::schema::{FieldDef, FieldType, RecordId, RecordType, Schema};
 use hadoop_record::value::json::from_json;
 use hadoop_record::{Format, RecordWriter};
 use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions};
 use hadoop_record_arrow::{BatchEncoder, BatchReader, DecodeOptions, EncodeOptions};
-use hadoop_record_avro::{AvroCodec, AvroReader, AvroWriter, Error};
+use hadoop_record_avro::{
+    AvroCodec, AvroReader, AvroRecordReader, AvroRecordWriter, AvroWriter, Error, Transcoder,
+};
 use hadoop_record_compiler::backend::avro;
 use hadoop_record_compiler::{load_with, LoadOptions, MemoryFileSystem, Model};
 use serde_json::{json, Value as Json};
@@ -849,6 +852,387 @@ fn java_avro_reads_what_we_write_and_we_read_what_it_writes() {
                 ddl.binary_of_avro("t.All", &file, 2),
                 binary,
                 "Java's {theirs} file of our {ours} file"
+            );
+        }
+    }
+}
+
+// The direct way (`Transcoder`, `AvroRecordWriter`, `AvroRecordReader`): Hadoop binary to
+// and from Avro without Arrow, giving the Arrow way's files and records.
+
+/// `file` with its sync marker (its last 16 bytes, every block ends with it) made 16 × 0.
+fn without_sync(file: &[u8]) -> Vec<u8> {
+    let sync = &file[file.len() - 16..];
+    let mut out = Vec::with_capacity(file.len());
+    let mut i = 0;
+    while i < file.len() {
+        if file[i..].starts_with(sync) {
+            out.extend_from_slice(&[0; 16]);
+            i += 16;
+        } else {
+            out.push(file[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+impl Ddl {
+    fn transcoder(&self, record: &str) -> Result<Transcoder, Error> {
+        Transcoder::new(&self.avsc(record), &self.schema, self.id(record))
+    }
+
+    /// Binary records (back to back) → an Avro file, the direct way.
+    fn direct_file(&self, record: &str, binary: &[u8], codec: AvroCodec) -> Vec<u8> {
+        let transcoder = self.transcoder(record).unwrap();
+        let mut w = AvroRecordWriter::new(Vec::new(), &transcoder, codec).unwrap();
+        let mut input = RawInput::new(binary);
+        while !input.remaining().is_empty() {
+            w.write_record(&mut input).unwrap();
+        }
+        w.finish().unwrap()
+    }
+
+    /// An Avro file → binary records, the direct way.
+    fn direct_binary(&self, record: &str, file: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut reader = AvroRecordReader::new(file, &self.schema, self.id(record))?;
+        let mut out = Vec::new();
+        while reader.read_record(&mut out)? {}
+        Ok(out)
+    }
+}
+
+#[test]
+fn the_direct_way_writes_the_arrow_ways_files_and_reads_them_for_every_java_fixture() {
+    let dir = fixture_harness::hadoop_java_dir();
+    let paths: Vec<_> = ["common.jr", "prims.jr", "composite.jr"]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    let model = hadoop_record_compiler::load(&paths, &LoadOptions::default())
+        .unwrap_or_else(|_| panic!("the fixture DDL loads"));
+    let ddl = Ddl::of(model);
+    let (mut direct, mut arrow_only) = (0, 0);
+    for case in fixture_harness::hadoop_java().cases_in(fixture_harness::Encoding::Binary) {
+        let bytes = case.bytes();
+        let record = case.record_type.as_str();
+        if ddl.transcoder(record).is_err() {
+            // Only maps (Java's key order) are the Arrow way's alone among the fixtures.
+            assert!(
+                ddl.avsc(record).contains("\"map\""),
+                "{}: no direct way",
+                case.name
+            );
+            arrow_only += 1;
+            continue;
+        }
+        for codec in [AvroCodec::Null, AvroCodec::Deflate, AvroCodec::Snappy] {
+            let file = ddl.direct_file(record, &bytes, codec);
+            // One batch: the Arrow way writes a batch's records as blocks of their own.
+            let batches = ddl.batches(record, &bytes, 1 << 20);
+            let arrow = write(&ddl.avsc(record), ddl.arrow(record), &batches, codec);
+            assert_eq!(
+                without_sync(&file),
+                without_sync(&arrow),
+                "{} ({codec}): the direct way's file is the Arrow way's",
+                case.name
+            );
+            assert_eq!(
+                ddl.direct_binary(record, &file).unwrap(),
+                bytes,
+                "{} ({codec}): binary → Avro → binary, directly",
+                case.name
+            );
+            assert_eq!(ddl.binary_of_avro(record, &file, 7), bytes, "{}", case.name);
+        }
+        direct += 1;
+    }
+    assert!(
+        direct > 40 && arrow_only > 0,
+        "{direct} direct, {arrow_only} not"
+    );
+}
+
+#[test]
+fn the_direct_way_spans_blocks_and_reads_arrays_in_many_blocks() {
+    let ddl = Ddl::new(
+        "module t { class P { float f; double d; } class R { int n; ustring s; vector<long> v; \
+         vector<P> ps; byte b; boolean z; buffer u; } }",
+    );
+    let values: Vec<Json> = (0..20_000)
+        .map(|n| {
+            json!({"n": n as i64 - 10_000, "s": "é".repeat(n % 97), "v": (0..n % 5).collect::<Vec<_>>(),
+                   "ps": (0..n % 3).map(|k| json!({"f": k as f32 / 3.0, "d": -(n as f64)})).collect::<Vec<_>>(),
+                   "b": (n % 256) as i64 - 128, "z": n % 2 == 0, "u": "00ff"})
+        })
+        .collect();
+    let binary = ddl.binary("t.R", &values);
+    let file = ddl.direct_file("t.R", &binary, AvroCodec::Null);
+    assert!(file.len() / (256 * 1024) >= 3, "{} bytes", file.len());
+    let batches = ddl.batches("t.R", &binary, 1 << 20);
+    let arrow = write(
+        &ddl.avsc("t.R"),
+        ddl.arrow("t.R"),
+        &batches,
+        AvroCodec::Null,
+    );
+    assert_eq!(without_sync(&file), without_sync(&arrow));
+    assert_eq!(ddl.direct_binary("t.R", &file).unwrap(), binary);
+
+    // Arrays as other writers may write them: in several blocks, with negative counts
+    // followed by the block's size in bytes. Hadoop's count is the sum.
+    let ddl = Ddl::new("module t { class V { vector<int> v; ustring s; } }");
+    let mut data = Vec::new();
+    for (count, items) in [(2, &[1, 2][..]), (-3, &[3, 4, 5]), (1, &[600])] {
+        long(&mut data, count);
+        if count < 0 {
+            long(&mut data, 3);
+        }
+        for &i in items {
+            long(&mut data, i);
+        }
+    }
+    long(&mut data, 0);
+    long(&mut data, 1);
+    data.push(b'x');
+    // A record whose array is a block of 1 item, then one of 200: its count, 201, is two
+    // bytes in Hadoop's encoding, where the first block's was one.
+    long(&mut data, 1);
+    long(&mut data, 1);
+    long(&mut data, -200);
+    long(&mut data, 200);
+    data.extend(std::iter::repeat_n(2u8, 200));
+    long(&mut data, 0);
+    long(&mut data, 0);
+    let file = raw_file(&ddl.avsc("t.V"), AvroCodec::Null, &[(2, &data)]);
+    let expected = ddl.binary(
+        "t.V",
+        &[
+            json!({"v": [1, 2, 3, 4, 5, 600], "s": "x"}),
+            json!({"v": vec![1; 201], "s": ""}),
+        ],
+    );
+    assert_eq!(ddl.direct_binary("t.V", &file).unwrap(), expected);
+    assert_eq!(ddl.binary_of_avro("t.V", &file, 10), expected);
+}
+
+#[test]
+fn the_direct_way_is_taken_only_for_the_types_own_schema() {
+    let ddl = Ddl::new(ALL);
+    let all = ddl.transcoder("t.All").unwrap_err().to_string();
+    assert!(all.contains("t.All holds a map"), "{all}");
+    let ddl = Ddl::new("module t { class P { long x; ustring s; } class T { P p; } }");
+    assert!(ddl.transcoder("t.P").is_ok());
+    assert!(ddl.transcoder("t.T").is_ok());
+    // Vectors of records without fields (which DDL has not, but a schema made by hand may):
+    // counts the bytes do not bound.
+    let mut hand = Schema::new();
+    let empty = hand.add(RecordType::new("t", "E", vec![])).unwrap();
+    let field = FieldDef::new("es", FieldType::Vector(Box::new(FieldType::Record(empty))));
+    let n = hand.add(RecordType::new("t", "N", vec![field])).unwrap();
+    let avsc = r#"{"type": "record", "name": "N", "namespace": "t", "fields": [{"name": "es",
+        "type": {"type": "array", "items": {"type": "record", "name": "E", "fields": []}}}]}"#;
+    assert!(Transcoder::new(avsc, &hand, n).is_err());
+    let (schema, id) = (&ddl.schema, ddl.id("t.P"));
+    for other in [
+        // Fields in another order, another name, a promotion, a union, one field missing.
+        r#"{"type": "record", "name": "P", "fields": [{"name": "s", "type": "string"}, {"name": "x", "type": "long"}]}"#,
+        r#"{"type": "record", "name": "P", "fields": [{"name": "y", "type": "long"}, {"name": "s", "type": "string"}]}"#,
+        r#"{"type": "record", "name": "P", "fields": [{"name": "x", "type": "int"}, {"name": "s", "type": "string"}]}"#,
+        r#"{"type": "record", "name": "P", "fields": [{"name": "x", "type": "long"}, {"name": "s", "type": ["null", "string"]}]}"#,
+        r#"{"type": "record", "name": "P", "fields": [{"name": "x", "type": "long"}]}"#,
+    ] {
+        assert!(
+            matches!(Transcoder::new(other, schema, id), Err(Error::Schema(_))),
+            "{other}"
+        );
+        // Such a file is refused by the direct reader, and read by the Arrow way.
+        let file = raw_file(other, AvroCodec::Null, &[]);
+        assert!(matches!(
+            AvroRecordReader::new(&file[..], schema, id),
+            Err(Error::Schema(_))
+        ));
+        assert!(read(&file, ddl.arrow("t.P"), 10).is_ok(), "{other}");
+    }
+}
+
+#[test]
+fn the_direct_way_refuses_damage_and_what_hadoop_cannot_hold() {
+    let ddl =
+        Ddl::new("module t { class R { boolean z; byte b; ustring s; float f; vector<int> v; } }");
+    let avsc = ddl.avsc("t.R");
+    let record = |z: u8, b: i64, s: &[u8], f: [u8; 4], v: &[i64]| {
+        let mut data = vec![z];
+        long(&mut data, b);
+        long(&mut data, s.len() as i64);
+        data.extend_from_slice(s);
+        data.extend_from_slice(&f);
+        if !v.is_empty() {
+            long(&mut data, v.len() as i64);
+        }
+        for &i in v {
+            long(&mut data, i);
+        }
+        data.push(0);
+        data
+    };
+    let good = record(1, -5, b"ok", 1.5f32.to_le_bytes(), &[7]);
+    // Any NaN is Java's one NaN in Hadoop's bytes.
+    let nan = record(0, 0, b"", [0x01, 0x00, 0xc0, 0xff], &[]);
+    let file = raw_file(&avsc, AvroCodec::Null, &[(1, &good), (1, &nan)]);
+    let back = ddl.direct_binary("t.R", &file).unwrap();
+    assert_eq!(back, ddl.binary_of_avro("t.R", &file, 10));
+    assert!(
+        back.ends_with(&[0x00, 0x00, 0x7f, 0xc0, 0x00, 0x00, 0x00]),
+        "{back:02x?}"
+    );
+
+    let damaged = |data: &[u8], count: i64| {
+        let file = raw_file(&avsc, AvroCodec::Null, &[(1, &good), (count, data)]);
+        let mut reader = AvroRecordReader::new(&file[..], &ddl.schema, ddl.id("t.R")).unwrap();
+        let mut out = Vec::new();
+        loop {
+            let len = out.len();
+            match reader.read_record(&mut out) {
+                Ok(more) => assert!(more, "an error before the end"),
+                Err(e) => {
+                    assert_eq!(out.len(), len, "nothing of the damaged record");
+                    assert!(out.starts_with(
+                        &ddl.direct_binary("t.R", &raw_file(&avsc, AvroCodec::Null, &[(1, &good)]))
+                            .unwrap()
+                    ));
+                    assert!(!reader.read_record(&mut out).unwrap(), "the reader is done");
+                    return e;
+                }
+            }
+        }
+    };
+    for (data, count, what) in [
+        (record(2, 0, b"", [0; 4], &[]), 1, "a boolean byte 2"),
+        (good[..good.len() - 3].to_vec(), 1, "ends"),
+        ([good.clone(), vec![0]].concat(), 1, "end at byte"),
+        (good.clone(), 2, "record count 2"),
+        (record(1, 0, b"\xff", [0; 4], &[]), 1, "UTF-8"),
+        (
+            record(1, 0, b"", [0; 4], &[i64::MAX / 2]),
+            1,
+            "out of range",
+        ),
+    ] {
+        let e = damaged(&data, count);
+        let m = e.to_string();
+        assert!(matches!(e, Error::Damaged { .. }), "{m}");
+        assert!(
+            m.contains("in block 1 (at byte ") && m.contains(what),
+            "{m}"
+        );
+    }
+    for (data, what) in [
+        (
+            record(1, 300, b"", [0; 4], &[]),
+            "300, out of the range of Hadoop's `byte`",
+        ),
+        (
+            record(1, 0, "\u{FFFF}".as_bytes(), [0; 4], &[]),
+            "U+FFFE or U+FFFF",
+        ),
+    ] {
+        let e = damaged(&data, 1);
+        let m = e.to_string();
+        assert!(matches!(e, Error::Schema(_)), "{m}");
+        assert!(m.contains("block 1, record 0") && m.contains(what), "{m}");
+    }
+}
+
+#[test]
+fn the_direct_writer_refuses_records_that_are_not_sound_and_keeps_nothing_of_them() {
+    let ddl = Ddl::new("module t { class R { int n; ustring s; } }");
+    let binary = ddl.binary("t.R", &[json!({"n": 1024, "s": "abc"})]);
+    let transcoder = ddl.transcoder("t.R").unwrap();
+    let mut w = AvroRecordWriter::new(Vec::new(), &transcoder, AvroCodec::Null).unwrap();
+    // Cut short: the reader's error, at its byte.
+    let e = w
+        .write_record(&mut RawInput::new(&binary[..5]))
+        .unwrap_err();
+    let Error::Record(e) = e else { panic!("{e}") };
+    assert_eq!(e.kind(), hadoop_record::ErrorKind::UnexpectedEof);
+    // A payload with bytes after its record, and a string Hadoop refuses.
+    let trailing = [binary.clone(), vec![0]].concat();
+    assert!(matches!(w.write_payload(&trailing), Err(Error::Record(_))));
+    let bad = [&binary[..3], b"\x03\xef\xbf\xbf"].concat();
+    let e = w.write_payload(&bad).unwrap_err();
+    assert!(e.to_string().contains("U+FFFE or U+FFFF"), "{e}");
+    w.write_payload(&binary).unwrap();
+    let file = w.finish().unwrap();
+    assert_eq!(ddl.direct_binary("t.R", &file).unwrap(), binary);
+}
+
+/// Java Avro 1.12.2 reads what the direct way writes, in every codec, to the records of
+/// `t.All` without its maps, and the direct way reads Java's files of them, in every codec,
+/// back to the same binary records.
+#[test]
+fn java_avro_reads_what_the_direct_way_writes_and_the_direct_way_reads_javas() {
+    if interop_tests::tools::skipped("the direct Avro way with Java Avro") {
+        return;
+    }
+    let jdk = interop_tests::java::jdk();
+    let (work, classpath) =
+        interop_tests::java::driver_classpath(&jdk, "avro", "the Avro drivers (Avro 1.12.2)");
+    let ddl = Ddl::new(&ALL.replace(
+        "map<ustring, long> sm; map<int, ustring> im; map<Key, Point> km; map<double, byte> dm;
+        map<ustring, map<long, buffer>> nested;",
+        "",
+    ));
+    let values: Vec<Json> = all_values()
+        .into_iter()
+        .map(|mut v| {
+            for map in ["sm", "im", "km", "dm", "nested"] {
+                v.as_object_mut().unwrap().remove(map);
+            }
+            v
+        })
+        .collect();
+    let binary = ddl.binary("t.All", &values);
+    let dir = tempfile::tempdir_in(&work).unwrap();
+    let codecs: Vec<&str> = AvroCodec::ALL.iter().map(|c| c.name()).collect();
+    for ours in AvroCodec::ALL {
+        let src = dir.path().join(format!("direct.{ours}.avro"));
+        std::fs::write(&src, ddl.direct_file("t.All", &binary, ours)).unwrap();
+        let java = dir.path().join("java");
+        let out = jdk
+            .command(&classpath)
+            .arg("hadooprecord.avro.Containers")
+            .arg(&src)
+            .arg(&java)
+            .args(&codecs)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "Java Avro on the direct way's {ours} file: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let records: Vec<Json> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("record "))
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len(), 3, "{ours}");
+        assert_eq!(
+            (&records[0]["b"], &records[0]["l"]),
+            (&json!(-128), &json!(i64::MAX))
+        );
+        assert_eq!(
+            records[0]["vp"],
+            json!([{"x": 1, "y": 2}, {"x": -3, "y": 4}])
+        );
+        for theirs in AvroCodec::ALL {
+            let file = std::fs::read(java.with_extension(theirs.name())).unwrap();
+            assert_eq!(
+                ddl.direct_binary("t.All", &file).unwrap(),
+                binary,
+                "Java's {theirs} file of the direct way's {ours} file"
             );
         }
     }

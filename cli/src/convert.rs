@@ -29,6 +29,8 @@ use super::storage::{create_output, open_input, Files, Output, STORAGE_HELP};
 use super::Context;
 
 #[cfg(feature = "columnar")]
+mod avro_direct;
+#[cfg(feature = "columnar")]
 mod columnar;
 pub mod delta;
 
@@ -1025,6 +1027,9 @@ enum RecordRef<'a> {
     Value(&'a Value),
     #[cfg(feature = "columnar")]
     Row(&'a hadoop_record_arrow::encode::Rows, usize),
+    /// The record's Hadoop binary bytes, for a binary writer (`--to binary`).
+    #[cfg(feature = "columnar")]
+    Binary(&'a [u8]),
 }
 
 impl<'a> RecordRef<'a> {
@@ -1038,6 +1043,8 @@ impl<'a> RecordRef<'a> {
             RecordRef::Value(value) => writer.write_value(schema, id, value),
             #[cfg(feature = "columnar")]
             RecordRef::Row(rows, row) => rows.write_to(row, writer),
+            #[cfg(feature = "columnar")]
+            RecordRef::Binary(bytes) => writer.write_binary(bytes),
         }
     }
 
@@ -1047,6 +1054,11 @@ impl<'a> RecordRef<'a> {
             RecordRef::Value(value) => Ok(Cow::Borrowed(value)),
             #[cfg(feature = "columnar")]
             RecordRef::Row(rows, row) => rows.value(row).map(Cow::Owned),
+            #[cfg(feature = "columnar")]
+            RecordRef::Binary(_) => Err(Error::new(
+                hadoop_record::ErrorKind::Unsupported,
+                "a record's binary bytes are written to --to binary only",
+            )),
         }
     }
 }

@@ -730,3 +730,150 @@ fn avro_files_in_every_codec_and_damaged_ones() {
         "the records before the damage"
     );
 }
+
+/// `--to avro` from Hadoop binary and `--from avro --to binary` take the direct way (value
+/// by value, no Arrow) when they can: the headers and records are those of the columnar way
+/// (`--from json`, `--to json`), plain and framed, across the reader's 1 MiB chunks (a
+/// record of 3 MB among them); a record cut short or damaged is the error the columnar way
+/// gives for it (`--to parquet`), at the same record and byte.
+#[test]
+fn avro_the_direct_way_gives_the_columnar_ways_files_and_errors() {
+    let work = scratch("avro-direct");
+    let w = |name: &str| work.join(name).display().to_string();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sql/web.jr"),
+        work.join("web.jr"),
+    )
+    .unwrap();
+    let run = |args: &[&str]| convert(&work, "web.jr", "web.Hit", args);
+    let fails = |args: &[&str]| {
+        let out = convert_output(&work, "web.jr", "web.Hit", args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        stderr(&out)
+    };
+    let mut json = String::new();
+    for n in 0..30_000u64 {
+        let url = if n == 12_345 {
+            "u".repeat(3 << 20)
+        } else {
+            format!("https://example.com/{}", n * 7919 % 1000)
+        };
+        let status = [200, 404, -1][n as usize % 3];
+        let hit = json!({"time": n as i64 * 1_000_003 - 7, "url": url, "status": status,
+            "bytes": n * n, "tags": (0..n % 4).map(|k| format!("t{k}é")).collect::<Vec<_>>(),
+            "origin": {"city": "Köln", "country": "DE"}});
+        json.push_str(&hit.to_string());
+        json.push('\n');
+    }
+    fs::write(w("in.json"), json).unwrap();
+    run(&[
+        "--from",
+        "json",
+        "--to",
+        "binary",
+        &w("in.json"),
+        &w("in.bin"),
+    ]);
+    let binary = fs::read(w("in.bin")).unwrap();
+    assert!(binary.len() > 4 << 20);
+    for codec in ["null", "deflate"] {
+        let direct = w(&format!("direct.{codec}.avro"));
+        let columnar = w(&format!("columnar.{codec}.avro"));
+        run(&["--to", "avro", "--avro-codec", codec, &w("in.bin"), &direct]);
+        run(&[
+            "--from",
+            "json",
+            "--to",
+            "avro",
+            "--avro-codec",
+            codec,
+            &w("in.json"),
+            &columnar,
+        ]);
+        // The same header but for the sync marker (blocks may end at other records: the
+        // columnar way ends one with each batch).
+        let (direct_bytes, columnar_bytes) =
+            (fs::read(&direct).unwrap(), fs::read(&columnar).unwrap());
+        let sync = &direct_bytes[direct_bytes.len() - 16..];
+        let header = direct_bytes.windows(16).position(|w| w == sync).unwrap();
+        assert_eq!(direct_bytes[..header], columnar_bytes[..header], "{codec}");
+        assert!(
+            run(&["--from", "avro", "--to", "binary", &direct]) == binary,
+            "{codec}"
+        );
+        assert!(
+            run(&["--from", "avro", "--to", "binary", &columnar]) == binary,
+            "{codec}"
+        );
+        assert!(
+            run(&["--from", "avro", "--to", "json", &direct])
+                == run(&["--from", "binary", "--to", "json", &w("in.bin")]),
+            "{codec}: the records, by the columnar way"
+        );
+    }
+    // Framed in, framed out.
+    for framing in ["mesos", "paddle"] {
+        let framed = w(&format!("in.{framing}"));
+        let framed_bytes = run(&["--to", "binary", "--out-framing", framing, &w("in.bin")]);
+        fs::write(&framed, &framed_bytes).unwrap();
+        let avro = w(&format!("{framing}.avro"));
+        run(&["--in-framing", framing, "--to", "avro", &framed, &avro]);
+        assert!(
+            run(&["--from", "avro", "--to", "binary", &avro]) == binary,
+            "{framing}"
+        );
+        let back = run(&[
+            "--from",
+            "avro",
+            "--to",
+            "binary",
+            "--out-framing",
+            framing,
+            &avro,
+        ]);
+        assert!(back == framed_bytes, "{framing}: avro → {framing}");
+    }
+
+    // Errors: the columnar way's, word for word.
+    let same_error = |input: &[u8], framing: Option<&str>, what: &str| {
+        fs::write(w("bad.in"), input).unwrap();
+        let mut args = vec!["--to", "avro"];
+        if let Some(framing) = framing {
+            args.extend(["--in-framing", framing]);
+        }
+        let bad = w("bad.in");
+        let out = w("bad.out");
+        args.extend([bad.as_str(), out.as_str()]);
+        let direct = fails(&args);
+        args[1] = "parquet";
+        let columnar = fails(&args);
+        assert_eq!(direct, columnar, "{what}");
+        assert!(!work.join("bad.out").exists(), "{what}: no file");
+        direct
+    };
+    // Cut inside the last record, and inside the long one (past the first chunk).
+    let e = same_error(&binary[..binary.len() - 3], None, "cut short");
+    assert!(e.contains("record 29999, byte "), "{e}");
+    let long_at = binary.windows(64).position(|w| w == [b'u'; 64]).unwrap();
+    let e = same_error(&binary[..long_at + 100], None, "cut in the long record");
+    assert!(e.contains("record 12345, byte "), "{e}");
+    // A string that is not UTF-8, far into the input.
+    let mut damaged = binary.clone();
+    let at = binary.len() - 1000
+        + binary[binary.len() - 1000..]
+            .iter()
+            .position(|&b| b == b'K')
+            .unwrap();
+    damaged[at] = 0xff;
+    let e = same_error(&damaged, None, "not UTF-8");
+    assert!(e.contains("UTF-8"), "{e}");
+    // A payload with a byte after its record.
+    let one = &binary[..binary.iter().position(|&b| b == b'D').unwrap() + 2];
+    let mut mesos = format!("{}\n", one.len()).into_bytes();
+    mesos.extend_from_slice(one);
+    mesos.extend_from_slice(format!("{}\n", one.len() + 1).as_bytes());
+    mesos.extend_from_slice(one);
+    mesos.push(0);
+    let e = same_error(&mesos, Some("mesos"), "a byte after the record");
+    assert!(e.contains("record 1"), "{e}");
+}

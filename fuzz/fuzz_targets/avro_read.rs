@@ -3,6 +3,11 @@
 //! batches written as records. Anything may be refused, cleanly; nothing panics or allocates
 //! what the bytes do not back (blocks are limited to 1 MiB here), and what was read writes
 //! as Avro under `rcc -l avro`'s schema and reads back the same.
+//!
+//! The direct way too (`AvroRecordReader`, `AvroRecordWriter`, for the types without maps):
+//! the file read straight into Hadoop binary records gives the Arrow way's records when both
+//! read it whole, and the bytes read as Hadoop binary records go into a file that reads back
+//! as the records taken.
 #![no_main]
 
 use std::sync::{Arc, OnceLock};
@@ -13,7 +18,10 @@ use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordWriter};
 use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions};
 use hadoop_record_arrow::{BatchEncoder, EncodeOptions};
-use hadoop_record_avro::{AvroCodec, AvroReader, AvroWriter};
+use hadoop_record::archive::binary::RawInput;
+use hadoop_record_avro::{
+    AvroCodec, AvroReader, AvroRecordReader, AvroRecordWriter, AvroWriter, Transcoder,
+};
 
 /// A record type: its runtime schema and id, `.avsc` and Arrow schema.
 struct Type {
@@ -64,6 +72,33 @@ fn types() -> &'static [Type] {
     })
 }
 
+/// The file's records read the direct way (`None` after an error, or without a way).
+fn read_direct(file: &[u8], ty: &Type) -> Option<Vec<u8>> {
+    let reader = AvroRecordReader::new(file, &ty.schema, ty.id).ok()?;
+    let mut reader = reader.with_max_block_bytes(1 << 20);
+    let mut records = Vec::new();
+    while reader.read_record(&mut records).ok()? {}
+    Some(records)
+}
+
+/// `data` read as Hadoop binary records of the type, as far as they are sound, into a file
+/// the direct way; the file reads back as the records taken.
+fn write_direct(data: &[u8], ty: &Type) {
+    let Ok(transcoder) = Transcoder::new(&ty.avsc, &ty.schema, ty.id) else {
+        return;
+    };
+    let mut writer = AvroRecordWriter::new(Vec::new(), &transcoder, AvroCodec::Null)
+        .expect("written to memory");
+    let mut input = RawInput::new(data);
+    let mut taken = 0;
+    while !input.remaining().is_empty() && writer.write_record(&mut input).is_ok() {
+        taken = input.offset();
+    }
+    let file = writer.finish().expect("written to memory");
+    let back = read_direct(&file, ty).expect("a file we wrote reads");
+    assert_eq!(back, &data[..taken], "the records taken read back");
+}
+
 fn read(file: &[u8], arrow: &SchemaRef) -> Option<Vec<RecordBatch>> {
     let reader = AvroReader::new(file, arrow.clone(), 64).ok()?;
     Some(
@@ -79,6 +114,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     let ty = &types()[pick as usize % TYPES.len()];
+    write_direct(file, ty);
+    let direct = read_direct(file, ty);
     let Some(batches) = read(file, &ty.arrow) else {
         return;
     };
@@ -94,7 +131,14 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut encoder = BatchEncoder::new(ty.schema.clone(), ty.id, EncodeOptions::default())
         .expect("a fixture type");
     let mut records = RecordWriter::new(Vec::new(), Format::Binary);
-    for batch in &batches {
-        let _ = encoder.write_batch(batch, &mut records);
+    let encoded = batches
+        .iter()
+        .all(|batch| encoder.write_batch(batch, &mut records).is_ok());
+    let records = records.into_inner().expect("written to memory");
+    let whole = AvroReader::new(file, ty.arrow.clone(), 64)
+        .map(|r| r.with_max_block_bytes(1 << 20).all(|b| b.is_ok()))
+        .unwrap_or(false);
+    if let (Some(direct), true, true) = (direct, encoded, whole) {
+        assert_eq!(direct, records, "the direct way reads the Arrow way's records");
     }
 });

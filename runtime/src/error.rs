@@ -161,6 +161,22 @@ impl Error {
         self
     }
 
+    /// The same error with its byte position (if it has one) `by` bytes further on: for an
+    /// error found in a part of the input that starts at byte `by`.
+    ///
+    /// ```
+    /// use hadoop_record::{Error, Position};
+    /// let e = Error::eof("input ends inside a value").at(Position::Byte(3)).shifted(100);
+    /// assert_eq!(e.position(), Some(Position::Byte(103)));
+    /// ```
+    #[must_use]
+    pub fn shifted(mut self, by: u64) -> Self {
+        if let Some(Position::Byte(offset)) = &mut self.inner.position {
+            *offset = offset.saturating_add(by);
+        }
+        self
+    }
+
     /// Prepends a field name to the path.
     #[must_use]
     pub fn in_field(mut self, name: &str) -> Self {

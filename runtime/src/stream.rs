@@ -1068,6 +1068,39 @@ impl<W: Write> RecordWriter<W> {
         self.count(result)
     }
 
+    /// Writes one top-level record given as its Hadoop binary encoding, the bytes a binary
+    /// writer writes for it (read from a binary input, or transcoded from another encoding
+    /// of the same type), as they are: a binary writer takes them unchanged, so they must be
+    /// one whole record. Only a [`Format::Binary`] writer takes them; others return an
+    /// [`ErrorKind::Unsupported`] error and write nothing.
+    ///
+    /// ```
+    /// use hadoop_record::{Format, RecordWriter};
+    /// let mut writer = RecordWriter::new(Vec::new(), Format::Binary);
+    /// writer.write_binary(b"\x8e\x04\x00")?;
+    /// assert_eq!(writer.records_written(), 1);
+    /// assert_eq!(writer.into_inner()?, b"\x8e\x04\x00");
+    /// assert!(RecordWriter::new(Vec::new(), Format::Csv).write_binary(b"\x01").is_err());
+    /// # Ok::<(), hadoop_record::Error>(())
+    /// ```
+    #[inline]
+    pub fn write_binary(&mut self, record: &[u8]) -> Result<()> {
+        let result = match &mut self.output {
+            Output::Binary(out) => {
+                let sink = out.sink_mut();
+                sink.write_bytes(record).and_then(|()| sink.end_of_record())
+            }
+            _ => Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "a record's binary bytes go to a binary writer, not to {}",
+                    self.format.name()
+                ),
+            )),
+        };
+        self.count(result)
+    }
+
     /// Writes one top-level record with `visitor`, which is lent the writer's output. A
     /// failure is reported and cleaned up as [`RecordWriter::write`] does it: the record
     /// number, the field path rooted at `type_name`, and nothing of the record left behind

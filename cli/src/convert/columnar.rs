@@ -128,6 +128,16 @@ fn to_columnar(
     args.check_output()?;
     let in_framing = super::in_framing(args)?;
     let source = open_source(context, args, in_framing, (schema, id, writer))?;
+    let source = match &avro {
+        Some((avsc, codec)) => {
+            let record = (schema, id, writer);
+            match super::avro_direct::to_avro(context, args, record, source, (avsc, *codec)) {
+                Ok(done) => return done,
+                Err(source) => *source,
+            }
+        }
+        None => source,
+    };
     let schema = Arc::new(schema.clone());
     let decoder = batch_decoder(args, &schema, id)?;
     let format = match (to, avro) {
@@ -320,6 +330,12 @@ fn from_columnar(
     }
     local_only(args.files.input.as_deref(), "read")?;
     args.check_output()?;
+    if from == Columnar::Avro {
+        if let Some(done) = super::avro_direct::from_avro(context, args, (schema, id), out_framing)
+        {
+            return done;
+        }
+    }
     let batch_size = args
         .columnar
         .batch_size
