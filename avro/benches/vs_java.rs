@@ -22,8 +22,10 @@
 //! makes no output where ours writes the Hadoop binary; both read and write files (page
 //! cache). Java's files are read back by ours to the input's bytes. For scale, deflate alone
 //! is timed too (zlib, as Java, and libdeflate, as ours): the null file's bytes compressed
-//! in 256 KiB blocks, memory to memory; and ours by part, memory to memory (`BatchReader`, `AvroWriter`, `AvroReader`, `BatchEncoder`), to show where the
-//! time goes.
+//! in 256 KiB blocks, memory to memory; and ours by part, memory to memory, to show where the
+//! time goes: the direct way `rcc convert` takes here (`AvroRecordWriter`,
+//! `AvroRecordReader`: Hadoop binary to Avro and back value by value, no Arrow), and the way
+//! through Arrow it takes for other encodings, schema resolution and maps.
 //!
 //! Each figure is the fastest of its rounds, by three clocks: wall time, the timing thread's
 //! CPU time (for Java it leaves out the JIT's and the collector's threads, which favours
@@ -50,7 +52,10 @@ use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordWriter, Value};
 use hadoop_record_arrow::decode::DEFAULT_BATCH_SIZE;
 use hadoop_record_arrow::{BatchEncoder, BatchReader, DecodeOptions, EncodeOptions};
-use hadoop_record_avro::{AvroCodec, AvroReader, AvroWriter};
+use hadoop_record::archive::binary::RawInput;
+use hadoop_record_avro::{
+    AvroCodec, AvroReader, AvroRecordReader, AvroRecordWriter, AvroWriter, Transcoder,
+};
 use hadoop_record_cli::convert::ConvertArgs;
 use hadoop_record_cli::{ColorWhen, Context};
 use hadoop_record_compiler::LoadOptions;
@@ -357,15 +362,37 @@ impl Case {
         }
     }
 
-    /// Times the parts of ours, memory to memory, with this crate's and
-    /// `hadoop-record-arrow`'s types as `rcc convert` uses them: the binary records to
-    /// batches (`BatchReader`), the batches to an Avro file (`AvroWriter`) in each codec and
-    /// back (`AvroReader`), and the batches to binary records (`BatchEncoder`), checked equal
-    /// to the input.
-    fn run_parts(&mut self, rounds: usize, n: u64) {
+    /// Times the parts of ours, memory to memory, with this crate's types as `rcc convert`
+    /// uses them: the binary records to an Avro file in each codec (`AvroRecordWriter`) and
+    /// back (`AvroRecordReader`), checked equal to the input; and, for scale, the way through
+    /// Arrow that `rcc convert` takes for what the direct way does not (`BatchReader`,
+    /// `AvroWriter`, `AvroReader`, `BatchEncoder`), in the default codec.
+    fn run_parts(&mut self, rounds: usize) {
         let binary = std::fs::read(&self.input).unwrap();
         let (schema, id) = (&self.schema, self.id);
+        let transcoder = Transcoder::new(&self.avsc, schema, id).expect("a direct way");
         let mut parts = Vec::new();
+        for codec in CODECS {
+            let codec: AvroCodec = codec.parse().unwrap();
+            let mut file = Vec::new();
+            let time = best(rounds, || {
+                let mut w = AvroRecordWriter::new(Vec::new(), &transcoder, codec).unwrap();
+                let mut input = RawInput::new(&binary);
+                while !input.remaining().is_empty() {
+                    w.write_record(&mut input).unwrap();
+                }
+                file = w.finish().unwrap();
+            });
+            parts.push((format!("binary → avro {codec} (AvroRecordWriter)"), time));
+            let mut back = Vec::with_capacity(binary.len());
+            let time = best(rounds, || {
+                back.clear();
+                let mut r = AvroRecordReader::new(&file[..], schema, id).unwrap();
+                while r.read_record(&mut back).unwrap() {}
+            });
+            assert!(back == binary, "{codec}: AvroRecordReader's records differ");
+            parts.push((format!("avro {codec} → binary (AvroRecordReader)"), time));
+        }
         let mut batches = Vec::new();
         let time = best(rounds, || {
             batches = BatchReader::new(
@@ -379,44 +406,38 @@ impl Case {
             .collect::<Result<Vec<_>, _>>()
             .unwrap();
         });
-        parts.push(("binary → batches (BatchReader)".to_owned(), time));
+        parts.push(("Arrow way: binary → batches (BatchReader)".to_owned(), time));
         let arrow = batches[0].schema();
-        for codec in CODECS {
-            let mut file = Vec::new();
-            let time = best(rounds, || {
-                let codec: AvroCodec = codec.parse().unwrap();
-                let mut w = AvroWriter::new(Vec::new(), &self.avsc, arrow.clone(), codec).unwrap();
-                for b in &batches {
-                    w.write(b).unwrap();
-                }
-                file = w.finish().unwrap();
-            });
-            parts.push((format!("batches → avro {codec} (AvroWriter)"), time));
-            let mut rows = 0;
-            let time = best(rounds, || {
-                rows = AvroReader::new(&file[..], arrow.clone(), DEFAULT_BATCH_SIZE)
-                    .unwrap()
-                    .map(|b| b.unwrap().num_rows() as u64)
-                    .sum();
-            });
-            assert_eq!(rows, n, "{codec}: the rows AvroReader read");
-            parts.push((format!("avro {codec} → batches (AvroReader)"), time));
-        }
+        let mut file = Vec::new();
+        let time = best(rounds, || {
+            let mut w =
+                AvroWriter::new(Vec::new(), &self.avsc, arrow.clone(), AvroCodec::Deflate).unwrap();
+            for b in &batches {
+                w.write(b).unwrap();
+            }
+            file = w.finish().unwrap();
+        });
+        parts.push(("Arrow way: batches → avro deflate (AvroWriter)".to_owned(), time));
+        let mut read = Vec::new();
+        let time = best(rounds, || {
+            read = AvroReader::new(&file[..], arrow.clone(), DEFAULT_BATCH_SIZE)
+                .unwrap()
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap();
+        });
+        parts.push(("Arrow way: avro deflate → batches (AvroReader)".to_owned(), time));
         let mut out = Vec::with_capacity(binary.len());
         let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions::default()).unwrap();
         let time = best(rounds, || {
             out.clear();
             let mut w = RecordWriter::new(&mut out, Format::Binary);
-            for b in &batches {
+            for b in &read {
                 encoder.write_batch(b, &mut w).unwrap();
             }
             w.flush().unwrap();
         });
-        assert!(
-            out == binary,
-            "BatchEncoder's records differ from the input"
-        );
-        parts.push(("batches → binary (BatchEncoder)".to_owned(), time));
+        assert!(out == binary, "the Arrow way's records differ from the input");
+        parts.push(("Arrow way: batches → binary (BatchEncoder)".to_owned(), time));
         for (name, time) in parts {
             match self.parts.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, t)) => *t = t.min(time),
@@ -533,7 +554,7 @@ fn main() {
             }
             case.run_ours(rounds, pass == 0);
             case.run_deflate_alone(rounds);
-            case.run_parts(rounds, n);
+            case.run_parts(rounds);
         }
         loads.push(load_average());
     }
