@@ -48,11 +48,11 @@ use std::time::Instant;
 
 use clap::Parser;
 use fixture_harness::bench::{env_or, load_average, measuring, process_cpu, thread_cpu, web_hit};
+use hadoop_record::archive::binary::RawInput;
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordWriter, Value};
 use hadoop_record_arrow::decode::DEFAULT_BATCH_SIZE;
 use hadoop_record_arrow::{BatchEncoder, BatchReader, DecodeOptions, EncodeOptions};
-use hadoop_record::archive::binary::RawInput;
 use hadoop_record_avro::{
     AvroCodec, AvroReader, AvroRecordReader, AvroRecordWriter, AvroWriter, Transcoder,
 };
@@ -417,7 +417,10 @@ impl Case {
             }
             file = w.finish().unwrap();
         });
-        parts.push(("Arrow way: batches → avro deflate (AvroWriter)".to_owned(), time));
+        parts.push((
+            "Arrow way: batches → avro deflate (AvroWriter)".to_owned(),
+            time,
+        ));
         let mut read = Vec::new();
         let time = best(rounds, || {
             read = AvroReader::new(&file[..], arrow.clone(), DEFAULT_BATCH_SIZE)
@@ -425,7 +428,10 @@ impl Case {
                 .collect::<Result<Vec<_>, _>>()
                 .unwrap();
         });
-        parts.push(("Arrow way: avro deflate → batches (AvroReader)".to_owned(), time));
+        parts.push((
+            "Arrow way: avro deflate → batches (AvroReader)".to_owned(),
+            time,
+        ));
         let mut out = Vec::with_capacity(binary.len());
         let mut encoder = BatchEncoder::new(schema.clone(), id, EncodeOptions::default()).unwrap();
         let time = best(rounds, || {
@@ -436,8 +442,14 @@ impl Case {
             }
             w.flush().unwrap();
         });
-        assert!(out == binary, "the Arrow way's records differ from the input");
-        parts.push(("Arrow way: batches → binary (BatchEncoder)".to_owned(), time));
+        assert!(
+            out == binary,
+            "the Arrow way's records differ from the input"
+        );
+        parts.push((
+            "Arrow way: batches → binary (BatchEncoder)".to_owned(),
+            time,
+        ));
         for (name, time) in parts {
             match self.parts.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, t)) => *t = t.min(time),
