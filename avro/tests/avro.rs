@@ -1237,3 +1237,61 @@ fn java_avro_reads_what_the_direct_way_writes_and_the_direct_way_reads_javas() {
         }
     }
 }
+
+/// An output that takes `left` writes, then fails every one.
+struct FailingAfter {
+    left: usize,
+    written: Vec<u8>,
+}
+
+impl std::io::Write for FailingAfter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Err(std::io::Error::other("the disk is full"));
+        }
+        self.left -= 1;
+        self.written.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An output that fails at its n-th write, for every n: the direct writer reports it (at
+/// `new`, a record or `finish`), never reports a whole file.
+#[test]
+fn the_direct_writer_reports_an_output_that_fails_at_any_write() {
+    let ddl = Ddl::new("module t { class R { int n; ustring s; } }");
+    let values: Vec<Json> = (0..30_000)
+        .map(|n| json!({"n": n, "s": "y".repeat(n % 50)}))
+        .collect();
+    let binary = ddl.binary("t.R", &values);
+    let transcoder = ddl.transcoder("t.R").unwrap();
+    let whole = ddl.direct_file("t.R", &binary, AvroCodec::Null);
+    let mut n = 0;
+    loop {
+        let out = FailingAfter {
+            left: n,
+            written: Vec::new(),
+        };
+        let written = AvroRecordWriter::new(out, &transcoder, AvroCodec::Null).and_then(|mut w| {
+            let mut input = RawInput::new(&binary);
+            while !input.remaining().is_empty() {
+                w.write_record(&mut input)?;
+            }
+            w.finish()
+        });
+        match written {
+            Ok(out) => {
+                assert_eq!(out.written.len(), whole.len(), "{n} writes: the whole file");
+                break;
+            }
+            Err(e) => assert!(matches!(e, Error::Io(_)), "{n} writes: {e}"),
+        }
+        n += 1;
+        assert!(n < 1000, "the file is written in fewer writes");
+    }
+    assert!(n > 10, "{n} writes: several blocks");
+}

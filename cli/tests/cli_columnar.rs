@@ -844,11 +844,20 @@ fn avro_the_direct_way_gives_the_columnar_ways_files_and_errors() {
         let bad = w("bad.in");
         let out = w("bad.out");
         args.extend([bad.as_str(), out.as_str()]);
+        // A file in the output's place stays as it was, and nothing is left beside it.
+        let files = || fs::read_dir(&work).unwrap().count();
+        fs::write(work.join("bad.out"), b"the old file").unwrap();
+        let before = files();
         let direct = fails(&args);
+        assert_eq!(
+            fs::read(work.join("bad.out")).unwrap(),
+            b"the old file",
+            "{what}"
+        );
+        assert_eq!(files(), before, "{what}: nothing left beside the output");
         args[1] = "parquet";
         let columnar = fails(&args);
         assert_eq!(direct, columnar, "{what}");
-        assert!(!work.join("bad.out").exists(), "{what}: no file");
         direct
     };
     // Cut inside the last record, and inside the long one (past the first chunk).

@@ -34,15 +34,6 @@ impl Op {
             _ => 1,
         }
     }
-
-    /// How many records and vectors are open at once inside this value, itself included.
-    fn depth(&self) -> usize {
-        match self {
-            Op::Vector(item) => 1 + item.depth(),
-            Op::Record(fields) => 1 + fields.iter().map(Op::depth).max().unwrap_or(0),
-            _ => 0,
-        }
-    }
 }
 
 /// The plan of record `id` of `hadoop` against `avro`'s root type, when the two are the same
@@ -51,6 +42,10 @@ impl Op {
 /// Arrow way reads (Avro's schema resolution: reordered, missing or promoted fields), and
 /// for what it alone handles: maps (Java's key order), recursive records, vectors of values
 /// of no bytes (a count the bytes do not bound), nesting deeper than the readers' limit.
+///
+/// A record inside a record is its fields in both encodings, so its ops are the outer
+/// record's own (one dispatch less a field); the plan's records are those of vectors and
+/// the top.
 pub(crate) fn plan(hadoop: &Hadoop, id: RecordId, avro: &Schema) -> Option<Op> {
     let op = matched(
         hadoop,
@@ -58,17 +53,23 @@ pub(crate) fn plan(hadoop: &Hadoop, id: RecordId, avro: &Schema) -> Option<Op> {
         avro,
         &avro.root,
         &mut Vec::new(),
+        1,
     )?;
-    (op.width() > 0 && op.depth() <= DEFAULT_MAX_DEPTH).then_some(op)
+    (op.width() > 0).then_some(op)
 }
 
+/// The op of `ty` against `at`, `depth` records and vectors deep (itself included).
 fn matched(
     hadoop: &Hadoop,
     ty: &FieldType,
     avro: &Schema,
     at: &Type,
     open: &mut Vec<RecordId>,
+    depth: usize,
 ) -> Option<Op> {
+    if depth > DEFAULT_MAX_DEPTH {
+        return None;
+    }
     Some(match (ty, at) {
         (FieldType::Bool, Type::Boolean) => Op::Bool,
         (FieldType::Byte, Type::Int) => Op::Byte,
@@ -85,7 +86,7 @@ fn matched(
                 hadoop_map: false,
             },
         ) => {
-            let item = matched(hadoop, item, avro, items, open)?;
+            let item = matched(hadoop, item, avro, items, open, depth + 1)?;
             if item.width() == 0 {
                 return None;
             }
@@ -100,18 +101,22 @@ fn matched(
                 return None;
             }
             open.push(*id);
-            let ops = record
-                .fields
-                .iter()
-                .zip(fields)
-                .map(|(h, a)| {
-                    (h.name == a.name)
-                        .then(|| matched(hadoop, &h.ty, avro, &a.ty, open))
-                        .flatten()
-                })
-                .collect::<Option<Vec<Op>>>();
+            let mut ops = Vec::with_capacity(fields.len());
+            for (h, a) in record.fields.iter().zip(fields) {
+                let op = (h.name == a.name)
+                    .then(|| matched(hadoop, &h.ty, avro, &a.ty, open, depth + 1))
+                    .flatten();
+                match op {
+                    Some(Op::Record(inner)) => ops.extend(inner.into_vec()),
+                    Some(op) => ops.push(op),
+                    None => {
+                        open.pop();
+                        return None;
+                    }
+                }
+            }
             open.pop();
-            Op::Record(ops?.into_boxed_slice())
+            Op::Record(ops.into_boxed_slice())
         }
         _ => return None,
     })
