@@ -14,11 +14,11 @@ use std::sync::{Arc, OnceLock};
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+use hadoop_record::archive::binary::RawInput;
 use hadoop_record::schema::{RecordId, Schema};
 use hadoop_record::{Format, RecordReader, RecordWriter};
 use hadoop_record_arrow::mapping::{arrow_schema, MappingOptions};
 use hadoop_record_arrow::{BatchEncoder, EncodeOptions};
-use hadoop_record::archive::binary::RawInput;
 use hadoop_record_avro::{
     AvroCodec, AvroReader, AvroRecordReader, AvroRecordWriter, AvroWriter, Transcoder,
 };
@@ -87,8 +87,8 @@ fn write_direct(data: &[u8], ty: &Type) {
     let Ok(transcoder) = Transcoder::new(&ty.avsc, &ty.schema, ty.id) else {
         return;
     };
-    let mut writer = AvroRecordWriter::new(Vec::new(), &transcoder, AvroCodec::Null)
-        .expect("written to memory");
+    let mut writer =
+        AvroRecordWriter::new(Vec::new(), &transcoder, AvroCodec::Null).expect("written to memory");
     let mut input = RawInput::new(data);
     let mut taken = 0;
     while !input.remaining().is_empty() && writer.write_record(&mut input).is_ok() {
@@ -156,6 +156,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let direct_opens = AvroRecordReader::new(file, &ty.schema, ty.id).is_ok();
     if direct_opens && encoded && whole {
         let direct = direct.expect("the direct way reads what the Arrow way reads");
-        assert_eq!(direct, records, "the direct way reads the Arrow way's records");
+        assert_eq!(
+            direct, records,
+            "the direct way reads the Arrow way's records"
+        );
     }
 });

@@ -13,7 +13,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok((ddl, record)) = hadoop_record_avro::ddl_of_schema(text) else {
         return;
     };
-    assert!(record.contains('.'), "{record}: a record type is module.Class");
+    assert!(
+        record.contains('.'),
+        "{record}: a record type is module.Class"
+    );
     let mut fs = MemoryFileSystem::new();
     fs.insert("schema.jr", ddl.as_bytes());
     let _ = load_with(&fs, &["schema.jr"], &LoadOptions::default());
