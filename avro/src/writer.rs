@@ -10,6 +10,7 @@ use arrow_avro::writer::format::AvroBinaryFormat;
 use arrow_avro::writer::{Encoder, WriterBuilder};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, SchemaRef};
 
+use crate::blocks::Blocks;
 use crate::codec::AvroCodec;
 use crate::container;
 use crate::error::{Error, Result};
@@ -50,9 +51,7 @@ pub(crate) const BLOCK_BYTES: usize = 256 * 1024;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct AvroWriter<W: Write> {
-    out: W,
-    codec: AvroCodec,
-    sync: [u8; 16],
+    blocks: Blocks<W>,
     /// The batches' schema, as given.
     arrow: SchemaRef,
     /// The schema arrow-avro encodes from (maps Avro holds as arrays are lists there).
@@ -106,9 +105,7 @@ impl<W: Write> AvroWriter<W> {
         let sync = new_sync()?;
         out.write_all(&container::header(avro_schema_json, codec, &sync))?;
         Ok(AvroWriter {
-            out,
-            codec,
-            sync,
+            blocks: Blocks::new(out, codec, sync),
             arrow: arrow_schema,
             encoded,
             encoder,
@@ -152,17 +149,16 @@ impl<W: Write> AvroWriter<W> {
             while last + 1 < offsets.len() && offsets[last + 1] - start <= BLOCK_BYTES {
                 last += 1;
             }
-            let block = self.codec.compress(&data[start..offsets[last]])?;
-            container::write_block(&mut self.out, last - first, &block, &self.sync)?;
+            self.blocks
+                .push(last - first, &data[start..offsets[last]])?;
             first = last;
         }
         Ok(())
     }
 
     /// Flushes the file and returns the output; the file is whole (and only then).
-    pub fn finish(mut self) -> Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
+    pub fn finish(self) -> Result<W> {
+        self.blocks.finish()
     }
 }
 

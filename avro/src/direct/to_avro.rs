@@ -6,6 +6,7 @@ use hadoop_record::archive::binary::RawInput;
 
 use super::plan::Op;
 use super::Transcoder;
+use crate::blocks::Blocks;
 use crate::codec::AvroCodec;
 use crate::container::{self, put_long};
 use crate::error::{Error, Result};
@@ -45,9 +46,7 @@ use crate::writer::{new_sync, BLOCK_BYTES};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct AvroRecordWriter<W: Write> {
-    out: W,
-    codec: AvroCodec,
-    sync: [u8; 16],
+    blocks: Blocks<W>,
     plan: Op,
     /// The records of the block being made, Avro-encoded, and how many.
     block: Vec<u8>,
@@ -62,9 +61,7 @@ impl<W: Write> AvroRecordWriter<W> {
         let sync = new_sync()?;
         out.write_all(&container::header(&transcoder.json, codec, &sync))?;
         Ok(AvroRecordWriter {
-            out,
-            codec,
-            sync,
+            blocks: Blocks::new(out, codec, sync),
             plan: transcoder.plan.clone(),
             block: Vec::with_capacity(BLOCK_BYTES + BLOCK_BYTES / 4),
             count: 0,
@@ -121,8 +118,7 @@ impl<W: Write> AvroRecordWriter<W> {
 
     /// Writes the first `count` records of the block, its first `bytes` bytes, as a block.
     fn write_block(&mut self, bytes: usize, count: usize) -> Result<()> {
-        let data = self.codec.compress(&self.block[..bytes])?;
-        container::write_block(&mut self.out, count, &data, &self.sync)?;
+        self.blocks.push(count, &self.block[..bytes])?;
         self.block.drain(..bytes);
         self.count -= count;
         Ok(())
@@ -133,8 +129,7 @@ impl<W: Write> AvroRecordWriter<W> {
         if self.count > 0 {
             self.write_block(self.block.len(), self.count)?;
         }
-        self.out.flush()?;
-        Ok(self.out)
+        self.blocks.finish()
     }
 }
 
