@@ -3,7 +3,8 @@
 //!
 //! Compressing takes most of a deflate (or bzip2, xz, zstandard) file's time, and blocks are
 //! compressed apart: so, where the machine has more than one core, blocks go to worker
-//! threads while the caller makes the next ones, and come back to be written in their order.
+//! threads (one per core, up to four) while the caller makes the next ones, and come back to
+//! be written in their order.
 //! The file is the same byte for byte (each block compressed alone, as on one thread); what
 //! changes is the wall time. Written here as the codecs' crates compress one buffer at a time.
 
@@ -16,6 +17,11 @@ use std::thread::{self, JoinHandle};
 use crate::codec::AvroCodec;
 use crate::container;
 use crate::error::Result;
+
+/// The most worker threads one file's blocks get: a dataset's files are written side by
+/// side (one per partition, on each executor), and a few workers already keep up with
+/// the records being made.
+const MOST_WORKERS: usize = 4;
 
 /// A block for a worker: its number in the file, its record count, its bytes.
 type Job = (u64, usize, Vec<u8>);
@@ -46,11 +52,17 @@ struct Pool {
 impl<W: Write> Blocks<W> {
     /// Blocks in `codec`, each ended by `sync`, to `out` (after the header, which the caller
     /// wrote). Compressed on the calling thread for `null` and `snappy`, which are about as
-    /// fast as a copy, or on a one-core machine; otherwise on one worker thread per core.
+    /// fast as a copy, or on a one-core machine; otherwise on one worker thread per core, up
+    /// to [`MOST_WORKERS`].
     pub fn new(out: W, codec: AvroCodec, sync: [u8; 16]) -> Self {
         let cores = thread::available_parallelism().map_or(1, |n| n.get());
         let slow = !matches!(codec, AvroCodec::Null | AvroCodec::Snappy);
-        Self::with_threads(out, codec, sync, if slow && cores > 1 { cores } else { 0 })
+        let workers = if slow && cores > 1 {
+            cores.min(MOST_WORKERS)
+        } else {
+            0
+        };
+        Self::with_threads(out, codec, sync, workers)
     }
 
     /// [`Blocks::new`] with `threads` workers (none: on the calling thread).
