@@ -764,6 +764,32 @@ print(json.dumps({"n": len(records), "b": r["b"], "s": r["s"], "u": r["u"].hex()
     }
 }
 
+/// What Java Avro's `Containers` driver prints of the file `src` (its codec, schema and
+/// records), having written its records again to `java` with every codec's extension.
+fn java_containers(
+    jdk: &interop_tests::java::Jdk,
+    classpath: &str,
+    src: &std::path::Path,
+    java: &std::path::Path,
+) -> String {
+    let codecs: Vec<&str> = AvroCodec::ALL.iter().map(|c| c.name()).collect();
+    let out = jdk
+        .command(classpath)
+        .arg("hadooprecord.avro.Containers")
+        .arg(src)
+        .arg(java)
+        .args(&codecs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "Java Avro on {}: {}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// Java Avro 1.12.2 (`tests/interop/java/avro`, `Containers.java`) reads each file we write,
 /// in every codec, with `DataFileReader` and `GenericDatumReader`: the codec, the `.avsc`'s
 /// `hadoop.type` marks and the records are what we wrote. It writes the records again with
@@ -779,25 +805,11 @@ fn java_avro_reads_what_we_write_and_we_read_what_it_writes() {
     let ddl = Ddl::new(ALL);
     let binary = ddl.binary("t.All", &all_values());
     let dir = tempfile::tempdir_in(&work).unwrap();
-    let codecs: Vec<&str> = AvroCodec::ALL.iter().map(|c| c.name()).collect();
     for ours in AvroCodec::ALL {
         let src = dir.path().join(format!("ours.{ours}.avro"));
         std::fs::write(&src, ddl.avro_file("t.All", &binary, ours)).unwrap();
         let java = dir.path().join("java");
-        let out = jdk
-            .command(&classpath)
-            .arg("hadooprecord.avro.Containers")
-            .arg(&src)
-            .arg(&java)
-            .args(&codecs)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "Java Avro on our {ours} file: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = java_containers(&jdk, &classpath, &src, &java);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], format!("codec {ours}"));
         let schema: Json = serde_json::from_str(lines[1].strip_prefix("schema ").unwrap()).unwrap();
@@ -1194,25 +1206,11 @@ fn java_avro_reads_what_the_direct_way_writes_and_the_direct_way_reads_javas() {
         .collect();
     let binary = ddl.binary("t.All", &values);
     let dir = tempfile::tempdir_in(&work).unwrap();
-    let codecs: Vec<&str> = AvroCodec::ALL.iter().map(|c| c.name()).collect();
     for ours in AvroCodec::ALL {
         let src = dir.path().join(format!("direct.{ours}.avro"));
         std::fs::write(&src, ddl.direct_file("t.All", &binary, ours)).unwrap();
         let java = dir.path().join("java");
-        let out = jdk
-            .command(&classpath)
-            .arg("hadooprecord.avro.Containers")
-            .arg(&src)
-            .arg(&java)
-            .args(&codecs)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "Java Avro on the direct way's {ours} file: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = java_containers(&jdk, &classpath, &src, &java);
         let records: Vec<Json> = text
             .lines()
             .filter_map(|l| l.strip_prefix("record "))

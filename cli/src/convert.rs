@@ -489,12 +489,34 @@ fn convert(context: &Context, args: ConvertArgs, tables: Tables<'_>) -> Result<b
             }
         }
     }
+    let skipped = source.skipped();
+    Ok(end_records(
+        context,
+        &args,
+        (sink, complete),
+        records,
+        failure,
+        &skipped,
+    ))
+}
+
+/// Ends a conversion that wrote `records` records to `sink`: finishes it (its failure
+/// counts unless one came first), completes the output when nothing failed, and reports
+/// what recovery skipped and why it stopped; true when all went well.
+fn end_records(
+    context: &Context,
+    args: &ConvertArgs,
+    (mut sink, complete): (Sink, Output),
+    records: u64,
+    mut failure: Option<Stop>,
+    skipped: &[String],
+) -> bool {
     if let Err(e) = sink.finish() {
         failure.get_or_insert(write_failure(&e, records, args.to.name()));
     }
     drop(sink);
     complete_output(complete, &mut failure);
-    Ok(report_end(context, &source.skipped(), failure))
+    report_end(context, skipped, failure)
 }
 
 /// `--in-framing`, its read options checked as far as they can be before the input is

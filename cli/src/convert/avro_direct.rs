@@ -17,10 +17,10 @@ use hadoop_record_avro::{AvroCodec, AvroRecordReader, AvroRecordWriter, Transcod
 
 use super::columnar::batch_decoder;
 use super::{
-    complete_output, in_payload, open_sink, report_end, write_failure, Carried, ConvertArgs,
-    ConvertFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
+    complete_output, end_records, in_payload, open_sink, report_end, write_failure, Carried,
+    ConvertArgs, ConvertFormat, RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
 };
-use crate::framing::{FrameReader, Framing};
+use crate::framing::{FrameReader, Framing, PeekedInput};
 use crate::schema_type::Early;
 use crate::storage::{create_output, StorageArgs};
 use crate::Context;
@@ -42,16 +42,25 @@ pub(super) fn to_avro(
     avro: (&str, AvroCodec),
 ) -> Result<Result<bool, Early>, Box<Source>> {
     let (schema, id, writer) = record;
-    let binary = match &source {
-        Source::Stream(reader) => reader.format() == Format::Binary && reader.records_read() == 0,
-        Source::Framed { format, .. } => *format == Some(Format::Binary),
-        Source::Json(_) => false,
-    };
-    if !binary || writer.is_some() || args.from != ConvertFormat::Binary {
+    if writer.is_some() || args.from != ConvertFormat::Binary {
         return Err(Box::new(source));
     }
     let Ok(transcoder) = Transcoder::new(avro.0, schema, id) else {
         return Err(Box::new(source));
+    };
+    let records = match source {
+        Source::Stream(reader)
+            if reader.format() == Format::Binary && reader.records_read() == 0 =>
+        {
+            Records::Plain(reader.into_inner())
+        }
+        Source::Framed {
+            frames,
+            framing,
+            format: Some(Format::Binary),
+            ..
+        } => Records::Framed(frames, framing),
+        source => return Err(Box::new(source)),
     };
     // What the columnar way decodes with: made as it makes it (its options checked), for
     // the error of a payload that is not one record.
@@ -64,17 +73,25 @@ pub(super) fn to_avro(
         context,
         args,
         record,
-        source,
+        records,
         (&transcoder, avro.1),
         decoder,
     ))
+}
+
+/// Hadoop binary records the direct way takes.
+enum Records {
+    /// Back to back (nothing of them read yet).
+    Plain(PeekedInput),
+    /// One a payload.
+    Framed(Box<FrameReader<Box<dyn Read>>>, Framing),
 }
 
 fn write_avro(
     context: &Context,
     args: &ConvertArgs,
     record: (&Schema, RecordId),
-    source: Source,
+    records: Records,
     (transcoder, codec): (&Transcoder, AvroCodec),
     decoder: BatchDecoder,
 ) -> Result<bool, Early> {
@@ -83,18 +100,13 @@ fn write_avro(
     let mut writer = AvroRecordWriter::new(out, transcoder, codec)
         .map_err(|e| Early::Message(format!("cannot write Avro: {e}")))?;
     let mut skipped = Vec::new();
-    let mut failure = match source {
-        Source::Stream(reader) => plain(reader.into_inner(), &mut writer, record).err(),
-        Source::Framed {
-            mut frames,
-            framing,
-            ..
-        } => {
+    let mut failure = match records {
+        Records::Plain(input) => plain(input, &mut writer, record).err(),
+        Records::Framed(mut frames, framing) => {
             let failed = framed(&mut frames, framing, &mut writer, decoder).err();
             skipped = frames.skipped();
             failed
         }
-        Source::Json(_) => unreachable!("JSON is not taken directly"),
     }
     .map(Stop::Failed);
     // Ends the file also after a failure: on standard output the records so far stay
@@ -272,10 +284,12 @@ fn read_avro(
         }
         records += 1;
     }
-    if let Err(e) = sink.finish() {
-        failure.get_or_insert(write_failure(&e, records, args.to.name()));
-    }
-    drop(sink);
-    complete_output(complete, &mut failure);
-    Ok(report_end(context, &[], failure))
+    Ok(end_records(
+        context,
+        args,
+        (sink, complete),
+        records,
+        failure,
+        &[],
+    ))
 }

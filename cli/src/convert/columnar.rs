@@ -24,9 +24,9 @@ use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchR
 use parquet::file::properties::WriterProperties;
 
 use super::{
-    check_write_options, complete_output, in_payload, no_framing_options, open_sink, open_source,
-    report_end, write_failure, write_flags, Carried, ConvertArgs, ConvertFormat, RecordRef, Source,
-    Stop, Writer, OUTPUT_BUFFER,
+    check_write_options, complete_output, end_records, in_payload, no_framing_options, open_sink,
+    open_source, report_end, write_failure, write_flags, Carried, ConvertArgs, ConvertFormat,
+    RecordRef, Source, Stop, Writer, OUTPUT_BUFFER,
 };
 use crate::framing::Framing;
 use crate::parquet_out::ParquetFile;
@@ -442,12 +442,14 @@ pub(super) fn encode_all(
             records += 1;
         }
     }
-    if let Err(e) = sink.finish() {
-        failure.get_or_insert(write_failure(&e, records, args.to.name()));
-    }
-    drop(sink);
-    complete_output(complete, &mut failure);
-    Ok(report_end(context, &[], failure))
+    Ok(end_records(
+        context,
+        args,
+        (sink, complete),
+        records,
+        failure,
+        &[],
+    ))
 }
 
 /// A sink that may go to another thread (Parquet's writer wants one).
